@@ -1,0 +1,55 @@
+// swift-tools-version: 6.0
+// TraceKit: replay GPS traces through a location-sharing policy.
+// Module graph (arrows point at dependencies):
+//   tracekit (executable) -> TraceCLI -> TraceProj, TraceGeometry, TraceGeodesy
+//   TraceProj -> CProj (system library, PROJ), TraceGeodesy
+//   TraceGeometry -> CGeos (system library, GEOS reentrant C API), TraceGeodesy
+//   TraceGeodesy: pure Swift, no dependency
+//   tracekit-bench (Benchmarks/) -> library modules, CBaselines (C reference kernels)
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "TraceKit",
+    products: [
+        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry"]),
+        .executable(name: "tracekit", targets: ["tracekit"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CProj",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGeos",
+            pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"])]
+        ),
+        .target(name: "TraceGeodesy", swiftSettings: strict),
+        .target(name: "TraceProj", dependencies: ["CProj", "TraceGeodesy"], swiftSettings: strict),
+        .target(name: "TraceGeometry", dependencies: ["CGeos", "TraceGeodesy"], swiftSettings: strict),
+        .target(
+            name: "TraceCLI",
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
+        .target(name: "CBaselines", dependencies: ["CProj"], path: "Benchmarks/CBaselines"),
+        .executableTarget(
+            name: "tracekit-bench",
+            dependencies: ["TraceGeodesy", "TraceProj", "CProj", "CBaselines"],
+            path: "Benchmarks/TraceBench",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy"]),
+        .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy"], exclude: ["Data"]),
+        .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"]),
+        .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

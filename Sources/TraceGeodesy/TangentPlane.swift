@@ -1,0 +1,90 @@
+/// Fast ellipsoidal distance between nearby points, such as consecutive GPS fixes.
+///
+/// Method (mid-latitude tangent plane): with φₘ the mean latitude, the north and east offsets are
+/// Δn = M(φₘ)·Δφ and Δe = N(φₘ)·cos φₘ·Δλ on WGS84 (M meridional, N prime-vertical radius of
+/// curvature) and the distance is √(Δn² + Δe²). M·π/180 and N·cos φ·π/180 are evaluated by
+/// polynomials in (φₘ/90)² (relative error < 1e-9), so a step costs a few dozen flops and a square
+/// root, with no libm call, and batch loops vectorise.
+///
+/// Domain and error: the formula is used when both latitudes are within ±``maximumLatitude`` and
+/// the planar distance is at most ``maximumDistance``; there the error against Karney's geodesic
+/// is below 0.3 mm (measured by the tests: at most 0.038 mm on every row of Karney's test set
+/// shorter than 1.2 km with |φ| ≤ 80°, and at most 0.28 mm on 20,000 random pairs up to 2 km). Outside the domain (long distances,
+/// near the poles) the functions call the exact ``GeodesicSolver`` they are given, so the
+/// result is always within the documented bound of the exact value.
+public enum TangentPlane {
+    /// Largest latitude magnitude, degrees, for which the fast formula is used.
+    public static let maximumLatitude: Double = 80
+    /// Largest planar distance, metres, for which the fast formula is used.
+    public static let maximumDistance: Double = 2000
+
+    /// The planar distance in metres, or a negative value when the pair is outside the domain.
+    @inlinable @inline(__always)
+    static func kernel(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let mid = (lat1 + lat2) * 0.5
+        let u = (mid * (1.0 / 90)) * (mid * (1.0 / 90))
+        let north = _metresPerDegreeLatitude(u) * (lat2 - lat1)
+        let east = _metresPerDegreeLongitude(u) * _wrappedLongitudeDifference(lon1, lon2)
+        let d = (north * north + east * east).squareRoot()
+        let inside = max(abs(lat1), abs(lat2)) <= maximumLatitude && d <= maximumDistance
+        return inside ? d : -1
+    }
+
+    /// The fast distance in metres, or nil when the pair is outside the fast formula's domain.
+    @inlinable
+    public static func distanceIfNear(from p: Coordinate, to q: Coordinate) -> Double? {
+        let d = kernel(p.latitude, p.longitude, q.latitude, q.longitude)
+        return d >= 0 ? d : nil
+    }
+
+    /// Distance in metres: the fast formula inside its domain, `exact` elsewhere.
+    @inlinable
+    public static func distance(from p: Coordinate, to q: Coordinate, fallback exact: some GeodesicSolver) -> Double {
+        distanceIfNear(from: p, to: q) ?? exact.inverse(from: p, to: q).distance
+    }
+
+    /// Distances in metres between consecutive coordinates (element i: from `track[i]` to
+    /// `track[i + 1]`), with the exact solver used for the steps outside the fast domain.
+    ///
+    /// Two passes: a vectorised pass over the columns, then a scan that solves the (rare) steps
+    /// the first pass marked. O(n), one allocation (the result).
+    public static func stepDistances(along track: CoordinateColumns, fallback exact: some GeodesicSolver) -> [Double] {
+        let n = max(track.count - 1, 0)
+        return [Double](unsafeUninitializedCapacity: n) { out, initialized in
+            if n > 0 {
+                track.latitudes.withUnsafeBufferPointer { lat in
+                    track.longitudes.withUnsafeBufferPointer { lon in
+                        _ = stepDistances(latitudes: lat, longitudes: lon, into: out, fallback: exact)
+                    }
+                }
+            }
+            initialized = n
+        }
+    }
+
+    /// The same as ``stepDistances(along:fallback:)`` for one buffer pair, without allocating:
+    /// writes `latitudes.count - 1` distances to `output` and returns how many steps needed the
+    /// exact solver.
+    /// - Precondition: `latitudes.count == longitudes.count == output.count + 1`, validated degrees.
+    @inlinable
+    public static func stepDistances(
+        latitudes: UnsafeBufferPointer<Double>, longitudes: UnsafeBufferPointer<Double>,
+        into output: UnsafeMutableBufferPointer<Double>, fallback exact: some GeodesicSolver
+    ) -> Int {
+        let n = output.count
+        precondition(latitudes.count == n + 1 && longitudes.count == n + 1)
+        guard n > 0 else { return 0 }
+        let a = latitudes.baseAddress!, o = longitudes.baseAddress!, r = output.baseAddress!
+        for i in 0..<n {
+            r[i] = kernel(a[i], o[i], a[i + 1], o[i + 1])
+        }
+        var slow = 0
+        for i in 0..<n where r[i] < 0 {
+            let p = Coordinate(uncheckedLatitude: a[i], longitude: o[i])
+            let q = Coordinate(uncheckedLatitude: a[i + 1], longitude: o[i + 1])
+            r[i] = exact.inverse(from: p, to: q).distance
+            slow += 1
+        }
+        return slow
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TraceGeodesy
+
+/// The textbook haversine evaluated with libm, the reference for the polynomial kernel, and the
+/// tolerance the comparison deserves: haversine's own rounding, amplified near antipodes where
+/// dθ/da = 1/√(a(1 − a)) grows without bound (a few ulps of `a` then move the result by up to
+/// R·√(16ε) ≈ 0.2 m, in libm's evaluation as in ours).
+func libmHaversine(_ p: Coordinate, _ q: Coordinate) -> (distance: Double, tolerance: Double) {
+    let k = Double.pi / 180
+    let dLat = (q.latitude - p.latitude) * k
+    var dLon = (q.longitude - p.longitude)
+    if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+    let a = pow(sin(dLat / 2), 2) + cos(p.latitude * k) * cos(q.latitude * k) * pow(sin(dLon * k / 2), 2)
+    let d = 2 * MeanEarth.radius * asin(min(sqrt(a), 1))
+    let eps = Double.ulpOfOne
+    let conditioning = MeanEarth.radius * 8 * eps / max(sqrt(max(1 - a, 0)), sqrt(16 * eps))
+    return (d, max(4e-15 * d, 1e-9, conditioning))
+}
+
+@Suite("Haversine")
+struct HaversineTests {
+    @Test("kernel agrees with libm to 4e-15 relative (or 1e-9 m, or the antipodal conditioning) on 200,000 seeded pairs")
+    func againstLibm() throws {
+        var rng = SplitMix64(seed: 2026)
+        var worst = 0.0
+        for i in 0..<200_000 {
+            let p = try Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180))
+            // Alternate global pairs and nearby pairs (metres to kilometres apart).
+            let spread = i % 2 == 0 ? 1.0 : pow(10, rng.uniform(-6, -1))
+            let q = try Coordinate(
+                latitude: min(max(i % 2 == 0 ? rng.uniform(-90, 90) : p.latitude + spread * rng.uniform(-1, 1), -90), 90),
+                longitude: i % 2 == 0 ? rng.uniform(-180, 180) : p.longitude + spread * rng.uniform(-1, 1))
+            let fast = Haversine.distance(from: p, to: q), (ref, tolerance) = libmHaversine(p, q)
+            if abs(fast - ref) > 1e-9 && ref < 19_000_000 { worst = max(worst, abs(fast - ref) / ref) }
+            #expect(abs(fast - ref) <= tolerance, "\(p) → \(q): \(fast) vs \(ref)")
+        }
+        print("haversine kernel vs libm: worst relative difference \(worst) (pairs under 19,000 km)")
+    }
+
+    @Test("batch results are bit-identical to the scalar function")
+    func batchMatchesScalar() throws {
+        var rng = SplitMix64(seed: 5)
+        var a = CoordinateColumns(), b = CoordinateColumns()
+        for _ in 0..<1001 {
+            a.append(try Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180)))
+            b.append(try Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180)))
+        }
+        let d = Haversine.distances(from: a, to: b)
+        let steps = Haversine.stepDistances(along: a)
+        for i in 0..<a.count {
+            #expect(d[i] == Haversine.distance(from: a[i], to: b[i]))
+        }
+        for i in 0..<steps.count {
+            #expect(steps[i] == Haversine.distance(from: a[i], to: a[i + 1]))
+        }
+        #expect(Haversine.stepDistances(along: CoordinateColumns()).isEmpty)
+        #expect(Haversine.stepDistances(along: CoordinateColumns([a[0]])).isEmpty)
+    }
+
+    @Test("identical points are 0 m apart")
+    func identical() throws {
+        let p = try Coordinate(latitude: 47.3, longitude: 8.5)
+        #expect(Haversine.distance(from: p, to: p) == 0)
+    }
+
+    @Test("antipodes are π·R apart, to haversine's conditioning there (R·√(16ε) ≈ 0.38 m)", arguments: [
+        (30.0, 20.0), (0.0, 0.0), (-45.0, 179.0), (89.0, -90.0),
+    ])
+    func antipodes(lat: Double, lon: Double) throws {
+        let p = try Coordinate(latitude: lat, longitude: lon), q = try Coordinate(latitude: -lat, longitude: lon + 180)
+        let bound = MeanEarth.radius * (16 * Double.ulpOfOne).squareRoot()
+        #expect(abs(Haversine.distance(from: p, to: q) - .pi * MeanEarth.radius) <= bound)
+    }
+
+    @Test("pole to pole is π·R; any two longitudes at a pole are 0 apart")
+    func poles() throws {
+        let n = try Coordinate(latitude: 90, longitude: 0), s = try Coordinate(latitude: -90, longitude: 45)
+        #expect(abs(Haversine.distance(from: n, to: s) - .pi * MeanEarth.radius) < 1e-6)
+        #expect(Haversine.distance(from: n, to: try Coordinate(latitude: 90, longitude: 123)) < 1e-9)
+    }
+
+    @Test("crossing the antimeridian takes the short way")
+    func antimeridian() throws {
+        let w = try Coordinate(latitude: 0, longitude: 179.9995), e = try Coordinate(latitude: 0, longitude: -179.9995)
+        let expected = MeanEarth.radius * 0.001 * .pi / 180  // 0.001° of great circle
+        // 179.9995 is stored to 2.8e-14°, so the 0.001° difference is known to 5.6e-11 relative.
+        #expect(abs(Haversine.distance(from: w, to: e) - expected) < 1e-8)
+    }
+}

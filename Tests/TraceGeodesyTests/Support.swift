@@ -1,0 +1,3 @@
+import Foundation
+
+func cosDegrees(_ x: Double) -> Double { cos(x * .pi / 180) }
