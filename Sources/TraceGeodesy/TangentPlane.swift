@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Fast ellipsoidal distance between nearby points, such as consecutive GPS fixes.
 ///
 /// Method (mid-latitude tangent plane): with φₘ the mean latitude, the north and east offsets are
@@ -41,6 +47,35 @@ public enum TangentPlane {
     @inlinable
     public static func distance(from p: Coordinate, to q: Coordinate, fallback exact: some GeodesicSolver) -> Double {
         distanceIfNear(from: p, to: q) ?? exact.inverse(from: p, to: q).distance
+    }
+
+    /// Distance and azimuths by the fast formula, or nil outside its domain.
+    ///
+    /// The azimuth of the planar offset, atan2(Δe, Δn), is the geodesic's azimuth at the midpoint;
+    /// the ends differ from it by half the meridian convergence γ = Δλ·sin φₘ (azimuth at the
+    /// start = planar − γ/2, at the end = planar + γ/2). Azimuth error against Karney: see the
+    /// tests (8.3e-7° at most on the test set's rows under 1.2 km with |φ| ≤ 80°, held to 1e-6°). Identical points
+    /// give azimuth 0. Uses libm's atan2 and sin (scalar use; the batch functions need no azimuth).
+    public static func inverseIfNear(from p: Coordinate, to q: Coordinate) -> GeodesicInverse? {
+        let d = kernel(p.latitude, p.longitude, q.latitude, q.longitude)
+        guard d >= 0 else { return nil }
+        let mid = (p.latitude + q.latitude) * 0.5
+        let u = (mid / 90) * (mid / 90)
+        let dLon = _wrappedLongitudeDifference(p.longitude, q.longitude)
+        let north = _metresPerDegreeLatitude(u) * (q.latitude - p.latitude)
+        let east = _metresPerDegreeLongitude(u) * dLon
+        let k = 180 / Double.pi
+        let planar = atan2(east, north) * k
+        let halfConvergence = 0.5 * dLon * sin(mid / k)
+        return GeodesicInverse(
+            distance: d,
+            initialAzimuth: Coordinate.normalizedLongitude(planar - halfConvergence),
+            finalAzimuth: Coordinate.normalizedLongitude(planar + halfConvergence))
+    }
+
+    /// Distance and azimuths: the fast formula inside its domain, `exact` elsewhere.
+    public static func inverse(from p: Coordinate, to q: Coordinate, fallback exact: some GeodesicSolver) -> GeodesicInverse {
+        inverseIfNear(from: p, to: q) ?? exact.inverse(from: p, to: q)
     }
 
     /// Distances in metres between consecutive coordinates (element i: from `track[i]` to

@@ -108,6 +108,21 @@ struct KarneyOracleTests {
         print("tangent plane: \(fastRows) fast rows, max error \(worst * 1000) mm")
     }
 
+    @Test("tangent plane azimuths: within 1e-6° on rows under 1.2 km with |latitude| ≤ 80°")
+    func tangentPlaneAzimuths() throws {
+        var worst = 0.0
+        for r in GeodTestData.rows where r.s12 < 1200 && max(abs(r.lat1), abs(r.lat2)) <= 80 {
+            let p = try Coordinate(latitude: r.lat1, longitude: r.lon1)
+            let q = try Coordinate(latitude: r.lat2, longitude: r.lon2)
+            let g = try #require(TangentPlane.inverseIfNear(from: p, to: q))
+            #expect(g.distance == TangentPlane.distanceIfNear(from: p, to: q))
+            let e = max(angleDifference(g.initialAzimuth, r.azi1), angleDifference(g.finalAzimuth, r.azi2))
+            worst = max(worst, e)
+            #expect(e <= 1e-6, "line \(r.line): \(g.initialAzimuth), \(g.finalAzimuth) vs \(r.azi1), \(r.azi2)")
+        }
+        print("tangent plane azimuths: max error \(worst)°")
+    }
+
     @Test("tangent plane batch equals the scalar path, fallback included")
     func tangentPlaneBatch() throws {
         var track = CoordinateColumns()

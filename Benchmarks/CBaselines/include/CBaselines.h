@@ -1,0 +1,23 @@
+// Reference kernels in C, built in the same run as TraceKit's so the benchmark can print ratios.
+// They are the "peer" implementations PERFORMANCE.md compares against: plain libm haversine,
+// raw PROJ geod_inverse, raw PROJ proj_trans_generic.
+#ifndef CBASELINES_H
+#define CBASELINES_H
+#include <stddef.h>
+
+/// Haversine on the 6,371,008.8 m sphere with libm sin/cos/asin/sqrt, degrees in, metres out.
+void cb_haversine(const double *lat1, const double *lon1, const double *lat2, const double *lon2,
+                  double *out, size_t n);
+
+/// Calls PROJ's geod_inverse (WGS84) for each pair, writing s12; returns the sum of azi1 so the
+/// azimuth work is consumed too.
+double cb_geod_inverse(const double *lat1, const double *lon1, const double *lat2, const double *lon2,
+                       double *s12, size_t n);
+
+/// An opaque PROJ transformation made with its own context, network off, axis order normalised.
+void *cb_proj_create(const char *source, const char *target);
+/// Transforms n interleaved (x, y) points in place with proj_trans_generic; returns PROJ's count.
+size_t cb_proj_trans(void *handle, double *xy, size_t n);
+void cb_proj_destroy(void *handle);
+
+#endif

@@ -1,0 +1,173 @@
+// TraceKit benchmarks: release only, seeded inputs at PERFORMANCE.md's sizes, medians with spread,
+// and ratios against C baselines built in the same run. `tracekit-bench --help` for options.
+import CBaselines
+import CProj
+import TraceGeodesy
+import TraceProj
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+#if DEBUG
+let debugBuild = true
+#else
+let debugBuild = false
+#endif
+if debugBuild {
+    printError("tracekit-bench: refusing to run a debug build; use `make bench` (swift build -c release).")
+    exit(2)
+}
+
+var bench = Bench()
+var jsonPath: String?
+var scale = 1
+var args = CommandLine.arguments.dropFirst()
+while let a = args.popFirst() {
+    switch a {
+    case "--json": jsonPath = args.popFirst()
+    case "--samples": bench.samples = max(3, Int(args.popFirst() ?? "") ?? 7)
+    case "--filter": bench.filter = args.popFirst()
+    case "--quick": scale = 10
+    case "-h", "--help":
+        print("""
+            USAGE: tracekit-bench [--samples N] [--filter TEXT] [--quick] [--json FILE]
+              --samples N    timed samples per case after one warm-up (default 7, at least 3)
+              --filter TEXT  run only the cases whose name contains TEXT
+              --quick        inputs a tenth of the documented sizes (a smoke run)
+              --json FILE    also write the results as JSON (schema tracekit-bench/1)
+            """)
+        exit(0)
+    default:
+        printError("tracekit-bench: unknown argument '\(a)'")
+        exit(64)
+    }
+}
+
+print("TraceKit benchmarks (release), ns per item: median of \(bench.samples) samples after a warm-up\n")
+
+// MARK: Haversine, 10 M pairs about 55 m apart, struct of arrays.
+do {
+    let n = 10_000_000 / scale
+    var rng = SplitMix64(state: 1)
+    var lat1 = [Double](), lon1 = [Double](), lat2 = [Double](), lon2 = [Double]()
+    lat1.reserveCapacity(n); lon1.reserveCapacity(n); lat2.reserveCapacity(n); lon2.reserveCapacity(n)
+    for _ in 0..<n {
+        let la = rng.uniform(-70, 70), lo = rng.uniform(-180, 180)
+        let bearing = rng.uniform(0, 2 * .pi)
+        let dLat = 55 * cos(bearing) / 111_195, dLon = 55 * sin(bearing) / (111_195 * cos(la * .pi / 180))
+        lat1.append(la); lon1.append(lo)
+        lat2.append(la + dLat); lon2.append(Coordinate.normalizedLongitude(lo + dLon))
+    }
+    var out = [Double](repeating: 0, count: n)
+    let ours = bench.measure("haversine batch, 10M pairs ~55 m", items: n) {
+        lat1.withUnsafeBufferPointer { a1 in lon1.withUnsafeBufferPointer { o1 in
+            lat2.withUnsafeBufferPointer { a2 in lon2.withUnsafeBufferPointer { o2 in
+                out.withUnsafeMutableBufferPointer { r in
+                    Haversine.distances(latitudes1: a1, longitudes1: o1, latitudes2: a2, longitudes2: o2, into: r)
+                }
+            } }
+        } }
+        return out[n / 2]
+    }
+    let c = bench.measure("haversine, C libm baseline", items: n) {
+        cb_haversine(lat1, lon1, lat2, lon2, &out, n)
+        return out[n / 2]
+    }
+    bench.ratio("haversine TraceKit / C libm", ours, over: c)
+
+    // The same points as one track: consecutive-fix distances.
+    var track = CoordinateColumns(minimumCapacity: n)
+    for i in 0..<n { track.append(Coordinate(uncheckedLatitude: lat1[i], longitude: lon1[i])) }
+    // Make consecutive points ~55 m apart by walking from the first point.
+    var steps = CoordinateColumns(minimumCapacity: n)
+    var p = track[0]
+    for i in 0..<n {
+        steps.append(p)
+        p = Coordinate(uncheckedLatitude: min(max(p.latitude + (lat2[i] - lat1[i]), -70), 70),
+                       longitude: Coordinate.normalizedLongitude(p.longitude + (lon2[i] - lon1[i])))
+    }
+    let geodesic = Geodesic()
+    var stepOut = [Double](repeating: 0, count: n - 1)
+    let tp = bench.measure("tangent-plane step distance, 10M fixes", items: n - 1) {
+        let slow = steps.latitudes.withUnsafeBufferPointer { a in steps.longitudes.withUnsafeBufferPointer { o in
+            stepOut.withUnsafeMutableBufferPointer { r in
+                TangentPlane.stepDistances(latitudes: a, longitudes: o, into: r, fallback: geodesic)
+            }
+        } }
+        return stepOut[n / 3] + Double(slow)
+    }
+    let hs = bench.measure("haversine step distance, 10M fixes", items: n - 1) {
+        steps.latitudes.withUnsafeBufferPointer { a in steps.longitudes.withUnsafeBufferPointer { o in
+            stepOut.withUnsafeMutableBufferPointer { r in
+                Haversine.distances(
+                    latitudes1: UnsafeBufferPointer(rebasing: a[0..<(n - 1)]), longitudes1: UnsafeBufferPointer(rebasing: o[0..<(n - 1)]),
+                    latitudes2: UnsafeBufferPointer(rebasing: a[1...]), longitudes2: UnsafeBufferPointer(rebasing: o[1...]), into: r)
+            }
+        } }
+        return stepOut[n / 3]
+    }
+    bench.ratio("tangent plane / haversine (steps)", tp, over: hs)
+}
+
+// MARK: Exact geodesic: TraceKit's wrapper against raw geod_inverse, near and global pairs.
+do {
+    let geodesic = Geodesic()
+    for (label, count, near) in [("near", 400_000 / scale, true), ("global", 200_000 / scale, false)] {
+        var rng = SplitMix64(state: near ? 3 : 4)
+        var lat1 = [Double](), lon1 = [Double](), lat2 = [Double](), lon2 = [Double]()
+        for _ in 0..<count {
+            let la = rng.uniform(-80, 80), lo = rng.uniform(-180, 180)
+            lat1.append(la); lon1.append(lo)
+            if near {
+                lat2.append(la + rng.uniform(-0.01, 0.01)); lon2.append(Coordinate.normalizedLongitude(lo + rng.uniform(-0.01, 0.01)))
+            } else {
+                lat2.append(rng.uniform(-90, 90)); lon2.append(rng.uniform(-180, 180))
+            }
+        }
+        let a = (0..<count).map { Coordinate(uncheckedLatitude: lat1[$0], longitude: lon1[$0]) }
+        let b = (0..<count).map { Coordinate(uncheckedLatitude: lat2[$0], longitude: lon2[$0]) }
+        var s12 = [Double](repeating: 0, count: count)
+        let ours = bench.measure("exact geodesic (Geodesic.inverse), \(label)", items: count) {
+            var sum = 0.0
+            for i in 0..<count {
+                let g = geodesic.inverse(from: a[i], to: b[i])
+                sum += g.distance + g.initialAzimuth + g.finalAzimuth
+            }
+            return sum
+        }
+        let raw = bench.measure("exact geodesic, raw C geod_inverse, \(label)", items: count) {
+            cb_geod_inverse(lat1, lon1, lat2, lon2, &s12, count) + s12[count / 2]
+        }
+        bench.ratio("Geodesic.inverse / raw geod_inverse (\(label))", ours, over: raw)
+    }
+}
+
+// MARK: PROJ transform batch, WGS84 to UTM 33N, 1 M points.
+do {
+    let n = 1_000_000 / scale
+    var rng = SplitMix64(state: 5)
+    let points = (0..<n).map { _ in ProjPoint(x: rng.uniform(10, 20), y: rng.uniform(-60, 60)) }
+    let transformer = try! ProjTransformer(from: "EPSG:4326", to: "EPSG:32633")
+    let ours = bench.measure("PROJ transform batch (ProjTransformer), 1M", items: n) {
+        let r = transformer.transform(points)
+        return r.points[n / 2]!.x + Double(r.failures.count)
+    }
+    let handle = cb_proj_create("EPSG:4326", "EPSG:32633")!
+    var xy = [Double](repeating: 0, count: 2 * n)
+    let raw = bench.measure("PROJ transform, raw C proj_trans_generic, 1M", items: n) {
+        for i in 0..<n { xy[2 * i] = points[i].x; xy[2 * i + 1] = points[i].y }
+        return Double(cb_proj_trans(handle, &xy, n)) + xy[n]
+    }
+    cb_proj_destroy(handle)
+    bench.ratio("ProjTransformer / raw proj_trans_generic", ours, over: raw)
+}
+
+if let jsonPath {
+    let text = bench.json()
+    guard let f = fopen(jsonPath, "w"), fputs(text, f) >= 0, fclose(f) == 0 else {
+        printError("tracekit-bench: cannot write \(jsonPath)")
+        exit(74)
+    }
+}
+print("\n(sink \(sink == 0 ? "0" : "consumed"))")

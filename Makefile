@@ -1,0 +1,50 @@
+# TraceKit: every target installs what is missing first, so a fresh Debian machine with the Swift
+# toolchain needs nothing else. `make run` and `make test` are the two commands in the README.
+SHELL := /bin/bash
+SWIFT ?= swift
+# Debian packages the build needs: PROJ and GEOS (C libraries and headers) and pkg-config.
+DEB_PACKAGES := libproj-dev libgeos-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN := .build/debug/tracekit
+
+.PHONY: deps build run test bench format clean
+
+## deps: install the Debian packages that are missing (quick no-op when all are present)
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+## build: debug build of everything
+build: deps
+	$(SWIFT) build
+
+## run: the main job so far: distances between the bundled pairs, by each method
+run: build
+	@for m in exact fast haversine; do \
+	  echo "== tracekit distance --method $$m --input Traces/distance-pairs.txt"; \
+	  $(BIN) distance --method $$m --input Traces/distance-pairs.txt || exit $$?; \
+	done
+
+## test: build (warnings in our code fail it) and run every test
+test: deps
+	@$(SWIFT) build --build-tests 2>&1 | tee .build-log.txt; status=$${PIPESTATUS[0]}; \
+	if grep -E "^/.*(Sources|Tests|Benchmarks)/.*warning:" .build-log.txt; then echo "error: warnings in our code"; rm -f .build-log.txt; exit 1; fi; \
+	rm -f .build-log.txt; exit $$status
+	$(SWIFT) test
+
+## bench: release benchmarks (see Benchmarks/README.md); BENCH_ARGS="--json out.json" for JSON
+bench: deps
+	$(SWIFT) build -c release --product tracekit-bench
+	.build/release/tracekit-bench $(BENCH_ARGS)
+
+## format: format the sources with the toolchain's swift-format
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
+
+clean:
+	$(SWIFT) package clean

@@ -1,0 +1,165 @@
+/// Declarations of a command's options and positional arguments. The parser and the help text are
+/// both generated from these, so the two cannot drift apart.
+struct OptionSpec {
+    /// Long name without dashes, e.g. "method".
+    var name: String
+    /// Optional one-letter short name, e.g. "p".
+    var short: Character? = nil
+    /// Placeholder for the value, e.g. "N"; nil for a flag that takes no value.
+    var valueName: String? = nil
+    /// The accepted values, when they form a closed set (checked by the parser, listed in help).
+    var choices: [String] = []
+    /// Default value shown in help.
+    var defaultValue: String? = nil
+    var help: String
+
+    var isFlag: Bool { valueName == nil }
+}
+
+struct PositionalSpec {
+    var name: String
+    var help: String
+}
+
+struct CommandSpec {
+    var name: String
+    var abstract: String
+    var discussion: String = ""
+    var positionals: [PositionalSpec] = []
+    /// Positionals may be omitted entirely (all or nothing), e.g. to read standard input instead.
+    var positionalsOptional = false
+    var options: [OptionSpec] = []
+    var examples: [String] = []
+}
+
+/// The result of parsing: option values by long name, and positionals in order.
+struct ParsedArguments {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+
+    func value(_ name: String) -> String? { values[name] }
+}
+
+extension CommandSpec {
+    /// Parses `arguments` (without the program and command names) against this declaration.
+    ///
+    /// Accepts `--name value`, `--name=value`, `-x value`, `--` to end options; a token that parses
+    /// as a number (such as `-33.9`) is a positional, not an option.
+    /// - Throws: ``CLIError`` with exit status 64 naming the offending token.
+    func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
+        var result = ParsedArguments()
+        var i = 0
+        var optionsEnded = false
+        while i < arguments.count {
+            let token = arguments[i]
+            i += 1
+            if optionsEnded || !token.hasPrefix("-") || token == "-" || Double(token) != nil {
+                result.positionals.append(token)
+                continue
+            }
+            if token == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name: String
+            var inlineValue: String? = nil
+            if token.hasPrefix("--") {
+                name = String(token.dropFirst(2))
+                if let eq = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: eq)...])
+                    name = String(name[..<eq])
+                }
+            } else {
+                guard token.count == 2, let spec = options.first(where: { $0.short == token.last }) else {
+                    throw .usage("unknown option '\(token)' for '\(self.name)'")
+                }
+                name = spec.name
+            }
+            guard let spec = options.first(where: { $0.name == name }) else {
+                throw .usage("unknown option '\(token)' for '\(self.name)'")
+            }
+            if spec.isFlag {
+                guard inlineValue == nil else { throw .usage("option '--\(name)' takes no value") }
+                result.flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard i < arguments.count else { throw .usage("option '--\(name)' needs a value (\(spec.valueName!))") }
+                value = arguments[i]
+                i += 1
+            }
+            if !spec.choices.isEmpty && !spec.choices.contains(value) {
+                throw .usage("'\(value)' is not a valid value for '--\(name)'; choose one of \(spec.choices.joined(separator: ", "))")
+            }
+            guard result.values[name] == nil else { throw .usage("option '--\(name)' given more than once") }
+            result.values[name] = value
+        }
+        let expected = positionals.count
+        let got = result.positionals.count
+        if got != expected && !(positionalsOptional && got == 0) {
+            let names = positionals.map(\.name).joined(separator: " ")
+            throw .usage("'\(self.name)' takes \(positionalsOptional ? "either no arguments or " : "")\(expected) (\(names)), got \(got)")
+        }
+        return result
+    }
+
+    /// The help text: usage line, abstract, arguments, options, examples.
+    var help: String {
+        var usage = "tracekit \(name)"
+        for o in options { usage += o.isFlag ? " [--\(o.name)]" : " [--\(o.name) \(o.valueName!)]" }
+        if !positionals.isEmpty {
+            let p = positionals.map(\.name).joined(separator: " ")
+            usage += positionalsOptional ? " [\(p)]" : " \(p)"
+        }
+        var lines = ["OVERVIEW: \(abstract)", ""]
+        if !discussion.isEmpty {
+            for paragraph in discussion.split(separator: "\n\n") { lines += Self.wrap(String(paragraph), width: 88) + [""] }
+        }
+        lines += ["USAGE: \(usage)", ""]
+        if !positionals.isEmpty {
+            lines.append("ARGUMENTS:")
+            for p in positionals { lines.append(Self.row(p.name, p.help)) }
+            lines.append("")
+        }
+        lines.append("OPTIONS:")
+        for o in options {
+            var left = o.short.map { "-\($0), " } ?? ""
+            left += "--\(o.name)"
+            if let v = o.valueName { left += " \(v)" }
+            var text = o.help
+            if !o.choices.isEmpty { text += " (\(o.choices.joined(separator: "|")))" }
+            if let d = o.defaultValue { text += " (default: \(d))" }
+            lines.append(Self.row(left, text))
+        }
+        lines.append(Self.row("-h, --help", "Show help information."))
+        if !examples.isEmpty {
+            lines += ["", "EXAMPLES:"] + examples.map { "  \($0)" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Splits `text` into lines of at most `width` characters at spaces.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty && current.count + 1 + word.count > width {
+                lines.append(current)
+                current = ""
+            }
+            current += current.isEmpty ? String(word) : " " + word
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    static func row(_ left: String, _ right: String) -> String {
+        let pad = 26
+        let l = "  " + left
+        return l.count < pad ? l + String(repeating: " ", count: pad - l.count) + right : l + "\n" + String(repeating: " ", count: pad) + right
+    }
+}

@@ -1,0 +1,38 @@
+/// The process exit statuses of `tracekit`, following BSD `sysexits.h` where one applies.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    /// Success.
+    case success = 0
+    /// A regression was detected (reserved for the batch gate).
+    case regression = 1
+    /// The command line was wrong (EX_USAGE).
+    case usage = 64
+    /// The input data was wrong: a bad line, a coordinate out of range (EX_DATAERR).
+    case dataError = 65
+    /// An input file could not be opened (EX_NOINPUT).
+    case noInput = 66
+    /// Reading or writing failed (EX_IOERR).
+    case ioError = 74
+
+    /// One line for `--help`.
+    var meaning: String {
+        switch self {
+        case .success: "success"
+        case .regression: "a regression beyond tolerance was detected"
+        case .usage: "usage error (unknown option, missing or malformed argument)"
+        case .dataError: "bad input data (the message names the file and line)"
+        case .noInput: "an input file could not be opened"
+        case .ioError: "reading or writing failed"
+        }
+    }
+}
+
+/// A failure that ends a command with a message on stderr and an exit status.
+struct CLIError: Error {
+    var code: ExitCode
+    var message: String
+
+    static func usage(_ m: String) -> CLIError { CLIError(code: .usage, message: m) }
+    static func data(_ m: String) -> CLIError { CLIError(code: .dataError, message: m) }
+    static func noInput(_ m: String) -> CLIError { CLIError(code: .noInput, message: m) }
+    static func io(_ m: String) -> CLIError { CLIError(code: .ioError, message: m) }
+}

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file descriptor line by line in 64 KiB blocks, with a bound on line length so memory
+/// stays bounded whatever the input.
+///
+/// Lines end at LF; a CR before it is dropped; a final line without LF is returned too.
+struct LineReader: ~Copyable {
+    /// The longest line accepted, in bytes.
+    static let maximumLineLength = 1 << 20
+
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    /// Name used in messages: the path, or `<stdin>`.
+    let name: String
+    private var block = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+    private(set) var lineNumber = 0
+
+    /// Reads standard input.
+    init(standardInput: ()) {
+        fd = STDIN_FILENO
+        ownsDescriptor = false
+        name = "<stdin>"
+    }
+
+    /// Opens `path` for reading.
+    /// - Throws: ``CLIError`` with status 66 naming the file and the system's reason.
+    init(path: String) throws(CLIError) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw .noInput("\(path): \(String(cString: strerror(errno)))") }
+        self.fd = fd
+        ownsDescriptor = true
+        name = path
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// The next line without its terminator, or nil at the end of input.
+    /// - Throws: ``CLIError`` (65) for a line longer than ``maximumLineLength`` or invalid UTF-8,
+    ///   (74) for a read error.
+    mutating func next() throws(CLIError) -> String? {
+        var line: [UInt8] = []
+        while true {
+            if start < end {
+                let found = block[start..<end].firstIndex(of: UInt8(ascii: "\n"))
+                let stop = found ?? end
+                line += block[start..<stop]
+                if line.count > LineReader.maximumLineLength {
+                    throw .data("\(name):\(lineNumber + 1): line longer than \(LineReader.maximumLineLength) bytes")
+                }
+                start = stop
+                if found != nil {
+                    start += 1
+                    return try finish(line)
+                }
+            }
+            if atEOF {
+                return line.isEmpty ? nil : try finish(line)
+            }
+            try refill()
+        }
+    }
+
+    private mutating func finish(_ bytes: [UInt8]) throws(CLIError) -> String {
+        lineNumber += 1
+        var line = bytes
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        guard let s = String(validating: line, as: UTF8.self) else {
+            throw .data("\(name):\(lineNumber): not valid UTF-8")
+        }
+        return s
+    }
+
+    private mutating func refill() throws(CLIError) {
+        start = 0
+        end = 0
+        while true {
+            let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io("\(name): read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { atEOF = true }
+            end = n
+            return
+        }
+    }
+}
