@@ -44,14 +44,16 @@ def report(name, c, f, lo, hi, rel=True):
     print("[" + ", ".join(repr(x) for x in c) + "]")
 
 H = mp.pi / 2
-# sin(x) = x * S(x^2), x in [0, pi/2]
+# Each kernel below is the one in Sources/TraceGeodesy/Kernels.swift, with the degree used there.
+# sin(x) = x * S(x^2): on [0, pi/2] (_sinKernel) and on [0, pi/12] (_sinSmallKernel)
 S = lambda t: mp.sin(mp.sqrt(t)) / mp.sqrt(t) if t > 0 else mp.mpf(1)
-for d in (8, 9):
-    report(f"sin, degree {d} in x^2", fit(S, 0, H * H, d), S, mp.mpf(0), H * H)
-# asin(h) = h * A(h^2), h in [0, 1/2]
+report("_sinKernel: sin, degree 8 in x^2, |x| <= pi/2", fit(S, 0, H * H, 8), S, mp.mpf(0), H * H)
+Q = (mp.pi / 12) ** 2
+report("_sinSmallKernel: sin, degree 5 in x^2, |x| <= pi/12", fit(S, 0, Q, 5), S, mp.mpf(0), Q)
+# asin(h) = h * A(h^2): h <= 1/2 (_asinOverX) and h <= 1/4 (_asinOverXSmall)
 A = lambda t: mp.asin(mp.sqrt(t)) / mp.sqrt(t) if t > 0 else mp.mpf(1)
-for d in (11, 12, 13):
-    report(f"asin, degree {d} in h^2", fit(A, 0, mp.mpf(1) / 4, d), A, mp.mpf(0), mp.mpf(1) / 4)
+report("_asinOverX: asin, degree 12 in h^2, h <= 1/2", fit(A, 0, mp.mpf(1) / 4, 12), A, mp.mpf(0), mp.mpf(1) / 4)
+report("_asinOverXSmall: asin, degree 8 in h^2, h <= 1/4", fit(A, 0, mp.mpf(1) / 16, 8), A, mp.mpf(0), mp.mpf(1) / 16)
 
 # WGS84 metres per degree of latitude (M) and of longitude (N cos phi) as polynomials in u = (phi/90)^2
 a = mp.mpf(6378137)
@@ -65,8 +67,6 @@ def kn(u):
 def ke(u):
     p = rad(u)
     return a * mp.cos(p) / mp.sqrt(1 - e2 * mp.sin(p) ** 2) * mp.pi / 180
-for d in (7, 8, 9):
-    report(f"metres per degree of latitude, degree {d} in (lat/90)^2", fit(kn, 0, 1, d), kn, mp.mpf(0), mp.mpf(1))
-for d in (9, 10, 11):
-    # absolute error, in metres per degree: relative error grows toward the pole where N cos(phi) -> 0
-    report(f"metres per degree of longitude, degree {d} in (lat/90)^2", fit(ke, 0, 1, d), ke, mp.mpf(0), mp.mpf(1), rel=False)
+report("_metresPerDegreeLatitude: degree 6 in (lat/90)^2", fit(kn, 0, 1, 6), kn, mp.mpf(0), mp.mpf(1))
+# absolute error, in metres per degree: relative error grows toward the pole where N cos(phi) -> 0
+report("_metresPerDegreeLongitude: degree 8 in (lat/90)^2", fit(ke, 0, 1, 8), ke, mp.mpf(0), mp.mpf(1), rel=False)

@@ -9,15 +9,14 @@ import TraceProj
 import Glibc
 #endif
 
-#if DEBUG
-let debugBuild = true
-#else
-let debugBuild = false
-#endif
-if debugBuild {
+/// Timings of a debug build mean nothing: stop before measuring.
+func refuseDebugBuild() {
+    #if DEBUG
     printError("tracekit-bench: refusing to run a debug build; use `make bench` (swift build -c release).")
     exit(2)
+    #endif
 }
+refuseDebugBuild()
 
 var bench = Bench()
 var jsonPath: String?
@@ -95,6 +94,7 @@ do {
                 TangentPlane.stepDistances(latitudes: a, longitudes: o, into: r, fallback: geodesic)
             }
         } }
+        if slow > 0 { print("  (\(slow) steps took the exact fallback)") }
         return stepOut[n / 3] + Double(slow)
     }
     let hs = bench.measure("haversine step distance, 10M fixes", items: n - 1) {

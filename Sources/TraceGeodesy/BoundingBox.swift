@@ -102,7 +102,7 @@ public struct BoundingBox: Hashable, Sendable {
             b.coversAllLongitudes = true
             return b
         }
-        let cosLat = _sinKernel((90 - poleward) * .pi / 180)
+        let cosLat = _sinKernel(_D2(repeating: (90 - poleward) * .pi / 180))[0]
         let dLon = dLat / cosLat
         if longitudeSpan + 2 * dLon >= 360 {
             b.coversAllLongitudes = true

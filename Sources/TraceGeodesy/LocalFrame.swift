@@ -34,12 +34,12 @@ public struct EastNorth: Hashable, Sendable {
 public struct LocalFrame: Hashable, Sendable {
     /// The frame's origin, where east = north = 0.
     public let origin: Coordinate
-    @usableFromInline let ellipsoid: Ellipsoid
+    private let ellipsoid: Ellipsoid
     // Earth-centred Cartesian position of the origin, and the rotation rows (east, north, up).
-    @usableFromInline let x0: Double, y0: Double, z0: Double
-    @usableFromInline let ex: Double, ey: Double
-    @usableFromInline let nx: Double, ny: Double, nz: Double
-    @usableFromInline let ux: Double, uy: Double, uz: Double
+    private let x0: Double, y0: Double, z0: Double
+    private let ex: Double, ey: Double
+    private let nx: Double, ny: Double, nz: Double
+    private let ux: Double, uy: Double, uz: Double
 
     /// A frame about `origin` on WGS84.
     public init(origin: Coordinate) {
