@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy"]),
         .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy"], exclude: ["Data"]),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"]),
-        .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI"]),
+        .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,57 @@
+import Testing
+@testable import TraceCLI
+
+@Suite("Argument parsing")
+struct ArgumentParsingTests {
+    let spec = DistanceCommand.spec
+
+    @Test("options in every spelling, negative numbers as positionals")
+    func accepted() throws {
+        let a = try spec.parse(["--method", "fast", "-33.9", "151.2", "-34", "150"])
+        #expect(a.value("method") == "fast" && a.positionals == ["-33.9", "151.2", "-34", "150"])
+        let b = try spec.parse(["--precision=6", "-m", "haversine"])
+        #expect(b.value("precision") == "6" && b.value("method") == "haversine" && b.positionals.isEmpty)
+        let c = try spec.parse(["--", "-1", "2", "3", "4"])
+        #expect(c.positionals == ["-1", "2", "3", "4"])
+    }
+
+    @Test("usage errors name the problem", arguments: [
+        (["--bogus"], "unknown option '--bogus' for 'distance'"),
+        (["-x"], "unknown option '-x' for 'distance'"),
+        (["--method"], "option '--method' needs a value (METHOD)"),
+        (["--method", "vincenty"], "'vincenty' is not a valid value for '--method'; choose one of exact, fast, haversine"),
+        (["--method", "fast", "--method", "exact"], "option '--method' given more than once"),
+        (["1", "2", "3"], "'distance' takes either no arguments or 4 (LAT1 LON1 LAT2 LON2), got 3"),
+    ])
+    func usageErrors(arguments: [String], message: String) {
+        #expect {
+            _ = try spec.parse(arguments)
+        } throws: { error in
+            guard let e = error as? CLIError else { return false }
+            return e.code == .usage && e.message == message
+        }
+    }
+
+    @Test("help is generated from the declarations and lists every option")
+    func help() {
+        for option in spec.options {
+            #expect(spec.help.contains("--\(option.name)"))
+        }
+        #expect(spec.help.contains("USAGE: tracekit distance [--method METHOD] [--precision N] [--input FILE] [LAT1 LON1 LAT2 LON2]"))
+        #expect(spec.help.contains("(exact|fast|haversine) (default: exact)"))
+    }
+
+    @Test("the overview lists every subcommand and every exit status")
+    func overview() {
+        for c in TraceKitCommand.commands { #expect(TraceKitCommand.overview.contains(c.spec.name)) }
+        for code in ExitCode.allCases { #expect(TraceKitCommand.overview.contains("\(code.rawValue)")) }
+    }
+
+    @Test("fixed-point formatting rounds correctly")
+    func formatting() {
+        #expect(fixed(1.0005, 3) == "1.000")  // the double nearest 1.0005 is just below the tie
+        #expect(fixed(2.5, 0) == "2")  // round half to even, as C does
+        #expect(fixed(-0.125, 2) == "-0.12")
+        #expect(fixed(15347512.94140, 3) == "15347512.941")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// Runs the built `tracekit` binary and checks stdout, stderr and the exit status.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `tracekit` executable built beside the test bundle (`swift test` builds it: the test
+    /// target depends on it).
+    static let binary: URL = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tracekit")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return packageRoot.appendingPathComponent(".build/debug/tracekit")
+    }()
+
+    init(_ arguments: [String], stdin: String = "") throws {
+        let p = Process()
+        p.executableURL = Run.binary
+        p.arguments = arguments
+        p.currentDirectoryURL = Run.packageRoot
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = errors
+        // A child that exits before reading all its input must not kill the test with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        try p.run()
+        try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+        try? input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        status = p.terminationStatus
+        stdout = String(decoding: out, as: UTF8.self)
+        stderr = String(decoding: err, as: UTF8.self)
+    }
+}
+
+@Suite("tracekit distance, end to end")
+struct EndToEndTests {
+    @Test("a pair as arguments: PROJ geodesic.h's JFK–Singapore example")
+    func pairArguments() throws {
+        let r = try Run(["distance", "40.64", "-73.78", "1.36", "103.99"])
+        #expect(r.status == 0 && r.stderr.isEmpty)
+        #expect(r.stdout == "15347512.941 3.30577348 177.48784021\n")
+    }
+
+    @Test("every method streams one output line per input line, comments copied")
+    func streaming() throws {
+        let input = "# header\n47.376887 8.541694 47.376912 8.541731\n\n0,0,0,1\n"
+        for method in ["exact", "fast", "haversine"] {
+            let r = try Run(["distance", "--method", method], stdin: input)
+            #expect(r.status == 0, "\(method): \(r.stderr)")
+            let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 5 && lines[0] == "# header" && lines[2] == "" && lines[4] == "")
+            let metres = Double(lines[1].split(separator: " ")[0])!
+            #expect(abs(metres - 3.94) < 0.01, "\(method): \(lines[1])")
+        }
+        // One degree of equator: 111,319.491 m on WGS84; 111,195.080 m on the mean sphere.
+        #expect(try Run(["distance", "-m", "exact"], stdin: "0 0 0 1\n").stdout.hasPrefix("111319.491 90.00000000 90.00000000"))
+        #expect(try Run(["distance", "-m", "haversine"], stdin: "0 0 0 1\n").stdout.hasPrefix("111195.080 "))
+    }
+
+    @Test("--precision and --input")
+    func precisionAndInput() throws {
+        let r = try Run(["distance", "-p", "1", "--input", "Traces/distance-pairs.txt"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("\n15347512.9 3.305773 177.487840\n"))
+        #expect(r.stdout.split(separator: "\n", omittingEmptySubsequences: false).count == 14)  // the file's 13 lines + the final newline
+    }
+
+    @Test("bad input: one line on stderr naming the place, and the documented status", arguments: [
+        (["distance"], "1 2 3\n", Int32(65), "tracekit: <stdin>:1: expected 4 numbers (lat1 lon1 lat2 lon2), found 3 fields"),
+        (["distance"], "0 0 0 0\n0 0 x 0\n", 65, "tracekit: <stdin>:2: 'x' is not a number"),
+        (["distance"], "91 0 0 0\n", 65, "tracekit: <stdin>:1: latitude 91.0 is outside [-90, 90] degrees"),
+        (["distance"], "nan 0 0 0\n", 65, "tracekit: <stdin>:1: latitude nan is not a finite number"),
+        (["distance", "0", "inf", "0", "0"], "", 65, "tracekit: arguments: longitude inf is not a finite number"),
+        (["distance", "--input", "/nonexistent/pairs.txt"], "", 66, "tracekit: /nonexistent/pairs.txt: No such file or directory"),
+        (["distance", "--precision", "11"], "", 64, "tracekit: '--precision' takes a whole number from 0 to 10, not '11'"),
+        (["distance", "--method", "vincenty"], "", 64, "tracekit: 'vincenty' is not a valid value for '--method'; choose one of exact, fast, haversine"),
+        (["frobnicate"], "", 64, "tracekit: unknown subcommand 'frobnicate'"),
+        (["distance", "1", "2", "3", "4", "--input", "x"], "", 64, "tracekit: give either a pair as arguments or --input, not both"),
+    ])
+    func errors(arguments: [String], stdin: String, status: Int32, firstLine: String) throws {
+        let r = try Run(arguments, stdin: stdin)
+        #expect(r.status == status)
+        #expect(r.stderr.split(separator: "\n").first.map(String.init) == firstLine)
+    }
+
+    @Test("results before a bad line are still written")
+    func partialOutput() throws {
+        let r = try Run(["distance"], stdin: "0 0 0 1\n0 0 0\n")
+        #expect(r.status == 65 && r.stdout.hasPrefix("111319.491"))
+    }
+
+    @Test("a line over 1 MiB is refused, not buffered without bound")
+    func longLine() throws {
+        let r = try Run(["distance"], stdin: String(repeating: "1", count: 1 << 21) + "\n")
+        #expect(r.status == 65 && r.stderr.hasPrefix("tracekit: <stdin>:1: line longer than 1048576 bytes"))
+    }
+
+    @Test("help and version")
+    func help() throws {
+        let top = try Run(["--help"])
+        #expect(top.status == 0 && top.stdout.contains("SUBCOMMANDS:") && top.stdout.contains("EXIT STATUS:"))
+        let sub = try Run(["help", "distance"])
+        #expect(sub.status == 0 && sub.stdout.hasPrefix("OVERVIEW: Distance and azimuths"))
+        #expect(try Run(["distance", "--help"]).stdout == sub.stdout)
+        #expect(try Run(["--version"]).stdout.hasPrefix("tracekit "))
+    }
+}
