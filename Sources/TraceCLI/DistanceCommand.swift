@@ -57,25 +57,30 @@ enum DistanceCommand {
         var reader = try args.value("input").map { path throws(CLIError) in try LineReader(path: path) }
             ?? LineReader(standardInput: ())
         while let line = try reader.next() {
-            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-            if trimmed.isEmpty || trimmed.hasPrefix("#") {
+            let fields = Self.fields(of: line)
+            if fields.isEmpty || fields[0].hasPrefix("#") {
                 output.write(line + "\n")
                 continue
             }
-            let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
             let pair = try parsePair(fields, context: "\(reader.name):\(reader.lineNumber)")
             output.write(format(solver.solve(pair.0, pair.1), precision) + "\n")
         }
     }
 
+    /// The fields of a line separated by spaces, tabs or commas (split on UTF-8 bytes: all three
+    /// separators are ASCII, and byte splitting avoids grapheme breaking).
+    static func fields(of line: String) -> [Substring] {
+        line.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x2C }).map { Substring($0) }
+    }
+
     /// Four fields as two validated coordinates; errors name `context` (file:line or "arguments").
-    static func parsePair(_ fields: [String], context: String) throws(CLIError) -> (Coordinate, Coordinate) {
+    static func parsePair(_ fields: [some StringProtocol], context: String) throws(CLIError) -> (Coordinate, Coordinate) {
         guard fields.count == 4 else {
             throw .data("\(context): expected 4 numbers (lat1 lon1 lat2 lon2), found \(fields.count) field\(fields.count == 1 ? "" : "s")")
         }
         var v: [Double] = []
         for f in fields {
-            guard let x = Double(f) else { throw .data("\(context): '\(f)' is not a number") }
+            guard let x = Double(f) else { throw .data("\(context): '\(f)' is not a number") }  // strtod's grammar
             v.append(x)
         }
         do {
@@ -86,7 +91,7 @@ enum DistanceCommand {
     }
 
     static func format(_ g: GeodesicInverse, _ precision: Int) -> String {
-        "\(fixed(g.distance, precision)) \(fixed(g.initialAzimuth, precision + 5)) \(fixed(g.finalAzimuth, precision + 5))"
+        fixedTriple(g.distance, g.initialAzimuth, g.finalAzimuth, decimals: precision)
     }
 
     struct Solver {
