@@ -7,7 +7,7 @@ DEB_PACKAGES := libproj-dev libgeos-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tracekit
 
-.PHONY: deps build run test bench format clean
+.PHONY: deps build run test bench clean
 
 ## deps: install the Debian packages that are missing (quick no-op when all are present)
 deps:
@@ -41,10 +41,6 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product tracekit-bench
 	.build/release/tracekit-bench $(BENCH_ARGS)
-
-## format: format the sources with the toolchain's swift-format
-format:
-	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
 
 clean:
 	$(SWIFT) package clean
