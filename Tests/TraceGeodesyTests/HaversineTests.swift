@@ -88,3 +88,14 @@ struct HaversineTests {
         #expect(abs(Haversine.distance(from: w, to: e) - expected) < 1e-8)
     }
 }
+
+@Suite("NaN input")
+struct NaNInputTests {
+    @Test("NaN never reaches a distance function: coordinates and columns reject it with a typed error")
+    func nanRejected() {
+        #expect(throws: CoordinateError.self) { _ = try Coordinate(latitude: .nan, longitude: 0) }
+        #expect(throws: CoordinateError.self) { _ = try Coordinate(latitude: 0, longitude: .nan) }
+        #expect(throws: CoordinateColumnsError.self) { _ = try CoordinateColumns(latitudes: [0, .nan], longitudes: [0, 0]) }
+        #expect(throws: CoordinateColumnsError.self) { _ = try CoordinateColumns(latitudes: [0, 0], longitudes: [.nan, 0]) }
+    }
+}
