@@ -1,7 +1,9 @@
 // swift-tools-version: 6.0
 // TraceKit: replay GPS traces through a location-sharing policy.
 // Module graph (arrows point at dependencies):
-//   tracekit (executable) -> TraceCLI -> TraceProj, TraceGeometry, TraceGeodesy
+//   tracekit (executable) -> TraceCLI -> TraceSharing, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   TraceSharing -> TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   TraceJSON: pure Swift, no dependency
 //   TraceProj -> CProj (system library, PROJ), TraceGeodesy
 //   TraceGeometry -> CGeos (system library, GEOS reentrant C API), TraceGeodesy
 //   TraceGeodesy: pure Swift, no dependency
@@ -16,7 +18,7 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "TraceKit",
     products: [
-        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry"]),
+        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing"]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
     targets: [
@@ -33,9 +35,15 @@ let package = Package(
         .target(name: "TraceGeodesy", swiftSettings: strict),
         .target(name: "TraceProj", dependencies: ["CProj", "TraceGeodesy"], swiftSettings: strict),
         .target(name: "TraceGeometry", dependencies: ["CGeos", "TraceGeodesy"], swiftSettings: strict),
+        .target(name: "TraceJSON", swiftSettings: strict),
+        .target(
+            name: "TraceSharing",
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON"],
+            swiftSettings: strict
+        ),
         .target(
             name: "TraceCLI",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing"],
             swiftSettings: strict
         ),
         .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
@@ -49,6 +57,8 @@ let package = Package(
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy"]),
         .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy"], exclude: ["Data"]),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"]),
+        .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"]),
+        .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON"]),
         .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit"]),
     ],
     swiftLanguageModes: [.v6]

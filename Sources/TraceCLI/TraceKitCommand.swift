@@ -18,7 +18,20 @@ public enum TraceKitCommand {
 
     static let commands: [Command] = [
         Command(spec: DistanceCommand.spec, run: DistanceCommand.run),
+        Command(spec: PolicyCommands.show, run: PolicyCommands.runShow),
+        Command(spec: PolicyCommands.validate, run: PolicyCommands.runValidate),
+        Command(spec: PolicyCommands.diff, run: PolicyCommands.runDiff),
     ]
+
+    /// The command named by the first one or two words of `arguments` (names such as
+    /// "policy show" have two), and the arguments after its name.
+    static func command(in arguments: [String]) -> (Command, [String])? {
+        for words in [2, 1] where arguments.count >= words {
+            let name = arguments[0..<words].joined(separator: " ")
+            if let c = commands.first(where: { $0.spec.name == name }) { return (c, Array(arguments.dropFirst(words))) }
+        }
+        return nil
+    }
 
     static var overview: String {
         var lines = [
@@ -77,18 +90,21 @@ public enum TraceKitCommand {
                 output.write(overview)
                 return
             }
-            guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
-                throw .usage("unknown subcommand '\(arguments[1])'")
+            guard let (command, _) = command(in: Array(arguments.dropFirst())) else {
+                throw .usage("unknown subcommand '\(arguments.dropFirst().joined(separator: " "))'")
             }
             output.write(command.spec.help)
             return
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == first }) else {
+        guard let (command, rest) = command(in: arguments) else {
+            let family = commands.map(\.spec.name).filter { $0.hasPrefix(first + " ") }
+            if !family.isEmpty {
+                throw .usage("'\(first)' needs a subcommand: \(family.map { String($0.dropFirst(first.count + 1)) }.joined(separator: ", "))")
+            }
             throw .usage("unknown subcommand '\(first)'")
         }
-        let rest = Array(arguments.dropFirst())
         if rest.contains("-h") || rest.contains("--help") {
             output.write(command.spec.help)
             return

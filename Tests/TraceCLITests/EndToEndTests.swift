@@ -114,3 +114,55 @@ struct EndToEndTests {
         #expect(try Run(["--version"]).stdout.hasPrefix("tracekit "))
     }
 }
+
+@Suite("tracekit policy, end to end")
+struct PolicyEndToEndTests {
+    func temp(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString).json").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("show prints the seed table; json output validates and equals the seed")
+    func show() throws {
+        let table = try Run(["policy", "show"])
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("En Route          No route lines                 500 m      kCLLocationAccuracyNearestTenMeters   30 m"))
+        let md = try Run(["policy", "show", "--format", "markdown"])
+        #expect(md.stdout.hasPrefix("| State | Shows | Map frame | Accuracy |"))
+        let json = try Run(["policy", "show", "-f", "json"])
+        let path = try temp(json.stdout)
+        let check = try Run(["policy", "validate", path])
+        #expect(check.status == 0 && check.stdout == "\(path): valid policy 'seed' (version 1), 0 cells differ from the seed\n")
+        #expect(try Run(["policy", "diff", "seed", path]).stdout == "no differences\n")
+    }
+
+    @Test("diff and --policy apply a file's overrides")
+    func diff() throws {
+        let path = try temp(#"{"format": "tracekit-policy", "version": 1, "name": "quiet", "states": {"enRoute": {"distanceFilterMetres": 50}}}"#)
+        let d = try Run(["policy", "diff", "seed", path])
+        #expect(d.status == 0 && d.stdout == "En Route: distance filter 30 m → 50 m\n")
+        let s = try Run(["policy", "show", "--policy", path])
+        #expect(s.stdout.hasPrefix("Policy: quiet\n") && s.stdout.contains("50 m"))
+    }
+
+    @Test("an invalid file: one line naming file, line, column, field; status 65", arguments: [
+        (#"{"format": "tracekit-policy", "version": 1, "states": {"inTask": {"heartbeatSeconds": -1}}}"#,
+         ":1:87: states.inTask.heartbeatSeconds: must be greater than 0 and at most 86400 seconds, got -1"),
+        ("{\"format\": \"tracekit-policy\",\n  \"version\": 1,\n  \"states\": [", ":3:14: unexpected end of file: expected a value"),
+    ])
+    func invalid(text: String, suffix: String) throws {
+        let path = try temp(text)
+        let r = try Run(["policy", "validate", path])
+        #expect(r.status == 65)
+        #expect(r.stderr == "tracekit: \(path)\(suffix)\n")
+    }
+
+    @Test("usage: missing subcommand or file")
+    func usage() throws {
+        #expect(try Run(["policy"]).status == 64)
+        #expect(try Run(["policy", "validate"]).status == 64)
+        let missing = try Run(["policy", "validate", "/nonexistent.json"])
+        #expect(missing.status == 66 && missing.stderr == "tracekit: /nonexistent.json: No such file or directory\n")
+    }
+}

@@ -1,0 +1,79 @@
+import TraceJSON
+import TraceSharing
+
+/// `tracekit policy show|validate|diff`: the per-state policy table.
+enum PolicyCommands {
+    static let show = CommandSpec(
+        name: "policy show",
+        abstract: "Print the effective per-state policy table.",
+        discussion: """
+            Prints the seed policy (the user's document, with TraceKit's documented distance \
+            filters), or the seed with the overrides of --policy FILE applied, one row per \
+            fulfilment state: what the map shows, the map frame, the accuracy tier, the distance \
+            filter, platform rules and each role's annotations. --format json prints a complete \
+            version-1 policy file that 'policy validate' accepts.
+            """,
+        options: [
+            OptionSpec(name: "policy", valueName: "FILE", help: "A policy file whose overrides apply to the seed."),
+            OptionSpec(name: "format", short: "f", valueName: "FORMAT", choices: ["table", "json", "markdown"],
+                       defaultValue: "table", help: "Output format."),
+        ],
+        examples: ["tracekit policy show", "tracekit policy show --policy quiet.json --format markdown"])
+
+    static let validate = CommandSpec(
+        name: "policy validate",
+        abstract: "Check a policy file; name the bad field and why.",
+        positionals: [PositionalSpec(name: "FILE", help: "The policy file.")],
+        examples: ["tracekit policy validate quiet.json"])
+
+    static let diff = CommandSpec(
+        name: "policy diff",
+        abstract: "List what differs between two policies, state by state.",
+        discussion: """
+            Each of A and B is a policy file, or 'seed' for the default table. Prints one line per \
+            differing cell ("En Route: distance filter 30 m → 50 m"), or "no differences". Exit \
+            status 0 either way; 65 when a file is invalid.
+            """,
+        positionals: [
+            PositionalSpec(name: "A", help: "A policy file, or 'seed'."),
+            PositionalSpec(name: "B", help: "A policy file, or 'seed'."),
+        ],
+        examples: ["tracekit policy diff seed quiet.json"])
+
+    /// Loads a policy file, or the seed for the name "seed".
+    static func load(_ path: String) throws(CLIError) -> SharingPolicy {
+        if path == "seed" { return .seed }
+        let bytes = try readSmallFile(path)
+        do {
+            return try SharingPolicy(fileBytes: bytes, file: path)
+        } catch {
+            throw .data(error.description)
+        }
+    }
+
+    static func runShow(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
+        let policy = try args.value("policy").map { (p) throws(CLIError) in try load(p) } ?? .seed
+        switch args.value("format") ?? "table" {
+        case "json":
+            output.write(JSONWriter.string(policy.fileJSON) + "\n")
+        case "markdown":
+            output.write(TextTable.markdown(header: SharingPolicy.tableHeader, rows: policy.tableRows))
+        default:
+            output.write("Policy: \(policy.name)\n\n")
+            output.write(TextTable.aligned(header: SharingPolicy.tableHeader, rows: policy.tableRows))
+        }
+    }
+
+    static func runValidate(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
+        let path = args.positionals[0]
+        let policy = try load(path)
+        let changed = SharingPolicy.seed.differences(to: policy).count
+        output.write("\(path): valid policy '\(policy.name)' (version \(SharingPolicy.fileVersion)), \(changed) cell\(changed == 1 ? "" : "s") differ from the seed\n")
+    }
+
+    static func runDiff(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
+        let a = try load(args.positionals[0]), b = try load(args.positionals[1])
+        let lines = a.differences(to: b)
+        output.write(lines.isEmpty ? "no differences\n" : lines.joined(separator: "\n") + "\n")
+    }
+}

@@ -1,0 +1,82 @@
+/// Writes JSON text: pretty-printed with two-space indentation and keys in the order given, so
+/// output is deterministic. Numbers use Swift's shortest round-trip form; integral values are
+/// written without a fraction.
+public enum JSONWriter {
+    /// The text of `value`, ending without a newline.
+    public static func string(_ value: JSONValue) -> String {
+        var out = ""
+        write(value, indent: 0, to: &out)
+        return out
+    }
+
+    private static func write(_ v: JSONValue, indent: Int, to out: inout String) {
+        let pad = String(repeating: "  ", count: indent)
+        let inner = String(repeating: "  ", count: indent + 1)
+        switch v.kind {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let x): out += number(x)
+        case .string(let s): out += quoted(s)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            if items.allSatisfy({ if case .array = $0.kind { false } else if case .object = $0.kind { false } else { true } }) {
+                out += "[" + items.map { string($0) }.joined(separator: ", ") + "]"
+                return
+            }
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += inner
+                write(item, indent: indent + 1, to: &out)
+                out += i == items.count - 1 ? "\n" : ",\n"
+            }
+            out += pad + "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{\n"
+            for (i, m) in members.enumerated() {
+                out += inner + quoted(m.key) + ": "
+                write(m.value, indent: indent + 1, to: &out)
+                out += i == members.count - 1 ? "\n" : ",\n"
+            }
+            out += pad + "}"
+        }
+    }
+
+    /// A finite number in JSON syntax.
+    public static func number(_ x: Double) -> String {
+        precondition(x.isFinite, "JSON has no representation for \(x)")
+        if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
+        return x.description
+    }
+
+    /// A string literal with the escapes JSON requires.
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{00}"..."\u{1F}":
+                let h = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension JSONValue {
+    /// Convenience constructors for building documents in code.
+    public static func object(_ members: [(String, JSONValue)]) -> JSONValue {
+        JSONValue(.object(members.map { (key: $0.0, value: $0.1) }))
+    }
+    public static func array(_ items: [JSONValue]) -> JSONValue { JSONValue(.array(items)) }
+    public static func string(_ s: String) -> JSONValue { JSONValue(.string(s)) }
+    public static func number(_ x: Double) -> JSONValue { JSONValue(.number(x)) }
+    public static func bool(_ b: Bool) -> JSONValue { JSONValue(.bool(b)) }
+    public static let null = JSONValue(.null)
+}

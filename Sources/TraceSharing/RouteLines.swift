@@ -1,0 +1,29 @@
+public import TraceGeodesy
+public import TraceGeometry
+
+extension SharingPolicy {
+    /// Width of the map, in points, that a route line's detail is sized for.
+    public static let routeLineMapWidth: Double = 400
+
+    /// The simplification tolerance for route lines in `state`: one point of a 400-point-wide map
+    /// showing the state's frame (frame / 400: 0.375 m at 150 m, 1.25 m at 500 m), so a tight
+    /// frame keeps detail and a wide one is light. Metres.
+    public func routeLineTolerance(in state: FulfilmentState) -> Double {
+        self[state].frame / SharingPolicy.routeLineMapWidth
+    }
+
+    /// The route line to draw in `state`, or nil where the state draws none (the seed's "No Route
+    /// Lines", or a state that shows no route).
+    ///
+    /// The route is simplified with GEOS Douglas–Peucker in metres (see
+    /// `GeometryContext.simplifyTrack(_:toleranceMetres:preservingTopology:)`) at
+    /// ``routeLineTolerance(in:)``; the kept points are points of the input route.
+    /// - Throws: `GeometryError` from the simplification (a route wider than 1,000 km).
+    public func routeLine(
+        _ route: [Coordinate], in state: FulfilmentState, using geometry: GeometryContext
+    ) throws(GeometryError) -> [Coordinate]? {
+        let row = self[state]
+        guard row.shows.route, row.shows.routeLines else { return nil }
+        return try geometry.simplifyTrack(route, toleranceMetres: routeLineTolerance(in: state))
+    }
+}

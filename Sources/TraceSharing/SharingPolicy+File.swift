@@ -1,0 +1,211 @@
+public import TraceJSON
+
+/// A policy file that could not be used: where, which field, and why.
+public struct PolicyFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file's name as given (or "<policy>").
+    public var file: String
+    /// 1-based line and column of the offending value (0 when it is a missing field).
+    public var line: Int
+    public var column: Int
+    /// The field's path, e.g. "states.enRoute.distanceFilterMetres" (empty for syntax errors).
+    public var field: String
+    /// What is wrong.
+    public var message: String
+
+    public var description: String {
+        let place = line > 0 ? "\(file):\(line):\(column)" : file
+        return field.isEmpty ? "\(place): \(message)" : "\(place): \(field): \(message)"
+    }
+}
+
+/// Policy files: JSON, versioned, overriding any field of the seed table.
+///
+/// ```json
+/// {
+///   "format": "tracekit-policy",
+///   "version": 1,
+///   "name": "quieter en route",
+///   "states": {
+///     "enRoute": {
+///       "tier": "nearestTenMeters",
+///       "frameMetres": 500,
+///       "distanceFilterMetres": 50,
+///       "minimumIntervalSeconds": 5,
+///       "heartbeatSeconds": null,
+///       "shows": { "route": false, "routeLines": false, "destination": false },
+///       "annotations": {
+///         "hirer": ["helperLocation", { "annotation": "pickupPoint", "ridesOnly": true }],
+///         "helper": ["helperLocation", "pickupPoint"]
+///       }
+///     }
+///   }
+/// }
+/// ```
+///
+/// Every member except `format` and `version` is optional: a state or field that is absent keeps
+/// the seed's value; `null` removes an optional platform rule. States are keyed as in
+/// ``FulfilmentState/key``; tiers by ``AccuracyTier/key`` or the Core Location name; annotations by
+/// ``MapAnnotation/key``. Unknown members are errors (a typo must not be silently ignored).
+/// Ranges: frame in (0, 20,000,000] m; distance filter in [0, 100,000] m; minimum interval and
+/// heartbeat in (0, 86,400] s.
+extension SharingPolicy {
+    /// The only policy file version this TraceKit reads.
+    public static let fileVersion = 1
+
+    /// Reads a policy file's bytes; `file` names it in errors.
+    /// - Throws: ``PolicyFileError`` for a syntax error (line and column) or an invalid field
+    ///   (line, column and path).
+    public init(fileBytes bytes: [UInt8], file: String) throws(PolicyFileError) {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw PolicyFileError(file: file, line: error.line, column: error.column, field: "", message: error.message)
+        }
+        var reader = PolicyReader(file: file)
+        self = try reader.policy(root)
+    }
+
+    /// The complete policy as a version-1 policy file (every state, every field).
+    public var fileJSON: JSONValue {
+        var states: [(String, JSONValue)] = []
+        for state in FulfilmentState.allCases {
+            let row = self[state]
+            func rules(_ list: [AnnotationRule]) -> JSONValue {
+                .array(list.map { $0.ridesOnly ? .object([("annotation", .string($0.annotation.key)), ("ridesOnly", .bool(true))]) : .string($0.annotation.key) })
+            }
+            states.append((state.key, .object([
+                ("tier", .string(row.tier.key)),
+                ("frameMetres", .number(row.frame)),
+                ("distanceFilterMetres", .number(row.distanceFilter)),
+                ("minimumIntervalSeconds", row.minimumInterval.map { .number($0) } ?? .null),
+                ("heartbeatSeconds", row.heartbeat.map { .number($0) } ?? .null),
+                ("shows", .object([("route", .bool(row.shows.route)), ("routeLines", .bool(row.shows.routeLines)), ("destination", .bool(row.shows.destination))])),
+                ("annotations", .object([("hirer", rules(row.hirerAnnotations)), ("helper", rules(row.helperAnnotations))])),
+            ])))
+        }
+        return .object([
+            ("format", .string("tracekit-policy")), ("version", .number(Double(SharingPolicy.fileVersion))),
+            ("name", .string(name)), ("states", .object(states)),
+        ])
+    }
+}
+
+/// Validates a parsed policy document field by field.
+private struct PolicyReader {
+    let file: String
+
+    func fail(_ v: JSONValue?, _ path: String, _ message: String) -> PolicyFileError {
+        PolicyFileError(file: file, line: v?.line ?? 0, column: v?.column ?? 0, field: path, message: message)
+    }
+
+    func members(_ v: JSONValue, _ path: String, allowed: [String]) throws(PolicyFileError) -> [(key: String, value: JSONValue)] {
+        guard case .object(let m) = v.kind else { throw fail(v, path, "expected an object, found \(v.typeName)") }
+        for (key, value) in m where !allowed.contains(key) {
+            throw fail(value, path.isEmpty ? key : "\(path).\(key)", "unknown member; expected one of \(allowed.joined(separator: ", "))")
+        }
+        return m
+    }
+
+    func number(_ v: JSONValue, _ path: String, in range: ClosedRange<Double>, lowerOpen: Bool = false, unit: String) throws(PolicyFileError) -> Double {
+        guard case .number(let x) = v.kind else { throw fail(v, path, "expected a number of \(unit), found \(v.typeName)") }
+        let low = lowerOpen ? "greater than \(JSONWriter.number(range.lowerBound))" : "at least \(JSONWriter.number(range.lowerBound))"
+        guard range.contains(x), !(lowerOpen && x == range.lowerBound) else {
+            throw fail(v, path, "must be \(low) and at most \(JSONWriter.number(range.upperBound)) \(unit), got \(JSONWriter.number(x))")
+        }
+        return x
+    }
+
+    func bool(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> Bool {
+        guard case .bool(let b) = v.kind else { throw fail(v, path, "expected true or false, found \(v.typeName)") }
+        return b
+    }
+
+    func string(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> String {
+        guard case .string(let s) = v.kind else { throw fail(v, path, "expected a string, found \(v.typeName)") }
+        return s
+    }
+
+    mutating func policy(_ root: JSONValue) throws(PolicyFileError) -> SharingPolicy {
+        let top = try members(root, "", allowed: ["format", "version", "name", "states"])
+        guard let format = root["format"] else { throw fail(root, "format", "missing; a policy file starts with \"format\": \"tracekit-policy\"") }
+        guard try string(format, "format") == "tracekit-policy" else { throw fail(format, "format", "expected \"tracekit-policy\"") }
+        guard let version = root["version"] else { throw fail(root, "version", "missing; this TraceKit reads version \(SharingPolicy.fileVersion)") }
+        let v = try number(version, "version", in: 1...1_000_000, unit: "")
+        guard v == Double(SharingPolicy.fileVersion) else {
+            throw fail(version, "version", "unsupported version \(JSONWriter.number(v)); this TraceKit reads version \(SharingPolicy.fileVersion)")
+        }
+        var policy = SharingPolicy.seed
+        policy.name = try root["name"].map { (n) throws(PolicyFileError) in try string(n, "name") } ?? "unnamed"
+        _ = top
+        if let states = root["states"] {
+            for (key, value) in try members(states, "states", allowed: FulfilmentState.allCases.map(\.key)) {
+                let state = FulfilmentState(parsing: key)!
+                policy[state] = try row(value, "states.\(key)", base: policy[state])
+            }
+        }
+        return policy
+    }
+
+    func row(_ v: JSONValue, _ path: String, base: StatePolicy) throws(PolicyFileError) -> StatePolicy {
+        var row = base
+        let allowed = ["tier", "frameMetres", "distanceFilterMetres", "minimumIntervalSeconds", "heartbeatSeconds", "shows", "annotations"]
+        for (key, value) in try members(v, path, allowed: allowed) {
+            let p = "\(path).\(key)"
+            switch key {
+            case "tier":
+                let name = try string(value, p)
+                guard let tier = AccuracyTier(parsing: name) else {
+                    throw fail(value, p, "unknown tier \"\(name)\"; expected one of \(AccuracyTier.allCases.map(\.key).joined(separator: ", "))")
+                }
+                row.tier = tier
+            case "frameMetres": row.frame = try number(value, p, in: 0...20_000_000, lowerOpen: true, unit: "metres")
+            case "distanceFilterMetres": row.distanceFilter = try number(value, p, in: 0...100_000, unit: "metres")
+            case "minimumIntervalSeconds":
+                row.minimumInterval = value.kind == .null ? nil : try number(value, p, in: 0...86_400, lowerOpen: true, unit: "seconds")
+            case "heartbeatSeconds":
+                row.heartbeat = value.kind == .null ? nil : try number(value, p, in: 0...86_400, lowerOpen: true, unit: "seconds")
+            case "shows":
+                for (k, b) in try members(value, p, allowed: ["route", "routeLines", "destination"]) {
+                    let flag = try bool(b, "\(p).\(k)")
+                    switch k {
+                    case "route": row.shows.route = flag
+                    case "routeLines": row.shows.routeLines = flag
+                    default: row.shows.destination = flag
+                    }
+                }
+            default:  // "annotations"
+                for (k, list) in try members(value, p, allowed: ["hirer", "helper"]) {
+                    let rules = try annotationRules(list, "\(p).\(k)")
+                    if k == "hirer" { row.hirerAnnotations = rules } else { row.helperAnnotations = rules }
+                }
+            }
+        }
+        return row
+    }
+
+    func annotationRules(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> [AnnotationRule] {
+        guard case .array(let items) = v.kind else { throw fail(v, path, "expected an array of annotations, found \(v.typeName)") }
+        var rules: [AnnotationRule] = []
+        for (i, item) in items.enumerated() {
+            let p = "\(path)[\(i)]"
+            var ridesOnly = false
+            let nameValue: JSONValue
+            if case .object = item.kind {
+                _ = try members(item, p, allowed: ["annotation", "ridesOnly"])
+                guard let n = item["annotation"] else { throw fail(item, "\(p).annotation", "missing") }
+                nameValue = n
+                if let r = item["ridesOnly"] { ridesOnly = try bool(r, "\(p).ridesOnly") }
+            } else {
+                nameValue = item
+            }
+            let name = try string(nameValue, p)
+            guard let annotation = MapAnnotation(parsing: name) else {
+                throw fail(nameValue, p, "unknown annotation \"\(name)\"; expected one of \(MapAnnotation.allCases.map(\.key).joined(separator: ", "))")
+            }
+            guard !rules.contains(where: { $0.annotation == annotation }) else { throw fail(nameValue, p, "\"\(name)\" is listed twice") }
+            rules.append(AnnotationRule(annotation, ridesOnly: ridesOnly))
+        }
+        return rules
+    }
+}

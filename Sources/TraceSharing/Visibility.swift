@@ -1,0 +1,70 @@
+/// The facts about a request that visibility depends on.
+public struct RequestContext: Hashable, Sendable {
+    /// The request's category (only its ``RequestCategory/isRide`` matters to visibility).
+    public var category: RequestCategory
+    /// Whether the hirer has designated a third party as the pickup party: the "hirer" locations
+    /// then come from the ``Role/delegate``'s phone, and the delegate views the hirer's map.
+    public var pickupHandedOff: Bool
+
+    public init(category: RequestCategory, pickupHandedOff: Bool = false) {
+        self.category = category
+        self.pickupHandedOff = pickupHandedOff
+    }
+
+    /// The roles that have a map: hirer and helper, and the delegate once pickup is handed off.
+    public var viewers: [Role] { pickupHandedOff ? [.hirer, .helper, .delegate] : [.hirer, .helper] }
+}
+
+/// How a phone uses location in a state.
+public enum LocationUse: Int, Comparable, Hashable, Sendable {
+    /// No location updates are requested.
+    case off
+    /// Updates are requested only to show the phone's own position on its own map.
+    case ownMapOnly
+    /// Updates are requested and sent, because another party's map shows this phone's position.
+    case shares
+
+    public static func < (a: LocationUse, b: LocationUse) -> Bool { a.rawValue < b.rawValue }
+}
+
+extension SharingPolicy {
+    /// The annotations `viewer` sees in `state`: the state's rules for the viewer's role, without
+    /// the rides-only ones unless the request is a ride. Empty for a delegate before pickup is
+    /// handed off (the delegate has no map yet).
+    public func annotations(seenBy viewer: Role, in state: FulfilmentState, for request: RequestContext) -> Set<MapAnnotation> {
+        guard request.viewers.contains(viewer) else { return [] }
+        var result = Set<MapAnnotation>()
+        for rule in self[state].annotationRules(for: viewer) where !rule.ridesOnly || request.category.isRide {
+            result.insert(rule.annotation)
+        }
+        return result
+    }
+
+    /// The viewers other than `sender` whose maps show the live position that comes from
+    /// `sender`'s phone in `state`: where a delivered update from `sender` may be forwarded now.
+    /// Empty when the state's tier is off.
+    public func viewers(ofLocationFrom sender: Role, in state: FulfilmentState, for request: RequestContext) -> Set<Role> {
+        guard self[state].tier != .off else { return [] }
+        var result = Set<Role>()
+        for viewer in request.viewers where viewer != sender {
+            let seen = annotations(seenBy: viewer, in: state, for: request)
+            if seen.contains(where: { $0.liveSource(handedOff: request.pickupHandedOff) == sender }) {
+                result.insert(viewer)
+            }
+        }
+        return result
+    }
+
+    /// How `role`'s phone uses location in `state`: it shares when another map shows its position,
+    /// uses location only for its own map when only it shows its position (its own live annotation
+    /// or "Your own location"), and is off otherwise, or whenever the state's tier is off.
+    public func locationUse(of role: Role, in state: FulfilmentState, for request: RequestContext) -> LocationUse {
+        guard self[state].tier != .off, request.viewers.contains(role) else { return .off }
+        if !viewers(ofLocationFrom: role, in: state, for: request).isEmpty { return .shares }
+        let own = annotations(seenBy: role, in: state, for: request)
+        if own.contains(.ownLocation) || own.contains(where: { $0.liveSource(handedOff: request.pickupHandedOff) == role }) {
+            return .ownMapOnly
+        }
+        return .off
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TraceGeodesy
+import TraceSharing
+
+@Suite("Update gate (Core Location semantics)")
+struct UpdateGateTests {
+    /// A point `metres` north of (45, 7).
+    static func north(_ metres: Double) -> Coordinate {
+        try! Coordinate(latitude: 45 + metres / 111_131.745, longitude: 7)
+    }
+
+    /// Offers (metres north, time) fixes in order and returns which were delivered.
+    static func offer(_ gate: inout UpdateGate, _ fixes: [(Double, Double)]) -> [Bool] {
+        fixes.map { gate.offer(north($0.0), at: $0.1) }
+    }
+
+    @Test("first fix delivered, then only after moving the filter distance from the last delivered fix")
+    func distanceFilter() {
+        var gate = UpdateGate(tier: .nearestTenMeters, distanceFilter: 30)
+        // 29 m is measured from the delivered fix at 0 m, not from the fix at 20 m.
+        let delivered = Self.offer(&gate, [(0, 0), (20, 1), (29, 2), (30.01, 3), (45, 4), (61, 5)])
+        #expect(delivered == [true, false, false, true, false, true])
+    }
+
+    @Test("a filter of 0 delivers every fix; off delivers none")
+    func extremes() {
+        var all = UpdateGate(tier: .best, distanceFilter: 0)
+        #expect(Self.offer(&all, [(0, 0), (0, 1), (0, 2)]) == [true, true, true])
+        var off = UpdateGate(SharingPolicy.seed[.findingVillager])
+        #expect(Self.offer(&off, [(0, 0), (100, 1)]) == [false, false])
+        #expect(off.lastDelivered == nil)
+    }
+
+    @Test("a stationary phone leaks jitter through a filter below ~2.5 × its accuracy, not through the jitter-safe one")
+    func jitter() {
+        // Deterministic jitter: fixes on a 10 m ring around the true point (a 10 m-accuracy phone).
+        let fixes = (0..<100).map { i -> Coordinate in
+            let a = Double(i) * 2.399963  // golden angle: spread round the ring
+            return try! Coordinate(latitude: 45 + 10 * cos(a) / 111_131.745, longitude: 7 + 10 * sin(a) / 78_846.8)
+        }
+        var small = UpdateGate(tier: .nearestTenMeters, distanceFilter: 10)
+        var safe = UpdateGate(tier: .nearestTenMeters, distanceFilter: AccuracyTier.nearestTenMeters.jitterSafeDistanceFilter!)
+        var leaked = 0, safeCount = 0
+        for (i, f) in fixes.enumerated() {
+            if small.offer(f, at: Double(i)) { leaked += 1 }
+            if safe.offer(f, at: Double(i)) { safeCount += 1 }
+        }
+        #expect(leaked > 50)
+        #expect(safeCount == 1)
+    }
+
+    @Test("platform rules: minimum interval and heartbeat")
+    func platformRules() {
+        var gate = UpdateGate(tier: .best, distanceFilter: 20, minimumInterval: 5, heartbeat: 60)
+        // Moved at 4 s but within the minimum interval; at 65 s the heartbeat delivers without movement.
+        #expect(Self.offer(&gate, [(0, 0), (100, 4), (100, 5), (100, 30), (100, 65)]) == [true, false, true, false, true])
+    }
+
+    @Test("changing state keeps measuring from the last delivered fix; turning off forgets it")
+    func apply() {
+        var gate = UpdateGate(SharingPolicy.seed[.enRoute])
+        #expect(Self.offer(&gate, [(0, 0)]) == [true])
+        gate.apply(SharingPolicy.seed[.atPickup])  // 13 m filter
+        #expect(Self.offer(&gate, [(12, 1), (14, 2)]) == [false, true])
+        gate.apply(SharingPolicy.seed[.awaitingPayment])
+        #expect(gate.lastDelivered == nil)
+        gate.apply(SharingPolicy.seed[.enRoute])
+        #expect(Self.offer(&gate, [(14.5, 3)]) == [true])  // the first fix after location came back on
+    }
+}
