@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "CBaselines", dependencies: ["CProj"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",
-            dependencies: ["TraceGeodesy", "TraceProj", "CProj", "CBaselines"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "CProj", "CBaselines"],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
         ),

@@ -4,6 +4,7 @@ import CBaselines
 import CProj
 import TraceGeodesy
 import TraceProj
+import TraceSharing
 
 #if canImport(Glibc)
 import Glibc
@@ -161,6 +162,38 @@ do {
     }
     cb_proj_destroy(handle)
     bench.ratio("ProjTransformer / raw proj_trans_generic", ours, over: raw)
+}
+
+// MARK: Services: the per-device update gate and the relay decision, per fix.
+do {
+    let n = 10_000_000 / scale
+    var rng = SplitMix64(state: 9)
+    // A walk at 1.4 m/s, one fix a second, with ±4 m of jitter.
+    var fixes: [Coordinate] = []
+    fixes.reserveCapacity(n)
+    var lat = 47.0, lon = 8.0
+    for _ in 0..<n {
+        lat += 1.4 / 111_195 * rng.uniform(-1, 1)
+        lon += 1.4 / 75_800 * rng.uniform(-1, 1)
+        fixes.append(Coordinate(uncheckedLatitude: lat + rng.uniform(-4, 4) / 111_195, longitude: lon + rng.uniform(-4, 4) / 75_800))
+    }
+    _ = bench.measure("update gate offer (30 m filter), 10M fixes", items: n) {
+        var gate = UpdateGate(SharingPolicy.seed[.enRoute])
+        var delivered = 0
+        for i in 0..<n where gate.offer(fixes[i], at: Double(i)) { delivered += 1 }
+        return Double(delivered)
+    }
+    let table = RelayTable(.seed)
+    _ = bench.measure("relay decision (RelayTable), 10M updates", items: n) {
+        var acc: UInt = 0
+        for i in 0..<n {
+            let viewers = table.viewers(
+                ofLocationFrom: Role(rawValue: i % 3)!, in: FulfilmentState(rawValue: i % 7)!,
+                isRide: i & 1 == 0, pickupHandedOff: i & 2 == 0)
+            acc &+= UInt(viewers.rawValue)
+        }
+        return Double(acc)
+    }
 }
 
 if let jsonPath {

@@ -1,0 +1,51 @@
+/// A set of roles in one byte, for allocation-free answers.
+public struct RoleSet: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let hirer = RoleSet(.hirer)
+    public static let helper = RoleSet(.helper)
+    public static let delegate = RoleSet(.delegate)
+
+    /// The set holding just `role`.
+    public init(_ role: Role) { rawValue = 1 << UInt8(role.rawValue) }
+
+    /// The roles in the set, in ``Role`` order.
+    public var roles: [Role] { Role.allCases.filter { contains(RoleSet($0)) } }
+}
+
+/// The relay decision for services: for a delivered update from one role, which viewers may
+/// receive it now. Precomputed from a policy (84 answers: 7 states × 3 senders × ride or not ×
+/// handed off or not), so each decision is one table read: O(1), no allocation, `Sendable`.
+///
+/// The answers are exactly ``SharingPolicy/viewers(ofLocationFrom:in:for:)``'s, which is the
+/// definition; this is its cache.
+public struct RelayTable: Hashable, Sendable {
+    private var table: [RoleSet]
+
+    /// Precomputes every answer of `policy`.
+    public init(_ policy: SharingPolicy) {
+        table = []
+        table.reserveCapacity(84)
+        for state in FulfilmentState.allCases {
+            for sender in Role.allCases {
+                for isRide in [false, true] {
+                    for handedOff in [false, true] {
+                        let request = RequestContext(category: RequestCategory(name: "", isRide: isRide), pickupHandedOff: handedOff)
+                        let viewers = policy.viewers(ofLocationFrom: sender, in: state, for: request)
+                        table.append(RoleSet(rawValue: viewers.reduce(0) { $0 | RoleSet($1).rawValue }))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The viewers that may receive an update from `sender`'s phone in `state`.
+    @inlinable
+    public func viewers(ofLocationFrom sender: Role, in state: FulfilmentState, isRide: Bool, pickupHandedOff: Bool) -> RoleSet {
+        self[((state.rawValue * 3 + sender.rawValue) * 2 + (isRide ? 1 : 0)) * 2 + (pickupHandedOff ? 1 : 0)]
+    }
+
+    @usableFromInline
+    subscript(index: Int) -> RoleSet { table[index] }
+}
