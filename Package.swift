@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // TraceKit: replay GPS traces through a location-sharing policy.
 // Module graph (arrows point at dependencies):
 //   tracekit (executable) -> TraceCLI -> TraceSharing, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
@@ -10,10 +10,14 @@
 //   tracekit-bench (Benchmarks/) -> library modules, CBaselines (C reference kernels)
 import PackageDescription
 
+// Warnings in our own code fail the build (SwiftPM does not apply this to packages that depend
+// on TraceKit, so it never breaks a service's build).
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("ExistentialAny"),
+    .treatAllWarnings(as: .error),
 ]
+let testSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "TraceKit",
@@ -50,16 +54,17 @@ let package = Package(
         .target(name: "CBaselines", dependencies: ["CProj"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "CProj", "CBaselines"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "CProj", "CBaselines", "TestSupport"],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
         ),
-        .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy"]),
-        .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy"], exclude: ["Data"]),
-        .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"]),
-        .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"]),
-        .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON"]),
-        .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy", "TestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"], swiftSettings: testSettings),
+        .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
+        .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
+        .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON"], swiftSettings: testSettings),
+        .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit", "TestSupport"], swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <proj.h>
 #include <stdlib.h>
+#include <immintrin.h>
 
 void cb_haversine(const double *lat1, const double *lon1, const double *lat2, const double *lon2,
                   double *out, size_t n) {
@@ -54,4 +55,90 @@ void cb_proj_destroy(void *handle) {
     proj_destroy(h->pj);
     proj_context_destroy(h->ctx);
     free(h);
+}
+
+static double cb_haversine_one(double lat1, double lon1, double lat2, double lon2) {
+    double out;
+    cb_haversine(&lat1, &lon1, &lat2, &lon2, &out, 1);
+    return out;
+}
+
+__attribute__((target("avx2,fma")))
+static inline __m256d poly_sin_small(__m256d x) {  /* |x| <= pi/12 */
+    __m256d t = _mm256_mul_pd(x, x);
+    __m256d p = _mm256_set1_pd(-2.5019108723477484e-08);
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(2.7557293784420913e-06));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(-0.00019841269832229883));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(0.008333333333331881));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(-0.16666666666666666));
+    return _mm256_fmadd_pd(_mm256_mul_pd(x, t), p, x);
+}
+
+__attribute__((target("avx2,fma")))
+static inline __m256d poly_sin(__m256d x) {  /* |x| <= pi/2 */
+    __m256d t = _mm256_mul_pd(x, x);
+    __m256d p = _mm256_set1_pd(2.7215821926997076e-15);
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(-7.643027273612204e-13));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(1.6058940907182887e-10));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(-2.5052106891168703e-08));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(2.755731921123654e-06));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(-0.0001984126984120872));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(0.008333333333333186));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(-0.16666666666666666));
+    return _mm256_fmadd_pd(_mm256_mul_pd(x, t), p, x);
+}
+
+__attribute__((target("avx2,fma")))
+static inline __m256d poly_asin_over_x(__m256d t) {  /* t = h^2 <= 1/16 */
+    __m256d p = _mm256_set1_pd(0.014733877761763685);
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(0.013573906735622495));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(0.017378058745320276));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(0.022371214177153265));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(0.030381965082411498));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(0.04464285689033437));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(0.07500000000154518));
+    p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(0.16666666666666302));
+    return _mm256_fmadd_pd(t, p, _mm256_set1_pd(1.0));
+}
+
+__attribute__((target("avx2,fma")))
+static void cb_haversine_avx2_kernel(const double *lat1, const double *lon1, const double *lat2,
+                                     const double *lon2, double *out, size_t n) {
+    const __m256d k2 = _mm256_set1_pd(M_PI / 360.0), k = _mm256_set1_pd(M_PI / 180.0);
+    const __m256d r2 = _mm256_set1_pd(2.0 * 6371008.8), sign = _mm256_set1_pd(-0.0);
+    const __m256d c180 = _mm256_set1_pd(180.0), c360 = _mm256_set1_pd(360.0), zero = _mm256_setzero_pd();
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d a1 = _mm256_loadu_pd(lat1 + i), o1 = _mm256_loadu_pd(lon1 + i);
+        __m256d a2 = _mm256_loadu_pd(lat2 + i), o2 = _mm256_loadu_pd(lon2 + i);
+        __m256d dlat = _mm256_sub_pd(a2, a1), d = _mm256_sub_pd(o2, o1);
+        __m256d hi = _mm256_and_pd(_mm256_cmp_pd(d, c180, _CMP_GT_OQ), c360);
+        __m256d lo = _mm256_and_pd(_mm256_cmp_pd(d, _mm256_sub_pd(zero, c180), _CMP_LT_OQ), c360);
+        __m256d dlon = _mm256_add_pd(_mm256_sub_pd(d, hi), lo);
+        __m256d s = poly_sin_small(_mm256_mul_pd(dlat, k2)), t = poly_sin_small(_mm256_mul_pd(dlon, k2));
+        __m256d twice = _mm256_andnot_pd(sign, _mm256_add_pd(a1, a2));
+        __m256d c = poly_sin(_mm256_mul_pd(_mm256_fnmadd_pd(twice, _mm256_set1_pd(0.5), _mm256_set1_pd(90.0)), k));
+        __m256d s2 = _mm256_mul_pd(s, s);
+        __m256d a = _mm256_fmadd_pd(_mm256_fmsub_pd(c, c, s2), _mm256_mul_pd(t, t), s2);
+        __m256d dist = _mm256_mul_pd(r2, _mm256_mul_pd(_mm256_sqrt_pd(a), poly_asin_over_x(a)));
+        __m256d big = _mm256_max_pd(_mm256_andnot_pd(sign, dlat), _mm256_andnot_pd(sign, dlon));
+        __m256d inside = _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(big, _mm256_set1_pd(30.0), _CMP_LE_OQ),
+                                                     _mm256_cmp_pd(a, _mm256_set1_pd(0.0625), _CMP_LE_OQ)),
+                                       _mm256_cmp_pd(twice, _mm256_set1_pd(160.0), _CMP_LE_OQ));
+        _mm256_storeu_pd(out + i, dist);
+        int mask = _mm256_movemask_pd(inside);
+        if (mask != 0xF) {
+            for (int j = 0; j < 4; j++)
+                if (!(mask & (1 << j))) out[i + j] = cb_haversine_one(lat1[i + j], lon1[i + j], lat2[i + j], lon2[i + j]);
+        }
+    }
+    for (; i < n; i++) out[i] = cb_haversine_one(lat1[i], lon1[i], lat2[i], lon2[i]);
+}
+
+int cb_haversine_avx2(const double *lat1, const double *lon1, const double *lat2, const double *lon2,
+                      double *out, size_t n) {
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return 0;
+    cb_haversine_avx2_kernel(lat1, lon1, lat2, lon2, out, n);
+    return 1;
 }

@@ -84,21 +84,6 @@ func pad(_ s: String, _ width: Int) -> String {
     s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
 }
 
-/// SplitMix64: deterministic inputs for every run.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) * 0x1p-53
-    }
-}
-
 /// Writes one line to standard error.
 func printError(_ message: String) {
     let line = message + "\n"

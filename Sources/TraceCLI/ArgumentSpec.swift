@@ -37,6 +37,8 @@ struct ParsedArguments {
     var values: [String: String] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
+    /// `-h` or `--help` appeared as an option (not as an option's value, not after `--`).
+    var helpRequested = false
 
     func value(_ name: String) -> String? { values[name] }
 }
@@ -60,6 +62,10 @@ extension CommandSpec {
             }
             if token == "--" {
                 optionsEnded = true
+                continue
+            }
+            if token == "-h" || token == "--help" {
+                result.helpRequested = true
                 continue
             }
             var name: String
@@ -100,7 +106,7 @@ extension CommandSpec {
         }
         let expected = positionals.count
         let got = result.positionals.count
-        if got != expected && !(positionalsOptional && got == 0) {
+        if !result.helpRequested && got != expected && !(positionalsOptional && got == 0) {
             let names = positionals.map(\.name).joined(separator: " ")
             throw .usage("'\(self.name)' takes \(positionalsOptional ? "either no arguments or " : "")\(expected) (\(names)), got \(got)")
         }

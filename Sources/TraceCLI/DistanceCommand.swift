@@ -50,13 +50,18 @@ enum DistanceCommand {
         let solver = Solver(method: method)
         if !args.positionals.isEmpty {
             guard args.value("input") == nil else { throw .usage("give either a pair as arguments or --input, not both") }
-            let pair = try parsePair(args.positionals, context: "arguments")
+            let pair: (Coordinate, Coordinate)
+            do {
+                pair = try parsePair(args.positionals, context: "arguments")
+            } catch {
+                throw .usage(error.message)  // a malformed argument is a usage error (64)
+            }
             output.write(format(solver.solve(pair.0, pair.1), precision) + "\n")
             return
         }
         var reader = try args.value("input").map { path throws(CLIError) in try LineReader(path: path) }
             ?? LineReader(standardInput: ())
-        while let line = try reader.next() {
+        while let line = try reader.next(flushingBeforeRead: output) {
             let fields = Self.fields(of: line)
             if fields.isEmpty || fields[0].hasPrefix("#") {
                 output.write(line + "\n")
@@ -67,10 +72,18 @@ enum DistanceCommand {
         }
     }
 
-    /// The fields of a line separated by spaces, tabs or commas (split on UTF-8 bytes: all three
-    /// separators are ASCII, and byte splitting avoids grapheme breaking).
+    /// The fields of a line: runs of spaces and tabs separate fields, and so does each comma, with
+    /// blanks around it; an empty field between two commas is kept (and then rejected as not a
+    /// number) rather than silently closing up. Split on UTF-8 bytes: every separator is ASCII.
     static func fields(of line: String) -> [Substring] {
-        line.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x2C }).map { Substring($0) }
+        var fields: [Substring] = []
+        for part in line.utf8.split(separator: 0x2C, omittingEmptySubsequences: false) {
+            let words = part.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map { Substring($0) }
+            fields += words.isEmpty ? [""] : words
+        }
+        // A line without commas and with leading/trailing blanks only has no empty fields.
+        if fields.count == 1 && fields[0].isEmpty { return [] }
+        return fields
     }
 
     /// Four fields as two validated coordinates; errors name `context` (file:line or "arguments").
@@ -80,7 +93,9 @@ enum DistanceCommand {
         }
         var v: [Double] = []
         for f in fields {
-            guard let x = Double(f) else { throw .data("\(context): '\(f)' is not a number") }  // strtod's grammar
+            guard let x = Double(f) else {  // strtod's grammar
+                throw .data(f.isEmpty ? "\(context): empty field" : "\(context): '\(f)' is not a number")
+            }
             v.append(x)
         }
         do {

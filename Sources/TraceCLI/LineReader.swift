@@ -24,19 +24,24 @@ struct LineReader: ~Copyable {
 
     /// Reads standard input.
     init(standardInput: ()) {
-        fd = STDIN_FILENO
-        ownsDescriptor = false
-        name = "<stdin>"
+        self.init(fd: STDIN_FILENO, owned: false, name: "<stdin>")
     }
 
-    /// Opens `path` for reading.
-    /// - Throws: ``CLIError`` with status 66 naming the file and the system's reason.
-    init(path: String) throws(CLIError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw .noInput("\(path): \(String(cString: strerror(errno)))") }
+    private init(fd: Int32, owned: Bool, name: String) {
         self.fd = fd
-        ownsDescriptor = true
-        name = path
+        ownsDescriptor = owned
+        self.name = name
+    }
+
+    /// Opens `path` for reading; "-" is standard input.
+    /// - Throws: ``CLIError`` with status 66 naming the file and the system's reason (also for a
+    ///   directory).
+    init(path: String) throws(CLIError) {
+        if path == "-" {
+            self.init(standardInput: ())
+        } else {
+            self.init(fd: try openRegularFile(path), owned: true, name: path)
+        }
     }
 
     deinit {
@@ -44,9 +49,12 @@ struct LineReader: ~Copyable {
     }
 
     /// The next line without its terminator, or nil at the end of input.
+    ///
+    /// `output`, when given, is flushed before every read that may block, so a program feeding
+    /// lines one at a time through a pipe gets each answer before it sends the next line.
     /// - Throws: ``CLIError`` (65) for a line longer than ``maximumLineLength`` or invalid UTF-8,
-    ///   (74) for a read error.
-    mutating func next() throws(CLIError) -> String? {
+    ///   (74) for a read or write error.
+    mutating func next(flushingBeforeRead output: Output? = nil) throws(CLIError) -> String? {
         var line: [UInt8] = []
         while true {
             if start < end {
@@ -65,6 +73,7 @@ struct LineReader: ~Copyable {
             if atEOF {
                 return line.isEmpty ? nil : try finish(line)
             }
+            try output?.flush()
             try refill()
         }
     }

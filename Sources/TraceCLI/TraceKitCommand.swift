@@ -105,10 +105,11 @@ public enum TraceKitCommand {
             }
             throw .usage("unknown subcommand '\(first)'")
         }
-        if rest.contains("-h") || rest.contains("--help") {
+        let parsed = try command.spec.parse(rest)
+        if parsed.helpRequested {
             output.write(command.spec.help)
             return
         }
-        try command.run(try command.spec.parse(rest), output)
+        try command.run(parsed, output)
     }
 }

@@ -11,9 +11,11 @@ import Darwin
 /// distance travelled. Use `TraceProj.Geodesic` where the ellipsoid matters.
 public enum Spherical {
     /// Initial bearing (forward azimuth) in degrees clockwise from north, in (-180, 180], of the
-    /// great circle from `p` to `q`. Returns 0 for identical points; at a pole the bearing is the
-    /// limit along the point's meridian (longitude still determines it).
+    /// great circle from `p` to `q`. For identical points it is Karney's convention
+    /// (``GeodesicInverse/coincidentAzimuth(atLatitude:)``), as for every method; at a pole the
+    /// bearing is the limit along the point's meridian (longitude still determines it).
     public static func initialBearing(from p: Coordinate, to q: Coordinate) -> Double {
+        if p == q { return GeodesicInverse.coincidentAzimuth(atLatitude: p.latitude) }
         let k = Double.pi / 180
         let phi1 = p.latitude * k, phi2 = q.latitude * k
         let dl = _wrappedLongitudeDifference(p.longitude, q.longitude) * k
@@ -22,9 +24,11 @@ public enum Spherical {
         return Coordinate.normalizedLongitude(atan2(y, x) / k)
     }
 
-    /// Final bearing in degrees, (-180, 180]: the direction of travel on arrival at `q`.
+    /// Final bearing in degrees, (-180, 180]: the direction of travel on arrival at `q` (for
+    /// identical points, the same convention as ``initialBearing(from:to:)``).
     public static func finalBearing(from p: Coordinate, to q: Coordinate) -> Double {
-        Coordinate.normalizedLongitude(initialBearing(from: q, to: p) + 180)
+        if p == q { return GeodesicInverse.coincidentAzimuth(atLatitude: p.latitude) }
+        return Coordinate.normalizedLongitude(initialBearing(from: q, to: p) + 180)
     }
 
     /// The point reached by travelling `distance` metres (may be negative: backwards) from `p` along

@@ -15,20 +15,22 @@ public struct BoundingBox: Hashable, Sendable {
     /// Whether the box spans all longitudes (then `west` and `east` are not meaningful).
     public private(set) var coversAllLongitudes: Bool
 
-    /// The degenerate box containing only `p`.
+    /// The degenerate box containing only `p` (all longitudes when `p` is a pole: every
+    /// longitude names the same point there).
     public init(_ p: Coordinate) {
         south = p.latitude
         north = p.latitude
         west = p.longitude
         east = p.longitude
-        coversAllLongitudes = false
+        coversAllLongitudes = abs(p.latitude) == 90
     }
 
     /// The smallest box containing every coordinate, or nil for an empty sequence.
     ///
     /// The longitude interval is the complement of the widest empty gap between the points'
     /// longitudes around the circle, so a track crossing the antimeridian gets a narrow box
-    /// crossing it rather than one spanning the globe. O(n log n) for the sort.
+    /// crossing it rather than one spanning the globe. A box containing a pole covers all
+    /// longitudes. O(n log n) for the sort.
     public init?(covering points: some Sequence<Coordinate>) {
         var lons: [Double] = []
         var south = Double.infinity, north = -Double.infinity
@@ -51,7 +53,7 @@ public struct BoundingBox: Hashable, Sendable {
         self.north = north
         self.west = west
         self.east = east
-        coversAllLongitudes = false
+        coversAllLongitudes = south == -90 || north == 90
     }
 
     /// Longitude span in degrees, [0, 360].
@@ -75,6 +77,7 @@ public struct BoundingBox: Hashable, Sendable {
     public mutating func extend(toInclude p: Coordinate) {
         south = min(south, p.latitude)
         north = max(north, p.latitude)
+        if abs(p.latitude) == 90 { coversAllLongitudes = true }
         guard !coversAllLongitudes, !containsLongitude(p.longitude) else { return }
         let eastward = BoundingBox.eastwardDistance(from: east, to: p.longitude)
         let westward = BoundingBox.eastwardDistance(from: p.longitude, to: west)

@@ -1,4 +1,8 @@
 /// The solution of the inverse geodesic problem between two points.
+///
+/// Coincident points: every method in TraceKit follows Karney's (GeographicLib's and PROJ's)
+/// convention, azimuths 180° when the point's latitude is ≥ 0 and 0° when it is negative; see
+/// ``coincidentAzimuth(atLatitude:)``.
 public struct GeodesicInverse: Hashable, Sendable {
     /// Length of the shortest path on the ellipsoid, metres.
     public var distance: Double
@@ -7,11 +11,18 @@ public struct GeodesicInverse: Hashable, Sendable {
     /// Azimuth of the path at the second point (forward direction), degrees, in [-180, 180].
     public var finalAzimuth: Double
 
+    /// A solution from its parts: metres and degrees.
     public init(distance: Double, initialAzimuth: Double, finalAzimuth: Double) {
         self.distance = distance
         self.initialAzimuth = initialAzimuth
         self.finalAzimuth = finalAzimuth
     }
+}
+
+extension GeodesicInverse {
+    /// The azimuth, in degrees, that Karney's algorithm reports for a geodesic from a point to
+    /// itself: 180 at latitudes ≥ 0, 0 south of the equator.
+    public static func coincidentAzimuth(atLatitude latitude: Double) -> Double { latitude >= 0 ? 180 : 0 }
 }
 
 /// Something that solves the inverse geodesic problem exactly on WGS84.

@@ -11,6 +11,7 @@ public struct EastNorth: Hashable, Sendable {
     /// Metres north of the frame's origin.
     public var north: Double
 
+    /// An offset of `east` and `north` metres.
     public init(east: Double, north: Double) {
         self.east = east
         self.north = north

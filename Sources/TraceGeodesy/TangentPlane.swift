@@ -24,13 +24,19 @@ public enum TangentPlane {
     /// Largest planar distance, metres, for which the fast formula is used.
     public static let maximumDistance: Double = 2000
 
+    /// North and east offsets in metres from point 1 to point 2 on the mid-latitude tangent plane.
+    @inline(__always)
+    static func offsets(_ lat1: _D2, _ lon1: _D2, _ lat2: _D2, _ lon2: _D2) -> (north: _D2, east: _D2) {
+        let mid = (lat1 + lat2) * 0.5
+        let u = (mid * (1.0 / 90)) * (mid * (1.0 / 90))
+        return (_metresPerDegreeLatitude(u) * (lat2 - lat1),
+                _metresPerDegreeLongitude(u) * _wrappedLongitudeDifference(lon1, lon2))
+    }
+
     /// The planar distance in metres, or −1 in lanes outside the domain.
     @inline(__always)
     static func kernel(_ lat1: _D2, _ lon1: _D2, _ lat2: _D2, _ lon2: _D2) -> _D2 {
-        let mid = (lat1 + lat2) * 0.5
-        let u = (mid * (1.0 / 90)) * (mid * (1.0 / 90))
-        let north = _metresPerDegreeLatitude(u) * (lat2 - lat1)
-        let east = _metresPerDegreeLongitude(u) * _wrappedLongitudeDifference(lon1, lon2)
+        let (north, east) = offsets(lat1, lon1, lat2, lon2)
         let d = _sqrt2(north * north + east * east)
         let inside = (_max2(_abs2(lat1), _abs2(lat2)) .<= maximumLatitude) .& (d .<= maximumDistance)
         return _D2(repeating: -1).replacing(with: d, where: inside)
@@ -57,20 +63,22 @@ public enum TangentPlane {
     ///
     /// The azimuth of the planar offset, atan2(Δe, Δn), is the geodesic's azimuth at the midpoint;
     /// the ends differ from it by half the meridian convergence γ = Δλ·sin φₘ (azimuth at the
-    /// start = planar − γ/2, at the end = planar + γ/2). Azimuth error against Karney: see the
-    /// tests (8.3e-7° at most on the test set's rows under 1.2 km with |φ| ≤ 80°, held to 1e-6°). Identical points
-    /// give azimuth 0. Uses libm's atan2 and sin (scalar use; the batch functions need no azimuth).
+    /// start = planar − γ/2, at the end = planar + γ/2). Azimuth error against Karney: 8.3e-7° at
+    /// most on the test set's rows under 1.2 km with |φ| ≤ 80° (the tests hold it to 1e-6°).
+    /// Identical points get Karney's convention (``GeodesicInverse/coincidentAzimuth(atLatitude:)``).
+    /// Uses libm's atan2 and sin (scalar use; the batch functions need no azimuth).
     public static func inverseIfNear(from p: Coordinate, to q: Coordinate) -> GeodesicInverse? {
-        let d = kernel(p.latitude, p.longitude, q.latitude, q.longitude)
-        guard d >= 0 else { return nil }
-        let mid = (p.latitude + q.latitude) * 0.5
-        let u = _D2(repeating: (mid / 90) * (mid / 90))
-        let dLon = _wrappedLongitudeDifference(p.longitude, q.longitude)
-        let north = (_metresPerDegreeLatitude(u) * (q.latitude - p.latitude))[0]
-        let east = (_metresPerDegreeLongitude(u) * dLon)[0]
+        guard let d = distanceIfNear(from: p, to: q) else { return nil }
+        if p == q {
+            let azimuth = GeodesicInverse.coincidentAzimuth(atLatitude: p.latitude)
+            return GeodesicInverse(distance: 0, initialAzimuth: azimuth, finalAzimuth: azimuth)
+        }
+        let (north, east) = offsets(
+            _D2(repeating: p.latitude), _D2(repeating: p.longitude), _D2(repeating: q.latitude), _D2(repeating: q.longitude))
         let k = 180 / Double.pi
-        let planar = atan2(east, north) * k
-        let halfConvergence = 0.5 * dLon * sin(mid / k)
+        let planar = atan2(east[0], north[0]) * k
+        let mid = (p.latitude + q.latitude) * 0.5
+        let halfConvergence = 0.5 * _wrappedLongitudeDifference(p.longitude, q.longitude) * sin(mid / k)
         return GeodesicInverse(
             distance: d,
             initialAzimuth: Coordinate.normalizedLongitude(planar - halfConvergence),
@@ -103,9 +111,9 @@ public enum TangentPlane {
 
     /// The same as ``stepDistances(along:fallback:)`` for one buffer pair, without allocating:
     /// writes `latitudes.count - 1` distances to `output` and returns how many steps needed the
-    /// exact solver.
+    /// exact solver. Package-internal: the buffers are not validated.
     /// - Precondition: `latitudes.count == longitudes.count == output.count + 1`, validated degrees.
-    public static func stepDistances(
+    package static func stepDistances(
         latitudes: UnsafeBufferPointer<Double>, longitudes: UnsafeBufferPointer<Double>,
         into output: UnsafeMutableBufferPointer<Double>, fallback exact: some GeodesicSolver
     ) -> Int {

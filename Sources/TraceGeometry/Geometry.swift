@@ -1,11 +1,18 @@
 /// The kinds of geometry GEOS models (its `GEOSGeomTypes`, with linear rings read as line strings).
 public enum GeometryKind: String, Hashable, Sendable, CaseIterable {
+    /// A single position.
     case point
+    /// A sequence of two or more positions.
     case lineString
+    /// A shell ring with optional hole rings.
     case polygon
+    /// Several points.
     case multiPoint
+    /// Several line strings.
     case multiLineString
+    /// Several polygons.
     case multiPolygon
+    /// A mixed collection.
     case geometryCollection
 }
 

@@ -12,6 +12,7 @@ public struct ProjPoint: Hashable, Sendable {
     /// Northing, or latitude in degrees.
     public var y: Double
 
+    /// A point from its two axes, in the CRS's units (see the type's axis order).
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y

@@ -35,16 +35,21 @@ public final class ProjTransformer {
         proj_log_func(ctx, Unmanaged.passUnretained(log).toOpaque(), projLogHandler)
         proj_context_set_enable_network(ctx, 0)
         // NULL on failure; the reason is in the log and in the context's errno.
+        // On the failure paths `log` must outlive the context that holds it as app data.
         guard let raw = proj_create_crs_to_crs(ctx, source, target, nil) else {
-            let message = log.take(orErrorOf: ctx)
-            proj_context_destroy(ctx)
+            let message = withExtendedLifetime(log) {
+                defer { proj_context_destroy(ctx) }
+                return log.take(orErrorOf: ctx)
+            }
             throw .invalidCRS(source: source, target: target, message: message)
         }
         let normalized = proj_normalize_for_visualization(ctx, raw)
         proj_destroy(raw)
         guard let normalized else {
-            let message = log.take(orErrorOf: ctx)
-            proj_context_destroy(ctx)
+            let message = withExtendedLifetime(log) {
+                defer { proj_context_destroy(ctx) }
+                return log.take(orErrorOf: ctx)
+            }
             throw .invalidCRS(source: source, target: target, message: message)
         }
         self.context = ctx
@@ -57,6 +62,17 @@ public final class ProjTransformer {
         // The log handler's app data must stay valid until the context is gone: `log` is a stored
         // property, released only after this deinit returns.
         proj_context_destroy(context)
+    }
+
+    /// PROJ's reason for failing on `point`: the point is transformed again on its own (failures
+    /// are rare) with the log and errno cleared, so the reason is that point's and no other's.
+    private func reason(transforming point: ProjPoint) -> String {
+        log.clear()
+        proj_errno_reset(transformation)
+        var coord = PJ_COORD()
+        coord.xy = PJ_XY(x: point.x, y: point.y)
+        _ = proj_trans(transformation, PJ_FWD, coord)  // fails again; the reason is what we want
+        return log.take(orErrorOf: context, transformation)
     }
 
     /// Transforms one point.
@@ -75,8 +91,9 @@ public final class ProjTransformer {
     /// Transforms many points in one `proj_trans_generic` call.
     ///
     /// Points PROJ cannot transform (it returns `HUGE_VAL` for them), and non-finite inputs, are
-    /// `nil` in ``TransformBatch/points`` and listed in ``TransformBatch/failures`` with a reason;
-    /// no infinity is ever returned as a coordinate. O(n); one allocation for the result.
+    /// `nil` in ``TransformBatch/points`` and listed in ``TransformBatch/failures`` with that
+    /// point's own reason (each failed point is transformed again alone, with the log and errno
+    /// cleared, to get it); no infinity is ever returned as a coordinate. O(n).
     public func transform(_ points: [ProjPoint]) -> TransformBatch {
         var buffer = points
         log.clear()
@@ -94,13 +111,17 @@ public final class ProjTransformer {
                 nil, 0, 0, nil, 0, 0)
         }
         var failures: [TransformFailure] = []
-        var reason: String?
-        let result = buffer.enumerated().map { (i, p) -> ProjPoint? in
-            if p.x.isFinite && p.y.isFinite { return p }
-            if reason == nil { reason = log.take(orErrorOf: context, transformation) }
-            let why = points[i].x.isFinite && points[i].y.isFinite ? reason! : "input coordinate is not finite"
+        var result: [ProjPoint?] = []
+        result.reserveCapacity(buffer.count)
+        for (i, p) in buffer.enumerated() {
+            if p.x.isFinite && p.y.isFinite {
+                result.append(p)
+                continue
+            }
+            result.append(nil)
+            let input = points[i]
+            let why = input.x.isFinite && input.y.isFinite ? reason(transforming: input) : "input coordinate is not finite"
             failures.append(TransformFailure(index: i, message: why))
-            return nil
         }
         return TransformBatch(points: result, failures: failures)
     }

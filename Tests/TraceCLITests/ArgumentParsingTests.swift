@@ -33,7 +33,7 @@ struct ArgumentParsingTests {
     }
 
     @Test("help is generated from the declarations and lists every option")
-    func help() {
+    func helpText() {
         for option in spec.options {
             #expect(spec.help.contains("--\(option.name)"))
         }
@@ -47,11 +47,26 @@ struct ArgumentParsingTests {
         for code in ExitCode.allCases { #expect(TraceKitCommand.overview.contains("\(code.rawValue)")) }
     }
 
-    @Test("fixed-point formatting rounds correctly")
+    @Test("result lines: fixed decimals, correctly rounded as C rounds them")
     func formatting() {
-        #expect(fixed(1.0005, 3) == "1.000")  // the double nearest 1.0005 is just below the tie
-        #expect(fixed(2.5, 0) == "2")  // round half to even, as C does
-        #expect(fixed(-0.125, 2) == "-0.12")
-        #expect(fixed(15347512.94140, 3) == "15347512.941")
+        #expect(fixedTriple(15347512.94140, 3.305773484, 177.48784021, decimals: 3) == "15347512.941 3.30577348 177.48784021")
+        #expect(fixedTriple(1.0005, 2.5, -0.125, decimals: 3) == "1.000 2.50000000 -0.12500000")  // 1.0005 is stored below the tie
+        #expect(fixedTriple(2.5, 0.5, -0.125, decimals: 0) == "2 0.50000 -0.12500")  // half to even
+    }
+
+    @Test("-h anywhere is help, unless it is an option's value or follows --")
+    func help() throws {
+        #expect(try spec.parse(["-m", "fast", "-h"]).helpRequested)
+        #expect(try spec.parse(["--help", "1"]).helpRequested)
+        #expect(try spec.parse(["--input", "-h"]).value("input") == "-h")
+        #expect(!(try spec.parse(["--input", "-h"]).helpRequested))
+    }
+
+    @Test("fields: blanks and commas separate, an empty field between commas is kept")
+    func fields() {
+        #expect(DistanceCommand.fields(of: " 1  2\t3 4 ") == ["1", "2", "3", "4"])
+        #expect(DistanceCommand.fields(of: "1, 2,3 ,4") == ["1", "2", "3", "4"])
+        #expect(DistanceCommand.fields(of: "0,0,,0,1") == ["0", "0", "", "0", "1"])
+        #expect(DistanceCommand.fields(of: "   ").isEmpty)
     }
 }

@@ -1,14 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `tracekit` binary and checks stdout, stderr and the exit status.
 struct Run {
     var status: Int32
     var stdout: String
     var stderr: String
-
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The `tracekit` executable built beside the test bundle (`swift test` builds it: the test
     /// target depends on it).
@@ -22,7 +20,7 @@ struct Run {
         let p = Process()
         p.executableURL = Run.binary
         p.arguments = arguments
-        p.currentDirectoryURL = Run.packageRoot
+        p.currentDirectoryURL = packageRoot
         let input = Pipe(), output = Pipe(), errors = Pipe()
         p.standardInput = input
         p.standardOutput = output
@@ -66,6 +64,14 @@ struct EndToEndTests {
         #expect(try Run(["distance", "-m", "haversine"], stdin: "0 0 0 1\n").stdout.hasPrefix("111195.080 "))
     }
 
+    @Test("identical points: every method prints Karney's azimuth convention")
+    func identicalPoints() throws {
+        for method in ["exact", "fast", "haversine"] {
+            #expect(try Run(["distance", "-m", method, "12.5", "-45", "12.5", "-45"]).stdout == "0.000 180.00000000 180.00000000\n")
+            #expect(try Run(["distance", "-m", method, "-30", "10", "-30", "10"]).stdout == "0.000 0.00000000 0.00000000\n")
+        }
+    }
+
     @Test("--precision and --input")
     func precisionAndInput() throws {
         let r = try Run(["distance", "-p", "1", "--input", "Traces/distance-pairs.txt"])
@@ -79,7 +85,10 @@ struct EndToEndTests {
         (["distance"], "0 0 0 0\n0 0 x 0\n", 65, "tracekit: <stdin>:2: 'x' is not a number"),
         (["distance"], "91 0 0 0\n", 65, "tracekit: <stdin>:1: latitude 91.0 is outside [-90, 90] degrees"),
         (["distance"], "nan 0 0 0\n", 65, "tracekit: <stdin>:1: latitude nan is not a finite number"),
-        (["distance", "0", "inf", "0", "0"], "", 65, "tracekit: arguments: longitude inf is not a finite number"),
+        (["distance", "0", "inf", "0", "0"], "", 64, "tracekit: arguments: longitude inf is not a finite number"),
+        (["distance", "1", "2", "3", "x"], "", 64, "tracekit: arguments: 'x' is not a number"),
+        (["distance"], "0,0,,0\n", 65, "tracekit: <stdin>:1: empty field"),
+        (["distance", "--input", "/tmp"], "", 66, "tracekit: /tmp: is a directory"),
         (["distance", "--input", "/nonexistent/pairs.txt"], "", 66, "tracekit: /nonexistent/pairs.txt: No such file or directory"),
         (["distance", "--precision", "11"], "", 64, "tracekit: '--precision' takes a whole number from 0 to 10, not '11'"),
         (["distance", "--method", "vincenty"], "", 64, "tracekit: 'vincenty' is not a valid value for '--method'; choose one of exact, fast, haversine"),
@@ -90,6 +99,35 @@ struct EndToEndTests {
         let r = try Run(arguments, stdin: stdin)
         #expect(r.status == status)
         #expect(r.stderr.split(separator: "\n").first.map(String.init) == firstLine)
+    }
+
+    @Test("--input - reads standard input")
+    func dashIsStdin() throws {
+        let r = try Run(["distance", "--input", "-"], stdin: "0 0 0 1\n")
+        #expect(r.status == 0 && r.stdout.hasPrefix("111319.491"))
+    }
+
+    @Test("each answer is written before the next line is read (interactive use through a pipe)")
+    func interactive() throws {
+        let p = Process()
+        p.executableURL = Run.binary
+        p.arguments = ["distance"]
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        try p.run()
+        try input.fileHandleForWriting.write(contentsOf: Data("0 0 0 1\n".utf8))
+        // The answer arrives while standard input is still open.
+        var received = Data()
+        while !received.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        #expect(String(decoding: received, as: UTF8.self).hasPrefix("111319.491"))
+        try input.fileHandleForWriting.close()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
     }
 
     @Test("results before a bad line are still written")

@@ -38,6 +38,16 @@ struct BoundingBoxTests {
         #expect(b.west == 170 && b.east == -179)
     }
 
+    @Test("a box reaching a pole covers every longitude")
+    func poles() throws {
+        let b = try #require(BoundingBox(covering: [c(89, 0), c(90, 0)]))
+        #expect(b.coversAllLongitudes && b.contains(c(90, 45)) && b.contains(c(89.5, -120)))
+        var e = BoundingBox(c(80, 0))
+        e.extend(toInclude: c(90, 120))
+        #expect(e.coversAllLongitudes && e.longitudeSpan == 360)
+        #expect(BoundingBox(c(-90, 10)).contains(c(-90, -170)))
+    }
+
     @Test("expanding by metres grows the box and covers all longitudes at a pole")
     func expanded() throws {
         let b = BoundingBox(c(45, 7)).expanded(byMetres: 1000)

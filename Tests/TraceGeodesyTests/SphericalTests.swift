@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import TraceGeodesy
 
 @Suite("Spherical bearing and destination")

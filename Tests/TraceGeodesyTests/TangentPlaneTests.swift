@@ -22,6 +22,12 @@ struct TangentPlaneTests {
         let solver = CountingSolver()
         #expect(TangentPlane.distance(from: p, to: p, fallback: solver) == 0)
         #expect(solver.calls == 0)
+        // Karney's convention for coincident points: 0° south of the equator, 180° north of it.
+        let south = try #require(TangentPlane.inverseIfNear(from: p, to: p))
+        #expect(south.initialAzimuth == 0 && south.finalAzimuth == 0)
+        let n = try Coordinate(latitude: 12.5, longitude: -45)
+        let north = try #require(TangentPlane.inverseIfNear(from: n, to: n))
+        #expect(north.initialAzimuth == 180 && north.finalAzimuth == 180)
     }
 
     @Test("a step across the antimeridian is short and fast")

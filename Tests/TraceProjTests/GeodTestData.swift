@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One line of Karney's GeodTest file (WGS84; degrees and metres).
 struct GeodTestRow {
@@ -8,19 +9,12 @@ struct GeodTestRow {
 
 /// Locates the reference files: the committed slice, and the full file in `../shared` when present.
 enum GeodTestData {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// `Tests/TraceProjTests/Data/GeodTest-slice.dat`: 500 rows, always present.
     static let slice: [GeodTestRow] = load(packageRoot.appendingPathComponent("Tests/TraceProjTests/Data/GeodTest-slice.dat"))!
 
     /// `../shared/geodesy/GeodTest-short.dat` (10,000 rows) or nil when `../shared` is absent.
     /// `TRACEKIT_SHARED` overrides the location of the shared folder.
-    static let full: [GeodTestRow]? = {
-        let shared = ProcessInfo.processInfo.environment["TRACEKIT_SHARED"].map(URL.init(fileURLWithPath:))
-            ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
-        return load(shared.appendingPathComponent("geodesy/GeodTest-short.dat"))
-    }()
+    static let full: [GeodTestRow]? = load(sharedFolder.appendingPathComponent("geodesy/GeodTest-short.dat"))
 
     static var fullIsPresent: Bool { full != nil }
 

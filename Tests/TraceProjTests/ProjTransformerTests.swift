@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import TraceGeodesy
 import TraceProj
 
@@ -54,13 +55,30 @@ struct ProjTransformerTests {
         #expect(batch.points[0] != nil && batch.points[3] != nil)
         #expect(batch.points[1] == nil && batch.points[2] == nil)
         #expect(batch.failures.map(\.index) == [1, 2])
-        #expect(batch.failures.allSatisfy { !$0.message.isEmpty })
         #expect(batch.failures[1].message == "input coordinate is not finite")
+        #expect(batch.failures[0].message != "PROJ reported no reason" && !batch.failures[0].message.isEmpty)
         #expect(batch.points.compactMap { $0 }.allSatisfy { $0.x.isFinite && $0.y.isFinite })
         #expect(throws: ProjError.self) { _ = try t.transform(ProjPoint(x: 170, y: 0)) }
         #expect(throws: ProjError.notFinite) { _ = try t.transform(ProjPoint(x: .infinity, y: 0)) }
         // A later good call is unaffected by the earlier failure (errno and log are per call).
         #expect(try t.transform(ProjPoint(x: 1, y: 1)).x.isFinite)
+    }
+
+    @Test("each failed point carries its own reason, not the batch's")
+    func perPointReasons() throws {
+        let t = try ProjTransformer(from: "EPSG:4326", to: "+proj=ortho +lat_0=0 +lon_0=0 +type=crs")
+        let farSide = try #require(t.transform([ProjPoint(x: 170, y: 0)]).failures.first?.message)
+        let badLatitude = try #require(t.transform([ProjPoint(x: 10, y: 95)]).failures.first?.message)
+        #expect(farSide != badLatitude)
+        print("PROJ reasons: far side '\(farSide)', bad latitude '\(badLatitude)'")
+        // In one batch, with many failures, each keeps its own short message.
+        var points: [ProjPoint] = []
+        for i in 0..<2000 { points.append(i % 2 == 0 ? ProjPoint(x: 170, y: 0) : ProjPoint(x: 10, y: 95)) }
+        let batch = t.transform(points)
+        #expect(batch.failures.count == 2000)
+        for f in batch.failures {
+            #expect(f.message == (f.index % 2 == 0 ? farSide : badLatitude))
+        }
     }
 
     @Test("geodesic direct rejects non-finite input with a typed error")

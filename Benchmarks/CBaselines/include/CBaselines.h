@@ -9,6 +9,13 @@
 void cb_haversine(const double *lat1, const double *lon1, const double *lat2, const double *lon2,
                   double *out, size_t n);
 
+/// The vectorised-polynomial peer: haversine on the same sphere with AVX2 + FMA, four pairs per
+/// step, branch-free polynomials (three sines and an asin series, like TraceKit's fast kernel) and
+/// libm for pairs beyond 29° or near the poles. Returns 0 (and computes nothing) when the CPU lacks
+/// AVX2 or FMA, 1 otherwise.
+int cb_haversine_avx2(const double *lat1, const double *lon1, const double *lat2, const double *lon2,
+                      double *out, size_t n);
+
 /// Calls PROJ's geod_inverse (WGS84) for each pair, writing s12; returns the sum of azi1 so the
 /// azimuth work is consumed too.
 double cb_geod_inverse(const double *lat1, const double *lon1, const double *lat2, const double *lon2,
