@@ -2,8 +2,9 @@
 # toolchain needs nothing else. `make run` and `make test` are the two commands in the README.
 SHELL := /bin/bash
 SWIFT ?= swift
-# Debian packages the build needs: PROJ and GEOS (C libraries and headers) and pkg-config.
-DEB_PACKAGES := libproj-dev libgeos-dev pkg-config
+# Debian packages the build needs: PROJ and GEOS (C libraries and headers), pkg-config, and
+# libxml2 (headers), the reference XML parser the GPX reader's tests compare against.
+DEB_PACKAGES := libproj-dev libgeos-dev pkg-config libxml2-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tracekit
 

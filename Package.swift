@@ -1,8 +1,9 @@
 // swift-tools-version: 6.2
 // TraceKit: replay GPS traces through a location-sharing policy.
 // Module graph (arrows point at dependencies):
-//   tracekit (executable) -> TraceCLI -> TraceSharing, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   tracekit (executable) -> TraceCLI -> TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
 //   TraceSharing -> TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   TraceIO -> TraceProj, TraceJSON, TraceGeodesy (streaming trace readers and writers)
 //   TraceJSON: pure Swift, no dependency
 //   TraceProj -> CProj (system library, PROJ), TraceGeodesy
 //   TraceGeometry -> CGeos (system library, GEOS reentrant C API), TraceGeodesy
@@ -22,7 +23,7 @@ let testSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
     name: "TraceKit",
     products: [
-        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing"]),
+        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO"]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
     targets: [
@@ -40,6 +41,7 @@ let package = Package(
         .target(name: "TraceProj", dependencies: ["CProj", "TraceGeodesy"], swiftSettings: strict),
         .target(name: "TraceGeometry", dependencies: ["CGeos", "TraceGeodesy"], swiftSettings: strict),
         .target(name: "TraceJSON", swiftSettings: strict),
+        .target(name: "TraceIO", dependencies: ["TraceGeodesy", "TraceProj", "TraceJSON"], swiftSettings: strict),
         .target(
             name: "TraceSharing",
             dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON"],
@@ -47,21 +49,25 @@ let package = Package(
         ),
         .target(
             name: "TraceCLI",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO"],
             swiftSettings: strict
         ),
         .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
-        .target(name: "CBaselines", dependencies: ["CProj"], path: "Benchmarks/CBaselines"),
+        .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "CProj", "CBaselines", "TestSupport"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "TraceIO", "CProj", "CBaselines", "TestSupport"],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
         ),
+        // libxml2, only as the oracle of the GPX reader's differential tests.
+        .systemLibrary(name: "CLibXML2", path: "Tests/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "GPXOracle", dependencies: ["CLibXML2"], path: "Tests/GPXOracle"),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"], swiftSettings: testSettings),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
+        .testTarget(name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TestSupport", "GPXOracle"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
         .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON"], swiftSettings: testSettings),
         .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit", "TestSupport"], swiftSettings: testSettings),

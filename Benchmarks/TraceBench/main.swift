@@ -5,6 +5,7 @@ import CProj
 import TraceGeodesy
 import TraceProj
 import TraceSharing
+import TraceIO
 import TestSupport
 
 #if canImport(Glibc)
@@ -210,6 +211,54 @@ do {
         }
         return Double(acc)
     }
+}
+
+// MARK: Trace reading: GPX (1 M trkpt with ele/time/hdop ≈ 155 MB) against libxml2 SAX2.
+do {
+    let n = 1_000_000 / scale
+    let path = "/tmp/tracekit-bench-\(n).gpx"
+    var rng = SplitMix64(seed: 11)
+    if access(path, F_OK) != 0 {
+        // Generated once per size (deterministic), then reused.
+        guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
+        fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"tracekit-bench\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n  <trk>\n    <name>bench</name>\n    <trkseg>\n", f)
+        var lat = 47.0, lon = 8.0
+        for i in 0..<n {
+            lat += rng.uniform(-1e-4, 1e-4)
+            lon += rng.uniform(-1e-4, 1e-4)
+            let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
+            let line = "      <trkpt lat=\"\(lat)\" lon=\"\(lon)\">\n        <ele>\((rng.uniform(300, 500) * 10).rounded() / 10)</ele>\n        <time>2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z</time>\n        <hdop>\((rng.uniform(0.5, 3) * 10).rounded() / 10)</hdop>\n      </trkpt>\n"
+            fputs(line, f)
+        }
+        fputs("    </trkseg>\n  </trk>\n</gpx>\n", f)
+        fclose(f)
+        rename(path + ".part", path)
+    }
+    var info = stat()
+    stat(path, &info)
+    let megabytes = Double(info.st_size) / 1e6
+    let ours = bench.measure("GPX read (GPXReader), 1M trkpt", items: n) {
+        var reader = try! openTrace(path)
+        var sum = 0.0, points = 0
+        while let item = try! reader.next() {
+            if case .trackPoint(let f) = item {
+                points += 1
+                sum += f.coordinate.latitude + (f.elevation ?? 0) + (f.hdop ?? 0) + Double(f.time?.nanoseconds ?? 0) * 1e-18
+            }
+        }
+        precondition(points == n, "GPX benchmark read \(points) points")
+        return sum
+    }
+    let peer = bench.measure("GPX read, C libxml2 SAX2 peer, 1M trkpt", items: n) {
+        var checksum = 0.0
+        let points = cb_libxml2_sax_gpx(path, &checksum)
+        precondition(points == n, "libxml2 read \(points) points")
+        return checksum
+    }
+    if let ours, let peer {
+        print("  GPX: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (libxml2 SAX2), file \(fmt(megabytes, 1)) MB")
+    }
+    bench.ratio("GPX read TraceKit / libxml2 SAX2", ours, over: peer)
 }
 
 if let jsonPath {

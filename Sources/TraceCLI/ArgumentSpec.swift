@@ -28,6 +28,8 @@ struct CommandSpec {
     var positionals: [PositionalSpec] = []
     /// Positionals may be omitted entirely (all or nothing), e.g. to read standard input instead.
     var positionalsOptional = false
+    /// The single positional repeats: one or more values.
+    var variadic = false
     var options: [OptionSpec] = []
     var examples: [String] = []
 }
@@ -106,7 +108,9 @@ extension CommandSpec {
         }
         let expected = positionals.count
         let got = result.positionals.count
-        if !result.helpRequested && got != expected && !(positionalsOptional && got == 0) {
+        if variadic {
+            if !result.helpRequested && got == 0 { throw .usage("'\(self.name)' needs at least one \(positionals[0].name)") }
+        } else if !result.helpRequested && got != expected && !(positionalsOptional && got == 0) {
             let names = positionals.map(\.name).joined(separator: " ")
             throw .usage("'\(self.name)' takes \(positionalsOptional ? "either no arguments or " : "")\(expected) (\(names)), got \(got)")
         }

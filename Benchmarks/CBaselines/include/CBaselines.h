@@ -27,4 +27,13 @@ void *cb_proj_create(const char *source, const char *target);
 size_t cb_proj_trans(void *handle, double *xy, size_t n);
 void cb_proj_destroy(void *handle);
 
+
+/// The libxml2 SAX2 peer: parses a GPX file with libxml2's SAX2 interface, reading every trkpt's
+/// lat/lon (strtod) and the text of ele, time and hdop; returns the number of points, -1 on error.
+long cb_libxml2_sax_gpx(const char *path, double *checksum);
+
+/// The C strtod peer for CSV: reads a "lat,lon,time,accuracy" CSV with fgets + strtod; returns
+/// rows read, -1 on error.
+long cb_strtod_csv(const char *path, double *checksum);
+
 #endif

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TraceIO
+
+/// `tracekit convert IN OUT`: read any supported format, write GPX, CSV, GeoJSON or NDJSON.
+enum ConvertCommand {
+    static let spec = CommandSpec(
+        name: "convert",
+        abstract: "Convert a trace between formats (GPX, CSV, GeoJSON, NDJSON).",
+        discussion: """
+            Streams IN to OUT in bounded memory. Formats come from the extensions, or --input-format \
+            and --to. '-' is standard input or output. OUT is written atomically: to a temporary \
+            file beside it, renamed into place only when complete, so a failure never leaves a \
+            half-written OUT. Problems found while reading are reported on stderr; items the output \
+            format cannot hold (waypoints in CSV) are counted there too.
+            """,
+        positionals: [
+            PositionalSpec(name: "IN", help: "The trace to read ('-' for standard input)."),
+            PositionalSpec(name: "OUT", help: "The file to write ('-' for standard output)."),
+        ],
+        options: [
+            OptionSpec(name: "to", short: "t", valueName: "FORMAT", choices: ["gpx", "csv", "geojson", "ndjson"],
+                       help: "Output format (default: from OUT's extension)."),
+            OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
+                       help: "Input format (default: from IN's extension)."),
+            OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
+                       help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
+        ],
+        examples: ["tracekit convert ride.gpx ride.csv", "tracekit convert --to geojson ride.gpx - > ride.geojson"])
+
+    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
+        let input = args.positionals[0], out = args.positionals[1]
+        guard let format = args.value("to").flatMap(TraceFormat.init(rawValue:)) ?? TraceFormat(pathExtension: out),
+              [.gpx, .csv, .geojson, .ndjson].contains(format)
+        else { throw .usage("cannot tell the output format of '\(out)': give --to gpx|csv|geojson|ndjson") }
+        let options = ReadOptions(policy: ProblemPolicy(rawValue: args.value("on-problem") ?? "report")!)
+        var reader: any TraceReader
+        do {
+            reader = try openTrace(input, format: args.value("input-format").flatMap(TraceFormat.init(rawValue:)), options: options)
+        } catch {
+            throw error.line == 0 && !error.message.hasPrefix("unknown format") && !error.message.hasPrefix("reading") ? .noInput(error.description) : .data(error.description)
+        }
+        try output.flush()
+        let target = try AtomicFile(path: out)
+        do {
+            let sink = ByteSink(fd: target.fd, name: out)
+            var writer = try makeTraceWriter(format, to: sink)
+            while true {
+                let item: TraceItem?
+                do { item = try reader.next() } catch { throw CLIError.data(error.description) }
+                guard let item else { break }
+                try writer.write(item)
+            }
+            try writer.finish()
+            try target.commit()
+            let notes = reader.diagnostics.summaryLines + writer.notWritten.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)s not written: \(format.rawValue) cannot hold them" }
+            for line in notes { printToStandardError("tracekit: \(input): \(line)") }
+        } catch let error as CLIError {
+            target.abandon()
+            throw error
+        } catch let error as TraceWriteError {
+            target.abandon()
+            throw .io(error.description)
+        } catch {
+            target.abandon()
+            throw .io("\(out): \(error)")
+        }
+    }
+}
+
+/// Writes standard error directly (diagnostics that must not mix into a converted stdout).
+func printToStandardError(_ line: String) {
+    let text = line + "\n"
+    _ = text.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+}
+
+/// A file written atomically: a temporary file in the same folder, renamed over the target by
+/// ``commit()``; ``abandon()`` removes it. "-" writes standard output directly.
+final class AtomicFile {
+    let path: String
+    let fd: Int32
+    private let temporary: String?
+    private var done = false
+
+    init(path: String) throws(CLIError) {
+        self.path = path
+        if path == "-" {
+            fd = STDOUT_FILENO
+            temporary = nil
+            return
+        }
+        var template = Array((path + ".tmp-XXXXXX").utf8CString)
+        let f = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard f >= 0 else { throw .io("\(path): cannot create a temporary file beside it: \(String(cString: strerror(errno)))") }
+        fchmod(f, 0o644)
+        fd = f
+        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// Flushes to disk and renames into place.
+    func commit() throws(CLIError) {
+        guard let temporary else { return }
+        done = true
+        guard fsync(fd) == 0, close(fd) == 0 else {
+            unlink(temporary)
+            throw .io("\(path): \(String(cString: strerror(errno)))")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .io("\(path): cannot rename into place: \(reason)")
+        }
+    }
+
+    /// Removes the temporary file; the target is untouched.
+    func abandon() {
+        guard let temporary, !done else { return }
+        done = true
+        close(fd)
+        unlink(temporary)
+    }
+
+    deinit { abandon() }
+}

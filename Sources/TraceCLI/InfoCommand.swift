@@ -1,0 +1,110 @@
+import TraceIO
+import TraceJSON
+
+/// `tracekit info FILE…`: what a trace contains, and what could not be read.
+enum InfoCommand {
+    static let spec = CommandSpec(
+        name: "info",
+        abstract: "Summarise trace files: structure, points, time span, sampling, length, accuracy, problems.",
+        discussion: """
+            Reads each file as a stream (any size, bounded memory) and prints: format, tracks, \
+            segments, track points, routes and route points, waypoints, the time span, the median \
+            sampling interval, the length (geodesic, within segments), elevation and accuracy ranges, \
+            and the diagnostics: every per-point problem counted (dropped points, missing or \
+            backwards times, duplicates, unreadable values) and every assumption made. '-' reads \
+            standard input (give --format).
+            """,
+        positionals: [PositionalSpec(name: "FILE…", help: "Trace files (GPX; '-' for standard input).")],
+        variadic: true,
+        options: [
+            OptionSpec(name: "format", short: "f", valueName: "FORMAT", choices: ["table", "json"], defaultValue: "table", help: "Output format."),
+            OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
+                       help: "Read the files as this format instead of guessing from the extension."),
+            OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
+                       help: "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
+        ],
+        examples: ["tracekit info Traces/*.gpx", "tracekit info --format json trip.gpx", "cat trip.gpx | tracekit info --input-format gpx -"])
+
+    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
+        let options = ReadOptions(policy: ProblemPolicy(rawValue: args.value("on-problem") ?? "report")!)
+        let format = args.value("input-format").flatMap(TraceFormat.init(rawValue:))
+        var reports: [JSONValue] = []
+        for path in args.positionals {
+            var reader: any TraceReader
+            do {
+                reader = try openTrace(path, format: format, options: options)
+            } catch {
+                throw error.line == 0 && error.message != "reading \(format?.rawValue ?? "") is not supported yet" && !error.message.hasPrefix("unknown format")
+                    && !error.message.hasPrefix("reading") ? .noInput(error.description) : .data(error.description)
+            }
+            var summary = TraceSummary()
+            do {
+                while let item = try reader.next() { summary.add(item) }
+            } catch {
+                throw .data(error.description)
+            }
+            let report = json(path: path, format: reader.format, summary: summary, diagnostics: reader.diagnostics)
+            if args.value("format") == "json" {
+                reports.append(report)
+            } else {
+                output.write(table(path: path, format: reader.format, summary: summary, diagnostics: reader.diagnostics))
+            }
+        }
+        if args.value("format") == "json" {
+            output.write(JSONWriter.string(.object([("schema", .string("tracekit-info/1")), ("files", .array(reports))])) + "\n")
+        }
+    }
+
+    static func table(path: String, format: TraceFormat, summary s: TraceSummary, diagnostics d: Diagnostics) -> String {
+        var rows: [(String, String)] = [
+            ("format", format.rawValue),
+            ("tracks / segments / points", "\(s.tracks) / \(s.segments) / \(s.trackPoints)"),
+        ]
+        if s.routes > 0 || s.routePoints > 0 { rows.append(("routes / route points", "\(s.routes) / \(s.routePoints)")) }
+        rows.append(("waypoints", "\(s.waypoints)"))
+        if let a = s.firstTime, let b = s.lastTime {
+            rows.append(("time", "\(a.iso8601) … \(b.iso8601) (\(duration(Double(b.nanoseconds - a.nanoseconds) / 1e9)))"))
+            rows.append(("timed points", "\(s.timedPoints) of \(s.trackPoints)"))
+        }
+        if let m = s.medianInterval { rows.append(("median interval", "\(JSONWriter.number((m * 100).rounded() / 100)) s")) }
+        rows.append(("length", "\(JSONWriter.number((s.length).rounded() / 1000)) km"))
+        if let lo = s.minimumElevation, let hi = s.maximumElevation {
+            rows.append(("elevation", "\(JSONWriter.number(lo.rounded())) … \(JSONWriter.number(hi.rounded())) m"))
+        }
+        if let r = s.accuracyRange, let m = s.medianAccuracy {
+            rows.append(("horizontal accuracy", "\(s.pointsWithAccuracy) points, \(JSONWriter.number(r.lowerBound)) … \(JSONWriter.number(r.upperBound)) m, median \(JSONWriter.number((m * 10).rounded() / 10)) m"))
+        }
+        rows.append(("problems", d.summaryLines.isEmpty ? "none" : d.summaryLines.joined(separator: "\n" + String(repeating: " ", count: 30))))
+        var out = "\(path)\n"
+        for (k, v) in rows { out += "  " + k + String(repeating: " ", count: max(28 - k.count, 1)) + v + "\n" }
+        return out
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 120 { return "\(JSONWriter.number(seconds.rounded())) s" }
+        if seconds < 7200 { return "\(JSONWriter.number((seconds / 6).rounded() / 10)) min" }
+        if seconds < 172_800 { return "\(JSONWriter.number((seconds / 360).rounded() / 10)) h" }
+        return "\(JSONWriter.number((seconds / 8640).rounded() / 10)) d"
+    }
+
+    static func json(path: String, format: TraceFormat, summary s: TraceSummary, diagnostics d: Diagnostics) -> JSONValue {
+        func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+        var problems: [(String, JSONValue)] = []
+        for (kind, n) in d.counts.sorted(by: { $0.key < $1.key }) { problems.append((kind.rawValue, .number(Double(n)))) }
+        return .object([
+            ("file", .string(path)), ("format", .string(format.rawValue)),
+            ("tracks", .number(Double(s.tracks))), ("segments", .number(Double(s.segments))),
+            ("trackPoints", .number(Double(s.trackPoints))), ("routes", .number(Double(s.routes))),
+            ("routePoints", .number(Double(s.routePoints))), ("waypoints", .number(Double(s.waypoints))),
+            ("timedPoints", .number(Double(s.timedPoints))),
+            ("firstTime", s.firstTime.map { .string($0.iso8601) } ?? .null), ("lastTime", s.lastTime.map { .string($0.iso8601) } ?? .null),
+            ("medianIntervalSeconds", opt(s.medianInterval)), ("lengthMetres", .number(s.length)),
+            ("minimumElevationMetres", opt(s.minimumElevation)), ("maximumElevationMetres", opt(s.maximumElevation)),
+            ("pointsWithAccuracy", .number(Double(s.pointsWithAccuracy))), ("medianAccuracyMetres", opt(s.medianAccuracy)),
+            ("pointsRead", .number(Double(d.pointsRead))), ("pointsDropped", .number(Double(d.pointsDropped))),
+            ("problems", .object(problems)),
+            ("problemExamples", .array(d.examples.map { .object([("kind", .string($0.kind.rawValue)), ("line", .number(Double($0.line))), ("detail", .string($0.detail))]) })),
+            ("assumptions", .array(d.assumptions.map { .string($0) })),
+        ])
+    }
+}

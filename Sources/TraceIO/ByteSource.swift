@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bytes from a file descriptor (or memory) in a sliding window, so readers stream files of any
+/// size in bounded memory.
+///
+/// Readers scan `bytes[position..<end]`; when they need more, ``refill(keeping:)`` moves the
+/// unconsumed tail to the front and reads the next block. The window grows only while a single
+/// token is longer than it, up to ``maximumWindow``. Lines are counted as bytes leave the
+/// window, so ``location(of:)`` is exact for any position still in it.
+final class ByteSource {
+    /// Bytes read per `read` call.
+    static let blockSize = 1 << 20
+    /// The largest window: the longest single token (a name, a value, a line) a reader accepts.
+    static let maximumWindow = 16 << 20
+
+    /// The name used in messages: the path, or "<stdin>".
+    let name: String
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var memory: [UInt8]?
+    /// The window. Valid bytes are `0..<end`.
+    private(set) var bytes: UnsafeMutableBufferPointer<UInt8>
+    private(set) var end = 0
+    private(set) var atEOF = false
+    /// Line and column of `bytes[0]`.
+    private var baseLine = 1
+    private var baseColumn = 1
+    /// Total bytes discarded from the front of the window so far.
+    private(set) var discarded = 0
+
+    /// Opens `path` ("-" is standard input).
+    /// - Throws: ``TraceReadError`` naming the file when it cannot be opened or is a directory.
+    init(path: String) throws(TraceReadError) {
+        if path == "-" {
+            fd = STDIN_FILENO
+            ownsDescriptor = false
+            name = "<stdin>"
+        } else {
+            let f = open(path, O_RDONLY)
+            guard f >= 0 else { throw TraceReadError(file: path, line: 0, column: 0, message: String(cString: strerror(errno))) }
+            var info = stat()
+            if fstat(f, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+                close(f)
+                throw TraceReadError(file: path, line: 0, column: 0, message: "is a directory")
+            }
+            fd = f
+            ownsDescriptor = true
+            name = path
+        }
+        bytes = .allocate(capacity: ByteSource.blockSize)
+    }
+
+    /// Reads from memory (tests, small inputs).
+    init(bytes data: [UInt8], name: String) {
+        fd = -1
+        ownsDescriptor = false
+        self.name = name
+        memory = data
+        bytes = .allocate(capacity: max(data.count, 1))
+        _ = bytes.initialize(from: data)
+        end = data.count
+        atEOF = true
+    }
+
+    deinit {
+        bytes.deallocate()
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// Discards `bytes[0..<keep]`, moves the rest to the front and reads more. Returns the number
+    /// of bytes discarded (callers shift their positions by it) and whether new bytes arrived.
+    /// - Throws: ``TraceReadError`` on a read error, or when a token would exceed ``maximumWindow``.
+    func refill(keeping keep: Int) throws(TraceReadError) -> (shift: Int, grew: Bool) {
+        if atEOF { return (0, false) }
+        advanceLines(through: keep)
+        let remaining = end - keep
+        if keep > 0 {
+            memmove(bytes.baseAddress!, bytes.baseAddress! + keep, remaining)
+            discarded += keep
+        }
+        end = remaining
+        if bytes.count - end < ByteSource.blockSize / 4 {
+            let capacity = bytes.count * 2
+            guard capacity <= ByteSource.maximumWindow else {
+                let (l, c) = location(of: 0)
+                throw TraceReadError(file: name, line: l, column: c, message: "a single token is longer than \(ByteSource.maximumWindow) bytes")
+            }
+            let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+            memcpy(bigger.baseAddress!, bytes.baseAddress!, end)
+            bytes.deallocate()
+            bytes = bigger
+        }
+        while true {
+            let n = read(fd, bytes.baseAddress! + end, bytes.count - end)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw TraceReadError(file: name, line: 0, column: 0, message: "read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { atEOF = true }
+            end += n
+            return (keep, n > 0)
+        }
+    }
+
+    /// Counts the lines in `bytes[0..<keep]` (memchr: the count costs little next to parsing).
+    private func advanceLines(through keep: Int) {
+        let (l, c) = location(of: keep)
+        baseLine = l
+        baseColumn = c
+    }
+
+    /// 1-based line and column (in bytes) of `bytes[position]`. O(position), with memchr.
+    func location(of position: Int) -> (line: Int, column: Int) {
+        let limit = min(position, end)
+        var line = baseLine
+        var lastNewline = -1
+        var p = bytes.baseAddress!
+        let stop = bytes.baseAddress! + limit
+        while p < stop, let hit = memchr(p, 0x0A, stop - p) {
+            let q = hit.assumingMemoryBound(to: UInt8.self)
+            line += 1
+            lastNewline = q - bytes.baseAddress!
+            p = q + 1
+        }
+        let column = lastNewline < 0 ? baseColumn + limit : limit - lastNewline
+        return (line, column)
+    }
+}

@@ -1,0 +1,283 @@
+import Glibc
+
+/// Exact, allocation-free parsing of decimal numbers for the trace readers (GPX, CSV).
+///
+/// ## Grammar (``parseDouble(_:)-(UnsafeBufferPointer<UInt8>)``)
+///
+///     number   = [ "+" | "-" ] mantissa [ exponent ]
+///     mantissa = digits [ "." [ digits ] ] | "." digits
+///     exponent = ( "e" | "E" ) [ "+" | "-" ] digits
+///     digits   = 1*( "0"…"9" )
+///
+/// So `5`, `-5.25`, `.5`, `5.`, `-.5`, `+1e-7` and `0e999` are accepted; the empty string, `-`, `.`,
+/// `e5`, `1e`, `1e+`, `1.2.3`, surrounding spaces, `0x10`, `inf`, `nan` and `1,5` are not (the
+/// parsers return `nil`). Nothing is skipped: the whole buffer must be the number.
+///
+/// ## Method
+///
+/// One pass over the bytes accumulates up to 19 significant digits into a `UInt64` (leading zeros
+/// are skipped, digits beyond the 19th only move the decimal exponent, or mark the value as
+/// truncated when they are not zero). Then Clinger's fast path: when no nonzero digit was dropped,
+/// the significand `m` is ≤ 2⁵³ and the decimal exponent `e` is in −22…22, `m` and `10^|e|` are
+/// both exact doubles, so `Double(m) * 10^e` (or `/ 10^−e`) is one correctly rounded IEEE
+/// operation. The case 22 < e ≤ 37 is folded in when `m · 10^(e−22)` is still ≤ 2⁵³ (exact
+/// integer times the exact `1e22`), and `e == 0` with any 64-bit significand is one correctly
+/// rounded integer conversion. Everything else (more than 19 significant digits, larger
+/// exponents, subnormals, overflow) calls C `strtod` on a NUL-terminated copy of the text (a
+/// stack buffer for short inputs, the heap for long ones), with the "C" numeric locale in force
+/// for that call only.
+///
+/// ## Guarantee
+///
+/// For every accepted input the result is bit-identical to glibc `strtod` (which rounds
+/// correctly) on the same text in the "C" locale under the default round-to-nearest mode: `-0`
+/// gives `-0.0`, subnormals are rounded correctly, and out-of-range magnitudes give `±infinity`
+/// or `±0.0` exactly as `strtod` does. **Callers that need finite values must reject
+/// `!isFinite` themselves.**
+///
+/// ## Complexity
+///
+/// O(n) in the length of the text. The fast path (typical GPS values such as `47.376887123`)
+/// does not allocate or call into C; the fallback costs one copy and one `strtod` call.
+public enum DecimalParser {
+    /// Parses a decimal floating-point number that must fill `bytes` exactly (see the grammar
+    /// above).
+    ///
+    /// - Returns: the value bit-identical to `strtod` on the same text (possibly `±infinity`, or
+    ///   `±0.0` after underflow: check `isFinite` if it matters), or `nil` when `bytes` is not
+    ///   exactly one number in the grammar.
+    /// - Complexity: O(n); no allocation unless the `strtod` fallback is needed for a long input.
+    public static func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        let n = bytes.count
+        guard n > 0 else { return nil }
+        var i = 0
+        var negative = false
+        switch bytes[0] {
+        case UInt8(ascii: "-"): negative = true; i = 1
+        case UInt8(ascii: "+"): i = 1
+        default: break
+        }
+
+        var significand: UInt64 = 0
+        var significantDigits = 0  // digits held in `significand` (leading zeros excluded)
+        var scale = 0  // decimal exponent of the last digit held in `significand`
+        var sawDigit = false
+        var truncated = false  // a nonzero digit did not fit in `significand`
+
+        // Integer part.
+        while i < n {
+            let d = bytes[i] &- UInt8(ascii: "0")
+            if d > 9 { break }
+            sawDigit = true
+            if significantDigits < 19 {
+                if significand != 0 || d != 0 {
+                    significand = significand &* 10 &+ UInt64(d)
+                    significantDigits &+= 1
+                }
+            } else {
+                scale &+= 1
+                if d != 0 { truncated = true }
+            }
+            i &+= 1
+        }
+        // Fraction.
+        if i < n && bytes[i] == UInt8(ascii: ".") {
+            i &+= 1
+            // Eight digits at a time while they surely fit (the common GPS case: 6–9 decimals).
+            if significand != 0, let base = bytes.baseAddress {
+                while significantDigits <= 11 && n &- i >= 8, let chunk = eightDigits(base + i) {
+                    significand = significand &* 100_000_000 &+ chunk
+                    significantDigits &+= 8
+                    scale &-= 8
+                    i &+= 8
+                }
+            }
+            while i < n {
+                let d = bytes[i] &- UInt8(ascii: "0")
+                if d > 9 { break }
+                sawDigit = true
+                if significantDigits < 19 {
+                    if significand != 0 || d != 0 {
+                        significand = significand &* 10 &+ UInt64(d)
+                        significantDigits &+= 1
+                    }
+                    scale &-= 1
+                } else if d != 0 {
+                    truncated = true
+                }
+                i &+= 1
+            }
+        }
+        guard sawDigit else { return nil }
+        // Exponent (saturated: anything beyond ±10⁸ is ±infinity or 0 whatever the digits).
+        var exponent = 0
+        if i < n && bytes[i] | 0x20 == UInt8(ascii: "e") {
+            i &+= 1
+            var exponentNegative = false
+            if i < n && (bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+")) {
+                exponentNegative = bytes[i] == UInt8(ascii: "-")
+                i &+= 1
+            }
+            let start = i
+            while i < n {
+                let d = bytes[i] &- UInt8(ascii: "0")
+                if d > 9 { break }
+                if exponent < 100_000_000 { exponent = exponent &* 10 &+ Int(d) }
+                i &+= 1
+            }
+            guard i > start else { return nil }
+            if exponentNegative { exponent = -exponent }
+        }
+        guard i == n else { return nil }
+
+        if !truncated {
+            if significand == 0 { return negative ? -0.0 : 0.0 }
+            let e = scale &+ exponent
+            if significand <= 1 << 53 {
+                var value: Double?
+                if e >= 0 {
+                    if e <= 22 {
+                        value = Double(significand) * powerOfTen(e)
+                    } else if e <= 22 + 15 {
+                        let (scaled, overflow) = significand.multipliedReportingOverflow(by: integerPowerOfTen(e &- 22))
+                        if !overflow && scaled <= 1 << 53 { value = Double(scaled) * 1e22 }
+                    }
+                } else if e >= -22 {
+                    value = Double(significand) / powerOfTen(-e)
+                }
+                if let value { return negative ? -value : value }
+            } else if e == 0 {
+                let value = Double(significand)  // one correctly rounded conversion
+                return negative ? -value : value
+            }
+        }
+        return viaStrtod(bytes)
+    }
+
+    /// Parses a decimal number that must be the whole of `text` (see
+    /// ``parseDouble(_:)-(UnsafeBufferPointer<UInt8>)``).
+    public static func parseDouble(_ text: Substring) -> Double? {
+        var text = text
+        return text.withUTF8 { parseDouble($0) }
+    }
+
+    /// Parses a decimal number that must be the whole of `text` (see
+    /// ``parseDouble(_:)-(UnsafeBufferPointer<UInt8>)``).
+    public static func parseDouble(_ text: String) -> Double? {
+        var text = text
+        return text.withUTF8 { parseDouble($0) }
+    }
+
+    /// Parses a decimal integer that must fill `bytes` exactly: an optional `+` or `-`, then one or
+    /// more ASCII digits (leading zeros allowed).
+    ///
+    /// - Returns: the value, or `nil` for any other text or when it does not fit in `Int`
+    ///   (`Int.min` itself is accepted).
+    /// - Complexity: O(n), no allocation.
+    public static func parseInt(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = bytes.count
+        guard n > 0 else { return nil }
+        var i = 0
+        var negative = false
+        switch bytes[0] {
+        case UInt8(ascii: "-"): negative = true; i = 1
+        case UInt8(ascii: "+"): i = 1
+        default: break
+        }
+        guard i < n else { return nil }
+        // Accumulate negatively so that Int.min is representable.
+        var value = 0
+        while i < n {
+            let d = bytes[i] &- UInt8(ascii: "0")
+            guard d <= 9 else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = times10.subtractingReportingOverflow(Int(d))
+            if o1 || o2 { return nil }
+            value = next
+            i &+= 1
+        }
+        if negative { return value }
+        return value == .min ? nil : -value
+    }
+
+    // MARK: - Internals
+
+    /// 10^e for 0 ≤ e ≤ 22, all exact doubles. (Compiles to a constant lookup table; a tuple or
+    /// array property would be copied or bounds-checked on every call.)
+    @inline(__always)
+    private static func powerOfTen(_ e: Int) -> Double {
+        switch e {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
+    }
+
+    /// The value of the eight ASCII digits at `p`, or `nil` if any of the bytes is not a digit
+    /// (SWAR: one unaligned load, a digit test and three multiplications; after Lemire).
+    @inline(__always)
+    private static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
+        let chunk = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        // Every byte is 0x30…0x39 iff its high nibble is 3 and adding 6 keeps it 3.
+        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        guard (chunk & high) | (((chunk &+ 0x0606_0606_0606_0606) & high) >> 4) == 0x3333_3333_3333_3333 else {
+            return nil
+        }
+        var v = chunk & 0x0F0F_0F0F_0F0F_0F0F  // digit values, first digit in the low byte
+        v = (v &* (1 + 10 << 8)) >> 8  // pairs: 10·d0 + d1 in every other byte
+        v = ((v & 0x00FF_00FF_00FF_00FF) &* (1 + 100 << 16)) >> 16  // quads
+        return ((v & 0x0000_FFFF_0000_FFFF) &* (1 + 10_000 << 32)) >> 32
+    }
+
+    /// 10^e for 0 ≤ e ≤ 15.
+    @inline(__always)
+    private static func integerPowerOfTen(_ e: Int) -> UInt64 {
+        var p: UInt64 = 1
+        for _ in 0..<e { p &*= 10 }
+        return p
+    }
+
+    /// `strtod` on a NUL-terminated copy of `bytes` (already validated against the grammar, which
+    /// `strtod` accepts in full), with the "C" numeric locale in force for this thread during the
+    /// call so that a host's `setlocale` cannot change the decimal point.
+    @inline(never)
+    private static func viaStrtod(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {
+        // Stack storage for short inputs, heap for long ones (the standard library decides).
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+            for k in 0..<bytes.count { buffer[k] = CChar(bitPattern: bytes[k]) }
+            buffer[bytes.count] = 0
+            guard let locale = cNumericLocale.value else { return strtod(buffer.baseAddress!, nil) }
+            let previous = uselocale(locale)
+            defer { uselocale(previous) }
+            return strtod(buffer.baseAddress!, nil)
+        }
+    }
+}
+
+/// The POSIX "C" locale for `LC_NUMERIC`, created once and never freed.
+private struct CLocale: @unchecked Sendable {
+    // `locale_t` is an immutable handle once created; sharing it between threads is safe.
+    let value: locale_t?
+}
+
+private let cNumericLocale = CLocale(value: newlocale(1 << LC_NUMERIC, "C", nil))

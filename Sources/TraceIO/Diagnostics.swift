@@ -1,0 +1,119 @@
+/// A per-point problem a reader found. None is hidden: each is counted in ``Diagnostics``.
+public enum ProblemKind: String, CaseIterable, Hashable, Sendable, Comparable {
+    /// The point has no latitude or longitude (it is dropped).
+    case missingCoordinate = "missing coordinate"
+    /// A latitude outside [-90, 90], or a coordinate that is not a finite number (dropped).
+    case invalidCoordinate = "invalid coordinate"
+    /// The point has no time (kept).
+    case missingTime = "no time"
+    /// The time could not be read (the point is kept without a time).
+    case invalidTime = "unreadable time"
+    /// The time is before 1970 or after 2100 (kept; the time is kept too).
+    case implausibleTime = "time before 1970 or after 2100"
+    /// The time is earlier than the previous point's in the same segment (kept).
+    case timeWentBackwards = "time goes backwards"
+    /// The time equals the previous point's in the same segment (kept).
+    case duplicateTime = "duplicate time"
+    /// An optional value (elevation, accuracy, speed, …) could not be read or is out of range
+    /// (the point is kept without it).
+    case invalidValue = "unreadable value"
+
+    /// Whether the point is dropped: only when it has no usable position.
+    public var dropsPoint: Bool { self == .missingCoordinate || self == .invalidCoordinate }
+
+    public static func < (a: ProblemKind, b: ProblemKind) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// One reported problem: where and what.
+public struct Problem: Hashable, Sendable, CustomStringConvertible {
+    public var kind: ProblemKind
+    /// 1-based line of the point in the file.
+    public var line: Int
+    /// Details, e.g. "latitude 91.2".
+    public var detail: String
+
+    public var description: String { "line \(line): \(kind.rawValue)\(detail.isEmpty ? "" : ": " + detail)" }
+}
+
+/// What to do with a per-point problem.
+public enum ProblemPolicy: String, CaseIterable, Sendable {
+    /// Keep what is usable: drop only points without a usable position; count every problem.
+    case report
+    /// Drop every point that has any problem; count them.
+    case skip
+    /// Stop at the first problem with an error naming it.
+    case fail
+}
+
+/// The truth about what a reader could not take: problem counts, the first examples of each,
+/// points dropped, and the assumptions it made (such as reading zone-less times as UTC).
+public struct Diagnostics: Hashable, Sendable {
+    /// How many of each problem.
+    public private(set) var counts: [ProblemKind: Int] = [:]
+    /// The first ``examplesPerKind`` problems of each kind, in file order.
+    public private(set) var examples: [Problem] = []
+    /// Points read (before any was dropped).
+    public internal(set) var pointsRead = 0
+    /// Points dropped because of a problem.
+    public internal(set) var pointsDropped = 0
+    /// Assumptions made, each stated once (e.g. "times without a zone were read as UTC").
+    public private(set) var assumptions: [String] = []
+
+    /// How many examples of each kind are kept.
+    public static let examplesPerKind = 5
+
+    public init() {}
+
+    /// Whether nothing was reported.
+    public var isClean: Bool { counts.isEmpty && assumptions.isEmpty }
+
+    /// Counts `problem`; keeps it as an example while fewer than ``examplesPerKind`` of its kind are kept.
+    mutating func record(_ problem: Problem) {
+        let n = counts[problem.kind, default: 0]
+        counts[problem.kind] = n + 1
+        if n < Diagnostics.examplesPerKind { examples.append(problem) }
+    }
+
+    /// Whether another example of `kind` would be kept (callers compute line numbers only then).
+    func wantsExample(of kind: ProblemKind) -> Bool { counts[kind, default: 0] < Diagnostics.examplesPerKind }
+
+    /// Records an assumption once.
+    public mutating func assume(_ text: String) {
+        if !assumptions.contains(text) { assumptions.append(text) }
+    }
+
+    /// A short human summary, one line per problem kind and assumption; empty when clean.
+    public var summaryLines: [String] {
+        var lines: [String] = []
+        for kind in counts.keys.sorted() {
+            let first = examples.first { $0.kind == kind }
+            lines.append("\(counts[kind]!) × \(kind.rawValue)\(kind.dropsPoint ? " (dropped)" : "")" + (first.map { ", first at line \($0.line)\($0.detail.isEmpty ? "" : " (\($0.detail))")" } ?? ""))
+        }
+        for a in assumptions { lines.append("assumed: \(a)") }
+        return lines
+    }
+}
+
+/// A fatal reading error: the file cannot be read as its format.
+public struct TraceReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file's name as given ("<stdin>" for standard input).
+    public var file: String
+    /// 1-based line and column (column in bytes; 0 when unknown).
+    public var line: Int
+    public var column: Int
+    /// What was wrong or expected.
+    public var message: String
+
+    public init(file: String, line: Int, column: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    public var description: String {
+        column > 0 ? "\(file):\(line):\(column): \(message)" : "\(file):\(line): \(message)"
+    }
+}

@@ -1,0 +1,299 @@
+import TraceGeodesy
+
+/// Reads GPX 1.0 and 1.1: tracks, segments and track points; routes and route points;
+/// waypoints. Any namespace prefix is accepted (`gpx:trkpt`); elements are matched by local name.
+///
+/// Per point: `lat`/`lon` attributes (in any order, either quote style); `<ele>`, `<time>`,
+/// `<hdop>`, `<vdop>`, `<pdop>`, `<sat>`, `<fix>`, `<name>`, and GPX 1.0's `<speed>`/`<course>`;
+/// in `<extensions>`, at any depth and under any prefix, `speed` and `course` (Garmin
+/// TrackPointExtension, Apple's un-namespaced children), `hAcc`/`vAcc` (Apple) and
+/// `accuracy_horizontal`/`accuracy_vertical` (OpenTracks), in metres, and `role`/`state` (as
+/// ``GPXWriter`` writes them). Unknown elements are skipped; an empty element is no value. Times: ISO 8601 with `Z`, numeric offsets, any number of fractional digits; a time
+/// without a zone is read as UTC and reported as an assumption.
+///
+/// Problems: malformed XML or a root other than `<gpx>` is a ``TraceReadError``; per-point
+/// problems go through the shared checks (``Diagnostics``). Memory: the XML scanner's window
+/// (1 MiB, growing only for a longer token) plus one point.
+public struct GPXReader: TraceReader {
+    public let format = TraceFormat.gpx
+    private var scanner: XMLScanner
+    private var checker: PointChecker
+    private var queue: [TraceItem] = []
+    private var queueHead = 0
+    private var rootChecked = false
+
+    /// Where the reader is in the GPX structure.
+    private var trackDepth = 0, segmentDepth = 0, routeDepth = 0
+    private var pendingStart: PendingStart?
+    private var point: PartialPoint?
+    private var field: Field?
+    private var fieldDepth = 0
+    private var fieldText: [UInt8] = []
+    private var zoneAssumed = false
+
+    private enum PendingStart { case track(String?), route(String?) }
+    private enum PointKind { case track, route, waypoint }
+
+    private struct PartialPoint {
+        var kind: PointKind
+        var depth: Int
+        var latitude: Double?, longitude: Double?
+        var values = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+    }
+
+    private enum Field {
+        case elevation, time, hdop, vdop, pdop, satellites, fixType, name, speed, course
+        case horizontalAccuracy, verticalAccuracy, role, state, containerName
+    }
+
+    public var diagnostics: Diagnostics { checker.diagnostics }
+
+    init(source: ByteSource, options: ReadOptions) {
+        scanner = XMLScanner(source: source)
+        checker = PointChecker(file: source.name, policy: options.policy)
+    }
+
+    /// Reads GPX from memory (tests).
+    public init(bytes: [UInt8], name: String = "<memory>", options: ReadOptions = ReadOptions()) {
+        self.init(source: ByteSource(bytes: bytes, name: name), options: options)
+    }
+
+    public mutating func next() throws(TraceReadError) -> TraceItem? {
+        while true {
+            if queueHead < queue.count {
+                let item = queue[queueHead]
+                queueHead += 1
+                if queueHead == queue.count {
+                    queue.removeAll(keepingCapacity: true)
+                    queueHead = 0
+                }
+                return item
+            }
+            switch try scanner.next() {
+            case .endOfDocument:
+                return nil
+            case .start:
+                try startElement()
+            case .end:
+                try endElement()
+            case .text:
+                if field != nil { fieldText.append(contentsOf: scanner.text) }
+            }
+        }
+    }
+
+    private static func equals(_ a: ArraySlice<UInt8>, _ b: StaticString) -> Bool {
+        a.count == b.utf8CodeUnitCount && a.elementsEqual(UnsafeBufferPointer(start: b.utf8Start, count: b.utf8CodeUnitCount))
+    }
+
+    private mutating func flushPendingStart() {
+        switch pendingStart {
+        case .track(let name): queue.append(.trackStart(name: name))
+        case .route(let name): queue.append(.routeStart(name: name))
+        case nil: break
+        }
+        pendingStart = nil
+    }
+
+    private mutating func startElement() throws(TraceReadError) {
+        let local = scanner.localName
+        let depth = scanner.depth
+        if !rootChecked {
+            rootChecked = true
+            guard GPXReader.equals(local, "gpx") else {
+                throw scanner.error("not a GPX document: the root element is <\(String(decoding: scanner.name, as: UTF8.self))>, expected <gpx>")
+            }
+            return
+        }
+        if let pointDepth = point?.depth {
+            // Inside a point: pick the fields we read; everything else is skipped.
+            let direct = depth == pointDepth + 1
+            var f: Field?
+            if direct {
+                if GPXReader.equals(local, "ele") { f = .elevation }
+                else if GPXReader.equals(local, "time") { f = .time }
+                else if GPXReader.equals(local, "hdop") { f = .hdop }
+                else if GPXReader.equals(local, "vdop") { f = .vdop }
+                else if GPXReader.equals(local, "pdop") { f = .pdop }
+                else if GPXReader.equals(local, "sat") { f = .satellites }
+                else if GPXReader.equals(local, "fix") { f = .fixType }
+                else if GPXReader.equals(local, "name") { f = .name }
+            }
+            if f == nil {
+                if GPXReader.equals(local, "speed") { f = .speed }
+                else if GPXReader.equals(local, "course") { f = .course }
+                else if GPXReader.equals(local, "hAcc") || GPXReader.equals(local, "accuracy_horizontal") { f = .horizontalAccuracy }
+                else if GPXReader.equals(local, "vAcc") || GPXReader.equals(local, "accuracy_vertical") { f = .verticalAccuracy }
+                else if !direct && GPXReader.equals(local, "role") { f = .role }
+                else if !direct && GPXReader.equals(local, "state") { f = .state }
+            }
+            if let f, field == nil {
+                beginField(f, depth: depth)
+            }
+            return
+        }
+        if GPXReader.equals(local, "trkpt") || GPXReader.equals(local, "rtept") || GPXReader.equals(local, "wpt") {
+            let kind: PointKind = GPXReader.equals(local, "wpt") ? .waypoint : GPXReader.equals(local, "rtept") ? .route : .track
+            if kind == .track && trackDepth > 0 && segmentDepth == 0 {
+                // A point directly in <trk>: an implicit segment.
+                flushPendingStart()
+                queue.append(.segmentStart)
+                checker.startSegment()
+                segmentDepth = -1
+            }
+            if kind != .waypoint { flushPendingStart() }
+            var p = PartialPoint(kind: kind, depth: depth)
+            p.latitude = try number(scanner.attribute("lat"), what: "latitude", required: true)
+            p.longitude = try number(scanner.attribute("lon"), what: "longitude", required: true)
+            point = p
+            return
+        }
+        if GPXReader.equals(local, "trk") && depth == 2 {
+            trackDepth = depth
+            pendingStart = .track(nil)
+        } else if GPXReader.equals(local, "rte") && depth == 2 {
+            routeDepth = depth
+            pendingStart = .route(nil)
+        } else if GPXReader.equals(local, "trkseg") && trackDepth > 0 && depth == trackDepth + 1 {
+            flushPendingStart()
+            segmentDepth = depth
+            queue.append(.segmentStart)
+            checker.startSegment()
+        } else if GPXReader.equals(local, "name") && pendingStart != nil && depth == max(trackDepth, routeDepth) + 1 {
+            beginField(.containerName, depth: depth)
+        }
+    }
+
+    private mutating func beginField(_ f: Field, depth: Int) {
+        field = f
+        fieldDepth = depth
+        fieldText.removeAll(keepingCapacity: true)
+        scanner.captureText = true
+    }
+
+    private mutating func endElement() throws(TraceReadError) {
+        let closedDepth = scanner.depth + 1  // the scanner has already popped the closed element
+        if let f = field, closedDepth == fieldDepth {
+            field = nil
+            scanner.captureText = false
+            try finishField(f)
+            return
+        }
+        if let pointDepth = point?.depth, closedDepth == pointDepth {
+            try finishPoint()
+            return
+        }
+        if segmentDepth > 0 && closedDepth == segmentDepth { segmentDepth = 0 }
+        if trackDepth > 0 && closedDepth == trackDepth {
+            flushPendingStart()
+            trackDepth = 0
+            segmentDepth = 0
+        }
+        if routeDepth > 0 && closedDepth == routeDepth {
+            flushPendingStart()
+            routeDepth = 0
+        }
+    }
+
+    private static func trimmed(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        var lo = 0, hi = bytes.count
+        while lo < hi && XMLScanner.isSpace(bytes[lo]) { lo += 1 }
+        while hi > lo && XMLScanner.isSpace(bytes[hi - 1]) { hi -= 1 }
+        return bytes[lo..<hi]
+    }
+
+    /// Parses a decimal number; notes an unreadable one. `required` values note a missing coordinate.
+    private mutating func number(_ text: ArraySlice<UInt8>?, what: String, required: Bool = false) throws(TraceReadError) -> Double? {
+        guard let text else { return nil }
+        var lo = text.startIndex, hi = text.endIndex
+        while lo < hi && XMLScanner.isSpace(text[lo]) { lo += 1 }
+        while hi > lo && XMLScanner.isSpace(text[hi - 1]) { hi -= 1 }
+        let v = text[lo..<hi].withUnsafeBufferPointer { DecimalParser.parseDouble($0) }
+        if let v, v.isFinite { return v }
+        let shown = String(decoding: text.prefix(40), as: UTF8.self)
+        if required {
+            try checker.note(.invalidCoordinate, line: scanner.line, "\(what) '\(shown)' is not a number")
+        } else {
+            try checker.note(.invalidValue, line: scanner.line, "\(what) '\(shown)' is not a number")
+        }
+        return nil
+    }
+
+    private mutating func finishField(_ f: Field) throws(TraceReadError) {
+        if f == .containerName {
+            let name = String(decoding: GPXReader.trimmed(fieldText), as: UTF8.self)
+            switch pendingStart {
+            case .track: pendingStart = .track(name)
+            case .route: pendingStart = .route(name)
+            case nil: break
+            }
+            return
+        }
+        guard point != nil else { return }
+        let text = GPXReader.trimmed(fieldText)
+        // An empty element (`<fix/>`, `<ele></ele>`) carries no value: nothing to read or report.
+        if text.isEmpty { return }
+        func nonNegative(_ v: Double?, _ what: String) throws(TraceReadError) -> Double? {
+            guard let v else { return nil }
+            if v < 0 {
+                try checker.note(.invalidValue, line: scanner.line, "\(what) \(v) is negative")
+                return nil
+            }
+            return v
+        }
+        switch f {
+        case .elevation: point!.values.elevation = try number(text, what: "elevation")
+        case .time:
+            if let parsed = text.withUnsafeBufferPointer({ Timestamp.parseISO8601($0) }) {
+                point!.values.time = parsed.timestamp
+                if !parsed.hadZone && !zoneAssumed {
+                    zoneAssumed = true
+                    checker.diagnostics.assume("times without a zone were read as UTC")
+                }
+            } else {
+                try checker.note(.invalidTime, line: scanner.line, "'\(String(decoding: text.prefix(40), as: UTF8.self))'")
+            }
+        case .hdop: point!.values.hdop = try nonNegative(number(text, what: "hdop"), "hdop")
+        case .vdop: point!.values.vdop = try nonNegative(number(text, what: "vdop"), "vdop")
+        case .pdop: point!.values.pdop = try nonNegative(number(text, what: "pdop"), "pdop")
+        case .satellites:
+            if let v = try number(text, what: "satellites") {
+                if v >= 0 && v == v.rounded() && v < 1000 { point!.values.satellites = Int(v) }
+                else { try checker.note(.invalidValue, line: scanner.line, "satellites \(v)") }
+            }
+        case .fixType:
+            let s = String(decoding: text, as: UTF8.self)
+            if let t = FixType(rawValue: s) { point!.values.fixType = t }
+            else { try checker.note(.invalidValue, line: scanner.line, "fix '\(s.prefix(40))' (expected none, 2d, 3d, dgps or pps)") }
+        case .name: point!.values.name = String(decoding: text, as: UTF8.self)
+        case .speed: point!.values.speed = try nonNegative(number(text, what: "speed"), "speed")
+        case .course:
+            if let v = try number(text, what: "course") {
+                if v >= 0 && v <= 360 { point!.values.course = v }
+                else { try checker.note(.invalidValue, line: scanner.line, "course \(v) outside [0, 360]") }
+            }
+        case .horizontalAccuracy: point!.values.horizontalAccuracy = try nonNegative(number(text, what: "horizontal accuracy"), "horizontal accuracy")
+        case .verticalAccuracy: point!.values.verticalAccuracy = try nonNegative(number(text, what: "vertical accuracy"), "vertical accuracy")
+        case .role: point!.values.role = String(decoding: text, as: UTF8.self)
+        case .state: point!.values.state = String(decoding: text, as: UTF8.self)
+        case .containerName: break
+        }
+    }
+
+    private mutating func finishPoint() throws(TraceReadError) {
+        let kind = point!.kind
+        var fix: Fix?
+        if let c = try checker.coordinate(latitude: point!.latitude, longitude: point!.longitude, line: scanner.line) {
+            point!.values.coordinate = c
+            fix = point!.values
+        }
+        point = nil
+        // Route points and waypoints are checked for position and values, not for time order.
+        guard let f = try checker.finish(fix, line: scanner.line, ordered: kind == .track) else { return }
+        switch kind {
+        case .track: queue.append(.trackPoint(f))
+        case .route: queue.append(.routePoint(f))
+        case .waypoint: queue.append(.waypoint(f))
+        }
+    }
+}

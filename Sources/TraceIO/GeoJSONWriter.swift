@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a GeoJSON FeatureCollection (RFC 7946): each track segment and each route as a
+/// LineString feature whose `properties.times` lists the points' times (null where a point has
+/// none) beside `properties.track`/`segment`/`name`; each waypoint as a Point feature. Positions
+/// are [longitude, latitude, elevation?].
+///
+/// Streaming in bounded memory: coordinates go straight to the output while the times of the
+/// open line are spooled to an anonymous temporary file (`tmpfile`) and copied in after the
+/// line's geometry closes. A segment of a single point is still a LineString of one position
+/// (RFC 7946 asks for two; readers accept it) — written as written, not dropped.
+final class GeoJSONWriter: TraceWriter {
+    let sink: ByteSink
+    private var spool: UnsafeMutablePointer<FILE>?
+    private var first = true
+    private var lineOpen = false
+    private var linePoints = 0
+    private var track = 0, segment = 0, route = 0
+    private var trackName: String?
+    private var lineProperties = ""
+    let notWritten: [String: Int] = [:]
+
+    init(sink: ByteSink) throws(TraceWriteError) {
+        self.sink = sink
+        guard let f = tmpfile() else { throw TraceWriteError(file: sink.name, message: "cannot create a temporary file: \(String(cString: strerror(errno)))") }
+        spool = f
+        sink.write("{\"type\":\"FeatureCollection\",\"features\":[")
+    }
+
+    private func beginFeature() {
+        sink.write(first ? "\n" : ",\n")
+        first = false
+    }
+
+    private func openLine(properties: String) throws(TraceWriteError) {
+        try closeLine()
+        beginFeature()
+        sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[")
+        lineOpen = true
+        linePoints = 0
+        lineProperties = properties
+        rewind(spool!)
+        ftruncate(fileno(spool!), 0)
+    }
+
+    private func closeLine() throws(TraceWriteError) {
+        guard lineOpen else { return }
+        lineOpen = false
+        sink.write("]},\"properties\":{\(lineProperties)\"times\":[")
+        fflush(spool!)
+        rewind(spool!)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, spool!) }
+            if n == 0 { break }
+            chunk.withUnsafeBufferPointer { sink.append(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            try sink.flushIfFull()
+        }
+        if ferror(spool!) != 0 { throw TraceWriteError(file: sink.name, message: "temporary file read failed") }
+        sink.write("]}}")
+    }
+
+    private func add(_ f: Fix) throws(TraceWriteError) {
+        var pos = "[\(decimal(f.coordinate.longitude)),\(decimal(f.coordinate.latitude))"
+        if let e = f.elevation { pos += ",\(decimal(e))" }
+        sink.write((linePoints == 0 ? "" : ",") + pos + "]")
+        let time = (linePoints == 0 ? "" : ",") + (f.time.map { "\"\($0.iso8601)\"" } ?? "null")
+        guard fputs(time, spool!) >= 0 else { throw TraceWriteError(file: sink.name, message: "temporary file write failed") }
+        linePoints += 1
+        try sink.flushIfFull()
+    }
+
+    private func name(_ n: String?) -> String { n.map { "\"name\":\(NDJSONWriter.quoted($0))," } ?? "" }
+
+    func write(_ item: TraceItem) throws(TraceWriteError) {
+        switch item {
+        case .trackStart(let n):
+            try closeLine()
+            track += 1
+            segment = 0
+            trackName = n
+        case .segmentStart:
+            if track == 0 { track = 1 }
+            segment += 1
+            try openLine(properties: "\(name(trackName))\"track\":\(track),\"segment\":\(segment),")
+        case .trackPoint(let f):
+            if !lineOpen || lineProperties.hasPrefix("\"route") { try write(.segmentStart) }
+            try add(f)
+        case .routeStart(let n):
+            route += 1
+            try openLine(properties: "\(name(n))\"route\":\(route),")
+        case .routePoint(let f):
+            if !lineOpen { try openLine(properties: "\"route\":\(max(route, 1)),") }
+            try add(f)
+        case .waypoint(let f):
+            try closeLine()
+            beginFeature()
+            var pos = "[\(decimal(f.coordinate.longitude)),\(decimal(f.coordinate.latitude))"
+            if let e = f.elevation { pos += ",\(decimal(e))" }
+            sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(pos)]},\"properties\":{\(NDJSONWriter.members(f))}}")
+        }
+        try sink.flushIfFull()
+    }
+
+    func finish() throws(TraceWriteError) {
+        try closeLine()
+        sink.write("\n]}\n")
+        fclose(spool!)
+        spool = nil
+        try sink.flush()
+    }
+
+    deinit {
+        if let spool { fclose(spool) }
+    }
+}

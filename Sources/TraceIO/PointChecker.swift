@@ -1,0 +1,79 @@
+import TraceGeodesy
+
+/// The checks every reader applies to a point before it is emitted: position validation, time
+/// plausibility and order within a segment, and the problem policy. Shared so every format
+/// reports the same problems the same way.
+struct PointChecker {
+    let file: String
+    let policy: ProblemPolicy
+    var diagnostics = Diagnostics()
+    private var previousTime: Timestamp?
+    /// Problems of the point being checked, pending the policy decision.
+    private var pending: [Problem] = []
+
+    /// 1970-01-01 and 2100-01-01 in nanoseconds.
+    static let earliest = Timestamp(nanoseconds: 0)
+    static let latest = Timestamp(nanoseconds: 4_102_444_800 * 1_000_000_000)
+
+    init(file: String, policy: ProblemPolicy) {
+        self.file = file
+        self.policy = policy
+    }
+
+    /// A new segment: time order restarts.
+    mutating func startSegment() { previousTime = nil }
+
+    /// Notes a problem of the current point. `line` and `detail` are evaluated only when needed
+    /// (the policy is `fail`, or the problem is kept as an example).
+    mutating func note(_ kind: ProblemKind, line: @autoclosure () -> Int, _ detail: @autoclosure () -> String = "") throws(TraceReadError) {
+        if policy == .fail {
+            let d = detail()
+            throw TraceReadError(file: file, line: line(), column: 0, message: kind.rawValue + (d.isEmpty ? "" : ": " + d))
+        }
+        let keep = diagnostics.wantsExample(of: kind) && !pending.contains { $0.kind == kind }
+        pending.append(keep ? Problem(kind: kind, line: line(), detail: detail()) : Problem(kind: kind, line: 0, detail: ""))
+    }
+
+    /// Validates a raw position; notes the problem and returns nil when it is unusable.
+    mutating func coordinate(latitude: Double?, longitude: Double?, line: @autoclosure () -> Int) throws(TraceReadError) -> Coordinate? {
+        guard let latitude, let longitude else {
+            try note(.missingCoordinate, line: line(), latitude == nil ? "latitude" : "longitude")
+            return nil
+        }
+        do {
+            return try Coordinate(latitude: latitude, longitude: longitude)
+        } catch {
+            try note(.invalidCoordinate, line: line(), error.description)
+            return nil
+        }
+    }
+
+    /// Finishes a point: checks its time (for `ordered` points, those of a track segment: present,
+    /// plausible, not going backwards, not repeated), applies the policy. Returns the fix to emit,
+    /// or nil when it is dropped. Counts every problem.
+    mutating func finish(_ fix: Fix?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Fix? {
+        diagnostics.pointsRead += 1
+        if let fix, ordered {
+            if let t = fix.time {
+                if t < PointChecker.earliest || t >= PointChecker.latest {
+                    try note(.implausibleTime, line: line(), t.iso8601)
+                }
+                if let p = previousTime {
+                    if t < p { try note(.timeWentBackwards, line: line(), "\(t.iso8601) after \(p.iso8601)") }
+                    else if t == p { try note(.duplicateTime, line: line(), t.iso8601) }
+                }
+                previousTime = t
+            } else if !pending.contains(where: { $0.kind == .invalidTime }) {
+                try note(.missingTime, line: line())
+            }
+        }
+        let drop = fix == nil || pending.contains { $0.kind.dropsPoint } || (policy == .skip && !pending.isEmpty)
+        for p in pending { diagnostics.record(p) }
+        pending.removeAll(keepingCapacity: true)
+        if drop {
+            diagnostics.pointsDropped += 1
+            return nil
+        }
+        return fix
+    }
+}

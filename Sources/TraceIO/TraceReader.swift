@@ -1,0 +1,46 @@
+/// A streaming reader of one trace file: items in file order, one at a time, in bounded memory.
+public protocol TraceReader {
+    /// The format being read.
+    var format: TraceFormat { get }
+    /// The next item, or nil at the end of the file.
+    /// - Throws: ``TraceReadError`` for a fatal problem (the file is not of its format, or a
+    ///   per-point problem under ``ProblemPolicy/fail``).
+    mutating func next() throws(TraceReadError) -> TraceItem?
+    /// What was reported so far (complete once `next()` has returned nil).
+    var diagnostics: Diagnostics { get }
+}
+
+/// How to read.
+public struct ReadOptions: Sendable {
+    /// What to do with a per-point problem.
+    public var policy: ProblemPolicy = .report
+    /// The UTC offset, in seconds east of Greenwich, of times written without a zone. Nil: read
+    /// them as UTC and report that assumption.
+    public var zonelessUTCOffset: Int?
+    /// CSV: explicit columns for fields, overriding header detection. Keys are field names
+    /// ("latitude", "longitude", "time", "date", "elevation", "accuracy", "speed", "course",
+    /// "role", "state", "track", "segment"); values are header names (case-insensitive) or
+    /// 1-based column numbers.
+    public var columns: [String: String] = [:]
+
+    public init(policy: ProblemPolicy = .report, zonelessUTCOffset: Int? = nil, columns: [String: String] = [:]) {
+        self.policy = policy
+        self.zonelessUTCOffset = zonelessUTCOffset
+        self.columns = columns
+    }
+}
+
+/// Opens a trace file ("-" for standard input) with the reader for `format`, or for the format its
+/// extension names.
+/// - Throws: ``TraceReadError`` when the file cannot be opened or its format is unknown.
+public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadOptions = ReadOptions()) throws(TraceReadError) -> any TraceReader {
+    guard let format = format ?? TraceFormat(pathExtension: path) else {
+        throw TraceReadError(file: path, line: 0, column: 0, message: "unknown format: name it with --format (gpx, csv, plt, rec)")
+    }
+    let source = try ByteSource(path: path)
+    switch format {
+    case .gpx: return GPXReader(source: source, options: options)
+    case .csv, .plt, .rec, .geojson, .ndjson:
+        throw TraceReadError(file: path, line: 0, column: 0, message: "reading \(format.rawValue) is not supported yet")
+    }
+}

@@ -1,0 +1,154 @@
+import TraceGeodesy
+import TraceProj
+
+/// Streaming statistics of a trace, in bounded memory: what `tracekit info` prints.
+///
+/// Length is exact to the geodesic: consecutive track points within a segment are measured with
+/// ``TangentPlane`` (≤ 0.3 mm per step) and Karney's geodesic beyond its domain. The sampling
+/// interval median is exact while there are at most 4,096 distinct intervals (then a 10 ms
+/// histogram); the accuracy median comes from a 0.1 m histogram up to 10 km. Memory does not grow
+/// with the file.
+public struct TraceSummary: Sendable {
+    public private(set) var tracks = 0
+    public private(set) var segments = 0
+    public private(set) var trackPoints = 0
+    public private(set) var routes = 0
+    public private(set) var routePoints = 0
+    public private(set) var waypoints = 0
+    /// Earliest and latest time of any track point.
+    public private(set) var firstTime: Timestamp?
+    public private(set) var lastTime: Timestamp?
+    /// Track points with a time.
+    public private(set) var timedPoints = 0
+    /// Sum of the geodesic lengths of the segments, metres.
+    public private(set) var length = 0.0
+    public private(set) var minimumElevation: Double?
+    public private(set) var maximumElevation: Double?
+    public private(set) var pointsWithAccuracy = 0
+    private var intervals = ExactMedian()
+    private var accuracies = Histogram(resolution: 0.1, limit: 10_000)
+    private var previous: Fix?
+    private let geodesic = Geodesic()
+
+    public init() {}
+
+    /// Adds one item.
+    public mutating func add(_ item: TraceItem) {
+        switch item {
+        case .trackStart:
+            tracks += 1
+            previous = nil
+        case .segmentStart:
+            segments += 1
+            previous = nil
+        case .routeStart:
+            routes += 1
+        case .routePoint:
+            routePoints += 1
+        case .waypoint:
+            waypoints += 1
+        case .trackPoint(let f):
+            trackPoints += 1
+            if let t = f.time {
+                timedPoints += 1
+                firstTime = min(firstTime ?? t, t)
+                lastTime = max(lastTime ?? t, t)
+                if let pt = previous?.time, t > pt { intervals.add(t.nanoseconds - pt.nanoseconds) }
+            }
+            if let p = previous {
+                length += TangentPlane.distance(from: p.coordinate, to: f.coordinate, fallback: geodesic)
+            }
+            if let e = f.elevation {
+                minimumElevation = min(minimumElevation ?? e, e)
+                maximumElevation = max(maximumElevation ?? e, e)
+            }
+            if let a = f.horizontalAccuracy {
+                pointsWithAccuracy += 1
+                accuracies.add(a)
+            }
+            previous = f
+        }
+    }
+
+    /// Median interval between consecutive timed points of a segment, seconds (exact while the
+    /// trace has at most 4,096 distinct intervals, as sampled traces do; else to 10 ms).
+    public var medianInterval: Double? { intervals.median }
+    /// Median reported horizontal accuracy, metres (0.1 m resolution).
+    public var medianAccuracy: Double? { accuracies.median }
+    /// Smallest and largest reported horizontal accuracy, metres.
+    public var accuracyRange: ClosedRange<Double>? { accuracies.range }
+}
+
+/// Counts in fixed-width bins from 0 to `limit`, plus an overflow bin; exact extremes.
+struct Histogram: Sendable {
+    let resolution: Double
+    let limit: Double
+    private var bins: [UInt32]
+    private var overflow = 0
+    private(set) var count = 0
+    private var low = Double.infinity, high = -Double.infinity
+
+    init(resolution: Double, limit: Double) {
+        self.resolution = resolution
+        self.limit = limit
+        bins = []
+    }
+
+    mutating func add(_ x: Double) {
+        guard x.isFinite, x >= 0 else { return }
+        if bins.isEmpty { bins = [UInt32](repeating: 0, count: Int(limit / resolution) + 1) }
+        count += 1
+        low = min(low, x)
+        high = max(high, x)
+        if x >= limit { overflow += 1 } else { bins[Int(x / resolution)] &+= 1 }
+    }
+
+    /// The median, as the centre of its bin (or the limit when it falls in the overflow).
+    var median: Double? {
+        guard count > 0 else { return nil }
+        let target = (count + 1) / 2
+        var seen = 0
+        for (i, n) in bins.enumerated() where n > 0 {
+            seen += Int(n)
+            if seen >= target { return min(max((Double(i) + 0.5) * resolution, low), high) }
+        }
+        return limit
+    }
+
+    var range: ClosedRange<Double>? { count > 0 ? low...high : nil }
+}
+
+/// The median of nanosecond intervals: exact counts per distinct value while there are at most
+/// 4,096 of them, then a 10 ms histogram up to one hour.
+struct ExactMedian: Sendable {
+    private var counts: [Int64: Int] = [:]
+    private var histogram: Histogram?
+
+    mutating func add(_ nanoseconds: Int64) {
+        if var h = histogram {
+            h.add(Double(nanoseconds) / 1e9)
+            histogram = h
+            return
+        }
+        counts[nanoseconds, default: 0] += 1
+        if counts.count > 4096 {
+            var h = Histogram(resolution: 0.01, limit: 3600)
+            for (v, n) in counts { for _ in 0..<n { h.add(Double(v) / 1e9) } }
+            histogram = h
+            counts = [:]
+        }
+    }
+
+    /// Seconds.
+    var median: Double? {
+        if let h = histogram { return h.median }
+        let total = counts.values.reduce(0, +)
+        guard total > 0 else { return nil }
+        var seen = 0
+        for v in counts.keys.sorted() {
+            seen += counts[v]!
+            if seen >= (total + 1) / 2 { return Double(v) / 1e9 }
+        }
+        return nil
+    }
+}

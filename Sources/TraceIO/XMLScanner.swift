@@ -1,0 +1,565 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What ``XMLScanner/next()`` found.
+enum XMLToken: Equatable {
+    /// A start tag; `name` and the attributes describe it. `selfClosing` for `<x/>`.
+    case start(selfClosing: Bool)
+    /// An end tag (also reported right after a self-closing start tag); `name` is set.
+    case end
+    /// Character data (text, entity references and CDATA), in `text` when capturing.
+    case text
+    /// The end of the document.
+    case endOfDocument
+}
+
+/// A streaming, non-validating XML 1.0 scanner for GPX: element structure, attributes, text,
+/// CDATA, comments, processing instructions, the predefined and numeric character references,
+/// a UTF-8 BOM, and documents declared ISO-8859-1 (transcoded to UTF-8).
+///
+/// Security: a DOCTYPE is skipped and never interpreted: no external entity or DTD is loaded and
+/// no declared entity is expanded (a reference to one is an error), so entity expansion cannot
+/// blow up. Nesting depth (``maximumDepth``), attributes per element (``maximumAttributes``) and
+/// token length (``ByteSource/maximumWindow``) are bounded. Well-formedness errors (mismatched
+/// tags, bad names, an unterminated construct, bytes after the root) are fatal, with the file,
+/// line and column. Memory: the source's window plus the current tag and captured text.
+struct XMLScanner {
+    static let maximumDepth = 256
+    static let maximumAttributes = 256
+    /// Longest captured text value, bytes.
+    static let maximumText = 1 << 20
+
+    let source: ByteSource
+    private(set) var position = 0
+    /// The current tag's qualified name (UTF-8).
+    private(set) var name: [UInt8] = []
+    /// Attribute storage: names and decoded values of the current start tag.
+    private(set) var attributeBytes: [UInt8] = []
+    private(set) var attributes: [(name: Range<Int>, value: Range<Int>)] = []
+    /// Decoded text of the last `.text` token, when `captureText` was set.
+    private(set) var text: [UInt8] = []
+    /// Whether the next text is collected (the reader sets it inside elements whose value it needs).
+    var captureText = false
+    /// Whether the prolog declared ISO-8859-1.
+    private(set) var latin1 = false
+    private var openNames: [UInt8] = []
+    private var openEnds: [Int] = []
+    private var pendingEnd = false
+    private var rootSeen = false
+    private var rootClosed = false
+    private var started = false
+    /// Offset of the document's first byte after any byte order mark.
+    private var documentStart = 0
+
+    /// `source.bytes.baseAddress`, cached: refreshed after every refill (the window may move).
+    private var base: UnsafeMutablePointer<UInt8>
+
+    init(source: ByteSource) {
+        self.source = source
+        base = source.bytes.baseAddress!
+    }
+
+    var depth: Int { openEnds.count }
+
+    /// The local part of the current tag's name (after any prefix).
+    var localName: ArraySlice<UInt8> {
+        if let colon = name.lastIndex(of: UInt8(ascii: ":")) { return name[(colon + 1)...] }
+        return name[...]
+    }
+
+    /// The value of the attribute whose local name is `local`, if present.
+    func attribute(_ local: StaticString) -> ArraySlice<UInt8>? {
+        let key = UnsafeBufferPointer(start: local.utf8Start, count: local.utf8CodeUnitCount)
+        for a in attributes {
+            var n = attributeBytes[a.name]
+            if let colon = n.lastIndex(of: UInt8(ascii: ":")) { n = n[(colon + 1)...] }
+            if n.elementsEqual(key) { return attributeBytes[a.value] }
+        }
+        return nil
+    }
+
+    func error(_ message: String, at p: Int? = nil) -> TraceReadError {
+        let (l, c) = source.location(of: p ?? position)
+        return TraceReadError(file: source.name, line: l, column: c, message: message)
+    }
+
+    /// The line of the current position (for diagnostics).
+    var line: Int { source.location(of: position).line }
+
+    // MARK: Window management
+
+    /// Makes `bytes[position + n - 1]` available, keeping everything from `keep` on; shifts
+    /// `keep` and `position`. Returns false at the end of input.
+    private mutating func ensure(_ n: Int, keeping keep: inout Int) throws(TraceReadError) -> Bool {
+        while position + n > source.end {
+            let (shift, grew) = try source.refill(keeping: keep)
+            base = source.bytes.baseAddress!
+            position -= shift
+            keep -= shift
+            if !grew && position + n > source.end { return false }
+        }
+        return true
+    }
+
+    @inline(__always) private func byte(_ i: Int) -> UInt8 { base[i] }
+
+    /// Finds `needle` (1–3 bytes) at or after `position`, refilling as needed and keeping from
+    /// `keep`; returns the index of its first byte, or nil at the end of input.
+    private mutating func find(_ needle: [UInt8], keeping keep: inout Int) throws(TraceReadError) -> Int? {
+        var from = position
+        while true {
+            let limit = source.end
+            if from + needle.count <= limit {
+                var p = from
+                while p + needle.count <= limit {
+                    guard let hit = memchr(source.bytes.baseAddress! + p, Int32(needle[0]), limit - p) else { p = limit; break }
+                    let q = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - UnsafePointer(source.bytes.baseAddress!)
+                    if q + needle.count > limit { p = q; break }
+                    var ok = true
+                    for k in 1..<needle.count where base[q + k] != needle[k] { ok = false; break }
+                    if ok { return q }
+                    p = q + 1
+                }
+                from = max(from, p)
+            }
+            let (shift, grew) = try source.refill(keeping: keep)
+            base = source.bytes.baseAddress!
+            position -= shift
+            keep -= shift
+            from -= shift
+            if !grew { return nil }
+        }
+    }
+
+    // MARK: Tokens
+
+    /// The next token.
+    mutating func next() throws(TraceReadError) -> XMLToken {
+        if !started {
+            started = true
+            var keep = 0
+            if try ensure(3, keeping: &keep), byte(0) == 0xEF, byte(1) == 0xBB, byte(2) == 0xBF {
+                position = 3
+                documentStart = 3
+            }
+        }
+        if pendingEnd {
+            pendingEnd = false
+            popOpen()
+            return .end
+        }
+        while true {
+            var keep = position
+            guard try ensure(1, keeping: &keep) else {
+                if !openEnds.isEmpty {
+                    throw error("unexpected end of file: <\(String(decoding: topName, as: UTF8.self))> is not closed")
+                }
+                if !rootSeen { throw error("unexpected end of file: no root element") }
+                return .endOfDocument
+            }
+            if byte(position) != UInt8(ascii: "<") {
+                if try scanText() { return .text }
+                continue
+            }
+            // Markup.
+            guard try ensure(2, keeping: &keep) else { throw error("unexpected end of file after '<'") }
+            switch byte(position + 1) {
+            case UInt8(ascii: "/"):
+                try scanEndTag()
+                return .end
+            case UInt8(ascii: "?"):
+                try scanProcessingInstruction()
+            case UInt8(ascii: "!"):
+                if try scanBang() { return .text }
+            default:
+                return try scanStartTag()
+            }
+        }
+    }
+
+    private var topName: ArraySlice<UInt8> {
+        let start = openEnds.count > 1 ? openEnds[openEnds.count - 2] : 0
+        return openNames[start..<(openEnds.last ?? 0)]
+    }
+
+    private mutating func popOpen() {
+        openEnds.removeLast()
+        openNames.removeLast(openNames.count - (openEnds.last ?? 0))
+        if openEnds.isEmpty { rootClosed = true }
+    }
+
+    /// Character data up to the next '<'. Returns true when it produced a text token (only while
+    /// capturing; otherwise the text is checked and skipped).
+    private mutating func scanText() throws(TraceReadError) -> Bool {
+        if captureText { text.removeAll(keepingCapacity: true) }
+        var keep = position
+        var sawNonSpace = false
+        while true {
+            let limit = source.end
+            var p = position
+            // Up to the next '<' or '&' in the window.
+            while p < limit {
+                let b = base[p]
+                if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { break }
+                if b > 0x20 || (b != 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) { sawNonSpace = true }
+                p += 1
+            }
+            if captureText {
+                try appendText(position..<p)
+            }
+            position = p
+            if p < limit && base[p] == UInt8(ascii: "<") { break }
+            if p < limit {  // '&'
+                try scanReference(keeping: &keep)
+                sawNonSpace = true
+                continue
+            }
+            keep = position  // text already consumed need not stay in the window
+            var k = keep
+            guard try ensure(1, keeping: &k) else { break }
+            keep = k
+        }
+        if (!rootSeen || rootClosed) && sawNonSpace {
+            throw error(rootSeen ? "text after the root element" : "text before the root element")
+        }
+        return captureText
+    }
+
+    private mutating func appendText(_ r: Range<Int>) throws(TraceReadError) {
+        guard text.count + r.count <= XMLScanner.maximumText else { throw error("text longer than \(XMLScanner.maximumText) bytes") }
+        if latin1 {
+            for i in r { appendLatin1(base[i], to: &text) }
+        } else {
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: source.bytes[r]))
+        }
+    }
+
+    private func appendLatin1(_ b: UInt8, to out: inout [UInt8]) {
+        if b < 0x80 {
+            out.append(b)
+        } else {
+            out.append(0xC0 | (b >> 6))
+            out.append(0x80 | (b & 0x3F))
+        }
+    }
+
+    /// A character or entity reference at `position` ('&'); appends its character when capturing.
+    private mutating func scanReference(keeping keep: inout Int) throws(TraceReadError) {
+        var k = min(keep, position)
+        guard let semi = try findSemicolon(keeping: &k) else { throw error("unterminated character reference") }
+        keep = k
+        let ref = Array(UnsafeBufferPointer(rebasing: source.bytes[(position + 1)..<semi]))
+        let scalar = try decodeReference(ref, at: position)
+        if captureText { appendScalar(scalar, to: &text) }
+        position = semi + 1
+    }
+
+    private mutating func findSemicolon(keeping keep: inout Int) throws(TraceReadError) -> Int? {
+        while true {
+            var p = position + 1
+            while p < source.end && p - position <= 12 {
+                if base[p] == UInt8(ascii: ";") { return p }
+                p += 1
+            }
+            if p - position > 12 { return nil }
+            guard try ensure(p - position + 1, keeping: &keep) else { return nil }
+        }
+    }
+
+    private func decodeReference(_ ref: [UInt8], at p: Int) throws(TraceReadError) -> Unicode.Scalar {
+        switch ref {
+        case Array("lt".utf8): return "<"
+        case Array("gt".utf8): return ">"
+        case Array("amp".utf8): return "&"
+        case Array("apos".utf8): return "'"
+        case Array("quot".utf8): return "\""
+        default: break
+        }
+        if ref.first == UInt8(ascii: "#") {
+            var value: UInt32 = 0
+            let hex = ref.count > 1 && ref[1] == UInt8(ascii: "x")
+            let digits = ref.dropFirst(hex ? 2 : 1)
+            guard !digits.isEmpty, digits.count <= 8 else { throw error("invalid character reference", at: p) }
+            for d in digits {
+                let v: UInt32
+                switch d {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(d - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: v = UInt32(d - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: v = UInt32(d - UInt8(ascii: "A") + 10)
+                default: throw error("invalid character reference", at: p)
+                }
+                value = value * (hex ? 16 : 10) + v
+            }
+            guard let s = Unicode.Scalar(value), XMLScanner.isXMLChar(value) else {
+                throw error("character reference to an invalid character", at: p)
+            }
+            return s
+        }
+        throw error("undefined entity '&\(String(decoding: ref, as: UTF8.self));' (only the five predefined entities and character references are read; DTD entities are never expanded)", at: p)
+    }
+
+    static func isXMLChar(_ v: UInt32) -> Bool {
+        v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v) || (0x10000...0x10FFFF).contains(v)
+    }
+
+    private func appendScalar(_ s: Unicode.Scalar, to out: inout [UInt8]) {
+        out.append(contentsOf: Array(String(Character(s)).utf8))
+    }
+
+    /// `<!--`, `<![CDATA[` or `<!DOCTYPE`. Returns true when CDATA produced a text token.
+    private mutating func scanBang() throws(TraceReadError) -> Bool {
+        var keep = position
+        guard try ensure(4, keeping: &keep) else { throw error("unexpected end of file in markup") }
+        if byte(position + 2) == UInt8(ascii: "-") && byte(position + 3) == UInt8(ascii: "-") {
+            position += 4
+            guard let close = try find(Array("-->".utf8), keeping: &keep) else { throw error("unterminated comment", at: keep) }
+            position = close + 3
+            return false
+        }
+        guard try ensure(9, keeping: &keep) else { throw error("unexpected end of file in markup") }
+        if UnsafeBufferPointer(rebasing: source.bytes[(position + 2)..<(position + 9)]).elementsEqual("[CDATA[".utf8) {
+            guard rootSeen && !rootClosed else { throw error("CDATA outside the root element") }
+            if captureText { text.removeAll(keepingCapacity: true) }
+            position += 9
+            guard let close = try find(Array("]]>".utf8), keeping: &keep) else { throw error("unterminated CDATA section", at: keep) }
+            if captureText { try appendText((keep + 9)..<close) }  // `keep` is still the '<' of the section
+            position = close + 3
+            return captureText
+        }
+        if UnsafeBufferPointer(rebasing: source.bytes[(position + 2)..<(position + 9)]).elementsEqual("DOCTYPE".utf8) {
+            guard !rootSeen else { throw error("DOCTYPE after the root element") }
+            try skipDoctype(keeping: &keep)
+            return false
+        }
+        throw error("unknown markup '<!'")
+    }
+
+    /// Skips a DOCTYPE declaration, internal subset included, without interpreting it.
+    private mutating func skipDoctype(keeping keep: inout Int) throws(TraceReadError) {
+        var bracket = 0
+        var quote: UInt8 = 0
+        position += 9
+        while true {
+            guard try ensure(1, keeping: &keep) else { throw error("unterminated DOCTYPE", at: keep) }
+            let b = byte(position)
+            position += 1
+            if quote != 0 {
+                if b == quote { quote = 0 }
+            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                quote = b
+            } else if b == UInt8(ascii: "[") {
+                bracket += 1
+            } else if b == UInt8(ascii: "]") {
+                bracket -= 1
+            } else if b == UInt8(ascii: ">") && bracket <= 0 {
+                return
+            }
+            if position - keep > ByteSource.maximumWindow / 2 { keep = position }
+        }
+    }
+
+    /// `<?...?>`: the XML declaration is read for its encoding; other instructions are skipped.
+    private mutating func scanProcessingInstruction() throws(TraceReadError) {
+        var keep = position
+        let atStart = source.discarded + keep == documentStart
+        guard let close = try find(Array("?>".utf8), keeping: &keep) else { throw error("unterminated processing instruction", at: keep) }
+        let content = Array(UnsafeBufferPointer(rebasing: source.bytes[(keep + 2)..<close]))
+        if content.starts(with: Array("xml".utf8)) && (content.count == 3 || [0x20, 0x09, 0x0A, 0x0D].contains(content[3])) {
+            guard atStart else { throw error("XML declaration not at the start of the document", at: keep) }
+            let lower = content.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+            let key = Array("encoding".utf8)
+            if let at = (0...max(lower.count - key.count, 0)).first(where: { lower.count >= key.count && Array(lower[$0..<($0 + key.count)]) == key }) {
+                let after = lower[(at + key.count)...].drop(while: { $0 == 0x20 || $0 == UInt8(ascii: "=") || $0 == 0x22 || $0 == 0x27 })
+                let enc = String(decoding: after.prefix(while: { $0 != 0x22 && $0 != 0x27 && $0 != 0x20 }), as: UTF8.self)
+                switch enc {
+                case "utf-8", "utf8", "us-ascii", "ascii": break
+                case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "windows-1252", "cp1252": latin1 = true
+                default: throw error("unsupported encoding '\(enc)' (UTF-8 and ISO-8859-1 are read)", at: keep)
+                }
+            }
+        }
+        position = close + 2
+    }
+
+    private mutating func scanEndTag() throws(TraceReadError) {
+        var keep = position
+        guard let gt = try find([UInt8(ascii: ">")], keeping: &keep) else { throw error("unterminated end tag", at: keep) }
+        var p = keep + 2
+        let nameStart = p
+        while p < gt && !XMLScanner.isSpace(byte(p)) { p += 1 }
+        name.removeAll(keepingCapacity: true)
+        name.append(contentsOf: UnsafeBufferPointer(rebasing: source.bytes[nameStart..<p]))
+        while p < gt && XMLScanner.isSpace(byte(p)) { p += 1 }
+        guard p == gt else { throw error("unexpected characters in end tag", at: p) }
+        guard !openEnds.isEmpty else { throw error("end tag </\(String(decoding: name, as: UTF8.self))> with no open element", at: keep) }
+        guard topName.elementsEqual(name) else {
+            throw error("end tag </\(String(decoding: name, as: UTF8.self))> does not match <\(String(decoding: topName, as: UTF8.self))>", at: keep)
+        }
+        position = gt + 1
+        popOpen()
+    }
+
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+    static func isNameByte(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "."), 0x80...0xFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Checks a name: ASCII names by byte class; others by XML 1.0's NameStartChar/NameChar.
+    private func validateName(_ r: Range<Int>) throws(TraceReadError) {
+        guard !r.isEmpty else { throw error("expected a name", at: r.lowerBound) }
+        let first = byte(r.lowerBound)
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 0x30 && first <= 0x39) {
+            throw error("invalid name", at: r.lowerBound)
+        }
+        var ascii = true
+        for i in r where byte(i) >= 0x80 { ascii = false; break }
+        if ascii || latin1 { return }
+        guard let s = String(validating: UnsafeBufferPointer(rebasing: source.bytes[r]), as: UTF8.self) else {
+            throw error("name is not valid UTF-8", at: r.lowerBound)
+        }
+        for (i, u) in s.unicodeScalars.enumerated() where u.value >= 0x80 {
+            let v = u.value
+            var ok = (0xC0...0xD6).contains(v) || (0xD8...0xF6).contains(v) || (0xF8...0x2FF).contains(v) || (0x370...0x37D).contains(v)
+                || (0x37F...0x1FFF).contains(v) || (0x200C...0x200D).contains(v) || (0x2070...0x218F).contains(v)
+                || (0x2C00...0x2FEF).contains(v) || (0x3001...0xD7FF).contains(v) || (0xF900...0xFDCF).contains(v)
+                || (0xFDF0...0xFFFD).contains(v) || (0x10000...0xEFFFF).contains(v)
+            if i > 0 { ok = ok || v == 0xB7 || (0x300...0x36F).contains(v) || (0x203F...0x2040).contains(v) }
+            if !ok { throw error("invalid character U+\(String(v, radix: 16, uppercase: true)) in a name", at: r.lowerBound) }
+        }
+    }
+
+    /// Follows attribute quoting through `r` of a start tag: `quote` is the open quote (0 when
+    /// none). A '<' is an error inside or outside quotes.
+    private func trackQuotes(_ r: Range<Int>, _ quote: inout UInt8) throws(TraceReadError) {
+        for i in r {
+            let b = base[i]
+            if quote != 0 {
+                if b == quote { quote = 0 } else if b == 0x3C { throw error("'<' in an attribute value", at: i) }
+            } else if b == 0x22 || b == 0x27 {
+                quote = b
+            } else if b == 0x3C {
+                throw error("'<' inside a start tag", at: i)
+            }
+        }
+    }
+
+    private mutating func scanStartTag() throws(TraceReadError) -> XMLToken {
+        var keep = position
+        // Find the closing '>' outside quotes: memchr for '>', then check that no quote is open
+        // before it (values with '>' are rare; then search on).
+        var p = position + 1
+        var quote: UInt8 = 0
+        var checked = p
+        while true {
+            let base = self.base
+            let limit = source.end
+            if p < limit, let hit = memchr(base + p, 0x3E, limit - p) {
+                let gt = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - UnsafePointer(base)
+                try trackQuotes(checked..<gt, &quote)
+                checked = gt + 1
+                if quote == 0 {
+                    p = gt
+                    break
+                }
+                p = gt + 1
+                continue
+            }
+            // No '>' in the window yet: check what there is, then read more.
+            try trackQuotes(checked..<limit, &quote)
+            checked = limit
+            let before = keep
+            var k = keep
+            guard try ensure(limit - position + 1, keeping: &k) else { throw error("unexpected end of file in a start tag", at: k) }
+            keep = k
+            let shift = before - keep
+            p = limit - shift
+            checked -= shift
+        }
+        let gt = p
+        let selfClosing = byte(gt - 1) == UInt8(ascii: "/") && gt - 1 > keep
+        let tagEnd = selfClosing ? gt - 1 : gt
+        // Name.
+        var i = keep + 1
+        let nameStart = i
+        while i < tagEnd && XMLScanner.isNameByte(byte(i)) { i += 1 }
+        try validateName(nameStart..<i)
+        if i < tagEnd && !XMLScanner.isSpace(byte(i)) {
+            throw error("invalid character in the name of a start tag", at: i)
+        }
+        name.removeAll(keepingCapacity: true)
+        name.append(contentsOf: UnsafeBufferPointer(rebasing: source.bytes[nameStart..<i]))
+        if rootClosed { throw error("a second root element <\(String(decoding: name, as: UTF8.self))>", at: keep) }
+        // Attributes.
+        attributeBytes.removeAll(keepingCapacity: true)
+        attributes.removeAll(keepingCapacity: true)
+        while true {
+            let before = i
+            while i < tagEnd && XMLScanner.isSpace(byte(i)) { i += 1 }
+            if i >= tagEnd { break }
+            guard i > before else { throw error("expected whitespace before an attribute", at: i) }
+            let an = i
+            while i < tagEnd && XMLScanner.isNameByte(byte(i)) { i += 1 }
+            try validateName(an..<i)
+            let nameRange = an..<i
+            while i < tagEnd && XMLScanner.isSpace(byte(i)) { i += 1 }
+            guard i < tagEnd, byte(i) == UInt8(ascii: "=") else { throw error("expected '=' after an attribute name", at: i) }
+            i += 1
+            while i < tagEnd && XMLScanner.isSpace(byte(i)) { i += 1 }
+            guard i < tagEnd, byte(i) == UInt8(ascii: "\"") || byte(i) == UInt8(ascii: "'") else {
+                throw error("expected a quoted attribute value", at: i)
+            }
+            let q = byte(i)
+            i += 1
+            let vs = i
+            while i < tagEnd && byte(i) != q { i += 1 }
+            guard i < tagEnd else { throw error("unterminated attribute value", at: vs) }
+            let ve = i
+            i += 1
+            guard attributes.count < XMLScanner.maximumAttributes else { throw error("more than \(XMLScanner.maximumAttributes) attributes", at: an) }
+            let n0 = attributeBytes.count
+            attributeBytes.append(contentsOf: UnsafeBufferPointer(rebasing: source.bytes[nameRange]))
+            let n1 = attributeBytes.count
+            for a in attributes where attributeBytes[a.name].elementsEqual(attributeBytes[n0..<n1]) {
+                throw error("duplicate attribute '\(String(decoding: attributeBytes[n0..<n1], as: UTF8.self))'", at: an)
+            }
+            try appendAttributeValue(vs..<ve)
+            attributes.append((n0..<n1, n1..<attributeBytes.count))
+        }
+        guard openEnds.count < XMLScanner.maximumDepth else { throw error("elements nested deeper than \(XMLScanner.maximumDepth)", at: keep) }
+        openNames.append(contentsOf: name)
+        openEnds.append(openNames.count)
+        rootSeen = true
+        position = gt + 1
+        if selfClosing { pendingEnd = true }
+        return .start(selfClosing: selfClosing)
+    }
+
+    /// Decodes an attribute value (references, Latin-1) into `attributeBytes`.
+    private mutating func appendAttributeValue(_ r: Range<Int>) throws(TraceReadError) {
+        var i = r.lowerBound
+        while i < r.upperBound {
+            let b = byte(i)
+            if b == UInt8(ascii: "&") {
+                var j = i + 1
+                while j < r.upperBound && byte(j) != UInt8(ascii: ";") && j - i <= 12 { j += 1 }
+                guard j < r.upperBound, byte(j) == UInt8(ascii: ";") else { throw error("unterminated character reference", at: i) }
+                let s = try decodeReference(Array(UnsafeBufferPointer(rebasing: source.bytes[(i + 1)..<j])), at: i)
+                appendScalar(s, to: &attributeBytes)
+                i = j + 1
+            } else {
+                if latin1 { appendLatin1(b, to: &attributeBytes) } else { attributeBytes.append(b) }
+                i += 1
+            }
+        }
+    }
+}

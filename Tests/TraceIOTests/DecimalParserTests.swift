@@ -1,0 +1,406 @@
+import Glibc
+import TestSupport
+import Testing
+import TraceIO
+
+/// `strtod` on `text`, which must be consumed in full; the white space `strtod` skips and its hex
+/// form are outside our grammar, so those give `nil` too.
+private func strtodReference(_ text: [UInt8]) -> Double? {
+    if let first = text.first, first == 0x20 || (0x09...0x0D).contains(first) { return nil }
+    if text.contains(where: { $0 | 0x20 == UInt8(ascii: "x") }) { return nil }
+    var z = text.map { CChar(bitPattern: $0) }
+    z.append(0)
+    return z.withUnsafeBufferPointer { p -> Double? in
+        var end: UnsafeMutablePointer<CChar>?
+        let value = strtod(p.baseAddress!, &end)
+        return end.map { $0 - UnsafeMutablePointer(mutating: p.baseAddress!) } == text.count ? value : nil
+    }
+}
+
+private func parse(_ text: [UInt8]) -> Double? { text.withUnsafeBufferPointer { DecimalParser.parseDouble($0) } }
+
+/// Compares the parser with `strtod` bit for bit; returns a description of the first few mismatches.
+private struct Comparison {
+    var checked = 0
+    var mismatches: [String] = []
+
+    mutating func check(_ text: [UInt8]) {
+        checked += 1
+        let got = parse(text)
+        let want = strtodReference(text)
+        guard got?.bitPattern != want?.bitPattern else { return }
+        if mismatches.count < 10 {
+            mismatches.append("\(String(decoding: text, as: UTF8.self)): got \(got.map { "\($0)" } ?? "nil"), strtod \(want.map { "\($0)" } ?? "nil")")
+        }
+    }
+
+    mutating func check(_ text: String) { check(Array(text.utf8)) }
+}
+
+extension SplitMix64 {
+    /// A uniform integer in `range` (modulo bias is negligible here).
+    fileprivate mutating func int(_ range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
+    }
+
+    fileprivate mutating func chance(_ p: Double) -> Bool { uniform(0, 1) < p }
+
+    fileprivate mutating func digit() -> UInt8 { UInt8(ascii: "0") + UInt8(next() % 10) }
+
+    fileprivate mutating func nonzeroDigit() -> UInt8 { UInt8(ascii: "1") + UInt8(next() % 9) }
+}
+
+private func appendInt(_ value: Int, to out: inout [UInt8]) { out.append(contentsOf: String(value).utf8) }
+
+private func appendExponent(_ e: Int, to out: inout [UInt8], _ rng: inout SplitMix64) {
+    out.append(rng.chance(0.5) ? UInt8(ascii: "e") : UInt8(ascii: "E"))
+    if e < 0 { out.append(UInt8(ascii: "-")) } else if rng.chance(0.3) { out.append(UInt8(ascii: "+")) }
+    for _ in 0..<rng.int(0...2) where rng.chance(0.2) { out.append(UInt8(ascii: "0")) }
+    appendInt(abs(e), to: &out)
+}
+
+/// `digits` with a decimal point inserted at a random place (or none), so leading and trailing
+/// `.` forms occur too.
+private func appendWithPoint(_ digits: [UInt8], to out: inout [UInt8], _ rng: inout SplitMix64) {
+    if rng.chance(0.15) {
+        out.append(contentsOf: digits)
+        return
+    }
+    let at = rng.int(0...digits.count)
+    out.append(contentsOf: digits[0..<at])
+    out.append(UInt8(ascii: "."))
+    out.append(contentsOf: digits[at...])
+}
+
+/// Exact decimal digits of big naturals, for halfway cases (little-endian base-10⁹ limbs).
+private struct BigDecimal {
+    var limbs: [UInt64]
+
+    init(_ value: UInt64) {
+        limbs = [value % 1_000_000_000, value / 1_000_000_000 % 1_000_000_000, value / 1_000_000_000_000_000_000]
+    }
+
+    /// self *= factor, with factor < 2^32.
+    mutating func multiply(by factor: UInt64) {
+        var carry: UInt64 = 0
+        for i in limbs.indices {
+            let p = limbs[i] * factor + carry
+            limbs[i] = p % 1_000_000_000
+            carry = p / 1_000_000_000
+        }
+        while carry > 0 {
+            limbs.append(carry % 1_000_000_000)
+            carry /= 1_000_000_000
+        }
+    }
+
+    mutating func multiply(byPowerOf base: UInt64, _ count: Int) {
+        let (step, stepCount): (UInt64, Int) = base == 2 ? (1 << 29, 29) : (1_220_703_125, 13)  // 5^13
+        var left = count
+        while left >= stepCount {
+            multiply(by: step)
+            left -= stepCount
+        }
+        var last: UInt64 = 1
+        for _ in 0..<left { last *= base }
+        multiply(by: last)
+    }
+
+    var digits: [UInt8] {
+        var text = ""
+        var top = limbs.count - 1
+        while top > 0 && limbs[top] == 0 { top -= 1 }
+        text += String(limbs[top])
+        for i in stride(from: top - 1, through: 0, by: -1) {
+            let s = String(limbs[i])
+            text += String(repeating: "0", count: 9 - s.count) + s
+        }
+        return Array(text.utf8)
+    }
+}
+
+/// The exact midpoint between `x` (finite, positive) and the next larger double (infinity's
+/// "next" being 2^1024) as decimal digits D and scale k: midpoint = D · 10^-k.
+private func midpoint(above x: Double) -> (digits: [UInt8], scale: Int) {
+    let bits = x.bitPattern
+    let biased = Int(bits >> 52)
+    let fraction = bits & ((1 << 52) - 1)
+    let (m, e2) = biased == 0 ? (fraction, -1074) : (fraction | (1 << 52), biased - 1075)
+    // midpoint = (2m + 1) · 2^(e2 − 1)
+    var big = BigDecimal(2 * m + 1)
+    let k = e2 - 1
+    if k >= 0 {
+        big.multiply(byPowerOf: 2, k)
+        return (big.digits, 0)
+    }
+    // (2m+1) · 2^k = (2m+1) · 5^-k / 10^-k
+    big.multiply(byPowerOf: 5, -k)
+    return (big.digits, -k)
+}
+
+/// D · 10^-k written as text, either `De-k` or `d.ddde…`.
+private func appendScaled(_ digits: [UInt8], scale: Int, to out: inout [UInt8], _ rng: inout SplitMix64) {
+    if rng.chance(0.5) {
+        out.append(contentsOf: digits)
+        appendExponent(-scale, to: &out, &rng)
+    } else {
+        out.append(digits[0])
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: digits[1...])
+        appendExponent(digits.count - 1 - scale, to: &out, &rng)
+    }
+}
+
+@Suite("Decimal parser")
+struct DecimalParserTests {
+    /// Known hard or boundary inputs (collected from the literature on correctly rounded decimal
+    /// conversion: Paxson, Clinger, glibc and Rust bug reports, Lemire's tests).
+    static let hardCases: [String] = [
+        "0", "-0", "+0", "0.0", "-0.0", "-.0", "0.", "0e0", "0e999", "-0e-999", "0e+99999999999999999999",
+        ".5", "5.", "-.5", "+.5e1", "00000.00000", "000001", "-000.000100e+0002",
+        "9007199254740991", "9007199254740992", "9007199254740993", "9007199254740994", "9007199254740995",
+        "9007199254740993.0", "9007199254740993.00000000000000000001", "900719925474099300000e-5",
+        "18014398509481985", "18014398509481986", "18446744073709551615", "18446744073709551616",
+        "9223372036854775807", "9223372036854775808", "1234567890123456789", "12345678901234567890",
+        "1e22", "1e23", "1e-22", "1e-23", "9007199254740992e22", "9007199254740992e23", "1e37", "1e38",
+        "123456789e30", "900719925474099e22", "9007199254740991e-22", "4503599627370497.5",
+        "0.1", "0.2", "0.3", "0.7", "1.1", "3.14159265358979323846264338327950288",
+        "2.2250738585072011e-308", "2.2250738585072012e-308", "2.2250738585072014e-308",
+        "2.225073858507201136057409796709131975934819546351645648e-308",
+        "2.2250738585072009e-308", "4.9406564584124654e-324", "4.9406564584124654e-325",
+        "2.4703282292062327e-324", "2.4703282292062328e-324", "2.47032822920623272088e-324",
+        "5e-324", "3e-324", "2e-324", "1e-324", "7e-324", "1e-400", "-1e-400", "1e-99999999999",
+        "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308",
+        "1.797693134862315807e308", "1.7976931348623158079e308", "179769313486231580793728971405301e276",
+        "1e308", "1e309", "-1e309", "1e310", "1e99999999999", "-1e99999999999",
+        "7.038531e-26", "9214843084008499", "8.10109172351e-10", "62.5364939768271845828",
+        "0.500000000000000166533453693773481063544750213623046875",
+        "3.518437208883201171875e13", "1.00000000000000011102230246251565404236316680908203125",
+        "1.00000000000000011102230246251565404236316680908203124",
+        "1.00000000000000011102230246251565404236316680908203126",
+        "1.0000000000000002220446049250313080847263336181640625",
+        "4.4501477170144023e-308", "4.4501477170144022721148195934182639518696390927032912960468522194e-308",
+        "2.22507385850720113605740979670913197593481954635164564e-308",
+        "6.631236846766476e-316", "3.2378839133029012e+138", "6.9294956446009195e15", "5.721418e-34",
+        "1448997445238699", "6929495644600919e-11", "43.39870071411133", "1.8254370599970384e-308",
+        "1090544144181609348835077142190", "5708990770823839524233143877797980545530986496",
+        "2.9802322387695312500e-8", "89255.0e-22", "1e-300", "1e-310", "123456e-320",
+        "0.000000000000000000000000000000000000000000000000000000000000000000000000000000000000001",
+        "-33.868820", "151.209296", "47.376887123", "8.541694", "-122.41941550000001", "0.000001",
+        "33.868820000000000000000000000000000000000000000000000000000000000000001",
+    ]
+
+    @Test("known hard cases match strtod bit for bit")
+    func hardCasesMatch() {
+        var c = Comparison()
+        for text in Self.hardCases { c.check(text) }
+        #expect(c.mismatches == [])
+        #expect(c.checked == Self.hardCases.count)
+    }
+
+    /// Every byte value at every position of typical values (this covers the eight-digit chunk
+    /// test): accepted exactly when `strtod` consumes the whole text, with the same bits.
+    @Test("every byte at every position")
+    func everyByte() {
+        var c = Comparison()
+        for base in ["47.376887123", "-0.1234567890123", "1.234567890123456789e-5", "123456789012.12345678"] {
+            let original = Array(base.utf8)
+            for position in original.indices {
+                for byte in UInt8.min...UInt8.max {
+                    var text = original
+                    text[position] = byte
+                    c.check(text)
+                }
+            }
+        }
+        #expect(c.mismatches == [])
+    }
+
+    @Test("signed zeros, subnormals and overflow")
+    func specialValues() {
+        #expect(DecimalParser.parseDouble("-0")?.bitPattern == (-0.0).bitPattern)
+        #expect(DecimalParser.parseDouble("-0e999")?.bitPattern == (-0.0).bitPattern)
+        #expect(DecimalParser.parseDouble("0e999")?.bitPattern == (0.0).bitPattern)
+        #expect(DecimalParser.parseDouble("-1e-400")?.bitPattern == (-0.0).bitPattern)
+        #expect(DecimalParser.parseDouble("5e-324") == .leastNonzeroMagnitude)
+        #expect(DecimalParser.parseDouble("1e309") == .infinity)
+        #expect(DecimalParser.parseDouble("-1e309") == -.infinity)
+        #expect(DecimalParser.parseDouble(".5") == 0.5)
+        #expect(DecimalParser.parseDouble("5.") == 5)
+        #expect(DecimalParser.parseDouble("-.5") == -0.5)
+        #expect(DecimalParser.parseDouble("-33.868820") == -33.86882)
+        #expect(DecimalParser.parseDouble("9007199254740993") == 9_007_199_254_740_992)
+        #expect(DecimalParser.parseDouble("1.5E+3"[...]) == 1500)
+        #expect(DecimalParser.parseDouble("x12.5y".dropFirst().dropLast()) == 12.5)
+        #expect(DecimalParser.parseDouble("1\u{0}") == nil)
+        #expect(DecimalParser.parseDouble("\u{0}") == nil)
+    }
+
+    @Test("rejects anything outside the grammar", arguments: [
+        "", "-", "+", ".", "-.", "+.", "e5", ".e5", "1e", "1e+", "1e-", "1E", "1.2.3", " 1", "1 ", "0x10",
+        "inf", "-inf", "infinity", "nan", "NaN", "1,5", "1e5.5", "1e5e5", "--1", "+-1", "1-", "1_000",
+        "١", "1d", "1f", "0b1", "e", "E", "..5", "5..", "1e 5", "+ 1",
+    ])
+    func rejects(text: String) {
+        #expect(DecimalParser.parseDouble(text) == nil)
+    }
+
+    @Test("parseInt")
+    func parseInt() {
+        func p(_ s: String) -> Int? { Array(s.utf8).withUnsafeBufferPointer { DecimalParser.parseInt($0) } }
+        #expect(p("0") == 0)
+        #expect(p("-0") == 0)
+        #expect(p("+42") == 42)
+        #expect(p("007") == 7)
+        #expect(p("-123456789") == -123_456_789)
+        #expect(p("9223372036854775807") == .max)
+        #expect(p("-9223372036854775808") == .min)
+        #expect(p("00000000000000000000009223372036854775807") == .max)
+        for bad in ["", "-", "+", "9223372036854775808", "-9223372036854775809", "99999999999999999999", "1.0",
+                    " 1", "1 ", "1e3", "0x1", "--1", "1-"] {
+            #expect(p(bad) == nil, "\(bad)")
+        }
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<10_000 {
+            let v = Int(bitPattern: UInt(rng.next())) >> rng.int(0...63)
+            #expect(p(String(v)) == v)
+        }
+    }
+
+    /// 1,000,000+ seeded random inputs of many shapes, each compared with `strtod` bit for bit.
+    @Test("random inputs match strtod bit for bit", arguments: [
+        "gps", "long", "exponent", "fast-path edges", "shortest round trip", "huge", "halfway",
+    ])
+    func randomMatchesStrtod(shape: String) {
+        var rng = SplitMix64(seed: shape.utf8.reduce(0x5EED) { $0 &* 31 &+ UInt64($1) })
+        var c = Comparison()
+        var text: [UInt8] = []
+        var digits: [UInt8] = []
+        func sign() {
+            let r = rng.int(0...9)
+            if r < 4 { text.append(UInt8(ascii: "-")) } else if r == 4 { text.append(UInt8(ascii: "+")) }
+        }
+        switch shape {
+        case "gps":  // -33.868820: 1–3 integer digits, 6–15 decimals
+            for _ in 0..<300_000 {
+                text.removeAll(keepingCapacity: true)
+                sign()
+                let intDigits = rng.int(1...3)
+                text.append(intDigits == 1 ? rng.digit() : rng.nonzeroDigit())
+                for _ in 1..<intDigits { text.append(rng.digit()) }
+                text.append(UInt8(ascii: "."))
+                for _ in 0..<rng.int(6...15) { text.append(rng.digit()) }
+                c.check(text)
+            }
+        case "long":  // 17–40 significant digits, leading zeros, small exponents
+            for _ in 0..<200_000 {
+                text.removeAll(keepingCapacity: true)
+                digits.removeAll(keepingCapacity: true)
+                sign()
+                for _ in 0..<rng.int(0...6) where rng.chance(0.4) { digits.append(UInt8(ascii: "0")) }
+                digits.append(rng.nonzeroDigit())
+                for _ in 1..<rng.int(17...40) { digits.append(rng.chance(0.1) ? UInt8(ascii: "0") : rng.digit()) }
+                for _ in 0..<rng.int(0...8) where rng.chance(0.3) { digits.append(UInt8(ascii: "0")) }
+                appendWithPoint(digits, to: &text, &rng)
+                if rng.chance(0.3) { appendExponent(rng.int(-30...30), to: &text, &rng) }
+                c.check(text)
+            }
+        case "exponent":  // 1–20 digits, exponents e-330…e+310: subnormals, underflow, overflow
+            for _ in 0..<250_000 {
+                text.removeAll(keepingCapacity: true)
+                digits.removeAll(keepingCapacity: true)
+                sign()
+                for _ in 0..<rng.int(1...20) { digits.append(rng.digit()) }
+                appendWithPoint(digits, to: &text, &rng)
+                appendExponent(rng.int(-330...310), to: &text, &rng)
+                c.check(text)
+            }
+        case "fast-path edges":  // significands around 2^53, exponents around ±22 and 22 + 15
+            for _ in 0..<200_000 {
+                text.removeAll(keepingCapacity: true)
+                sign()
+                let m: UInt64
+                switch rng.int(0...3) {
+                case 0: m = (1 << 53) &+ UInt64(bitPattern: Int64(rng.int(-50...50)))
+                case 1: m = rng.next() >> rng.int(0...63)
+                case 2: m = UInt64(rng.int(1...99_999)) * [1, 10, 100, 1000, 10_000][rng.int(0...4)]
+                default: m = rng.next() % (1 << 54)
+                }
+                digits = Array(String(m).utf8)
+                appendWithPoint(digits, to: &text, &rng)
+                let pointShift = text.firstIndex(of: UInt8(ascii: ".")).map { text.count - 1 - $0 } ?? 0
+                appendExponent(rng.int(-26...40) + pointShift, to: &text, &rng)
+                c.check(text)
+            }
+        case "shortest round trip":  // what writers print: Swift's shortest representation
+            for _ in 0..<100_000 {
+                let x: Double
+                if rng.chance(0.5) {
+                    x = Double(bitPattern: rng.next())
+                } else {
+                    x = rng.uniform(-180, 180) * (rng.chance(0.2) ? 1e-5 : 1)
+                }
+                guard x.isFinite else { continue }
+                c.check(x.description)
+                #expect(parse(Array(x.description.utf8)) == x)
+            }
+        case "huge":  // 300–500 digits, up to hundreds of leading zeros
+            for _ in 0..<10_000 {
+                text.removeAll(keepingCapacity: true)
+                digits.removeAll(keepingCapacity: true)
+                sign()
+                if rng.chance(0.2) { for _ in 0..<rng.int(1...300) { digits.append(UInt8(ascii: "0")) } }
+                let count = rng.int(300...500)
+                let zeroRun = rng.chance(0.3)  // "1000…0001"-like
+                for k in 0..<count {
+                    digits.append(zeroRun && k > 0 && k < count - 1 ? UInt8(ascii: "0") : rng.digit())
+                }
+                appendWithPoint(digits, to: &text, &rng)
+                if rng.chance(0.5) { appendExponent(rng.int(-700...300), to: &text, &rng) }
+                c.check(text)
+            }
+        case "halfway":  // exact midpoints between adjacent doubles, and just below and above
+            var bases: [Double] = [.greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastNormalMagnitude,
+                                   Double.leastNormalMagnitude.nextDown, 9_007_199_254_740_992, 1, 0.1]
+            for _ in 0..<20_000 {
+                let x: Double
+                switch rng.int(0...2) {
+                case 0: x = Double(bitPattern: rng.next() % 0x7FF0_0000_0000_0000)
+                case 1: x = Double(bitPattern: rng.next() % (1 << 52))  // subnormal
+                default: x = Double(rng.next() % (1 << 60)) * [1, 0.001, 1e-10, 1e20][rng.int(0...3)]
+                }
+                if x > 0 && x.isFinite { bases.append(x) }
+            }
+            for x in bases {
+                let (d, k) = midpoint(above: x)
+                text.removeAll(keepingCapacity: true)
+                appendScaled(d, scale: k, to: &text, &rng)
+                c.check(text)
+                #expect(parse(text) == (x.significandBitPattern & 1 == 0 ? x : x.nextUp), "ties to even")
+                // Just below: D·10^m − 1 at scale k + m.
+                let m = rng.int(1...20)
+                var below = d + [UInt8](repeating: UInt8(ascii: "0"), count: m)
+                var j = below.count - 1
+                while below[j] == UInt8(ascii: "0") {
+                    below[j] = UInt8(ascii: "9")
+                    j -= 1
+                }
+                below[j] -= 1
+                text.removeAll(keepingCapacity: true)
+                appendScaled(below, scale: k + m, to: &text, &rng)
+                c.check(text)
+                #expect(parse(text) == x)
+                // Just above: D·10^m + 1 at scale k + m.
+                let above = d + [UInt8](repeating: UInt8(ascii: "0"), count: m - 1) + [UInt8(ascii: "1")]
+                text.removeAll(keepingCapacity: true)
+                appendScaled(above, scale: k + m, to: &text, &rng)
+                c.check(text)
+                #expect(parse(text) == x.nextUp)
+            }
+        default:
+            Issue.record("unknown shape \(shape)")
+        }
+        #expect(c.mismatches == [])
+        #expect(c.checked >= 10_000)
+    }
+}
