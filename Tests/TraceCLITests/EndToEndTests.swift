@@ -204,3 +204,88 @@ struct PolicyEndToEndTests {
         #expect(missing.status == 66 && missing.stderr == "tracekit: /nonexistent.json: No such file or directory\n")
     }
 }
+
+@Suite("tracekit info and convert, end to end")
+struct TraceCommandsTests {
+    /// Track points per corpus file, from `../shared/traces/PROVENANCE.md`; nil: the file must be
+    /// rejected with a one-line error naming it.
+    static let expectedPoints: [String: Int?] = [
+        "gpx/gpxgo-visnjan_mytracks_android.gpx": 413, "gpx/gpxpy-around-visnjan-with-car.gpx": 104,
+        "gpx/georust-garmin-activity.gpx": 988, "gpx/georust-garmin_with_extensions_gpsmap64s.gpx": 3540,
+        "gpx/togeojson-apple_watch_route.gpx": 44, "gpx/togeojson-blue_hills_expertgps.gpx": 1243,
+        "gpx/gpsbabel-mtk_logger_m241.gpx": 1199, "gpx/gpsbabel-sbn-v13_gt31.gpx": 3453,
+        "gpx/gpsbabel-bike_from_tcx.gpx": 1812, "gpx/gpsbabel-garmin-edge-800.gpx": 1286,
+        "gpx/gpswizard-coros_walk_kimmeridge.gpx": 8294, "gpx/gpswizard-motion_windsurf_0470.gpx": 5054,
+        "gpx/gpxanimator-bikeride_garmin_connect.gpx": 8234, "gpx/gpxpy-korita-zbevnica.gpx": 871,
+        "malformed/gpxpy-Mojstrovka_time_1901.gpx": 184, "malformed/gpxgo-gpx-without-xml-declaration.gpx": 1,
+        "malformed/gpxpy-unicode_with_bom.gpx": 0, "malformed/gpxgo-iso8859-1encoded.gpx": 0,
+        "malformed/georust-badcharacter.xml": nil, "malformed/georust-with_accuracy_badfix.gpx": 3,
+        "malformed/dougfales-with_empty_tracks_iOS.gpx": 14, "malformed/opentracks-trackpointextensions_incorrect.gpx": 5,
+    ]
+
+    static var corpusPresent: Bool { FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces/gpx").path) }
+
+    @Test("every GPX of the corpus: the right point count, or a one-line error naming the file",
+          .enabled(if: corpusPresent, "../shared/traces not found: corpus walk skipped"))
+    func corpus() throws {
+        for (file, expected) in Self.expectedPoints.sorted(by: { $0.key < $1.key }) {
+            let path = sharedFolder.appendingPathComponent("traces/" + file).path
+            let r = try Run(["info", "--format", "json", path])
+            if let expected {
+                #expect(r.status == 0, "\(file): \(r.stderr)")
+                let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+                let files = doc?["files"] as? [[String: Any]]
+                #expect(files?.first?["trackPoints"] as? Int == expected, "\(file)")
+            } else {
+                #expect(r.status == 65, "\(file)")
+                #expect(r.stderr.hasPrefix("tracekit: \(path):") && r.stderr.split(separator: "\n").count == 1, "\(file): \(r.stderr)")
+            }
+        }
+    }
+
+    @Test("info: a readable table with the diagnostics")
+    func infoTable() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("info-\(UUID().uuidString).gpx").path
+        try """
+            <gpx><trk><trkseg>
+            <trkpt lat="1" lon="1"><time>2020-01-01T00:00:00Z</time></trkpt>
+            <trkpt lat="95" lon="1"><time>2020-01-01T00:00:01Z</time></trkpt>
+            <trkpt lat="1.001" lon="1"><time>2020-01-01T00:00:02Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try Run(["info", path])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("tracks / segments / points  1 / 1 / 2"))
+        #expect(r.stdout.contains("time                        2020-01-01T00:00:00Z … 2020-01-01T00:00:02Z (2 s)"))
+        #expect(r.stdout.contains("1 × invalid coordinate (dropped), first at line 3 (latitude 95.0 is outside [-90, 90] degrees)"))
+        let failed = try Run(["info", "--on-problem", "fail", path])
+        #expect(failed.status == 65 && failed.stderr == "tracekit: \(path):3: invalid coordinate: latitude 95.0 is outside [-90, 90] degrees\n")
+        #expect(try Run(["info", "/nonexistent.gpx"]).status == 66)
+        #expect(try Run(["info", "--input-format", "gpx", "-"], stdin: "<gpx><wpt lat='1' lon='2'/></gpx>").stdout.contains("waypoints                   1"))
+    }
+
+    @Test("convert: formats from extensions, atomic output, the target untouched on failure")
+    func convert() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let input = dir.appendingPathComponent("in.gpx").path
+        try "<gpx><wpt lat='1' lon='2'/><trk><trkseg><trkpt lat='3' lon='4'><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>"
+            .write(toFile: input, atomically: true, encoding: .utf8)
+        let csv = dir.appendingPathComponent("out.csv").path
+        let r = try Run(["convert", input, csv])
+        #expect(r.status == 0)
+        #expect(r.stderr == "tracekit: \(input): 1 waypoints not written: csv cannot hold them\n")
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).hasSuffix("1,1,2020-01-01T00:00:00Z,3,4,,,,,,,,,,,,,\n"))
+        // A broken input: the existing output stays as it was, and no temporary file is left.
+        let broken = dir.appendingPathComponent("broken.gpx").path
+        try "<gpx><trk><trkseg><trkpt lat='3' lon='4'></trkseg>".write(toFile: broken, atomically: true, encoding: .utf8)
+        let before = try String(contentsOfFile: csv, encoding: .utf8)
+        let f = try Run(["convert", broken, csv])
+        #expect(f.status == 65)
+        #expect(try String(contentsOfFile: csv, encoding: .utf8) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["broken.gpx", "in.gpx", "out.csv"])
+        let geo = try Run(["convert", "--to", "geojson", input, "-"])
+        #expect(geo.status == 0 && geo.stdout.hasPrefix("{\"type\":\"FeatureCollection\""))
+        #expect(try Run(["convert", input, dir.appendingPathComponent("x.unknown").path]).status == 64)
+    }
+}
