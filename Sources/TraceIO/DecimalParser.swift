@@ -17,10 +17,11 @@ import Glibc
 ///
 /// One pass over the bytes accumulates up to 19 significant digits into a `UInt64` (leading zeros
 /// are skipped, digits beyond the 19th only move the decimal exponent, or mark the value as
-/// truncated when they are not zero). Then Clinger's fast path: when no nonzero digit was dropped,
-/// the significand `m` is ≤ 2⁵³ and the decimal exponent `e` is in −22…22, `m` and `10^|e|` are
-/// both exact doubles, so `Double(m) * 10^e` (or `/ 10^−e`) is one correctly rounded IEEE
-/// operation. The case 22 < e ≤ 37 is folded in when `m · 10^(e−22)` is still ≤ 2⁵³ (exact
+/// truncated when they are not zero); fraction digits are taken eight at a time with one unaligned
+/// load and three multiplications when they surely fit. Then Clinger's fast path: when no nonzero
+/// digit was dropped, the significand `m` is ≤ 2⁵³ and the decimal exponent `e` is in −22…22, `m`
+/// and `10^|e|` are both exact doubles, so `Double(m) * 10^e` (or `/ 10^−e`) is one correctly
+/// rounded IEEE operation. The case 22 < e ≤ 37 is folded in when `m · 10^(e−22)` is still ≤ 2⁵³ (exact
 /// integer times the exact `1e22`), and `e == 0` with any 64-bit significand is one correctly
 /// rounded integer conversion. Everything else (more than 19 significant digits, larger
 /// exponents, subnormals, overflow) calls C `strtod` on a NUL-terminated copy of the text (a
@@ -39,6 +40,9 @@ import Glibc
 ///
 /// O(n) in the length of the text. The fast path (typical GPS values such as `47.376887123`)
 /// does not allocate or call into C; the fallback costs one copy and one `strtod` call.
+///
+/// The functions are public but not `@inlinable`: inlining would expose the internals (the
+/// lookup tables, the `strtod` fallback) to other modules, and the call costs about a nanosecond.
 public enum DecimalParser {
     /// Parses a decimal floating-point number that must fill `bytes` exactly (see the grammar
     /// above).
@@ -62,7 +66,7 @@ public enum DecimalParser {
         var significantDigits = 0  // digits held in `significand` (leading zeros excluded)
         var scale = 0  // decimal exponent of the last digit held in `significand`
         var sawDigit = false
-        var truncated = false  // a nonzero digit did not fit in `significand`
+        var truncated = false  // a nonzero digit did not fit in `significand`, or the exponent saturated
 
         // Integer part.
         while i < n {
@@ -109,7 +113,8 @@ public enum DecimalParser {
             }
         }
         guard sawDigit else { return nil }
-        // Exponent (saturated: anything beyond ±10⁸ is ±infinity or 0 whatever the digits).
+        // Exponent. Beyond 10⁸ it saturates and the fast path is skipped (a long run of digits
+        // could otherwise offset it back into range), leaving the rest to strtod.
         var exponent = 0
         if i < n && bytes[i] | 0x20 == UInt8(ascii: "e") {
             i &+= 1
@@ -122,7 +127,11 @@ public enum DecimalParser {
             while i < n {
                 let d = bytes[i] &- UInt8(ascii: "0")
                 if d > 9 { break }
-                if exponent < 100_000_000 { exponent = exponent &* 10 &+ Int(d) }
+                if exponent < 100_000_000 {
+                    exponent = exponent &* 10 &+ Int(d)
+                } else {
+                    truncated = true
+                }
                 i &+= 1
             }
             guard i > start else { return nil }

@@ -167,8 +167,9 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     /// digits (clamped to 0…9; no `.` for 0).
     ///
     /// Extra precision is truncated toward the past, never rounded, so the printed instant never
-    /// lies after the value and the date and time fields never roll over: 0.9999999996 s prints as
-    /// `.999` with 3 digits. With 9 digits the text parses back to exactly this value.
+    /// lies after the value and the date and time fields never roll over: `23:59:59.999999999`
+    /// prints as `23:59:59.999` with 3 digits. With 9 digits the text parses back to exactly this
+    /// value.
     public func iso8601(fractionDigits: Int) -> String {
         let digits = min(max(fractionDigits, 0), 9)
         let (secondsSinceEpoch, nanos) = Self.floorDivide(nanoseconds, 1_000_000_000)

@@ -194,8 +194,14 @@ struct DecimalParserTests {
     func hardCasesMatch() {
         var c = Comparison()
         for text in Self.hardCases { c.check(text) }
+        // Long runs of zeros that offset the exponent.
+        let zeros = String(repeating: "0", count: 1000)
+        for text in ["0.\(zeros)1e1010", "-0.\(zeros)123e1003", "1\(zeros)e-1000", "1\(zeros)e-1022", "1\(zeros).\(zeros)",
+                     "\(zeros)9007199254740993\(zeros)e-1000", "0.\(zeros)\(zeros)5e2000", "0.\(zeros)1e-9999"] {
+            c.check(text)
+        }
         #expect(c.mismatches == [])
-        #expect(c.checked == Self.hardCases.count)
+        #expect(c.checked == Self.hardCases.count + 8)
     }
 
     /// Every byte value at every position of typical values (this covers the eight-digit chunk
