@@ -28,7 +28,6 @@ public struct GPXReader: TraceReader {
     private var point: PartialPoint?
     private var field: Field?
     private var fieldDepth = 0
-    private var fieldText: [UInt8] = []
     private var zoneAssumed = false
 
     private enum PendingStart { case track(String?), route(String?) }
@@ -77,13 +76,41 @@ public struct GPXReader: TraceReader {
             case .end:
                 try endElement()
             case .text:
-                if field != nil { fieldText.append(contentsOf: scanner.text) }
+                break  // collected in scanner.text while a field is open
             }
         }
     }
 
     private static func equals(_ a: ArraySlice<UInt8>, _ b: StaticString) -> Bool {
         a.count == b.utf8CodeUnitCount && a.elementsEqual(UnsafeBufferPointer(start: b.utf8Start, count: b.utf8CodeUnitCount))
+    }
+
+    /// The field a point child element carries: by local name, direct children only for the GPX
+    /// elements, any depth (extensions) for speed, course, accuracies, role and state.
+    private static func pointField(_ local: ArraySlice<UInt8>, direct: Bool) -> Field? {
+        guard let first = local.first else { return nil }
+        switch (local.count, first) {
+        case (3, UInt8(ascii: "e")): return direct && equals(local, "ele") ? .elevation : nil
+        case (3, UInt8(ascii: "s")): return direct && equals(local, "sat") ? .satellites : nil
+        case (3, UInt8(ascii: "f")): return direct && equals(local, "fix") ? .fixType : nil
+        case (4, UInt8(ascii: "t")): return direct && equals(local, "time") ? .time : nil
+        case (4, UInt8(ascii: "h")):
+            if direct && equals(local, "hdop") { return .hdop }
+            return equals(local, "hAcc") ? .horizontalAccuracy : nil
+        case (4, UInt8(ascii: "v")):
+            if direct && equals(local, "vdop") { return .vdop }
+            return equals(local, "vAcc") ? .verticalAccuracy : nil
+        case (4, UInt8(ascii: "p")): return direct && equals(local, "pdop") ? .pdop : nil
+        case (4, UInt8(ascii: "n")): return direct && equals(local, "name") ? .name : nil
+        case (4, UInt8(ascii: "r")): return !direct && equals(local, "role") ? .role : nil
+        case (5, UInt8(ascii: "s")):
+            if equals(local, "speed") { return .speed }
+            return !direct && equals(local, "state") ? .state : nil
+        case (6, UInt8(ascii: "c")): return equals(local, "course") ? .course : nil
+        case (19, UInt8(ascii: "a")): return equals(local, "accuracy_horizontal") ? .horizontalAccuracy : nil
+        case (17, UInt8(ascii: "a")): return equals(local, "accuracy_vertical") ? .verticalAccuracy : nil
+        default: return nil
+        }
     }
 
     private mutating func flushPendingStart() {
@@ -108,25 +135,7 @@ public struct GPXReader: TraceReader {
         if let pointDepth = point?.depth {
             // Inside a point: pick the fields we read; everything else is skipped.
             let direct = depth == pointDepth + 1
-            var f: Field?
-            if direct {
-                if GPXReader.equals(local, "ele") { f = .elevation }
-                else if GPXReader.equals(local, "time") { f = .time }
-                else if GPXReader.equals(local, "hdop") { f = .hdop }
-                else if GPXReader.equals(local, "vdop") { f = .vdop }
-                else if GPXReader.equals(local, "pdop") { f = .pdop }
-                else if GPXReader.equals(local, "sat") { f = .satellites }
-                else if GPXReader.equals(local, "fix") { f = .fixType }
-                else if GPXReader.equals(local, "name") { f = .name }
-            }
-            if f == nil {
-                if GPXReader.equals(local, "speed") { f = .speed }
-                else if GPXReader.equals(local, "course") { f = .course }
-                else if GPXReader.equals(local, "hAcc") || GPXReader.equals(local, "accuracy_horizontal") { f = .horizontalAccuracy }
-                else if GPXReader.equals(local, "vAcc") || GPXReader.equals(local, "accuracy_vertical") { f = .verticalAccuracy }
-                else if !direct && GPXReader.equals(local, "role") { f = .role }
-                else if !direct && GPXReader.equals(local, "state") { f = .state }
-            }
+            let f = GPXReader.pointField(local, direct: direct)
             if let f, field == nil {
                 beginField(f, depth: depth)
             }
@@ -167,7 +176,7 @@ public struct GPXReader: TraceReader {
     private mutating func beginField(_ f: Field, depth: Int) {
         field = f
         fieldDepth = depth
-        fieldText.removeAll(keepingCapacity: true)
+        scanner.clearText()
         scanner.captureText = true
     }
 
@@ -221,7 +230,7 @@ public struct GPXReader: TraceReader {
 
     private mutating func finishField(_ f: Field) throws(TraceReadError) {
         if f == .containerName {
-            let name = String(decoding: GPXReader.trimmed(fieldText), as: UTF8.self)
+            let name = String(decoding: GPXReader.trimmed(scanner.text), as: UTF8.self)
             switch pendingStart {
             case .track: pendingStart = .track(name)
             case .route: pendingStart = .route(name)
@@ -230,7 +239,7 @@ public struct GPXReader: TraceReader {
             return
         }
         guard point != nil else { return }
-        let text = GPXReader.trimmed(fieldText)
+        let text = GPXReader.trimmed(scanner.text)
         // An empty element (`<fix/>`, `<ele></ele>`) carries no value: nothing to read or report.
         if text.isEmpty { return }
         func nonNegative(_ v: Double?, _ what: String) throws(TraceReadError) -> Double? {

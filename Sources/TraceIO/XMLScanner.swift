@@ -39,12 +39,18 @@ struct XMLScanner {
     /// Attribute storage: names and decoded values of the current start tag.
     private(set) var attributeBytes: [UInt8] = []
     private(set) var attributes: [(name: Range<Int>, value: Range<Int>)] = []
-    /// Decoded text of the last `.text` token, when `captureText` was set.
+    /// Decoded text collected while `captureText` is set, across text and CDATA tokens, until
+    /// ``clearText()``.
     private(set) var text: [UInt8] = []
+
+    /// Empties ``text`` (keeping its storage).
+    mutating func clearText() { text.removeAll(keepingCapacity: true) }
     /// Whether the next text is collected (the reader sets it inside elements whose value it needs).
     var captureText = false
     /// Whether the prolog declared ISO-8859-1.
     private(set) var latin1 = false
+    /// The open elements' names, back to back; `openEnds[k]` is where name k ends. Storage past
+    /// the last end is stale and reused.
     private var openNames: [UInt8] = []
     private var openEnds: [Int] = []
     private var pendingEnd = false
@@ -187,25 +193,30 @@ struct XMLScanner {
 
     private mutating func popOpen() {
         openEnds.removeLast()
-        openNames.removeLast(openNames.count - (openEnds.last ?? 0))
         if openEnds.isEmpty { rootClosed = true }
     }
 
     /// Character data up to the next '<'. Returns true when it produced a text token (only while
     /// capturing; otherwise the text is checked and skipped).
     private mutating func scanText() throws(TraceReadError) -> Bool {
-        if captureText { text.removeAll(keepingCapacity: true) }
         var keep = position
         var sawNonSpace = false
         while true {
             let limit = source.end
-            var p = position
-            // Up to the next '<' or '&' in the window.
-            while p < limit {
-                let b = base[p]
-                if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { break }
-                if b > 0x20 || (b != 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) { sawNonSpace = true }
-                p += 1
+            // Up to the next '<' (memchr), then the first '&' before it, if any.
+            var p = limit
+            if position < limit, let hit = memchr(base + position, 0x3C, limit - position) {
+                p = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - UnsafePointer(base)
+            }
+            if p > position, let amp = memchr(base + position, 0x26, p - position) {
+                p = UnsafeRawPointer(amp).assumingMemoryBound(to: UInt8.self) - UnsafePointer(base)
+            }
+            // Only outside the root element does it matter whether the text is blank.
+            if !sawNonSpace && (!rootSeen || rootClosed) {
+                for i in position..<p where !XMLScanner.isSpace(base[i]) {
+                    sawNonSpace = true
+                    break
+                }
             }
             if captureText {
                 try appendText(position..<p)
@@ -322,7 +333,6 @@ struct XMLScanner {
         guard try ensure(9, keeping: &keep) else { throw error("unexpected end of file in markup") }
         if UnsafeBufferPointer(rebasing: source.bytes[(position + 2)..<(position + 9)]).elementsEqual("[CDATA[".utf8) {
             guard rootSeen && !rootClosed else { throw error("CDATA outside the root element") }
-            if captureText { text.removeAll(keepingCapacity: true) }
             position += 9
             guard let close = try find(Array("]]>".utf8), keeping: &keep) else { throw error("unterminated CDATA section", at: keep) }
             if captureText { try appendText((keep + 9)..<close) }  // `keep` is still the '<' of the section
@@ -395,7 +405,9 @@ struct XMLScanner {
         while p < gt && XMLScanner.isSpace(byte(p)) { p += 1 }
         guard p == gt else { throw error("unexpected characters in end tag", at: p) }
         guard !openEnds.isEmpty else { throw error("end tag </\(String(decoding: name, as: UTF8.self))> with no open element", at: keep) }
-        guard topName.elementsEqual(name) else {
+        let top = topName
+        let matches = top.count == name.count && top.withUnsafeBufferPointer { a in name.withUnsafeBufferPointer { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+        guard matches else {
             throw error("end tag </\(String(decoding: name, as: UTF8.self))> does not match <\(String(decoding: topName, as: UTF8.self))>", at: keep)
         }
         position = gt + 1
@@ -536,8 +548,12 @@ struct XMLScanner {
             attributes.append((n0..<n1, n1..<attributeBytes.count))
         }
         guard openEnds.count < XMLScanner.maximumDepth else { throw error("elements nested deeper than \(XMLScanner.maximumDepth)", at: keep) }
-        openNames.append(contentsOf: name)
-        openEnds.append(openNames.count)
+        let start = openEnds.last ?? 0
+        if openNames.count < start + name.count { openNames.append(contentsOf: repeatElement(0, count: start + name.count - openNames.count)) }
+        openNames.withUnsafeMutableBufferPointer { dst in
+            name.withUnsafeBufferPointer { src in _ = memcpy(dst.baseAddress! + start, src.baseAddress!, src.count) }
+        }
+        openEnds.append(start + name.count)
         rootSeen = true
         position = gt + 1
         if selfClosing { pendingEnd = true }
@@ -546,6 +562,10 @@ struct XMLScanner {
 
     /// Decodes an attribute value (references, Latin-1) into `attributeBytes`.
     private mutating func appendAttributeValue(_ r: Range<Int>) throws(TraceReadError) {
+        if !latin1 && (r.isEmpty || memchr(base + r.lowerBound, 0x26, r.count) == nil) {
+            attributeBytes.append(contentsOf: UnsafeBufferPointer(start: base + r.lowerBound, count: r.count))
+            return
+        }
         var i = r.lowerBound
         while i < r.upperBound {
             let b = byte(i)
