@@ -28,6 +28,11 @@ enum XMLToken: Equatable {
 /// line and column. Memory: the source's window plus the current tag and captured text.
 struct XMLScanner {
     static let maximumDepth = 256
+    // Delimiters searched for, built once (not per call).
+    static let gt: [UInt8] = [0x3E]
+    static let commentEnd = Array("-->".utf8)
+    static let cdataEnd = Array("]]>".utf8)
+    static let piEnd = Array("?>".utf8)
     static let maximumAttributes = 256
     /// Longest captured text value, bytes.
     static let maximumText = 1 << 20
@@ -326,7 +331,7 @@ struct XMLScanner {
         guard try ensure(4, keeping: &keep) else { throw error("unexpected end of file in markup") }
         if byte(position + 2) == UInt8(ascii: "-") && byte(position + 3) == UInt8(ascii: "-") {
             position += 4
-            guard let close = try find(Array("-->".utf8), keeping: &keep) else { throw error("unterminated comment", at: keep) }
+            guard let close = try find(XMLScanner.commentEnd, keeping: &keep) else { throw error("unterminated comment", at: keep) }
             position = close + 3
             return false
         }
@@ -334,7 +339,7 @@ struct XMLScanner {
         if UnsafeBufferPointer(rebasing: source.bytes[(position + 2)..<(position + 9)]).elementsEqual("[CDATA[".utf8) {
             guard rootSeen && !rootClosed else { throw error("CDATA outside the root element") }
             position += 9
-            guard let close = try find(Array("]]>".utf8), keeping: &keep) else { throw error("unterminated CDATA section", at: keep) }
+            guard let close = try find(XMLScanner.cdataEnd, keeping: &keep) else { throw error("unterminated CDATA section", at: keep) }
             if captureText { try appendText((keep + 9)..<close) }  // `keep` is still the '<' of the section
             position = close + 3
             return captureText
@@ -375,7 +380,7 @@ struct XMLScanner {
     private mutating func scanProcessingInstruction() throws(TraceReadError) {
         var keep = position
         let atStart = source.discarded + keep == documentStart
-        guard let close = try find(Array("?>".utf8), keeping: &keep) else { throw error("unterminated processing instruction", at: keep) }
+        guard let close = try find(XMLScanner.piEnd, keeping: &keep) else { throw error("unterminated processing instruction", at: keep) }
         let content = Array(UnsafeBufferPointer(rebasing: source.bytes[(keep + 2)..<close]))
         if content.starts(with: Array("xml".utf8)) && (content.count == 3 || [0x20, 0x09, 0x0A, 0x0D].contains(content[3])) {
             guard atStart else { throw error("XML declaration not at the start of the document", at: keep) }
@@ -396,7 +401,7 @@ struct XMLScanner {
 
     private mutating func scanEndTag() throws(TraceReadError) {
         var keep = position
-        guard let gt = try find([UInt8(ascii: ">")], keeping: &keep) else { throw error("unterminated end tag", at: keep) }
+        guard let gt = try find(XMLScanner.gt, keeping: &keep) else { throw error("unterminated end tag", at: keep) }
         var p = keep + 2
         let nameStart = p
         while p < gt && !XMLScanner.isSpace(byte(p)) { p += 1 }
