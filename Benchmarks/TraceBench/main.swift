@@ -261,6 +261,52 @@ do {
     bench.ratio("GPX read TraceKit / libxml2 SAX2", ours, over: peer)
 }
 
+// MARK: Trace reading: CSV (1 M rows lat,lon,ISO time,accuracy ≈ 48 MB) against a C strtod loop.
+do {
+    let n = 1_000_000 / scale
+    let path = "/tmp/tracekit-bench-\(n).csv"
+    var rng = SplitMix64(seed: 12)
+    if access(path, F_OK) != 0 {
+        guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
+        fputs("lat,lon,time,accuracy\n", f)
+        var lat = 47.0, lon = 8.0
+        for i in 0..<n {
+            lat += rng.uniform(-1e-4, 1e-4)
+            lon += rng.uniform(-1e-4, 1e-4)
+            let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
+            let latText = String(format6(lat)), lonText = String(format6(lon))
+            fputs("\(latText),\(lonText),2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z,\((rng.uniform(3, 30) * 10).rounded() / 10)\n", f)
+        }
+        fclose(f)
+        rename(path + ".part", path)
+    }
+    var info = stat()
+    stat(path, &info)
+    let megabytes = Double(info.st_size) / 1e6
+    let ours = bench.measure("CSV read (CSVReader), 1M rows", items: n) {
+        var reader = try! openTrace(path)
+        var sum = 0.0, points = 0
+        while let item = try! reader.next() {
+            if case .trackPoint(let f) = item {
+                points += 1
+                sum += f.coordinate.latitude + (f.horizontalAccuracy ?? 0) + Double(f.time?.nanoseconds ?? 0) * 1e-18
+            }
+        }
+        precondition(points == n, "CSV benchmark read \(points) points")
+        return sum
+    }
+    let peer = bench.measure("CSV read, C fgets + strtod loop, 1M rows", items: n) {
+        var checksum = 0.0
+        let rows = cb_strtod_csv(path, &checksum)
+        precondition(rows == n, "strtod loop read \(rows) rows")
+        return checksum
+    }
+    if let ours, let peer {
+        print("  CSV: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtod loop), file \(fmt(megabytes, 1)) MB")
+    }
+    bench.ratio("CSV read TraceKit / C strtod loop", ours, over: peer)
+}
+
 if let jsonPath {
     let text = bench.json()
     guard let f = fopen(jsonPath, "w"), fputs(text, f) >= 0, fclose(f) == 0 else {

@@ -28,6 +28,8 @@ enum ConvertCommand {
                        help: "Input format (default: from IN's extension)."),
             OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
                        help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
+            OptionSpec(name: "utc-offset", valueName: "HOURS", help: "CSV zone-less times: hours east of UTC (see 'tracekit info')."),
+            OptionSpec(name: "column", valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
         ],
         examples: ["tracekit convert ride.gpx ride.csv", "tracekit convert --to geojson ride.gpx - > ride.geojson"])
 
@@ -36,12 +38,12 @@ enum ConvertCommand {
         guard let format = args.value("to").flatMap(TraceFormat.init(rawValue:)) ?? TraceFormat(pathExtension: out),
               [.gpx, .csv, .geojson, .ndjson].contains(format)
         else { throw .usage("cannot tell the output format of '\(out)': give --to gpx|csv|geojson|ndjson") }
-        let options = ReadOptions(policy: ProblemPolicy(rawValue: args.value("on-problem") ?? "report")!)
+        let options = try InfoCommand.readOptions(args)
         var reader: any TraceReader
         do {
             reader = try openTrace(input, format: args.value("input-format").flatMap(TraceFormat.init(rawValue:)), options: options)
         } catch {
-            throw error.line == 0 && !error.message.hasPrefix("unknown format") && !error.message.hasPrefix("reading") ? .noInput(error.description) : .data(error.description)
+            throw CLIError(reading: error)
         }
         try output.flush()
         let target = try AtomicFile(path: out)
@@ -50,7 +52,7 @@ enum ConvertCommand {
             var writer = try makeTraceWriter(format, to: sink)
             while true {
                 let item: TraceItem?
-                do { item = try reader.next() } catch { throw CLIError.data(error.description) }
+                do { item = try reader.next() } catch { throw CLIError(reading: error) }
                 guard let item else { break }
                 try writer.write(item)
             }

@@ -36,3 +36,17 @@ struct CLIError: Error {
     static func noInput(_ m: String) -> CLIError { CLIError(code: .noInput, message: m) }
     static func io(_ m: String) -> CLIError { CLIError(code: .ioError, message: m) }
 }
+
+import TraceIO
+
+extension CLIError {
+    /// The status for a trace that could not be read: 66 when it cannot be opened, 64 when no
+    /// reader applies (name the format), 65 for bad content.
+    init(reading error: TraceReadError) {
+        switch error.category {
+        case .cannotOpen: self = .noInput(error.description)
+        case .unknownFormat: self = .usage(error.description)
+        case .data: self = .data(error.description)
+        }
+    }
+}

@@ -14,7 +14,7 @@ enum InfoCommand {
             backwards times, duplicates, unreadable values) and every assumption made. '-' reads \
             standard input (give --format).
             """,
-        positionals: [PositionalSpec(name: "FILE…", help: "Trace files (GPX; '-' for standard input).")],
+        positionals: [PositionalSpec(name: "FILE…", help: "Trace files: GPX, CSV, OziExplorer PLT, OwnTracks REC ('-' for standard input).")],
         variadic: true,
         options: [
             OptionSpec(name: "format", short: "f", valueName: "FORMAT", choices: ["table", "json"], defaultValue: "table", help: "Output format."),
@@ -22,11 +22,15 @@ enum InfoCommand {
                        help: "Read the files as this format instead of guessing from the extension."),
             OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
                        help: "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
+            OptionSpec(name: "utc-offset", valueName: "HOURS",
+                       help: "CSV times written without a zone are local times this many hours east of UTC (e.g. -5); default: read as UTC and say so."),
+            OptionSpec(name: "column", valueName: "FIELD=COLUMN",
+                       help: "CSV: take FIELD (latitude, longitude, time, date, elevation, accuracy, speed, course, role, state, track, segment) from COLUMN (a header name or a 1-based number); comma-separated for several."),
         ],
         examples: ["tracekit info Traces/*.gpx", "tracekit info --format json trip.gpx", "cat trip.gpx | tracekit info --input-format gpx -"])
 
     static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
-        let options = ReadOptions(policy: ProblemPolicy(rawValue: args.value("on-problem") ?? "report")!)
+        let options = try readOptions(args)
         let format = args.value("input-format").flatMap(TraceFormat.init(rawValue:))
         var reports: [JSONValue] = []
         for path in args.positionals {
@@ -34,14 +38,13 @@ enum InfoCommand {
             do {
                 reader = try openTrace(path, format: format, options: options)
             } catch {
-                throw error.line == 0 && error.message != "reading \(format?.rawValue ?? "") is not supported yet" && !error.message.hasPrefix("unknown format")
-                    && !error.message.hasPrefix("reading") ? .noInput(error.description) : .data(error.description)
+                throw CLIError(reading: error)
             }
             var summary = TraceSummary()
             do {
                 while let item = try reader.next() { summary.add(item) }
             } catch {
-                throw .data(error.description)
+                throw CLIError(reading: error)
             }
             let report = json(path: path, format: reader.format, summary: summary, diagnostics: reader.diagnostics)
             if args.value("format") == "json" {
@@ -53,6 +56,27 @@ enum InfoCommand {
         if args.value("format") == "json" {
             output.write(JSONWriter.string(.object([("schema", .string("tracekit-info/1")), ("files", .array(reports))])) + "\n")
         }
+    }
+
+    /// The reading options shared by `info` and `convert`.
+    static func readOptions(_ args: ParsedArguments) throws(CLIError) -> ReadOptions {
+        var options = ReadOptions(policy: ProblemPolicy(rawValue: args.value("on-problem") ?? "report")!)
+        if let text = args.value("utc-offset") {
+            guard let hours = Double(text), hours.isFinite, abs(hours) <= 14, (hours * 3600).rounded() == hours * 3600 else {
+                throw .usage("'--utc-offset' takes hours east of UTC between -14 and 14, not '\(text)'")
+            }
+            options.zonelessUTCOffset = Int(hours * 3600)
+        }
+        if let text = args.value("column") {
+            for pair in text.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw .usage("'--column' takes FIELD=COLUMN pairs, not '\(pair)'")
+                }
+                options.columns[String(parts[0])] = String(parts[1])
+            }
+        }
+        return options
     }
 
     static func table(path: String, format: TraceFormat, summary s: TraceSummary, diagnostics d: Diagnostics) -> String {

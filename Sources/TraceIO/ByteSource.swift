@@ -41,11 +41,11 @@ final class ByteSource {
             name = "<stdin>"
         } else {
             let f = open(path, O_RDONLY)
-            guard f >= 0 else { throw TraceReadError(file: path, line: 0, column: 0, message: String(cString: strerror(errno))) }
+            guard f >= 0 else { throw TraceReadError(file: path, line: 0, column: 0, message: String(cString: strerror(errno)), category: .cannotOpen) }
             var info = stat()
             if fstat(f, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
                 close(f)
-                throw TraceReadError(file: path, line: 0, column: 0, message: "is a directory")
+                throw TraceReadError(file: path, line: 0, column: 0, message: "is a directory", category: .cannotOpen)
             }
             fd = f
             ownsDescriptor = true

@@ -105,12 +105,26 @@ public struct TraceReadError: Error, Hashable, Sendable, CustomStringConvertible
     public var column: Int
     /// What was wrong or expected.
     public var message: String
+    /// What kind of failure: the file could not be opened, its format could not be chosen, or
+    /// its content is wrong (the default).
+    public var category: Category
 
-    public init(file: String, line: Int, column: Int, message: String) {
+    /// Kinds of reading failure, for callers that map them to exit statuses.
+    public enum Category: Hashable, Sendable {
+        /// The file could not be opened (missing, a directory, no permission).
+        case cannotOpen
+        /// No reader applies (unknown extension, a format TraceKit only writes).
+        case unknownFormat
+        /// The content is not of its format, or a per-point problem under the `fail` policy.
+        case data
+    }
+
+    public init(file: String, line: Int, column: Int, message: String, category: Category = .data) {
         self.file = file
         self.line = line
         self.column = column
         self.message = message
+        self.category = category
     }
 
     public var description: String {

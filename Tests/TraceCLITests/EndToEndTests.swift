@@ -221,11 +221,15 @@ struct TraceCommandsTests {
         "malformed/gpxpy-unicode_with_bom.gpx": 0, "malformed/gpxgo-iso8859-1encoded.gpx": 0,
         "malformed/georust-badcharacter.xml": nil, "malformed/georust-with_accuracy_badfix.gpx": 3,
         "malformed/dougfales-with_empty_tracks_iOS.gpx": 14, "malformed/opentracks-trackpointextensions_incorrect.gpx": 5,
+        "csv/gpsbabel-mtk_logger_m241_bt747.csv": 1199, "csv/gpsbabel-iblue747.csv": 747,
+        "csv/gpsbabel-bike_unicsv.csv": 1812, "csv/trackintel-google_location_history.csv": 416,
+        "malformed/opentracks-csv_export.csv": 4, "malformed/trackintel-posmo_epoch_bug.csv": 2404,
+        "plt/gpsbabel-ozi_20070813_short.plt": 44, "other/owntracks-demo-iphone.rec": 23,
     ]
 
     static var corpusPresent: Bool { FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces/gpx").path) }
 
-    @Test("every GPX of the corpus: the right point count, or a one-line error naming the file",
+    @Test("every file of the corpus: the right point count, or a one-line error naming the file",
           .enabled(if: corpusPresent, "../shared/traces not found: corpus walk skipped"))
     func corpus() throws {
         for (file, expected) in Self.expectedPoints.sorted(by: { $0.key < $1.key }) {
@@ -262,6 +266,29 @@ struct TraceCommandsTests {
         #expect(failed.status == 65 && failed.stderr == "tracekit: \(path):3: invalid coordinate: latitude 95.0 is outside [-90, 90] degrees\n")
         #expect(try Run(["info", "/nonexistent.gpx"]).status == 66)
         #expect(try Run(["info", "--input-format", "gpx", "-"], stdin: "<gpx><wpt lat='1' lon='2'/></gpx>").stdout.contains("waypoints                   1"))
+    }
+
+    @Test("CSV options: --utc-offset for zone-less times, --column mappings",
+          .enabled(if: corpusPresent, "../shared/traces not found: skipped"))
+    func csvOptions() throws {
+        // The bike ride's CSV times are local (UTC-5): with the offset they equal the GPX's.
+        let csv = sharedFolder.appendingPathComponent("traces/csv/gpsbabel-bike_unicsv.csv").path
+        let gpx = sharedFolder.appendingPathComponent("traces/gpx/gpsbabel-bike_from_tcx.gpx").path
+        func span(_ args: [String]) throws -> (String?, String?) {
+            let r = try Run(["info", "--format", "json"] + args)
+            let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+            let f = (doc?["files"] as? [[String: Any]])?.first
+            return (f?["firstTime"] as? String, f?["lastTime"] as? String)
+        }
+        let reference = try span([gpx])
+        #expect(try span(["--utc-offset", "-5", csv]) == reference)
+        #expect(try span([csv]) != reference)
+        #expect(try Run(["info", "--utc-offset", "x", csv]).status == 64)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cols-\(UUID().uuidString).csv").path
+        try "a,b,c\n1,47.5,8.25\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try Run(["info", path]).status == 65)
+        let mapped = try Run(["info", "--column", "latitude=b,longitude=3", path])
+        #expect(mapped.status == 0 && mapped.stdout.contains("1 / 1 / 1"))
     }
 
     @Test("convert: formats from extensions, atomic output, the target untouched on failure")

@@ -1,0 +1,784 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TraceGeodesy
+
+/// Rows of a delimited text file, one at a time, through a ``ByteSource`` window: CSV (quoted
+/// fields with `""` escapes, line breaks inside quotes), OziExplorer PLT and OwnTracks REC lines.
+///
+/// A row ends at LF (a CR before it is dropped); a UTF-8 byte order mark at the start is skipped;
+/// blank rows (only spaces, tabs, CR) are skipped unless ``skipBlankRows`` is off. A quote opens
+/// a quoted field only as the first non-space byte of a field (so `5" screen` is plain text).
+/// Fields are trimmed of spaces (and tabs, unless tab is the delimiter); quoted fields are
+/// decoded in place in the window, so every field is a range of ``ByteSource/bytes``, valid until
+/// the next call. Memory: the window plus one row; a row longer than ``maximumRowLength`` is an
+/// error, never unbounded growth.
+struct RowScanner {
+    /// The longest row accepted, bytes.
+    static let maximumRowLength = 1 << 20
+
+    let source: ByteSource
+    /// The field delimiter; nil while unknown (a row is then one field).
+    var delimiter: UInt8?
+    /// Whether `"` quotes fields.
+    let quotes: Bool
+    var skipBlankRows = true
+    /// 1-based line on which the current row starts.
+    private(set) var line = 0
+    private var nextLine = 1
+    private var position = 0
+    private var started = false
+    private(set) var rowStart = 0
+    private(set) var rowEnd = 0
+    /// The current row's fields (ranges of `source.bytes`).
+    private(set) var fields: [Range<Int>] = []
+
+    init(source: ByteSource, delimiter: UInt8?, quotes: Bool) {
+        self.source = source
+        self.delimiter = delimiter
+        self.quotes = quotes
+    }
+
+    private var bytes: UnsafeMutableBufferPointer<UInt8> { source.bytes }
+
+    private func isDelimiter(_ b: UInt8) -> Bool {
+        if let d = delimiter { return b == d }
+        return b == 0x2C || b == 0x3B || b == 0x09
+    }
+
+    private func isPadding(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0D || (b == 0x09 && delimiter != 0x09) }
+
+    /// Whether the quote at `q` is the first non-space byte of its field.
+    private func opensQuote(at q: Int) -> Bool {
+        var i = q - 1
+        while i >= rowStart && (bytes[i] == 0x20 || (bytes[i] == 0x09 && delimiter != nil && delimiter != 0x09)) { i -= 1 }
+        return i < rowStart || isDelimiter(bytes[i])
+    }
+
+    private func find(_ byte: UInt8, from: Int, to: Int) -> Int? {
+        guard from < to, let hit = memchr(bytes.baseAddress! + from, Int32(byte), to - from) else { return nil }
+        return hit.assumingMemoryBound(to: UInt8.self) - bytes.baseAddress!
+    }
+
+    private func countNewlines(from: Int, to: Int) -> Int {
+        var n = 0
+        var p = from
+        while let q = find(0x0A, from: p, to: to) { n += 1; p = q + 1 }
+        return n
+    }
+
+    func error(_ message: String, line: Int? = nil, column: Int = 0) -> TraceReadError {
+        TraceReadError(file: source.name, line: line ?? self.line, column: column, message: message)
+    }
+
+    private func tooLong(_ startLine: Int) -> TraceReadError {
+        error("a row longer than \(RowScanner.maximumRowLength) bytes (is this a \(quotes ? "CSV" : "text") file?)", line: startLine)
+    }
+
+    /// Reads more bytes, keeping the current row. False at the end of the file.
+    private mutating func more(_ scan: inout Int) throws(TraceReadError) -> Bool {
+        if source.atEOF { return false }
+        if scan - rowStart > RowScanner.maximumRowLength { throw tooLong(nextLine) }
+        let r = try source.refill(keeping: rowStart)
+        rowStart -= r.shift
+        scan -= r.shift
+        position = rowStart
+        return true
+    }
+
+    /// Advances to the next row (skipping blank rows when ``skipBlankRows``) and splits it when
+    /// the delimiter is known. False at the end of the file.
+    /// - Throws: ``TraceReadError`` for a row longer than ``maximumRowLength``, an unterminated
+    ///   quoted field, or a read error.
+    mutating func nextRow() throws(TraceReadError) -> Bool {
+        if !started {
+            started = true
+            var scan = 0
+            rowStart = 0
+            while source.end < 3, try more(&scan) {}
+            if source.end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
+        }
+        while true {
+            rowStart = position
+            var scan = position
+            var inQuotes = false
+            var quoteLine = 0
+            var embedded = 0
+            var newline: Int?
+            while true {
+                if scan >= source.end {
+                    if try more(&scan) { continue }
+                    if inQuotes { throw error("unterminated quoted field", line: quoteLine) }
+                    break
+                }
+                if inQuotes {
+                    guard let q = find(0x22, from: scan, to: source.end) else {
+                        embedded += countNewlines(from: scan, to: source.end)
+                        scan = source.end
+                        continue
+                    }
+                    embedded += countNewlines(from: scan, to: q)
+                    if q + 1 < source.end {
+                        if bytes[q + 1] == 0x22 { scan = q + 2 } else { inQuotes = false; scan = q + 1 }
+                    } else {
+                        scan = q
+                        if !(try more(&scan)) { inQuotes = false; scan = q + 1 }
+                    }
+                    continue
+                }
+                let nl = find(0x0A, from: scan, to: source.end)
+                if quotes, let q = find(0x22, from: scan, to: nl ?? source.end) {
+                    if opensQuote(at: q) {
+                        inQuotes = true
+                        quoteLine = nextLine + embedded
+                    }
+                    scan = q + 1
+                    continue
+                }
+                if let nl {
+                    newline = nl
+                    break
+                }
+                scan = source.end
+            }
+            line = nextLine
+            if let newline {
+                rowEnd = newline
+                position = newline + 1
+                nextLine += embedded + 1
+            } else {
+                if rowStart >= source.end { return false }
+                rowEnd = source.end
+                position = source.end
+                nextLine += embedded
+            }
+            if rowEnd - rowStart > RowScanner.maximumRowLength { throw tooLong(line) }
+            while rowEnd > rowStart && bytes[rowEnd - 1] == 0x0D { rowEnd -= 1 }
+            if skipBlankRows {
+                var blank = true
+                for i in rowStart..<rowEnd where !TextValue.isSpace(bytes[i]) { blank = false; break }
+                if blank { continue }
+            }
+            split()
+            return true
+        }
+    }
+
+    /// Counts `,`, `;` and tab outside quotes in the current row and picks the most frequent
+    /// (ties: comma, then semicolon, then tab; none: comma).
+    func detectDelimiter() -> UInt8 {
+        var counts = [0, 0, 0]
+        var i = rowStart
+        var inQuotes = false
+        while i < rowEnd {
+            let b = bytes[i]
+            if inQuotes {
+                if b == 0x22 {
+                    if i + 1 < rowEnd && bytes[i + 1] == 0x22 { i += 1 } else { inQuotes = false }
+                }
+            } else if b == 0x22 && quotes && opensQuote(at: i) {
+                inQuotes = true
+            } else if b == 0x2C { counts[0] += 1 } else if b == 0x3B { counts[1] += 1 } else if b == 0x09 { counts[2] += 1 }
+            i += 1
+        }
+        let best = counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) }!
+        return [0x2C, 0x3B, 0x09][best]
+    }
+
+    /// Splits the current row with ``delimiter`` (one field when it is nil).
+    mutating func split() {
+        fields.removeAll(keepingCapacity: true)
+        guard let d = delimiter else {
+            var lo = rowStart, hi = rowEnd
+            while lo < hi && TextValue.isSpace(bytes[lo]) { lo += 1 }
+            while hi > lo && TextValue.isSpace(bytes[hi - 1]) { hi -= 1 }
+            fields.append(lo..<hi)
+            return
+        }
+        var i = rowStart
+        while true {
+            var fs = i
+            while fs < rowEnd && isPadding(bytes[fs]) && bytes[fs] != d { fs += 1 }
+            if quotes && fs < rowEnd && bytes[fs] == 0x22 {
+                var r = fs + 1, w = fs
+                var inQuotes = true
+                var contentEnd = fs
+                while r < rowEnd {
+                    let b = bytes[r]
+                    if inQuotes {
+                        if b == 0x22 {
+                            if r + 1 < rowEnd && bytes[r + 1] == 0x22 {
+                                bytes[w] = 0x22; w += 1; r += 2
+                            } else {
+                                inQuotes = false; r += 1
+                            }
+                        } else {
+                            bytes[w] = b; w += 1; r += 1
+                        }
+                        contentEnd = w
+                    } else {
+                        if b == d { break }
+                        bytes[w] = b; w += 1; r += 1
+                        if !isPadding(b) { contentEnd = w }
+                    }
+                }
+                // Keep the window's line structure: the bytes freed by decoding become spaces.
+                for k in w..<r { bytes[k] = 0x20 }
+                fields.append(fs..<contentEnd)
+                if r >= rowEnd { return }
+                i = r + 1
+            } else {
+                let e = find(d, from: fs, to: rowEnd) ?? rowEnd
+                var fe = e
+                while fe > fs && isPadding(bytes[fe - 1]) { fe -= 1 }
+                fields.append(fs..<fe)
+                if e >= rowEnd { return }
+                i = e + 1
+            }
+        }
+    }
+
+    /// Field `i` of the current row (empty when the row has fewer fields).
+    func field(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        guard i >= 0 && i < fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(rebasing: source.bytes[fields[i]])
+    }
+
+    /// The whole current row.
+    var row: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: source.bytes[rowStart..<rowEnd]) }
+}
+
+/// Reads CSV (and TSV, semicolon-separated) traces: one point per row, streamed in bounded
+/// memory (the 1 MiB window plus one row, and at most 256 rows of look-ahead at the start).
+///
+/// **Dialect.** The delimiter (`,` `;` or tab) is the most frequent of them outside quotes in
+/// the header line. Quoted fields with `""` escapes and line breaks, CRLF, a UTF-8 byte order
+/// mark, trailing delimiters and blank rows are accepted; rows whose fields are all empty are
+/// skipped. A leading `#` on the header is ignored. With `;` or tab as the delimiter a decimal
+/// comma (`47,37`) is read too.
+///
+/// **Header.** The first non-blank line is always the header. Names are matched in any case,
+/// ignoring spaces, underscores, hyphens and dots, with a unit in parentheses or brackets or as a
+/// suffix (`Speed (km/h)`, `altitude_ft`, `time_ms`):
+/// - latitude: `lat`, `latitude`; longitude: `lon`, `lng`, `long`, `longitude`; hemisphere
+///   columns `N/S` and `E/W` (`S`/`W` negate);
+/// - time: `time`, `timestamp`, `datetime`, `tracked_at`, `recorded_at`, `utc_time`, …: ISO 8601
+///   (`T` or space, `/` or `-` in the date), or an epoch number; or a `date` (`utc_date`) column
+///   plus a time-of-day `time` column (dates `2008/05/04`, `2008-05-04`, `20080504`, `04.05.2008`);
+/// - `accuracy`/`hAcc`/`horizontal_accuracy`/`accuracy_horizontal`/`acc` and
+///   `vAcc`/`vertical_accuracy`/`accuracy_vertical` (metres); `ele`/`elevation`/`alt`/`altitude`/
+///   `height` (metres; feet when the header or the value says `ft`/`feet`);
+/// - `speed` (m/s unless the header or the value says `km/h`, `mph` or `kn`; BT747 logger files,
+///   recognised by their `RCR` column, write km/h), `course`/`bearing`/`heading`/`cog` (degrees);
+/// - `hdop`, `vdop`, `pdop`; `sat`/`sats`/`satellites`/`nsat` (for `11(11)` or `9/12` the count
+///   before the bracket or slash: the satellites used); `fix` (none, 2d, 3d, dgps, pps);
+/// - `name`, `role`, `state` (text); `track` and `segment`: a change of value starts a new track
+///   (named by the value) or segment; without them one track and one segment hold every point;
+/// - `trackpoint_type`/`point_type` (OpenTracks): only `TRACKPOINT` rows are points;
+///   `SEGMENT_START_*` rows start a segment; other rows (IDLE, SEGMENT_END_*, …) are markers,
+///   skipped and counted in an assumption.
+/// ``ReadOptions/columns`` overrides detection: field name (`latitude`, `longitude`, `time`,
+/// `date`, `elevation`, `accuracy`, `verticalAccuracy`, `speed`, `course`, `hdop`, `vdop`,
+/// `pdop`, `satellites`, `fixType`, `name`, `role`, `state`, `track`, `segment`,
+/// `latitudeHemisphere`, `longitudeHemisphere`, `pointType`; any case, underscores ignored) →
+/// header name (case-insensitive) or 1-based column number.
+///
+/// **Values.** Units inside values are converted to SI (`374.8 m`, `3 ft`, `12.3 km/h`,
+/// `5 mph`, `4 kn`); hemisphere letters inside coordinates (`31.77N`, `N31.77`, `122.4W`). An
+/// empty value, `-`, `NaN`, `null`, `N/A` or `none` is no value. Zone-less times use
+/// ``ReadOptions/zonelessUTCOffset``, or are read as UTC with the assumption "CSV times without a
+/// zone were read as UTC" — unless the time or date header says UTC (`UTC TIME`, `time_utc`). Epoch numbers are seconds below 1e11, milliseconds below 1e14,
+/// microseconds below 1e17, else nanoseconds (or as the header's unit says, `time_ms`); the unit
+/// used is stated once as an assumption ("epoch times in milliseconds").
+///
+/// **Order.** Files written newest first (Google Location History exports) are recognised from
+/// the first three changes of time between consecutive timed rows (majority; looked for within
+/// the first 256 rows): the assumption "rows are newest first" is stated, rows are still streamed
+/// in file order, and the time-order checks are mirrored (a time later than the row before is
+/// what "time goes backwards" reports).
+///
+/// **Failures.** An empty file, a header without latitude and longitude columns, an unknown field
+/// or missing column in ``ReadOptions/columns``, an unterminated quoted field and a row longer
+/// than 1 MiB are ``TraceReadError``s; per-point problems go through the shared checks
+/// (``Diagnostics``): a row without coordinates is a missing coordinate (dropped).
+public struct CSVReader: TraceReader {
+    /// Always ``TraceFormat/csv``.
+    public let format = TraceFormat.csv
+    private var scanner: RowScanner
+    private var checker: PointChecker
+    private let options: ReadOptions
+    /// Column index per field (by ``CSVField`` raw value); nil when absent.
+    private var columns = FieldTable<Int>()
+    /// The unit a header states, per field.
+    private var units = FieldTable<String>()
+    private var headerRead = false
+    private var finished = false
+    private var decimalComma = false
+    /// The time or date header says UTC ("UTC TIME", "time_utc"): zone-less times are UTC.
+    private var headerSaysUTC = false
+    private var queue: [TraceItem] = []
+    private var queueHead = 0
+    private var iso: [UInt8] = []
+
+    // Structure.
+    private var pendingTrack: PendingTrack?
+    private var pendingSegment = false
+    private var lastTrack: [UInt8]?
+    private var lastSegment: [UInt8]?
+    private var markerRows = 0
+    private var markerTypes: [String] = []
+
+    // Order.
+    private enum Direction { case unknown, oldestFirst, newestFirst }
+    private var direction = Direction.unknown
+    private var lookahead: [Row] = []
+    private var lookaheadTime: Timestamp?
+    private var ups = 0, downs = 0
+    private var mirroredPrevious: Timestamp?
+    /// Rows held while the order is unknown.
+    static let lookaheadLimit = 256
+
+    private struct PendingTrack { var name: String? }
+
+    private struct Note: Error {
+        var kind: ProblemKind
+        var detail: String
+    }
+
+    private enum RowKind { case point, marker }
+
+    /// One parsed row, waiting for the order to be known before its checks.
+    private struct Row {
+        var line: Int
+        var kind = RowKind.point
+        var startsTrack = false
+        var trackName: String?
+        var startsSegment = false
+        var latitude: Double?, longitude: Double?
+        var coordinateProblem: Note?
+        var values = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+        var notes: [Note] = []
+        var timeUnreadable = false
+    }
+
+    /// Problems and assumptions so far; complete once ``next()`` has returned nil.
+    public var diagnostics: Diagnostics { checker.diagnostics }
+
+    init(source: ByteSource, options: ReadOptions) {
+        scanner = RowScanner(source: source, delimiter: nil, quotes: true)
+        checker = PointChecker(file: source.name, policy: options.policy)
+        self.options = options
+    }
+
+    /// Reads CSV from memory (tests, small inputs).
+    public init(bytes: [UInt8], name: String = "<memory>", options: ReadOptions = ReadOptions()) {
+        self.init(source: ByteSource(bytes: bytes, name: name), options: options)
+    }
+
+    /// Opens a CSV file ("-" for standard input).
+    /// - Throws: ``TraceReadError`` when the file cannot be opened.
+    public init(path: String, options: ReadOptions = ReadOptions()) throws(TraceReadError) {
+        self.init(source: try ByteSource(path: path), options: options)
+    }
+
+    /// The next item in file order, or nil at the end.
+    /// - Throws: ``TraceReadError`` as described for the type (file, line, column, message).
+    public mutating func next() throws(TraceReadError) -> TraceItem? {
+        while true {
+            if queueHead < queue.count {
+                let item = queue[queueHead]
+                queueHead += 1
+                if queueHead == queue.count {
+                    queue.removeAll(keepingCapacity: true)
+                    queueHead = 0
+                }
+                return item
+            }
+            if finished { return nil }
+            if !headerRead {
+                try readHeader()
+                continue
+            }
+            guard try scanner.nextRow() else {
+                try finish()
+                continue
+            }
+            guard let row = try parseRow() else { continue }
+            if direction == .unknown {
+                lookahead.append(row)
+                if row.kind == .point, let t = row.values.time {
+                    if let p = lookaheadTime {
+                        if t > p { ups += 1 } else if t < p { downs += 1 }
+                    }
+                    lookaheadTime = t
+                }
+                if ups >= 2 || downs >= 2 || lookahead.count >= CSVReader.lookaheadLimit { try decideOrder() }
+            } else {
+                try check(row)
+            }
+        }
+    }
+
+    // MARK: Header
+
+    private mutating func readHeader() throws(TraceReadError) {
+        headerRead = true
+        guard try scanner.nextRow() else {
+            throw scanner.error("empty file: expected a header line naming the latitude and longitude columns", line: 1)
+        }
+        let delimiter = scanner.detectDelimiter()
+        scanner.delimiter = delimiter
+        scanner.split()
+        decimalComma = delimiter != UInt8(ascii: ",")
+        var names: [String] = []
+        for i in scanner.fields.indices { names.append(TextValue.string(scanner.field(i))) }
+        if let first = names.first, first.hasPrefix("#") { names[0] = TextValue.trimmed(String(first.dropFirst())) }
+        let line = scanner.line
+
+        var normalised: [String] = []
+        for (i, n) in names.enumerated() {
+            normalised.append(n.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" && $0 != "." })
+            guard let (field, unit) = CSVField.recognise(header: n), columns[field] == nil else { continue }
+            columns[field] = i
+            if let unit { units[field] = unit }
+        }
+        try applyColumnOptions(names: names, line: line)
+
+        let shownHeader = names.filter { !$0.isEmpty }.joined(separator: String(UnicodeScalar(delimiter)))
+        let missing = [CSVField.latitude, .longitude].filter { columns[$0] == nil }
+        if !missing.isEmpty {
+            throw scanner.error(
+                "no \(missing.map(\.label).joined(separator: " or ")) column in the header '\(shownHeader.count > 200 ? String(shownHeader.prefix(200)) + "…" : shownHeader)': "
+                    + "expected lat/latitude and lon/lng/long/longitude (any case), or name the columns with the columns option",
+                line: line)
+        }
+        for f in [CSVField.time, .date] {
+            if let i = columns[f], normalised[i].contains("utc") { headerSaysUTC = true }
+        }
+        // BT747 and MTK logger CSV (INDEX,RCR,DATE,TIME,VALID,…) write SPEED in km/h without saying so.
+        if normalised.contains("rcr"), columns[.speed] != nil, units[.speed] == nil {
+            units[.speed] = "km/h"
+            checker.diagnostics.assume("BT747 logger CSV: SPEED read as km/h")
+        }
+        pendingTrack = columns[.track] == nil ? PendingTrack(name: nil) : nil
+        pendingSegment = columns[.track] == nil
+    }
+
+    private mutating func applyColumnOptions(names: [String], line: Int) throws(TraceReadError) {
+        guard !options.columns.isEmpty else { return }
+        var unknown: [String] = []
+        var problems: [String] = []
+        for key in options.columns.keys.sorted() {
+            let value = options.columns[key]!
+            guard let field = CSVField.option(key) else {
+                unknown.append("'\(key)'")
+                continue
+            }
+            var index: Int?
+            let trimmed = TextValue.trimmed(value)
+            if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber), let n = Int(trimmed) {
+                if n >= 1 && n <= names.count { index = n - 1 }
+                else { problems.append("column \(n) for \(field.key) does not exist (the header has \(names.count) columns)") }
+            } else if let i = names.firstIndex(where: { TextValue.trimmed($0).lowercased() == trimmed.lowercased() }) {
+                index = i
+            } else {
+                problems.append("no column '\(value)' for \(field.key) in the header")
+            }
+            if let index {
+                for f in CSVField.allCases where columns[f] == index { columns[f] = nil }
+                columns[field] = index
+                units[field] = CSVField.recognise(header: names[index])?.unit
+            }
+        }
+        if !unknown.isEmpty {
+            problems.insert("unknown field\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", ")) in the columns option (known: \(CSVField.allCases.map(\.key).joined(separator: ", ")))", at: 0)
+        }
+        if !problems.isEmpty {
+            throw scanner.error(problems.joined(separator: "; ") + " (header: \(names.joined(separator: ", ")))", line: line)
+        }
+    }
+
+    // MARK: Rows
+
+    private func text(_ field: CSVField) -> UnsafeBufferPointer<UInt8> {
+        guard let i = columns[field] else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let t = TextValue.trimmed(scanner.field(i))
+        return CSVReader.isPlaceholder(t) ? UnsafeBufferPointer(start: nil, count: 0) : t
+    }
+
+    /// `-`, `NaN`, `null`, `N/A`, `NA`, `none`: no value.
+    static func isPlaceholder(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !t.isEmpty && t.count <= 4 else { return false }
+        return TextValue.equals(t, "-") || TextValue.equals(t, "nan") || TextValue.equals(t, "null") || TextValue.equals(t, "n/a")
+            || TextValue.equals(t, "na") || TextValue.equals(t, "none")
+    }
+
+    private mutating func parseRow() throws(TraceReadError) -> Row? {
+        var empty = true
+        for r in scanner.fields where !r.isEmpty { empty = false; break }
+        if empty { return nil }
+        var row = Row(line: scanner.line)
+
+        if columns[.track] != nil {
+            let v = text(.track)
+            if lastTrack == nil || !lastTrack!.elementsEqual(v) {
+                row.startsTrack = true
+                row.trackName = v.isEmpty ? nil : TextValue.string(v)
+                lastTrack = Array(v)
+                if columns[.segment] != nil { lastSegment = Array(text(.segment)) }
+            }
+        }
+        if columns[.segment] != nil && !row.startsTrack {
+            let v = text(.segment)
+            if lastSegment == nil || !lastSegment!.elementsEqual(v) {
+                row.startsSegment = lastSegment != nil
+                lastSegment = Array(v)
+            }
+        }
+        if columns[.pointType] != nil {
+            let v = text(.pointType)
+            if !(v.isEmpty || TextValue.equals(v, "TRACKPOINT") || TextValue.equals(v, "TRKPT") || TextValue.equals(v, "POINT")) {
+                row.kind = .marker
+                if TextValue.hasPrefix(v, "SEGMENT_START") { row.startsSegment = true }
+                markerRows += 1
+                let name = TextValue.shown(v)
+                if markerTypes.count < 8 && !markerTypes.contains(name) { markerTypes.append(name) }
+                return row
+            }
+        }
+
+        // Position.
+        let latText = text(.latitude), lonText = text(.longitude)
+        if !latText.isEmpty {
+            switch coordinate(latText, hemisphere: text(.latitudeHemisphere), positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), what: "latitude") {
+            case .success(let v): row.latitude = v
+            case .failure(let n): row.coordinateProblem = n
+            }
+        }
+        if !lonText.isEmpty && row.coordinateProblem == nil {
+            switch coordinate(lonText, hemisphere: text(.longitudeHemisphere), positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"), what: "longitude") {
+            case .success(let v): row.longitude = v
+            case .failure(let n): row.coordinateProblem = n
+            }
+        }
+
+        readTime(into: &row)
+        readValues(into: &row)
+        return row
+    }
+
+    /// A coordinate with an optional hemisphere letter (`31.77N`, `N 31.77`, `122.4W`, trailing
+    /// `°`) and an optional hemisphere column value.
+    private func coordinate(_ t: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, positive: UInt8, negative: UInt8, what: String) -> Result<Double, Note> {
+        var lo = 0, hi = t.count
+        var letter: UInt8?
+        if hi >= 2 && t[hi - 2] == 0xC2 && t[hi - 1] == 0xB0 { hi -= 2 }  // a trailing degree sign
+        while hi > lo && TextValue.isSpace(t[hi - 1]) { hi -= 1 }
+        if hi > lo && TextValue.isLetter(t[lo]) { letter = t[lo] & ~0x20; lo += 1 }
+        if hi > lo && TextValue.isLetter(t[hi - 1]) && letter == nil { letter = t[hi - 1] & ~0x20; hi -= 1 }
+        while lo < hi && TextValue.isSpace(t[lo]) { lo += 1 }
+        while hi > lo && TextValue.isSpace(t[hi - 1]) { hi -= 1 }
+        if hi >= lo + 2 && t[hi - 2] == 0xC2 && t[hi - 1] == 0xB0 { hi -= 2 }
+        guard let v = TextValue.double(UnsafeBufferPointer(rebasing: t[lo..<hi]), decimalComma: decimalComma) else {
+            return .failure(Note(kind: .invalidCoordinate, detail: "\(what) '\(TextValue.shown(t))' is not a number"))
+        }
+        var sign = 0.0
+        if let letter {
+            if letter == positive { sign = 1 } else if letter == negative { sign = -1 }
+            else { return .failure(Note(kind: .invalidCoordinate, detail: "\(what) '\(TextValue.shown(t))' has hemisphere \(UnicodeScalar(letter))")) }
+        }
+        if !hemisphere.isEmpty {
+            let h = hemisphere[0] & ~0x20
+            let s: Double = h == positive ? 1 : h == negative ? -1 : 0
+            if s == 0 || (sign != 0 && s != sign) {
+                return .failure(Note(kind: .invalidCoordinate, detail: "\(what) hemisphere '\(TextValue.shown(hemisphere))'"))
+            }
+            sign = s
+        }
+        return .success(sign == 0 ? v : sign * abs(v))
+    }
+
+    private mutating func readTime(into row: inout Row) {
+        let hasTime = columns[.time] != nil, hasDate = columns[.date] != nil
+        guard hasTime || hasDate else { return }
+        let t = text(.time), d = text(.date)
+        if t.isEmpty && d.isEmpty { return }
+        iso.removeAll(keepingCapacity: true)
+        var ok = false
+        var epochUnit: TextTime.EpochUnit?
+        if !t.isEmpty && d.isEmpty && TextTime.isEpochNumber(t) {
+            if let (ts, unit) = TextTime.epoch(t, unit: TextTime.EpochUnit(hint: units[.time])) {
+                row.values.time = ts
+                epochUnit = unit
+            }
+            ok = epochUnit != nil
+        } else if !t.isEmpty {
+            ok = TextTime.appendDateTime(t, to: &iso)
+            if !ok && !d.isEmpty {
+                iso.removeAll(keepingCapacity: true)
+                ok = TextTime.appendDate(d, to: &iso)
+                if ok {
+                    iso.append(UInt8(ascii: "T"))
+                    ok = TextTime.appendTimeOfDay(t, to: &iso)
+                }
+            }
+        } else {
+            ok = !hasTime && TextTime.appendDateTime(d, to: &iso)
+        }
+        if let epochUnit {
+            checker.diagnostics.assume("epoch times in \(epochUnit.rawValue)")
+            return
+        }
+        if ok, let parsed = TextTime.parse(iso) {
+            var ts = parsed.timestamp
+            if !parsed.hadZone && !headerSaysUTC {
+                if let offset = options.zonelessUTCOffset {
+                    ts = Timestamp(nanoseconds: ts.nanoseconds - Int64(offset) * 1_000_000_000)
+                } else {
+                    checker.diagnostics.assume("CSV times without a zone were read as UTC")
+                }
+            }
+            row.values.time = ts
+            return
+        }
+        row.timeUnreadable = true
+        var shown = t.isEmpty ? "" : "'\(TextValue.shown(t))'"
+        if !d.isEmpty { shown = "date '\(TextValue.shown(d))'" + (t.isEmpty ? "" : " time " + shown) }
+        if hasDate && d.isEmpty && !t.isEmpty && !TextTime.isEpochNumber(t) { shown += " (no date)" }
+        if hasTime && t.isEmpty { shown += " (no time of day)" }
+        row.notes.append(Note(kind: .invalidTime, detail: shown))
+    }
+
+    /// A number with an optional unit; `factor` maps the unit (the value's, else the header's)
+    /// to SI. Notes unreadable values.
+    private func measure(_ field: CSVField, _ row: inout Row, nonNegative: Bool, factor: (String) -> Double?) -> Double? {
+        let t = text(field)
+        guard !t.isEmpty else { return nil }
+        guard let (v, valueUnit) = TextValue.numberWithUnit(t, decimalComma: decimalComma) else {
+            row.notes.append(Note(kind: .invalidValue, detail: "\(field.label) '\(TextValue.shown(t))' is not a number"))
+            return nil
+        }
+        let unit = valueUnit.isEmpty ? (units[field] ?? "") : valueUnit
+        guard let f = factor(unit) else {
+            row.notes.append(Note(kind: .invalidValue, detail: "\(field.label) '\(TextValue.shown(t))': unknown unit '\(unit)'"))
+            return nil
+        }
+        if nonNegative && v < 0 {
+            row.notes.append(Note(kind: .invalidValue, detail: "\(field.label) \(v) is negative"))
+            return nil
+        }
+        return v * f
+    }
+
+    private func readValues(into row: inout Row) {
+        let length: (String) -> Double? = { TextValue.metres(per: $0) }
+        let plain: (String) -> Double? = { $0.isEmpty ? 1 : nil }
+        let degrees: (String) -> Double? = { ["", "deg", "degrees", "°"].contains($0) ? 1 : nil }
+        if columns[.elevation] != nil { row.values.elevation = measure(.elevation, &row, nonNegative: false, factor: length) }
+        if columns[.accuracy] != nil { row.values.horizontalAccuracy = measure(.accuracy, &row, nonNegative: true, factor: length) }
+        if columns[.verticalAccuracy] != nil { row.values.verticalAccuracy = measure(.verticalAccuracy, &row, nonNegative: true, factor: length) }
+        if columns[.speed] != nil { row.values.speed = measure(.speed, &row, nonNegative: true, factor: { TextValue.metresPerSecond(per: $0) }) }
+        if columns[.course] != nil, let c = measure(.course, &row, nonNegative: false, factor: degrees) {
+            if c >= 0 && c <= 360 { row.values.course = c }
+            else { row.notes.append(Note(kind: .invalidValue, detail: "course \(c) outside [0, 360]")) }
+        }
+        if columns[.hdop] != nil { row.values.hdop = measure(.hdop, &row, nonNegative: true, factor: plain) }
+        if columns[.vdop] != nil { row.values.vdop = measure(.vdop, &row, nonNegative: true, factor: plain) }
+        if columns[.pdop] != nil { row.values.pdop = measure(.pdop, &row, nonNegative: true, factor: plain) }
+        if columns[.satellites] != nil {
+            let t = text(.satellites)
+            if !t.isEmpty {
+                if let n = TextValue.leadingCount(t), n < 1000 { row.values.satellites = n }
+                else { row.notes.append(Note(kind: .invalidValue, detail: "satellites '\(TextValue.shown(t))'")) }
+            }
+        }
+        if columns[.fixType] != nil {
+            let t = text(.fixType)
+            if !t.isEmpty {
+                if let f = FixType(rawValue: TextValue.string(t).lowercased()) { row.values.fixType = f }
+                else { row.notes.append(Note(kind: .invalidValue, detail: "fix '\(TextValue.shown(t))' (expected none, 2d, 3d, dgps or pps)")) }
+            }
+        }
+        for (field, path) in [(CSVField.name, \Fix.name), (.role, \Fix.role), (.state, \Fix.state)] where columns[field] != nil {
+            let t = text(field)
+            if !t.isEmpty { row.values[keyPath: path] = TextValue.string(t) }
+        }
+    }
+
+    // MARK: Checks
+
+    private mutating func decideOrder() throws(TraceReadError) {
+        direction = downs > ups ? .newestFirst : .oldestFirst
+        if direction == .newestFirst { checker.diagnostics.assume("rows are newest first") }
+        let rows = lookahead
+        lookahead = []
+        for r in rows { try check(r) }
+    }
+
+    private mutating func check(_ row: Row) throws(TraceReadError) {
+        if row.startsTrack {
+            pendingTrack = PendingTrack(name: row.trackName)
+            pendingSegment = true
+            checker.startSegment()
+            mirroredPrevious = nil
+        } else if row.startsSegment {
+            pendingSegment = true
+            checker.startSegment()
+            mirroredPrevious = nil
+        }
+        guard row.kind == .point else { return }
+        for n in row.notes { try checker.note(n.kind, line: row.line, n.detail) }
+        var fix: Fix?
+        if let p = row.coordinateProblem {
+            try checker.note(p.kind, line: row.line, p.detail)
+        } else if let c = try checker.coordinate(latitude: row.latitude, longitude: row.longitude, line: row.line) {
+            var f = row.values
+            f.coordinate = c
+            fix = f
+        }
+        if direction == .newestFirst, let f = fix {
+            // The checker's time checks, mirrored: each row should be earlier than the one before.
+            if let t = f.time {
+                if t < PointChecker.earliest || t >= PointChecker.latest { try checker.note(.implausibleTime, line: row.line, t.iso8601) }
+                if let p = mirroredPrevious {
+                    if t > p { try checker.note(.timeWentBackwards, line: row.line, "\(t.iso8601) after \(p.iso8601) in a newest-first file") }
+                    else if t == p { try checker.note(.duplicateTime, line: row.line, t.iso8601) }
+                }
+                mirroredPrevious = t
+            } else if !row.timeUnreadable {
+                try checker.note(.missingTime, line: row.line)
+            }
+        }
+        guard let f = try checker.finish(fix, line: row.line, ordered: direction != .newestFirst) else { return }
+        if let t = pendingTrack {
+            queue.append(.trackStart(name: t.name))
+            pendingTrack = nil
+            pendingSegment = true
+        }
+        if pendingSegment {
+            queue.append(.segmentStart)
+            pendingSegment = false
+        }
+        queue.append(.trackPoint(f))
+    }
+
+    private mutating func finish() throws(TraceReadError) {
+        if direction == .unknown { try decideOrder() }
+        if markerRows > 0 {
+            checker.diagnostics.assume("skipped \(markerRows) marker row\(markerRows == 1 ? "" : "s") that are not points (\(markerTypes.joined(separator: ", ")))")
+        }
+        finished = true
+    }
+}
+
+/// A value per ``CSVField``, stored by the field's raw value (no hashing per row).
+struct FieldTable<Value> {
+    private var values = [Value?](repeating: nil, count: CSVField.allCases.count)
+
+    subscript(field: CSVField) -> Value? {
+        get { values[field.rawValue] }
+        set { values[field.rawValue] = newValue }
+    }
+}
