@@ -318,8 +318,7 @@ public struct CSVReader: TraceReader {
     private var decimalComma = false
     /// The time or date header says UTC ("UTC TIME", "time_utc"): zone-less times are UTC.
     private var headerSaysUTC = false
-    private var queue: [TraceItem] = []
-    private var queueHead = 0
+    private var queue = ItemQueue()
     private var iso: [UInt8] = []
 
     // Structure.
@@ -387,15 +386,7 @@ public struct CSVReader: TraceReader {
     /// - Throws: ``TraceReadError`` as described for the type (file, line, column, message).
     public mutating func next() throws(TraceReadError) -> TraceItem? {
         while true {
-            if queueHead < queue.count {
-                let item = queue[queueHead]
-                queueHead += 1
-                if queueHead == queue.count {
-                    queue.removeAll(keepingCapacity: true)
-                    queueHead = 0
-                }
-                return item
-            }
+            if let item = queue.pop() { return item }
             if finished { return nil }
             if !headerRead {
                 try readHeader()
@@ -753,15 +744,15 @@ public struct CSVReader: TraceReader {
         }
         guard let f = try checker.finish(fix, line: row.line, ordered: direction != .newestFirst) else { return }
         if let t = pendingTrack {
-            queue.append(.trackStart(name: t.name))
+            queue.push(.trackStart(name: t.name))
             pendingTrack = nil
             pendingSegment = true
         }
         if pendingSegment {
-            queue.append(.segmentStart)
+            queue.push(.segmentStart)
             pendingSegment = false
         }
-        queue.append(.trackPoint(f))
+        queue.push(.trackPoint(f))
     }
 
     private mutating func finish() throws(TraceReadError) {

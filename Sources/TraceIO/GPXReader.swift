@@ -18,8 +18,7 @@ public struct GPXReader: TraceReader {
     public let format = TraceFormat.gpx
     private var scanner: XMLScanner
     private var checker: PointChecker
-    private var queue: [TraceItem] = []
-    private var queueHead = 0
+    private var queue = ItemQueue()
     private var rootChecked = false
 
     /// Where the reader is in the GPX structure.
@@ -59,15 +58,7 @@ public struct GPXReader: TraceReader {
 
     public mutating func next() throws(TraceReadError) -> TraceItem? {
         while true {
-            if queueHead < queue.count {
-                let item = queue[queueHead]
-                queueHead += 1
-                if queueHead == queue.count {
-                    queue.removeAll(keepingCapacity: true)
-                    queueHead = 0
-                }
-                return item
-            }
+            if let item = queue.pop() { return item }
             switch try scanner.next() {
             case .endOfDocument:
                 return nil
@@ -115,8 +106,8 @@ public struct GPXReader: TraceReader {
 
     private mutating func flushPendingStart() {
         switch pendingStart {
-        case .track(let name): queue.append(.trackStart(name: name))
-        case .route(let name): queue.append(.routeStart(name: name))
+        case .track(let name): queue.push(.trackStart(name: name))
+        case .route(let name): queue.push(.routeStart(name: name))
         case nil: break
         }
         pendingStart = nil
@@ -146,7 +137,7 @@ public struct GPXReader: TraceReader {
             if kind == .track && trackDepth > 0 && segmentDepth == 0 {
                 // A point directly in <trk>: an implicit segment.
                 flushPendingStart()
-                queue.append(.segmentStart)
+                queue.push(.segmentStart)
                 checker.startSegment()
                 segmentDepth = -1
             }
@@ -166,7 +157,7 @@ public struct GPXReader: TraceReader {
         } else if GPXReader.equals(local, "trkseg") && trackDepth > 0 && depth == trackDepth + 1 {
             flushPendingStart()
             segmentDepth = depth
-            queue.append(.segmentStart)
+            queue.push(.segmentStart)
             checker.startSegment()
         } else if GPXReader.equals(local, "name") && pendingStart != nil && depth == max(trackDepth, routeDepth) + 1 {
             beginField(.containerName, depth: depth)
@@ -300,9 +291,9 @@ public struct GPXReader: TraceReader {
         // Route points and waypoints are checked for position and values, not for time order.
         guard let f = try checker.finish(fix, line: scanner.line, ordered: kind == .track) else { return }
         switch kind {
-        case .track: queue.append(.trackPoint(f))
-        case .route: queue.append(.routePoint(f))
-        case .waypoint: queue.append(.waypoint(f))
+        case .track: queue.push(.trackPoint(f))
+        case .route: queue.push(.routePoint(f))
+        case .waypoint: queue.push(.waypoint(f))
         }
     }
 }

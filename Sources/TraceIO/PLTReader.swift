@@ -37,8 +37,7 @@ public struct PLTReader: TraceReader {
     private var trackName: String?
     private var pendingTrack = true
     private var pendingSegment = true
-    private var queue: [TraceItem] = []
-    private var queueHead = 0
+    private var queue = ItemQueue()
     private var iso: [UInt8] = []
 
     /// OLE automation day number of 1970-01-01.
@@ -68,15 +67,7 @@ public struct PLTReader: TraceReader {
     /// - Throws: ``TraceReadError`` as described for the type (file, line, column, message).
     public mutating func next() throws(TraceReadError) -> TraceItem? {
         while true {
-            if queueHead < queue.count {
-                let item = queue[queueHead]
-                queueHead += 1
-                if queueHead == queue.count {
-                    queue.removeAll(keepingCapacity: true)
-                    queueHead = 0
-                }
-                return item
-            }
+            if let item = queue.pop() { return item }
             if finished { return nil }
             if !headerRead {
                 try readHeader()
@@ -158,15 +149,15 @@ public struct PLTReader: TraceReader {
         }
         guard let f = try checker.finish(fix, line: line) else { return }
         if pendingTrack {
-            queue.append(.trackStart(name: trackName))
+            queue.push(.trackStart(name: trackName))
             pendingTrack = false
             pendingSegment = true
         }
         if pendingSegment {
-            queue.append(.segmentStart)
+            queue.push(.segmentStart)
             pendingSegment = false
         }
-        queue.append(.trackPoint(f))
+        queue.push(.trackPoint(f))
     }
 
     private mutating func readTime(into values: inout Fix, line: Int) throws(TraceReadError) {

@@ -33,8 +33,7 @@ public struct RECReader: TraceReader {
     private var unreadable = 0
     private var firstUnreadable = ""
     private var pendingStart = true
-    private var queue: [TraceItem] = []
-    private var queueHead = 0
+    private var queue = ItemQueue()
 
     /// Problems and assumptions so far; complete once ``next()`` has returned nil.
     public var diagnostics: Diagnostics { checker.diagnostics }
@@ -59,15 +58,7 @@ public struct RECReader: TraceReader {
     /// - Throws: ``TraceReadError`` as described for the type (file, line, column, message).
     public mutating func next() throws(TraceReadError) -> TraceItem? {
         while true {
-            if queueHead < queue.count {
-                let item = queue[queueHead]
-                queueHead += 1
-                if queueHead == queue.count {
-                    queue.removeAll(keepingCapacity: true)
-                    queueHead = 0
-                }
-                return item
-            }
+            if let item = queue.pop() { return item }
             if finished { return nil }
             guard try scanner.nextRow() else {
                 finish()
@@ -188,11 +179,11 @@ public struct RECReader: TraceReader {
         }
         guard let f = try checker.finish(fix, line: line) else { return }
         if pendingStart {
-            queue.append(.trackStart(name: nil))
-            queue.append(.segmentStart)
+            queue.push(.trackStart(name: nil))
+            queue.push(.segmentStart)
             pendingStart = false
         }
-        queue.append(.trackPoint(f))
+        queue.push(.trackPoint(f))
     }
 }
 
