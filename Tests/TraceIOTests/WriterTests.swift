@@ -56,6 +56,17 @@ struct WriterTests {
         }
     }
 
+    @Test("CSV: read → write → read keeps every track point's values (track names become numbers)")
+    func csvRoundTrip() throws {
+        let path = try writeTemporary(Self.sample, .csv)
+        defer { unlink(path) }
+        let back = try readAll(path)
+        let original = Self.sample.compactMap { if case .trackPoint(let f) = $0 { f } else { nil } }
+        let read = back.compactMap { if case .trackPoint(let f) = $0 { f } else { nil } }
+        #expect(read == original)
+        #expect(back.filter { $0 == .segmentStart }.count == 2)
+    }
+
     @Test("NDJSON: one valid object per point")
     func ndjson() throws {
         let path = try writeTemporary(Self.sample, .ndjson)
