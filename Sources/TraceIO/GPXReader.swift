@@ -24,7 +24,10 @@ public struct GPXReader: TraceReader {
     /// Where the reader is in the GPX structure.
     private var trackDepth = 0, segmentDepth = 0, routeDepth = 0
     private var pendingStart: PendingStart?
-    private var point: PartialPoint?
+    /// The point being read, while `pointDepth` (its element's depth) is not 0. Built in place
+    /// and handed out once, straight from ``next()``.
+    private var point = PartialPoint()
+    private var pointDepth = 0
     private var field: Field?
     private var fieldDepth = 0
     private var zoneAssumed = false
@@ -33,8 +36,7 @@ public struct GPXReader: TraceReader {
     private enum PointKind { case track, route, waypoint }
 
     private struct PartialPoint {
-        var kind: PointKind
-        var depth: Int
+        var kind = PointKind.track
         var latitude: Double?, longitude: Double?
         var values = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
     }
@@ -56,8 +58,10 @@ public struct GPXReader: TraceReader {
         self.init(source: ByteSource(bytes: bytes, name: name), options: options)
     }
 
-    public mutating func next() throws(TraceReadError) -> TraceItem? {
+    @inline(__always) public mutating func next() throws(TraceReadError) -> TraceItem? {
         while true {
+            // Queued items go first; so the queue is empty whenever a token is handled, and a
+            // point (the only item an end tag produces) can be returned directly, in file order.
             if let item = queue.pop() { return item }
             switch try scanner.next() {
             case .endOfDocument:
@@ -65,20 +69,20 @@ public struct GPXReader: TraceReader {
             case .start:
                 try startElement()
             case .end:
-                try endElement()
+                if let item = try endElement() { return item }
             case .text:
                 break  // collected in scanner.text while a field is open
             }
         }
     }
 
-    private static func equals(_ a: ArraySlice<UInt8>, _ b: StaticString) -> Bool {
-        a.count == b.utf8CodeUnitCount && a.elementsEqual(UnsafeBufferPointer(start: b.utf8Start, count: b.utf8CodeUnitCount))
+    @inline(__always) private static func equals(_ a: UnsafeBufferPointer<UInt8>, _ b: StaticString) -> Bool {
+        XMLScanner.equal(a, UnsafeBufferPointer(start: b.utf8Start, count: b.utf8CodeUnitCount))
     }
 
     /// The field a point child element carries: by local name, direct children only for the GPX
     /// elements, any depth (extensions) for speed, course, accuracies, role and state.
-    private static func pointField(_ local: ArraySlice<UInt8>, direct: Bool) -> Field? {
+    private static func pointField(_ local: UnsafeBufferPointer<UInt8>, direct: Bool) -> Field? {
         guard let first = local.first else { return nil }
         switch (local.count, first) {
         case (3, UInt8(ascii: "e")): return direct && equals(local, "ele") ? .elevation : nil
@@ -123,7 +127,7 @@ public struct GPXReader: TraceReader {
             }
             return
         }
-        if let pointDepth = point?.depth {
+        if pointDepth > 0 {
             // Inside a point: pick the fields we read; everything else is skipped.
             let direct = depth == pointDepth + 1
             let f = GPXReader.pointField(local, direct: direct)
@@ -142,10 +146,10 @@ public struct GPXReader: TraceReader {
                 segmentDepth = -1
             }
             if kind != .waypoint { flushPendingStart() }
-            var p = PartialPoint(kind: kind, depth: depth)
-            p.latitude = try number(scanner.attribute("lat"), what: "latitude", required: true)
-            p.longitude = try number(scanner.attribute("lon"), what: "longitude", required: true)
-            point = p
+            point = PartialPoint(kind: kind)
+            pointDepth = depth
+            point.latitude = try number(scanner.attribute("lat"), what: "latitude", required: true)
+            point.longitude = try number(scanner.attribute("lon"), what: "longitude", required: true)
             return
         }
         if GPXReader.equals(local, "trk") && depth == 2 {
@@ -171,17 +175,17 @@ public struct GPXReader: TraceReader {
         scanner.captureText = true
     }
 
-    private mutating func endElement() throws(TraceReadError) {
+    /// Handles an end tag; returns the point it completes, if any.
+    private mutating func endElement() throws(TraceReadError) -> TraceItem? {
         let closedDepth = scanner.depth + 1  // the scanner has already popped the closed element
         if let f = field, closedDepth == fieldDepth {
             field = nil
             scanner.captureText = false
             try finishField(f)
-            return
+            return nil
         }
-        if let pointDepth = point?.depth, closedDepth == pointDepth {
-            try finishPoint()
-            return
+        if pointDepth > 0 && closedDepth == pointDepth {
+            return try finishPoint()
         }
         if segmentDepth > 0 && closedDepth == segmentDepth { segmentDepth = 0 }
         if trackDepth > 0 && closedDepth == trackDepth {
@@ -193,22 +197,21 @@ public struct GPXReader: TraceReader {
             flushPendingStart()
             routeDepth = 0
         }
+        return nil
     }
 
-    private static func trimmed(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+    /// `bytes` without leading and trailing XML whitespace.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var lo = 0, hi = bytes.count
         while lo < hi && XMLScanner.isSpace(bytes[lo]) { lo += 1 }
         while hi > lo && XMLScanner.isSpace(bytes[hi - 1]) { hi -= 1 }
-        return bytes[lo..<hi]
+        return UnsafeBufferPointer(rebasing: bytes[lo..<hi])
     }
 
     /// Parses a decimal number; notes an unreadable one. `required` values note a missing coordinate.
-    private mutating func number(_ text: ArraySlice<UInt8>?, what: String, required: Bool = false) throws(TraceReadError) -> Double? {
+    private mutating func number(_ text: UnsafeBufferPointer<UInt8>?, what: String, required: Bool = false) throws(TraceReadError) -> Double? {
         guard let text else { return nil }
-        var lo = text.startIndex, hi = text.endIndex
-        while lo < hi && XMLScanner.isSpace(text[lo]) { lo += 1 }
-        while hi > lo && XMLScanner.isSpace(text[hi - 1]) { hi -= 1 }
-        let v = text[lo..<hi].withUnsafeBufferPointer { DecimalParser.parseDouble($0) }
+        let v = DecimalParser.parseDouble(GPXReader.trimmed(text))
         if let v, v.isFinite { return v }
         let shown = String(decoding: text.prefix(40), as: UTF8.self)
         if required {
@@ -229,7 +232,7 @@ public struct GPXReader: TraceReader {
             }
             return
         }
-        guard point != nil else { return }
+        guard pointDepth > 0 else { return }
         let text = GPXReader.trimmed(scanner.text)
         // An empty element (`<fix/>`, `<ele></ele>`) carries no value: nothing to read or report.
         if text.isEmpty { return }
@@ -242,10 +245,10 @@ public struct GPXReader: TraceReader {
             return v
         }
         switch f {
-        case .elevation: point!.values.elevation = try number(text, what: "elevation")
+        case .elevation: point.values.elevation = try number(text, what: "elevation")
         case .time:
-            if let parsed = text.withUnsafeBufferPointer({ Timestamp.parseISO8601($0) }) {
-                point!.values.time = parsed.timestamp
+            if let parsed = Timestamp.parseISO8601(text) {
+                point.values.time = parsed.timestamp
                 if !parsed.hadZone && !zoneAssumed {
                     zoneAssumed = true
                     checker.diagnostics.assume("times without a zone were read as UTC")
@@ -253,47 +256,44 @@ public struct GPXReader: TraceReader {
             } else {
                 try checker.note(.invalidTime, line: scanner.line, "'\(String(decoding: text.prefix(40), as: UTF8.self))'")
             }
-        case .hdop: point!.values.hdop = try nonNegative(number(text, what: "hdop"), "hdop")
-        case .vdop: point!.values.vdop = try nonNegative(number(text, what: "vdop"), "vdop")
-        case .pdop: point!.values.pdop = try nonNegative(number(text, what: "pdop"), "pdop")
+        case .hdop: point.values.hdop = try nonNegative(number(text, what: "hdop"), "hdop")
+        case .vdop: point.values.vdop = try nonNegative(number(text, what: "vdop"), "vdop")
+        case .pdop: point.values.pdop = try nonNegative(number(text, what: "pdop"), "pdop")
         case .satellites:
             if let v = try number(text, what: "satellites") {
-                if v >= 0 && v == v.rounded() && v < 1000 { point!.values.satellites = Int(v) }
+                if v >= 0 && v == v.rounded() && v < 1000 { point.values.satellites = Int(v) }
                 else { try checker.note(.invalidValue, line: scanner.line, "satellites \(v)") }
             }
         case .fixType:
             let s = String(decoding: text, as: UTF8.self)
-            if let t = FixType(rawValue: s) { point!.values.fixType = t }
+            if let t = FixType(rawValue: s) { point.values.fixType = t }
             else { try checker.note(.invalidValue, line: scanner.line, "fix '\(s.prefix(40))' (expected none, 2d, 3d, dgps or pps)") }
-        case .name: point!.values.name = String(decoding: text, as: UTF8.self)
-        case .speed: point!.values.speed = try nonNegative(number(text, what: "speed"), "speed")
+        case .name: point.values.name = String(decoding: text, as: UTF8.self)
+        case .speed: point.values.speed = try nonNegative(number(text, what: "speed"), "speed")
         case .course:
             if let v = try number(text, what: "course") {
-                if v >= 0 && v <= 360 { point!.values.course = v }
+                if v >= 0 && v <= 360 { point.values.course = v }
                 else { try checker.note(.invalidValue, line: scanner.line, "course \(v) outside [0, 360]") }
             }
-        case .horizontalAccuracy: point!.values.horizontalAccuracy = try nonNegative(number(text, what: "horizontal accuracy"), "horizontal accuracy")
-        case .verticalAccuracy: point!.values.verticalAccuracy = try nonNegative(number(text, what: "vertical accuracy"), "vertical accuracy")
-        case .role: point!.values.role = String(decoding: text, as: UTF8.self)
-        case .state: point!.values.state = String(decoding: text, as: UTF8.self)
+        case .horizontalAccuracy: point.values.horizontalAccuracy = try nonNegative(number(text, what: "horizontal accuracy"), "horizontal accuracy")
+        case .verticalAccuracy: point.values.verticalAccuracy = try nonNegative(number(text, what: "vertical accuracy"), "vertical accuracy")
+        case .role: point.values.role = String(decoding: text, as: UTF8.self)
+        case .state: point.values.state = String(decoding: text, as: UTF8.self)
         case .containerName: break
         }
     }
 
-    private mutating func finishPoint() throws(TraceReadError) {
-        let kind = point!.kind
-        var fix: Fix?
-        if let c = try checker.coordinate(latitude: point!.latitude, longitude: point!.longitude, line: scanner.line) {
-            point!.values.coordinate = c
-            fix = point!.values
-        }
-        point = nil
+    /// Checks the point just closed; returns its item unless it is dropped.
+    private mutating func finishPoint() throws(TraceReadError) -> TraceItem? {
+        pointDepth = 0
+        let c = try checker.coordinate(latitude: point.latitude, longitude: point.longitude, line: scanner.line)
+        if let c { point.values.coordinate = c }
         // Route points and waypoints are checked for position and values, not for time order.
-        guard let f = try checker.finish(fix, line: scanner.line, ordered: kind == .track) else { return }
-        switch kind {
-        case .track: queue.push(.trackPoint(f))
-        case .route: queue.push(.routePoint(f))
-        case .waypoint: queue.push(.waypoint(f))
+        guard try checker.accept(valid: c != nil, time: point.values.time, line: scanner.line, ordered: point.kind == .track) else { return nil }
+        switch point.kind {
+        case .track: return .trackPoint(point.values)
+        case .route: return .routePoint(point.values)
+        case .waypoint: return .waypoint(point.values)
         }
     }
 }

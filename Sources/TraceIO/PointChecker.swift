@@ -52,9 +52,15 @@ struct PointChecker {
     /// plausible, not going backwards, not repeated), applies the policy. Returns the fix to emit,
     /// or nil when it is dropped. Counts every problem.
     mutating func finish(_ fix: Fix?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Fix? {
+        try accept(valid: fix != nil, time: fix?.time, line: line(), ordered: ordered) ? fix : nil
+    }
+
+    /// ``finish(_:line:ordered:)`` for a reader that keeps the fix itself (no copy): `valid` says
+    /// whether it has a usable position, `time` is its time. Returns whether to emit it.
+    mutating func accept(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Bool {
         diagnostics.pointsRead += 1
-        if let fix, ordered {
-            if let t = fix.time {
+        if valid && ordered {
+            if let t = time {
                 if t < PointChecker.earliest || t >= PointChecker.latest {
                     try note(.implausibleTime, line: line(), t.iso8601)
                 }
@@ -67,13 +73,15 @@ struct PointChecker {
                 try note(.missingTime, line: line())
             }
         }
-        let drop = fix == nil || pending.contains { $0.kind.dropsPoint } || (policy == .skip && !pending.isEmpty)
-        for p in pending { diagnostics.record(p) }
-        pending.removeAll(keepingCapacity: true)
+        let drop = !valid || pending.contains { $0.kind.dropsPoint } || (policy == .skip && !pending.isEmpty)
+        if !pending.isEmpty {
+            for p in pending { diagnostics.record(p) }
+            pending.removeAll(keepingCapacity: true)
+        }
         if drop {
             diagnostics.pointsDropped += 1
-            return nil
+            return false
         }
-        return fix
+        return true
     }
 }

@@ -26,6 +26,12 @@ enum XMLToken: Equatable {
 /// token length (``ByteSource/maximumWindow``) are bounded. Well-formedness errors (mismatched
 /// tags, bad names, an unterminated construct, bytes after the root) are fatal, with the file,
 /// line and column. Memory: the source's window plus the current tag and captured text.
+///
+/// Speed: names and attribute values are not copied; they are ranges into the window, valid
+/// until the next call of ``next()`` (only a refill moves the window, and refills happen only
+/// there). Start and end tags of the common shape take a fast path; anything else, and every
+/// error, goes through the general path, which scans the tag again from its start.
+/// The scanner owns its scratch buffers (classes): it is not meant to be copied.
 struct XMLScanner {
     static let maximumDepth = 256
     // Delimiters searched for, built once (not per call).
@@ -39,24 +45,34 @@ struct XMLScanner {
 
     let source: ByteSource
     private(set) var position = 0
-    /// The current tag's qualified name (UTF-8).
-    private(set) var name: [UInt8] = []
-    /// Attribute storage: names and decoded values of the current start tag.
-    private(set) var attributeBytes: [UInt8] = []
-    private(set) var attributes: [(name: Range<Int>, value: Range<Int>)] = []
+    /// Where the current tag's qualified name is in the window.
+    private var nameRange = 0..<0
+
+    /// An attribute of the current start tag: its name in the window; its value in the window,
+    /// or in ``decodedValues`` when it had references or was transcoded from ISO-8859-1.
+    private struct Attribute {
+        var name: Range<Int>
+        var value: Range<Int>
+        var decoded: Bool
+    }
+    /// The current start tag's attributes are `attributes[0..<attributeCount]` (storage reused).
+    private var attributes: [Attribute] = []
+    private var attributeCount = 0
+    private let decodedValues = ByteBuffer()
+    private let capturedText = ByteBuffer()
+
     /// Decoded text collected while `captureText` is set, across text and CDATA tokens, until
-    /// ``clearText()``.
-    private(set) var text: [UInt8] = []
+    /// ``clearText()``. Valid until the text changes.
+    var text: UnsafeBufferPointer<UInt8> { capturedText.bytes }
 
     /// Empties ``text`` (keeping its storage).
-    mutating func clearText() { text.removeAll(keepingCapacity: true) }
+    func clearText() { capturedText.removeAll() }
     /// Whether the next text is collected (the reader sets it inside elements whose value it needs).
     var captureText = false
     /// Whether the prolog declared ISO-8859-1.
     private(set) var latin1 = false
-    /// The open elements' names, back to back; `openEnds[k]` is where name k ends. Storage past
-    /// the last end is stale and reused.
-    private var openNames: [UInt8] = []
+    /// The open elements' names, back to back; `openEnds[k]` is where name k ends.
+    private let openNames = ByteBuffer()
     private var openEnds: [Int] = []
     private var pendingEnd = false
     private var rootSeen = false
@@ -75,19 +91,40 @@ struct XMLScanner {
 
     var depth: Int { openEnds.count }
 
-    /// The local part of the current tag's name (after any prefix).
-    var localName: ArraySlice<UInt8> {
-        if let colon = name.lastIndex(of: UInt8(ascii: ":")) { return name[(colon + 1)...] }
-        return name[...]
+    /// The bytes of `r` in the window (valid until the next refill).
+    @inline(__always) private func window(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + r.lowerBound, count: r.count)
     }
 
-    /// The value of the attribute whose local name is `local`, if present.
-    func attribute(_ local: StaticString) -> ArraySlice<UInt8>? {
+    /// The current tag's qualified name (UTF-8), valid until the next call of ``next()``.
+    var name: UnsafeBufferPointer<UInt8> { window(nameRange) }
+
+    /// The local part of the current tag's name (after any prefix).
+    var localName: UnsafeBufferPointer<UInt8> { XMLScanner.localPart(of: nameRange, in: base) }
+
+    /// The part of the name at `r` after its last ':'.
+    @inline(__always) private static func localPart(of r: Range<Int>, in base: UnsafeMutablePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var i = r.upperBound
+        while i > r.lowerBound && base[i - 1] != UInt8(ascii: ":") { i -= 1 }
+        return UnsafeBufferPointer(start: base + i, count: r.upperBound - i)
+    }
+
+    /// Whether `a` and `b` hold the same bytes (a loop: names are short, a call costs more).
+    @inline(__always) static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<a.count where a[i] != b[i] { return false }
+        return true
+    }
+
+    /// The (decoded) value of the attribute whose local name is `local`, if present; valid until
+    /// the next call of ``next()``.
+    func attribute(_ local: StaticString) -> UnsafeBufferPointer<UInt8>? {
         let key = UnsafeBufferPointer(start: local.utf8Start, count: local.utf8CodeUnitCount)
-        for a in attributes {
-            var n = attributeBytes[a.name]
-            if let colon = n.lastIndex(of: UInt8(ascii: ":")) { n = n[(colon + 1)...] }
-            if n.elementsEqual(key) { return attributeBytes[a.value] }
+        for k in 0..<attributeCount {
+            let a = attributes[k]
+            if XMLScanner.equal(XMLScanner.localPart(of: a.name, in: base), key) {
+                return a.decoded ? decodedValues[a.value] : window(a.value)
+            }
         }
         return nil
     }
@@ -104,7 +141,12 @@ struct XMLScanner {
 
     /// Makes `bytes[position + n - 1]` available, keeping everything from `keep` on; shifts
     /// `keep` and `position`. Returns false at the end of input.
-    private mutating func ensure(_ n: Int, keeping keep: inout Int) throws(TraceReadError) -> Bool {
+    @inline(__always) private mutating func ensure(_ n: Int, keeping keep: inout Int) throws(TraceReadError) -> Bool {
+        position + n <= source.end ? true : try refill(toHold: n, keeping: &keep)
+    }
+
+    /// ``ensure(_:keeping:)`` when the window is short of the bytes.
+    private mutating func refill(toHold n: Int, keeping keep: inout Int) throws(TraceReadError) -> Bool {
         while position + n > source.end {
             let (shift, grew) = try source.refill(keeping: keep)
             base = source.bytes.baseAddress!
@@ -179,25 +221,34 @@ struct XMLScanner {
             guard try ensure(2, keeping: &keep) else { throw error("unexpected end of file after '<'") }
             switch byte(position + 1) {
             case UInt8(ascii: "/"):
-                try scanEndTag()
+                if !scanEndTagFast() { try scanEndTag() }
                 return .end
             case UInt8(ascii: "?"):
                 try scanProcessingInstruction()
             case UInt8(ascii: "!"):
                 if try scanBang() { return .text }
             default:
+                if let token = scanStartTagFast() { return token }
                 return try scanStartTag()
             }
         }
     }
 
-    private var topName: ArraySlice<UInt8> {
+    private var topName: UnsafeBufferPointer<UInt8> {
         let start = openEnds.count > 1 ? openEnds[openEnds.count - 2] : 0
         return openNames[start..<(openEnds.last ?? 0)]
     }
 
+    /// Pushes the element named `r` (in the window) onto the open-element stack.
+    private mutating func pushOpen(_ r: Range<Int>) {
+        openNames.append(base + r.lowerBound, count: r.count)
+        openEnds.append(openNames.count)
+        rootSeen = true
+    }
+
     private mutating func popOpen() {
         openEnds.removeLast()
+        openNames.removeAll(from: openEnds.last ?? 0)
         if openEnds.isEmpty { rootClosed = true }
     }
 
@@ -208,13 +259,19 @@ struct XMLScanner {
         var sawNonSpace = false
         while true {
             let limit = source.end
-            // Up to the next '<' (memchr), then the first '&' before it, if any.
-            var p = limit
-            if position < limit, let hit = memchr(base + position, 0x3C, limit - position) {
-                p = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - UnsafePointer(base)
-            }
-            if p > position, let amp = memchr(base + position, 0x26, p - position) {
-                p = UnsafeRawPointer(amp).assumingMemoryBound(to: UInt8.self) - UnsafePointer(base)
+            // Up to the next '<' or '&': a byte loop over the first bytes (most text in GPX is
+            // short: values and indentation), then memchr for '<' and the first '&' before it.
+            var p = position
+            let short = min(limit, position + 32)
+            while p < short && base[p] != 0x3C && base[p] != 0x26 { p += 1 }
+            if p == short && p < limit {
+                p = limit
+                if let hit = memchr(base + short, 0x3C, limit - short) {
+                    p = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - UnsafePointer(base)
+                }
+                if p > short, let amp = memchr(base + short, 0x26, p - short) {
+                    p = UnsafeRawPointer(amp).assumingMemoryBound(to: UInt8.self) - UnsafePointer(base)
+                }
             }
             // Only outside the root element does it matter whether the text is blank.
             if !sawNonSpace && (!rootSeen || rootClosed) {
@@ -245,15 +302,15 @@ struct XMLScanner {
     }
 
     private mutating func appendText(_ r: Range<Int>) throws(TraceReadError) {
-        guard text.count + r.count <= XMLScanner.maximumText else { throw error("text longer than \(XMLScanner.maximumText) bytes") }
+        guard capturedText.count + r.count <= XMLScanner.maximumText else { throw error("text longer than \(XMLScanner.maximumText) bytes") }
         if latin1 {
-            for i in r { appendLatin1(base[i], to: &text) }
+            for i in r { appendLatin1(base[i], to: capturedText) }
         } else {
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: source.bytes[r]))
+            capturedText.append(base + r.lowerBound, count: r.count)
         }
     }
 
-    private func appendLatin1(_ b: UInt8, to out: inout [UInt8]) {
+    private func appendLatin1(_ b: UInt8, to out: ByteBuffer) {
         if b < 0x80 {
             out.append(b)
         } else {
@@ -269,7 +326,7 @@ struct XMLScanner {
         keep = k
         let ref = Array(UnsafeBufferPointer(rebasing: source.bytes[(position + 1)..<semi]))
         let scalar = try decodeReference(ref, at: position)
-        if captureText { appendScalar(scalar, to: &text) }
+        if captureText { appendScalar(scalar, to: capturedText) }
         position = semi + 1
     }
 
@@ -321,8 +378,8 @@ struct XMLScanner {
         v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v) || (0x10000...0x10FFFF).contains(v)
     }
 
-    private func appendScalar(_ s: Unicode.Scalar, to out: inout [UInt8]) {
-        out.append(contentsOf: Array(String(Character(s)).utf8))
+    private func appendScalar(_ s: Unicode.Scalar, to out: ByteBuffer) {
+        for b in String(Character(s)).utf8 { out.append(b) }
     }
 
     /// `<!--`, `<![CDATA[` or `<!DOCTYPE`. Returns true when CDATA produced a text token.
@@ -399,29 +456,40 @@ struct XMLScanner {
         position = close + 2
     }
 
+    /// The common case of ``scanEndTag()``: `</name>` in the window closing the open element.
+    /// Returns false (having changed nothing) for anything else.
+    private mutating func scanEndTagFast() -> Bool {
+        guard !openEnds.isEmpty else { return false }
+        let top = topName
+        let nameStart = position + 2
+        let gt = nameStart + top.count
+        guard gt < source.end, base[gt] == UInt8(ascii: ">"), XMLScanner.equal(window(nameStart..<gt), top) else { return false }
+        nameRange = nameStart..<gt
+        position = gt + 1
+        popOpen()
+        return true
+    }
+
     private mutating func scanEndTag() throws(TraceReadError) {
         var keep = position
         guard let gt = try find(XMLScanner.gt, keeping: &keep) else { throw error("unterminated end tag", at: keep) }
         var p = keep + 2
         let nameStart = p
         while p < gt && !XMLScanner.isSpace(byte(p)) { p += 1 }
-        name.removeAll(keepingCapacity: true)
-        name.append(contentsOf: UnsafeBufferPointer(rebasing: source.bytes[nameStart..<p]))
+        nameRange = nameStart..<p
         while p < gt && XMLScanner.isSpace(byte(p)) { p += 1 }
         guard p == gt else { throw error("unexpected characters in end tag", at: p) }
         guard !openEnds.isEmpty else { throw error("end tag </\(String(decoding: name, as: UTF8.self))> with no open element", at: keep) }
-        let top = topName
-        let matches = top.count == name.count && top.withUnsafeBufferPointer { a in name.withUnsafeBufferPointer { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
-        guard matches else {
+        guard XMLScanner.equal(name, topName) else {
             throw error("end tag </\(String(decoding: name, as: UTF8.self))> does not match <\(String(decoding: topName, as: UTF8.self))>", at: keep)
         }
         position = gt + 1
         popOpen()
     }
 
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
-    static func isNameByte(_ b: UInt8) -> Bool {
+    @inline(__always) static func isNameByte(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
              UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "."), 0x80...0xFF:
@@ -470,6 +538,71 @@ struct XMLScanner {
         }
     }
 
+    /// An ASCII byte that may start a name (the general path's rule: a name byte, but not '-',
+    /// '.' or a digit).
+    @inline(__always) private static func isASCIINameStart(_ b: UInt8) -> Bool {
+        b < 0x80 && isNameByte(b) && b != UInt8(ascii: "-") && b != UInt8(ascii: ".") && !(b >= 0x30 && b <= 0x39)
+    }
+
+    /// The end of the ASCII name bytes from `i` (at most `limit`).
+    @inline(__always) private func asciiNameEnd(from i: Int, limit: Int) -> Int {
+        var i = i
+        while i < limit && base[i] < 0x80 && XMLScanner.isNameByte(base[i]) { i += 1 }
+        return i
+    }
+
+    /// The common case of ``scanStartTag()``: a tag wholly in the window, with ASCII names,
+    /// `name="value"` attributes (either quote, single spaces or more between them) whose values
+    /// have no reference or '<', in a UTF-8 document. Returns nil, having changed nothing the
+    /// general path depends on, for anything else: that path then scans the tag again and reports
+    /// any error exactly.
+    private mutating func scanStartTagFast() -> XMLToken? {
+        guard !latin1, !rootClosed, openEnds.count < XMLScanner.maximumDepth else { return nil }
+        let limit = source.end
+        let nameStart = position + 1
+        guard nameStart < limit, XMLScanner.isASCIINameStart(base[nameStart]) else { return nil }
+        var i = asciiNameEnd(from: nameStart, limit: limit)
+        let nameEnd = i
+        attributeCount = 0
+        var selfClosing = false
+        while true {
+            guard i < limit else { return nil }
+            var c = base[i]
+            let spaced = XMLScanner.isSpace(c)
+            while XMLScanner.isSpace(c) {
+                i += 1
+                guard i < limit else { return nil }
+                c = base[i]
+            }
+            if c == UInt8(ascii: ">") { break }
+            if c == UInt8(ascii: "/") {
+                guard i + 1 < limit, base[i + 1] == UInt8(ascii: ">") else { return nil }
+                selfClosing = true
+                i += 1
+                break
+            }
+            guard spaced, XMLScanner.isASCIINameStart(c) else { return nil }
+            let an = i
+            i = asciiNameEnd(from: i, limit: limit)
+            let attributeName = an..<i
+            guard i + 1 < limit, base[i] == UInt8(ascii: "=") else { return nil }
+            let quote = base[i + 1]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+            i += 2
+            let vs = i
+            while i < limit && base[i] != quote && base[i] != UInt8(ascii: "<") && base[i] != UInt8(ascii: "&") { i += 1 }
+            guard i < limit, base[i] == quote else { return nil }
+            guard attributeCount < XMLScanner.maximumAttributes, !isDuplicate(attributeName) else { return nil }
+            record(Attribute(name: attributeName, value: vs..<i, decoded: false))
+            i += 1
+        }
+        nameRange = nameStart..<nameEnd
+        pushOpen(nameRange)
+        position = i + 1
+        pendingEnd = selfClosing
+        return .start(selfClosing: selfClosing)
+    }
+
     private mutating func scanStartTag() throws(TraceReadError) -> XMLToken {
         var keep = position
         // Find the closing '>' outside quotes: memchr for '>', then check that no quote is open
@@ -513,12 +646,11 @@ struct XMLScanner {
         if i < tagEnd && !XMLScanner.isSpace(byte(i)) {
             throw error("invalid character in the name of a start tag", at: i)
         }
-        name.removeAll(keepingCapacity: true)
-        name.append(contentsOf: UnsafeBufferPointer(rebasing: source.bytes[nameStart..<i]))
+        nameRange = nameStart..<i
         if rootClosed { throw error("a second root element <\(String(decoding: name, as: UTF8.self))>", at: keep) }
         // Attributes.
-        attributeBytes.removeAll(keepingCapacity: true)
-        attributes.removeAll(keepingCapacity: true)
+        decodedValues.removeAll()
+        attributeCount = 0
         while true {
             let before = i
             while i < tagEnd && XMLScanner.isSpace(byte(i)) { i += 1 }
@@ -527,7 +659,7 @@ struct XMLScanner {
             let an = i
             while i < tagEnd && XMLScanner.isNameByte(byte(i)) { i += 1 }
             try validateName(an..<i)
-            let nameRange = an..<i
+            let attributeName = an..<i
             while i < tagEnd && XMLScanner.isSpace(byte(i)) { i += 1 }
             guard i < tagEnd, byte(i) == UInt8(ascii: "=") else { throw error("expected '=' after an attribute name", at: i) }
             i += 1
@@ -542,35 +674,39 @@ struct XMLScanner {
             guard i < tagEnd else { throw error("unterminated attribute value", at: vs) }
             let ve = i
             i += 1
-            guard attributes.count < XMLScanner.maximumAttributes else { throw error("more than \(XMLScanner.maximumAttributes) attributes", at: an) }
-            let n0 = attributeBytes.count
-            attributeBytes.append(contentsOf: UnsafeBufferPointer(rebasing: source.bytes[nameRange]))
-            let n1 = attributeBytes.count
-            for a in attributes where attributeBytes[a.name].elementsEqual(attributeBytes[n0..<n1]) {
-                throw error("duplicate attribute '\(String(decoding: attributeBytes[n0..<n1], as: UTF8.self))'", at: an)
+            guard attributeCount < XMLScanner.maximumAttributes else { throw error("more than \(XMLScanner.maximumAttributes) attributes", at: an) }
+            if isDuplicate(attributeName) {
+                throw error("duplicate attribute '\(String(decoding: window(attributeName), as: UTF8.self))'", at: an)
             }
-            try appendAttributeValue(vs..<ve)
-            attributes.append((n0..<n1, n1..<attributeBytes.count))
+            try addAttribute(name: attributeName, value: vs..<ve)
         }
         guard openEnds.count < XMLScanner.maximumDepth else { throw error("elements nested deeper than \(XMLScanner.maximumDepth)", at: keep) }
-        let start = openEnds.last ?? 0
-        if openNames.count < start + name.count { openNames.append(contentsOf: repeatElement(0, count: start + name.count - openNames.count)) }
-        openNames.withUnsafeMutableBufferPointer { dst in
-            name.withUnsafeBufferPointer { src in _ = memcpy(dst.baseAddress! + start, src.baseAddress!, src.count) }
-        }
-        openEnds.append(start + name.count)
-        rootSeen = true
+        pushOpen(nameRange)
         position = gt + 1
         if selfClosing { pendingEnd = true }
         return .start(selfClosing: selfClosing)
     }
 
-    /// Decodes an attribute value (references, Latin-1) into `attributeBytes`.
-    private mutating func appendAttributeValue(_ r: Range<Int>) throws(TraceReadError) {
+    /// Whether the current tag already has an attribute named like `r` (in the window).
+    private func isDuplicate(_ r: Range<Int>) -> Bool {
+        for k in 0..<attributeCount where XMLScanner.equal(window(attributes[k].name), window(r)) { return true }
+        return false
+    }
+
+    /// Records an attribute (its count and uniqueness already checked).
+    @inline(__always) private mutating func record(_ a: Attribute) {
+        if attributeCount < attributes.count { attributes[attributeCount] = a } else { attributes.append(a) }
+        attributeCount += 1
+    }
+
+    /// Records an attribute of the general path, decoding its value (references, Latin-1) into
+    /// ``decodedValues`` when it needs it.
+    private mutating func addAttribute(name: Range<Int>, value r: Range<Int>) throws(TraceReadError) {
         if !latin1 && (r.isEmpty || memchr(base + r.lowerBound, 0x26, r.count) == nil) {
-            attributeBytes.append(contentsOf: UnsafeBufferPointer(start: base + r.lowerBound, count: r.count))
+            record(Attribute(name: name, value: r, decoded: false))
             return
         }
+        let start = decodedValues.count
         var i = r.lowerBound
         while i < r.upperBound {
             let b = byte(i)
@@ -579,12 +715,60 @@ struct XMLScanner {
                 while j < r.upperBound && byte(j) != UInt8(ascii: ";") && j - i <= 12 { j += 1 }
                 guard j < r.upperBound, byte(j) == UInt8(ascii: ";") else { throw error("unterminated character reference", at: i) }
                 let s = try decodeReference(Array(UnsafeBufferPointer(rebasing: source.bytes[(i + 1)..<j])), at: i)
-                appendScalar(s, to: &attributeBytes)
+                appendScalar(s, to: decodedValues)
                 i = j + 1
             } else {
-                if latin1 { appendLatin1(b, to: &attributeBytes) } else { attributeBytes.append(b) }
+                if latin1 { appendLatin1(b, to: decodedValues) } else { decodedValues.append(b) }
                 i += 1
             }
         }
+        record(Attribute(name: name, value: start..<decodedValues.count, decoded: true))
+    }
+}
+
+/// A growable byte buffer for the scanner's scratch storage (captured text, decoded attribute
+/// values, the open elements' names): appends are a capacity check and a copy, with no
+/// uniqueness check or generic collection code.
+final class ByteBuffer {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The contents, valid until the next change.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+
+    /// Bytes `r` of the contents, valid until the next change.
+    subscript(r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage + r.lowerBound, count: r.count) }
+
+    /// Keeps the first `n` bytes (storage is kept).
+    func removeAll(from n: Int = 0) { count = n }
+
+    func append(_ b: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        storage[count] = b
+        count += 1
+    }
+
+    func append(_ p: UnsafePointer<UInt8>, count n: Int) {
+        if count + n > capacity { grow(to: count + n) }
+        (storage + count).initialize(from: p, count: n)
+        count += n
+    }
+
+    private func grow(to needed: Int) {
+        var c = capacity * 2
+        while c < needed { c *= 2 }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
+        bigger.initialize(from: storage, count: count)
+        storage.deallocate()
+        storage = bigger
+        capacity = c
     }
 }
