@@ -41,12 +41,13 @@ import TraceIO
 
 extension CLIError {
     /// The status for a trace that could not be read: 66 when it cannot be opened, 64 when no
-    /// reader applies (name the format), 65 for bad content.
+    /// reader applies or the options do not fit, 65 for bad content, 74 for a read error.
     init(reading error: TraceReadError) {
         switch error.category {
         case .cannotOpen: self = .noInput(error.description)
-        case .unknownFormat: self = .usage(error.description)
+        case .unknownFormat, .options: self = .usage(error.description)
         case .data: self = .data(error.description)
+        case .io: self = .io(error.description)
         }
     }
 }

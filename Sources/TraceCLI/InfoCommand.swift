@@ -12,7 +12,7 @@ enum InfoCommand {
             sampling interval, the length (geodesic, within segments), elevation and accuracy ranges, \
             and the diagnostics: every per-point problem counted (dropped points, missing or \
             backwards times, duplicates, unreadable values) and every assumption made. '-' reads \
-            standard input (give --format).
+            standard input (give --input-format).
             """,
         positionals: [PositionalSpec(name: "FILE…", help: "Trace files: GPX, CSV, OziExplorer PLT, OwnTracks REC ('-' for standard input).")],
         variadic: true,
@@ -87,7 +87,7 @@ enum InfoCommand {
         if s.routes > 0 || s.routePoints > 0 { rows.append(("routes / route points", "\(s.routes) / \(s.routePoints)")) }
         rows.append(("waypoints", "\(s.waypoints)"))
         if let a = s.firstTime, let b = s.lastTime {
-            rows.append(("time", "\(a.iso8601) … \(b.iso8601) (\(duration(Double(b.nanoseconds - a.nanoseconds) / 1e9)))"))
+            rows.append(("time", "\(a.iso8601) … \(b.iso8601) (\(duration(b.seconds(since: a))))"))
             rows.append(("timed points", "\(s.timedPoints) of \(s.trackPoints)"))
         }
         if let m = s.medianInterval { rows.append(("median interval", "\(JSONWriter.number((m * 100).rounded() / 100)) s")) }

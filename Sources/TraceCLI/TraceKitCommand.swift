@@ -69,10 +69,24 @@ public enum TraceKitCommand {
             return ExitCode.success.rawValue
         } catch {
             try? output.flush()
-            errors.write("tracekit: \(error.message)\n")
+            errors.write("tracekit: \(oneLine(error.message))\n")
             if error.code == .usage { errors.write("See 'tracekit --help'.\n") }
             return error.code.rawValue
         }
+    }
+
+    /// `message` on one line: control characters (a newline inside a quoted value, binary bytes)
+    /// are shown as escapes, so every error is exactly one line.
+    static func oneLine(_ message: String) -> String {
+        var out = ""
+        for u in message.unicodeScalars {
+            if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) {
+                out += "\\u{" + String(u.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
     }
 
     static func dispatch(_ arguments: [String], output: Output) throws(CLIError) {

@@ -98,7 +98,7 @@ final class ByteSource {
             let n = read(fd, bytes.baseAddress! + end, bytes.count - end)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw TraceReadError(file: name, line: 0, column: 0, message: "read failed: \(String(cString: strerror(errno)))")
+                throw TraceReadError(file: name, line: 0, column: 0, message: "read failed: \(String(cString: strerror(errno)))", category: .io)
             }
             if n == 0 { atEOF = true }
             end += n

@@ -8,6 +8,15 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
     case hdop, vdop, pdop, satellites, fixType
     case name, role, state, track, segment, pointType
 
+    /// Whether the field's values are words, not numbers or times (placeholders are values there).
+    var holdsText: Bool {
+        switch self {
+        case .name, .role, .state, .track, .segment, .pointType, .fixType, .latitudeHemisphere, .longitudeHemisphere: true
+        case .latitude, .longitude, .time, .date, .elevation, .accuracy, .verticalAccuracy, .speed, .course,
+             .hdop, .vdop, .pdop, .satellites: false
+        }
+    }
+
     /// The field's name in ``ReadOptions/columns`` ("latitude", "verticalAccuracy", …).
     var key: String {
         switch self {

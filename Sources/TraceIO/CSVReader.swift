@@ -487,7 +487,9 @@ public struct CSVReader: TraceReader {
             problems.insert("unknown field\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", ")) in the columns option (known: \(CSVField.allCases.map(\.key).joined(separator: ", ")))", at: 0)
         }
         if !problems.isEmpty {
-            throw scanner.error(problems.joined(separator: "; ") + " (header: \(names.joined(separator: ", ")))", line: line)
+            var e = scanner.error(problems.joined(separator: "; ") + " (header: \(names.joined(separator: ", ")))", line: line)
+            e.category = .options  // the option, not the file, is wrong
+            throw e
         }
     }
 
@@ -496,7 +498,9 @@ public struct CSVReader: TraceReader {
     private func text(_ field: CSVField) -> UnsafeBufferPointer<UInt8> {
         guard let i = columns[field] else { return UnsafeBufferPointer(start: nil, count: 0) }
         let t = TextValue.trimmed(scanner.field(i))
-        return CSVReader.isPlaceholder(t) ? UnsafeBufferPointer(start: nil, count: 0) : t
+        // Placeholders ("-", "NaN", "null", "N/A", "none") mean no value only where a value is a
+        // number or a time; in text fields (names, roles, states, fix "none") they are the value.
+        return field.holdsText || !CSVReader.isPlaceholder(t) ? t : UnsafeBufferPointer(start: nil, count: 0)
     }
 
     /// `-`, `NaN`, `null`, `N/A`, `NA`, `none`: no value.
@@ -626,7 +630,12 @@ public struct CSVReader: TraceReader {
             var ts = parsed.timestamp
             if !parsed.hadZone && !headerSaysUTC {
                 if let offset = options.zonelessUTCOffset {
-                    ts = Timestamp(nanoseconds: ts.nanoseconds - Int64(offset) * 1_000_000_000)
+                    guard let shifted = ts.adding(seconds: -offset) else {
+                        row.timeUnreadable = true
+                        row.notes.append(Note(kind: .invalidTime, detail: "'\(TextValue.shown(t))' shifted by the UTC offset leaves 1677–2262"))
+                        return
+                    }
+                    ts = shifted
                 } else {
                     checker.diagnostics.assume("CSV times without a zone were read as UTC")
                 }
@@ -658,6 +667,10 @@ public struct CSVReader: TraceReader {
         }
         if nonNegative && v < 0 {
             row.notes.append(Note(kind: .invalidValue, detail: "\(field.label) \(v) is negative"))
+            return nil
+        }
+        guard (v * f).isFinite else {
+            row.notes.append(Note(kind: .invalidValue, detail: "\(field.label) '\(TextValue.shown(t))' is out of range"))
             return nil
         }
         return v * f

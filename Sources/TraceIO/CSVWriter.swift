@@ -54,7 +54,8 @@ struct CSVWriter: TraceWriter {
         switch item {
         case .trackStart, .segmentStart:
             break
-        case .trackPoint(let f):
+        case .trackPoint(let fix):
+            let f = fix.finiteValues
             func o(_ x: Double?) -> String { x.map(decimal) ?? "" }
             let cells = [
                 String(numbers.track), String(numbers.segment), f.time?.iso8601 ?? "",
@@ -92,7 +93,8 @@ struct NDJSONWriter: TraceWriter {
     static func quoted(_ s: String) -> String { JSONWriter.quoted(s) }
 
     /// The JSON members of a fix, without braces.
-    static func members(_ f: Fix) -> String {
+    static func members(_ fix: Fix) -> String {
+        let f = fix.finiteValues
         var m: [String] = []
         if let t = f.time { m.append("\"time\":\"\(t.iso8601)\"") }
         m.append("\"lat\":\(decimal(f.coordinate.latitude))")

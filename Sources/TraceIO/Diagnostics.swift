@@ -2,7 +2,8 @@
 public enum ProblemKind: String, CaseIterable, Hashable, Sendable, Comparable {
     /// The point has no latitude or longitude (it is dropped).
     case missingCoordinate = "missing coordinate"
-    /// A latitude outside [-90, 90], or a coordinate that is not a finite number (dropped).
+    /// A latitude outside [-90, 90], a longitude beyond ±360° (within that, longitudes are
+    /// normalised to (-180, 180]), or a coordinate that is not a finite number (dropped).
     case invalidCoordinate = "invalid coordinate"
     /// The point has no time (kept).
     case missingTime = "no time"
@@ -71,13 +72,18 @@ public struct Diagnostics: Hashable, Sendable {
 
     /// Counts `problem`; keeps it as an example while fewer than ``examplesPerKind`` of its kind are kept.
     mutating func record(_ problem: Problem) {
-        let n = counts[problem.kind, default: 0]
-        counts[problem.kind] = n + 1
-        if n < Diagnostics.examplesPerKind { examples.append(problem) }
+        counts[problem.kind, default: 0] += 1
+        // Line 0 marks a problem counted without an example (its kind had enough, or the same
+        // point already gave one).
+        if problem.line > 0 && examples.lazy.filter({ $0.kind == problem.kind }).count < Diagnostics.examplesPerKind {
+            examples.append(problem)
+        }
     }
 
     /// Whether another example of `kind` would be kept (callers compute line numbers only then).
-    func wantsExample(of kind: ProblemKind) -> Bool { counts[kind, default: 0] < Diagnostics.examplesPerKind }
+    func wantsExample(of kind: ProblemKind) -> Bool {
+        examples.lazy.filter { $0.kind == kind }.count < Diagnostics.examplesPerKind
+    }
 
     /// Records an assumption once.
     public mutating func assume(_ text: String) {
@@ -117,6 +123,10 @@ public struct TraceReadError: Error, Hashable, Sendable, CustomStringConvertible
         case unknownFormat
         /// The content is not of its format, or a per-point problem under the `fail` policy.
         case data
+        /// Reading failed (an I/O error from the system).
+        case io
+        /// The reading options do not fit the file (e.g. a CSV column mapping naming no column).
+        case options
     }
 
     public init(file: String, line: Int, column: Int, message: String, category: Category = .data) {
@@ -128,6 +138,7 @@ public struct TraceReadError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     public var description: String {
-        column > 0 ? "\(file):\(line):\(column): \(message)" : "\(file):\(line): \(message)"
+        if line == 0 { return "\(file): \(message)" }
+        return column > 0 ? "\(file):\(line):\(column): \(message)" : "\(file):\(line): \(message)"
     }
 }

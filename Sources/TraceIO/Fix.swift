@@ -41,6 +41,22 @@ public struct Fix: Hashable, Sendable {
     /// The fulfilment state at the time (CSV `state` column), as written.
     public var state: String?
 
+    /// This fix without any non-finite optional value (writers use it: NaN or infinity has no
+    /// place in GPX, CSV or JSON; readers never produce one).
+    public var finiteValues: Fix {
+        var f = self
+        func keep(_ x: Double?) -> Double? { x.flatMap { $0.isFinite ? $0 : nil } }
+        f.elevation = keep(elevation)
+        f.horizontalAccuracy = keep(horizontalAccuracy)
+        f.verticalAccuracy = keep(verticalAccuracy)
+        f.hdop = keep(hdop)
+        f.vdop = keep(vdop)
+        f.pdop = keep(pdop)
+        f.speed = keep(speed)
+        f.course = keep(course)
+        return f
+    }
+
     /// A fix at `coordinate`, with nothing else known.
     public init(coordinate: Coordinate, time: Timestamp? = nil) {
         self.coordinate = coordinate

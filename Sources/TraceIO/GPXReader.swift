@@ -31,6 +31,8 @@ public struct GPXReader: TraceReader {
     private var field: Field?
     private var fieldDepth = 0
     private var zoneAssumed = false
+    /// `ReadOptions.zonelessUTCOffset`: the offset of times written without a zone.
+    private let zonelessOffset: Int?
 
     private enum PendingStart { case track(String?), route(String?) }
     private enum PointKind { case track, route, waypoint }
@@ -38,6 +40,8 @@ public struct GPXReader: TraceReader {
     private struct PartialPoint {
         var kind = PointKind.track
         var latitude: Double?, longitude: Double?
+        /// An unreadable lat/lon was already noted (so it is not counted again as missing).
+        var coordinateNoted = false
         var values = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
     }
 
@@ -51,6 +55,7 @@ public struct GPXReader: TraceReader {
     init(source: ByteSource, options: ReadOptions) {
         scanner = XMLScanner(source: source)
         checker = PointChecker(file: source.name, policy: options.policy)
+        zonelessOffset = options.zonelessUTCOffset
     }
 
     /// Reads GPX from memory (tests).
@@ -148,8 +153,10 @@ public struct GPXReader: TraceReader {
             if kind != .waypoint { flushPendingStart() }
             point = PartialPoint(kind: kind)
             pointDepth = depth
-            point.latitude = try number(scanner.attribute("lat"), what: "latitude", required: true)
-            point.longitude = try number(scanner.attribute("lon"), what: "longitude", required: true)
+            let lat = scanner.attribute("lat"), lon = scanner.attribute("lon")
+            point.latitude = try number(lat, what: "latitude", required: true)
+            point.longitude = try number(lon, what: "longitude", required: true)
+            point.coordinateNoted = (lat != nil && point.latitude == nil) || (lon != nil && point.longitude == nil)
             return
         }
         if GPXReader.equals(local, "trk") && depth == 2 {
@@ -249,9 +256,16 @@ public struct GPXReader: TraceReader {
         case .time:
             if let parsed = Timestamp.parseISO8601(text) {
                 point.values.time = parsed.timestamp
-                if !parsed.hadZone && !zoneAssumed {
-                    zoneAssumed = true
-                    checker.diagnostics.assume("times without a zone were read as UTC")
+                if !parsed.hadZone {
+                    if let offset = zonelessOffset {
+                        point.values.time = parsed.timestamp.adding(seconds: -offset)
+                        if point.values.time == nil {
+                            try checker.note(.invalidTime, line: scanner.line, "the time shifted by the UTC offset leaves 1677–2262")
+                        }
+                    } else if !zoneAssumed {
+                        zoneAssumed = true
+                        checker.diagnostics.assume("times without a zone were read as UTC")
+                    }
                 }
             } else {
                 try checker.note(.invalidTime, line: scanner.line, "'\(String(decoding: text.prefix(40), as: UTF8.self))'")
@@ -286,7 +300,7 @@ public struct GPXReader: TraceReader {
     /// Checks the point just closed; returns its item unless it is dropped.
     private mutating func finishPoint() throws(TraceReadError) -> TraceItem? {
         pointDepth = 0
-        let c = try checker.coordinate(latitude: point.latitude, longitude: point.longitude, line: scanner.line)
+        let c = point.coordinateNoted ? nil : try checker.coordinate(latitude: point.latitude, longitude: point.longitude, line: scanner.line)
         if let c { point.values.coordinate = c }
         // Route points and waypoints are checked for position and values, not for time order.
         guard try checker.accept(valid: c != nil, time: point.values.time, line: scanner.line, ordered: point.kind == .track) else { return nil }

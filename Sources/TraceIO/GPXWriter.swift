@@ -75,7 +75,8 @@ struct GPXWriter: TraceWriter {
         try sink.flushIfFull()
     }
 
-    private func point(_ tag: String, _ f: Fix, indent: String) {
+    private func point(_ tag: String, _ fix: Fix, indent: String) {
+        let f = fix.finiteValues
         var s = "\(indent)<\(tag) lat=\"\(decimal(f.coordinate.latitude))\" lon=\"\(decimal(f.coordinate.longitude))\">"
         let inner = indent + "  "
         if let e = f.elevation { s += "\n\(inner)<ele>\(decimal(e))</ele>" }

@@ -66,7 +66,7 @@ final class GeoJSONWriter: TraceWriter {
 
     private func add(_ f: Fix) throws(TraceWriteError) {
         var pos = "[\(decimal(f.coordinate.longitude)),\(decimal(f.coordinate.latitude))"
-        if let e = f.elevation { pos += ",\(decimal(e))" }
+        if let e = f.elevation, e.isFinite { pos += ",\(decimal(e))" }
         sink.write((linePoints == 0 ? "" : ",") + pos + "]")
         let time = (linePoints == 0 ? "" : ",") + (f.time.map { "\"\($0.iso8601)\"" } ?? "null")
         guard fputs(time, spool!) >= 0 else { throw TraceWriteError(file: sink.name, message: "temporary file write failed") }
@@ -100,7 +100,7 @@ final class GeoJSONWriter: TraceWriter {
             try closeLine()
             beginFeature()
             var pos = "[\(decimal(f.coordinate.longitude)),\(decimal(f.coordinate.latitude))"
-            if let e = f.elevation { pos += ",\(decimal(e))" }
+            if let e = f.elevation, e.isFinite { pos += ",\(decimal(e))" }
             sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(pos)]},\"properties\":{\(NDJSONWriter.members(f))}}")
         }
         try sink.flushIfFull()

@@ -176,7 +176,11 @@ public struct PLTReader: TraceReader {
             return
         }
         if let offset = options.zonelessUTCOffset {
-            ts = Timestamp(nanoseconds: ts.nanoseconds - Int64(offset) * 1_000_000_000)
+            guard let shifted = ts.adding(seconds: -offset) else {
+                try checker.note(.invalidTime, line: line, "the time shifted by the UTC offset leaves 1677–2262")
+                return
+            }
+            ts = shifted
         } else {
             checker.diagnostics.assume("PLT times (no zone) were read as UTC")
         }
@@ -186,7 +190,8 @@ public struct PLTReader: TraceReader {
     /// The time of an OLE automation day number (days since 1899-12-30 00:00, fraction = time of
     /// day), snapped to the whole second when it is within the number's written precision.
     static func oleTime(_ t: UnsafeBufferPointer<UInt8>) -> Timestamp? {
-        guard let v = TextValue.double(t), abs(v) < 2_000_000 else { return nil }
+        // Int64 nanoseconds hold about ±106,751 days around 1970 (day 25,569).
+        guard let v = TextValue.double(t), abs(v - Double(unixEpochDay)) < 106_000 else { return nil }
         let dot = t.firstIndex(of: UInt8(ascii: "."))
         let decimals = dot.map { t.count - $0 - 1 } ?? 0
         let whole = v.rounded(.down)

@@ -40,6 +40,11 @@ struct PointChecker {
             try note(.missingCoordinate, line: line(), latitude == nil ? "latitude" : "longitude")
             return nil
         }
+        guard abs(longitude) <= 360 || !longitude.isFinite else {
+            // Beyond one turn either way a longitude is not a convention (0…360) but garbage.
+            try note(.invalidCoordinate, line: line(), "longitude \(longitude) is outside [-360, 360] degrees")
+            return nil
+        }
         do {
             return try Coordinate(latitude: latitude, longitude: longitude)
         } catch {

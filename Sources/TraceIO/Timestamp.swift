@@ -37,6 +37,19 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.nanoseconds < b.nanoseconds }
 
+    /// This instant moved by `seconds`, or nil when the result leaves the representable range
+    /// (1677–2262).
+    public func adding(seconds: Int) -> Timestamp? {
+        let (ns, o1) = Int64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, o2) = nanoseconds.addingReportingOverflow(ns)
+        return o1 || o2 ? nil : Timestamp(nanoseconds: sum)
+    }
+
+    /// Seconds from `other` to this instant (no overflow: computed in floating point).
+    public func seconds(since other: Timestamp) -> Double {
+        Double(nanoseconds) - Double(other.nanoseconds) == 0 ? 0 : (Double(nanoseconds) - Double(other.nanoseconds)) / 1e9
+    }
+
     // MARK: - Parsing
 
     /// Parses an ISO 8601 / RFC 3339 date and time that must fill `bytes` exactly:

@@ -53,7 +53,12 @@ public struct TraceSummary: Sendable {
                 timedPoints += 1
                 firstTime = min(firstTime ?? t, t)
                 lastTime = max(lastTime ?? t, t)
-                if let pt = previous?.time, t > pt { intervals.add(t.nanoseconds - pt.nanoseconds) }
+                // Sampling interval: the size of the step, whichever way the file runs (newest-first
+                // files step backwards); steps beyond Int64 nanoseconds (292 years) are not sampling.
+                if let pt = previous?.time, t != pt {
+                    let (d, overflow) = t.nanoseconds.subtractingReportingOverflow(pt.nanoseconds)
+                    if !overflow && d != Int64.min { intervals.add(abs(d)) }
+                }
             }
             if let p = previous {
                 length += TangentPlane.distance(from: p.coordinate, to: f.coordinate, fallback: geodesic)
