@@ -12,18 +12,22 @@ extension SharingPolicy {
         self[state].frame / SharingPolicy.routeLineMapWidth
     }
 
-    /// The route line to draw in `state`, or nil where the state draws none (the seed's "No Route
-    /// Lines", or a state that shows no route).
+    /// The route line to draw in `state` for `request`, or nil where the state draws none (the
+    /// seed's "No Route Lines", or a state that shows no route) and, in states whose origin is
+    /// rides-only (Finding Villager, Accepted: "Route \ Location destination for non rides"), for
+    /// a request that is not a ride: it has a location, not a route.
     ///
     /// The route is simplified with GEOS Douglas–Peucker in metres (see
     /// `GeometryContext.simplifyTrack(_:toleranceMetres:preservingTopology:)`) at
     /// ``routeLineTolerance(in:)``; the kept points are points of the input route.
     /// - Throws: `GeometryError` from the simplification (a route wider than 1,000 km).
     public func routeLine(
-        _ route: [Coordinate], in state: FulfilmentState, using geometry: GeometryContext
+        _ route: [Coordinate], in state: FulfilmentState, for request: RequestContext, using geometry: GeometryContext
     ) throws(GeometryError) -> [Coordinate]? {
         let row = self[state]
         guard row.shows.route, row.shows.routeLines else { return nil }
+        let routeIsRidesOnly = (row.hirerAnnotations + row.helperAnnotations).contains { $0.annotation == .origin && $0.ridesOnly }
+        if routeIsRidesOnly && !request.category.isRide { return nil }
         return try geometry.simplifyTrack(route, toleranceMetres: routeLineTolerance(in: state))
     }
 }

@@ -47,7 +47,10 @@ public struct PolicyFileError: Error, Sendable, Equatable, CustomStringConvertib
 /// ``FulfilmentState/key``; tiers by ``AccuracyTier/key`` or the Core Location name; annotations by
 /// ``MapAnnotation/key``. Unknown members are errors (a typo must not be silently ignored).
 /// Ranges: frame in (0, 20,000,000] m; distance filter in [0, 100,000] m; minimum interval and
-/// heartbeat in (0, 86,400] s.
+/// heartbeat in (0, 86,400] s. Across fields: `hirerLocation` must be `ridesOnly` (the
+/// document's privacy rule); no live location (`helperLocation`, `hirerLocation`) where the tier
+/// is off; a heartbeat no shorter than the minimum interval; `routeLines` only with `route`; no
+/// control characters in `name`.
 extension SharingPolicy {
     /// The only policy file version this TraceKit reads.
     public static let fileVersion = 1
@@ -137,11 +140,15 @@ private struct PolicyReader {
         }
         var policy = SharingPolicy.seed
         policy.name = try root["name"].map { (n) throws(PolicyFileError) in try string(n, "name") } ?? "unnamed"
+        if let n = root["name"], policy.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw fail(n, "name", "must not contain control characters (line breaks, tabs)")
+        }
         _ = top
         if let states = root["states"] {
             for (key, value) in try members(states, "states", allowed: FulfilmentState.allCases.map(\.key)) {
                 let state = FulfilmentState(parsing: key)!
                 policy[state] = try row(value, "states.\(key)", base: policy[state])
+                try consistency(policy[state], value, "states.\(key)")
             }
         }
         return policy
@@ -182,6 +189,26 @@ private struct PolicyReader {
             }
         }
         return row
+    }
+
+    /// Rules that hold across fields of a row once it is assembled (file values over the seed):
+    /// the document's privacy rule and what can work at all.
+    func consistency(_ row: StatePolicy, _ v: JSONValue, _ path: String) throws(PolicyFileError) {
+        for (role, rules) in [("hirer", row.hirerAnnotations), ("helper", row.helperAnnotations)] {
+            let at = v["annotations"]?[role] ?? v
+            if rules.contains(where: { $0.annotation == .hirerLocation && !$0.ridesOnly }) {
+                throw fail(at, "\(path).annotations.\(role)", "hirerLocation must be ridesOnly: the hirer's location is shown only for rides")
+            }
+            if row.tier == .off, let live = rules.first(where: { $0.annotation == .helperLocation || $0.annotation == .hirerLocation }) {
+                throw fail(at, "\(path).annotations.\(role)", "\(live.annotation.key) is a live location, but the state's tier is off: no phone sends one")
+            }
+        }
+        if let m = row.minimumInterval, let h = row.heartbeat, h < m {
+            throw fail(v["heartbeatSeconds"] ?? v, "\(path).heartbeatSeconds", "heartbeat \(JSONWriter.number(h)) s is shorter than the minimum interval \(JSONWriter.number(m)) s")
+        }
+        if row.shows.routeLines && !row.shows.route {
+            throw fail(v["shows"] ?? v, "\(path).shows", "routeLines needs route: lines draw the route")
+        }
     }
 
     func annotationRules(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> [AnnotationRule] {

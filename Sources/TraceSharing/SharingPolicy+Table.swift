@@ -40,13 +40,28 @@ extension SharingPolicy {
     }
 
     /// The differences from `self` to `other`, one line each, in state order ("En Route: distance
-    /// filter 30 m → 50 m"); empty when the tables are equal (names are not compared).
+    /// filter 30 m → 50 m"), comparing every field of every row (also fields the table hides,
+    /// such as the filter of a state whose tier is off); empty when the tables are equal. Names are
+    /// not compared.
     public func differences(to other: SharingPolicy) -> [String] {
         var lines: [String] = []
-        let a = tableRows, b = other.tableRows
-        for (i, state) in FulfilmentState.allCases.enumerated() {
-            for (j, column) in Self.tableHeader.enumerated().dropFirst() where a[i][j] != b[i][j] {
-                lines.append("\(state.displayName): \(column.lowercased()) \(a[i][j]) → \(b[i][j])")
+        func seconds(_ x: Double?) -> String { x.map { "\(JSONWriter.number($0)) s" } ?? "none" }
+        for state in FulfilmentState.allCases {
+            let a = self[state], b = other[state]
+            var cells: [(String, String, String)] = [
+                ("accuracy", a.tier.coreLocationName, b.tier.coreLocationName),
+                ("map frame", "\(JSONWriter.number(a.frame)) m", "\(JSONWriter.number(b.frame)) m"),
+                ("distance filter", "\(JSONWriter.number(a.distanceFilter)) m", "\(JSONWriter.number(b.distanceFilter)) m"),
+                ("minimum interval", seconds(a.minimumInterval), seconds(b.minimumInterval)),
+                ("heartbeat", seconds(a.heartbeat), seconds(b.heartbeat)),
+                ("route", String(a.shows.route), String(b.shows.route)),
+                ("route lines", String(a.shows.routeLines), String(b.shows.routeLines)),
+                ("destination", String(a.shows.destination), String(b.shows.destination)),
+            ]
+            cells.append(("hirer sees", Self.describe(a.hirerAnnotations), Self.describe(b.hirerAnnotations)))
+            cells.append(("helper sees", Self.describe(a.helperAnnotations), Self.describe(b.helperAnnotations)))
+            for (what, x, y) in cells where x != y {
+                lines.append("\(state.displayName): \(what) \(x) → \(y)")
             }
         }
         return lines

@@ -54,6 +54,19 @@ public struct UpdateGate: Sendable {
         if tier == .off { lastDelivered = nil }
     }
 
+    /// Applies the settings of an action from ``FulfilmentMachine``: its tier (off once the request
+    /// is cancelled or completed), filter and platform rules, as ``apply(_:)-(StatePolicy)`` does for
+    /// a row.
+    public mutating func apply(_ action: SharingAction) {
+        var row = StatePolicy(
+            tier: action.tier, frame: action.frame, distanceFilter: action.distanceFilter,
+            minimumInterval: action.minimumInterval, heartbeat: action.heartbeat,
+            shows: ShownContent(route: false, routeLines: action.routeLines, destination: false),
+            hirerAnnotations: [], helperAnnotations: [])
+        row.tier = action.tier
+        apply(row)
+    }
+
     /// Offers a fix taken at `time` (seconds); returns whether it is delivered, and if so records it.
     public mutating func offer(_ fix: Coordinate, at time: Double) -> Bool {
         guard tier != .off else { return false }

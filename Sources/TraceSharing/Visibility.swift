@@ -57,7 +57,9 @@ extension SharingPolicy {
 
     /// How `role`'s phone uses location in `state`: it shares when another map shows its position,
     /// uses location only for its own map when only it shows its position (its own live annotation
-    /// or "Your own location"), and is off otherwise, or whenever the state's tier is off.
+    /// or "Your own location"), and is off otherwise, or whenever the state's tier is off. So the
+    /// helper's "Your own location" in Finding Villager and Accepted, where the document sets no
+    /// accuracy, is the operating system's own position dot: the app requests no updates for it.
     public func locationUse(of role: Role, in state: FulfilmentState, for request: RequestContext) -> LocationUse {
         guard self[state].tier != .off, request.viewers.contains(role) else { return .off }
         if !viewers(ofLocationFrom: role, in: state, for: request).isEmpty { return .shares }

@@ -52,18 +52,23 @@ struct FramingTests {
     @Test("route lines: none where the seed says no route lines; detail tied to the frame")
     func routeLines() throws {
         let geometry = try GeometryContext()
+        let ride = RequestContext(category: .ride), walk = RequestContext(category: .dogWalking)
         // A gently wiggling 2 km route: wiggles of 0.8 m amplitude every 20 m.
         let route = (0...100).map { i in c(47 + Double(i) * 20 / 111_200, 8 + (i % 2 == 0 ? 0 : 0.8) / 75_800) }
-        #expect(try SharingPolicy.seed.routeLine(route, in: .atPickup, using: geometry) == nil)
-        #expect(try SharingPolicy.seed.routeLine(route, in: .inTask, using: geometry) == nil)
-        #expect(try SharingPolicy.seed.routeLine(route, in: .enRoute, using: geometry) == nil)
+        #expect(try SharingPolicy.seed.routeLine(route, in: .atPickup, for: ride, using: geometry) == nil)
+        #expect(try SharingPolicy.seed.routeLine(route, in: .inTask, for: ride, using: geometry) == nil)
+        #expect(try SharingPolicy.seed.routeLine(route, in: .enRoute, for: ride, using: geometry) == nil)
         // Completed (250 m frame: 0.625 m tolerance) keeps the 0.8 m wiggles; a 2,000 m frame (5 m) drops them.
-        let detailed = try #require(try SharingPolicy.seed.routeLine(route, in: .completed, using: geometry))
+        let detailed = try #require(try SharingPolicy.seed.routeLine(route, in: .completed, for: ride, using: geometry))
         var wide = SharingPolicy.seed
         wide[.completed].frame = 2000
-        let light = try #require(try wide.routeLine(route, in: .completed, using: geometry))
+        let light = try #require(try wide.routeLine(route, in: .completed, for: ride, using: geometry))
         #expect(detailed.count > 90)
         #expect(light.count == 2)
         #expect(SharingPolicy.seed.routeLineTolerance(in: .atPickup) == 0.375)
+        // Finding Villager shows a route for a ride, the location for anything else.
+        #expect(try SharingPolicy.seed.routeLine(route, in: .findingVillager, for: ride, using: geometry) != nil)
+        #expect(try SharingPolicy.seed.routeLine(route, in: .findingVillager, for: walk, using: geometry) == nil)
+        #expect(try SharingPolicy.seed.routeLine(route, in: .completed, for: walk, using: geometry) != nil)
     }
 }

@@ -29,11 +29,15 @@ struct PolicyFileTests {
         #expect(p[.atPickup].tier == .best)
         #expect(SharingPolicy.seed.differences(to: p) == [
             "En Route: distance filter 30 m → 50 m",
-            "En Route: platform rules — → min interval 5 s",
+            "En Route: minimum interval none → 5 s",
             "En Route: hirer sees Helper Location\\Hirer Location (rides only)\\Pickup Point (rides only) → Helper Location\\Pickup Point (rides only)",
             "At Pickup: accuracy kCLLocationAccuracyBestForNavigation → kCLLocationAccuracyBest",
         ])
         #expect(p.differences(to: p).isEmpty)
+        // Fields the table hides are compared too.
+        var hidden = SharingPolicy.seed
+        hidden[.completed].distanceFilter = 99
+        #expect(SharingPolicy.seed.differences(to: hidden) == ["Completed: distance filter 0 m → 99 m"])
     }
 
     @Test("bad files name the place, the field and why", arguments: [
@@ -54,6 +58,16 @@ struct PolicyFileTests {
          "p.json:1:93: states.atPickup.shows.routeLines: expected true or false, found a string"),
         ("{\"format\": \"tracekit-policy\", \"version\": 1, \"extra\": 1}",
          "p.json:1:54: extra: unknown member; expected one of format, version, name, states"),
+        ("{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"enRoute\": {\"annotations\": {\"hirer\": [\"hirerLocation\"]}}}}",
+         "p.json:1:93: states.enRoute.annotations.hirer: hirerLocation must be ridesOnly: the hirer's location is shown only for rides"),
+        ("{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"accepted\": {\"annotations\": {\"helper\": [\"helperLocation\"]}}}}",
+         "p.json:1:95: states.accepted.annotations.helper: helperLocation is a live location, but the state's tier is off: no phone sends one"),
+        ("{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"enRoute\": {\"minimumIntervalSeconds\": 10, \"heartbeatSeconds\": 5}}}",
+         "p.json:1:118: states.enRoute.heartbeatSeconds: heartbeat 5 s is shorter than the minimum interval 10 s"),
+        ("{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"enRoute\": {\"shows\": {\"routeLines\": true}}}}",
+         "p.json:1:77: states.enRoute.shows: routeLines needs route: lines draw the route"),
+        ("{\"format\": \"tracekit-policy\", \"version\": 1, \"name\": \"a\\nb\"}",
+         "p.json:1:53: name: must not contain control characters (line breaks, tabs)"),
     ])
     func errors(text: String, message: String) {
         #expect {

@@ -14,7 +14,7 @@ func serviceExample() throws {
 
     // Each incoming fix from the helper's phone: gate it, then relay it to whoever may see it.
     func helperFix(_ c: Coordinate, at t: Double) {
-        guard helperGate.offer(c, at: t) else { return }
+        guard !request.hasEnded, helperGate.offer(c, at: t) else { return }
         let to = relay.viewers(ofLocationFrom: .helper, in: request.state,
                                isRide: request.request.category.isRide,
                                pickupHandedOff: request.request.pickupHandedOff)
@@ -23,7 +23,7 @@ func serviceExample() throws {
     // Every event: apply the action (phones' tier and filter, each map's annotations).
     func on(_ event: FulfilmentEvent) throws -> SharingAction {
         let action = try request.handle(event)
-        helperGate.apply(request.policy[action.state])
+        helperGate.apply(action)  // the action's tier: off once the request has ended
         return action
     }
 
@@ -47,4 +47,21 @@ func serviceExample() throws {
     // movement (the filter): 4 s, 7 s, 10 s — each to the hirer only.
     #expect(forwarded.map(\.at) == [1, 4, 7, 10])
     #expect(forwarded.allSatisfy { $0.to == .hirer })
+}
+
+@Test("a cancelled request stops every update at once")
+func cancelledStopsUpdates() throws {
+    var request = FulfilmentMachine(category: .ride)
+    let relay = RelayTable(request.policy)
+    var gate = UpdateGate(request.policy[request.state])
+    _ = try request.handle(.accept)
+    gate.apply(try request.handle(.depart))
+    let here = try Coordinate(latitude: 47, longitude: 8)
+    let first = gate.offer(here, at: 0)
+    gate.apply(try request.handle(.cancel))
+    let afterCancel = gate.offer(try Coordinate(latitude: 47.01, longitude: 8), at: 10)
+    #expect(first && !afterCancel && gate.tier == .off)
+    #expect(request.hasEnded)
+    // The relay table answers per state; a service checks that the request is still open first.
+    #expect(!relay.viewers(ofLocationFrom: .helper, in: request.state, isRide: true, pickupHandedOff: false).isEmpty)
 }
