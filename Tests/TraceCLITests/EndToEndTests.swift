@@ -232,6 +232,13 @@ struct TraceCommandsTests {
     @Test("every file of the corpus: the right point count, or a one-line error naming the file",
           .enabled(if: corpusPresent, "../shared/traces not found: corpus walk skipped"))
     func corpus() throws {
+        // Walk the folders, so that a file added to the corpus cannot go unchecked.
+        var found: [String] = []
+        for dir in ["gpx", "csv", "plt", "other", "malformed"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: sharedFolder.appendingPathComponent("traces/" + dir).path)
+            found += names.map { dir + "/" + $0 }
+        }
+        #expect(Set(found) == Set(Self.expectedPoints.keys), "files without an expected count: \(Set(found).subtracting(Self.expectedPoints.keys).sorted())")
         for (file, expected) in Self.expectedPoints.sorted(by: { $0.key < $1.key }) {
             let path = sharedFolder.appendingPathComponent("traces/" + file).path
             let r = try Run(["info", "--format", "json", path])

@@ -62,21 +62,6 @@ func utc(_ text: String) -> Timestamp {
     return Timestamp(nanoseconds: Int64(d.timeIntervalSince1970) * 1_000_000_000 + fraction)
 }
 
-/// Whether the ISO 8601 parser in use honours numeric offsets (the temporary stand-in does not);
-/// tests of offsets run once the real parser is in place.
-let parserHandlesOffsets: Bool = {
-    let text = Array("2020-01-01T01:00:00+01:00".utf8)
-    guard let r = text.withUnsafeBufferPointer({ Timestamp.parseISO8601($0) }) else { return false }
-    return r.hadZone && r.timestamp.nanoseconds == 1_577_836_800 * 1_000_000_000
-}()
-
-/// Whether the ISO 8601 parser in use reads fractional seconds.
-let parserHandlesFractions: Bool = {
-    let text = Array("2020-01-01T00:00:00.5Z".utf8)
-    guard let r = text.withUnsafeBufferPointer({ Timestamp.parseISO8601($0) }) else { return false }
-    return r.timestamp.nanoseconds == 1_577_836_800 * 1_000_000_000 + 500_000_000
-}()
-
 let traces = sharedFolder.appendingPathComponent("traces")
 let corpusAvailable = FileManager.default.fileExists(atPath: traces.appendingPathComponent("PROVENANCE.md").path)
 
@@ -283,7 +268,7 @@ struct CSVTimeTests {
         #expect(r.diagnostics.isClean)
     }
 
-    @Test("numeric offsets", .enabled(if: parserHandlesOffsets, "the ISO 8601 stand-in ignores offsets; runs with the real parser"))
+    @Test("numeric offsets")
     func offsets() throws {
         let r = try readCSV("lat,lon,time\n1,2,2020-02-02T03:02:02+01:00\n1,2,2020-02-02T02:02:03Z\n1,2,2020-02-02T00:02:04-0200\n")
         #expect(r.points.map(\.time) == [utc("2020-02-02T02:02:02Z"), utc("2020-02-02T02:02:03Z"), utc("2020-02-02T02:02:04Z")])
@@ -335,7 +320,7 @@ struct CSVTimeTests {
         #expect(r.diagnostics.isClean)
     }
 
-    @Test("fractional seconds in a time-of-day column", .enabled(if: parserHandlesFractions, "the ISO 8601 stand-in drops fractions; runs with the real parser"))
+    @Test("fractional seconds in a time-of-day column")
     func fractions() throws {
         let r = try readCSV("lat,lon,date,time\n1,2,2008/05/04,12:52:47.250Z\n")
         #expect(r.points[0].time == utc("2008-05-04T12:52:47.250Z"))
@@ -661,10 +646,8 @@ struct CSVCorpusTests {
         #expect(r.diagnostics.assumptions.contains("skipped 6 marker rows that are not points (SEGMENT_START_MANUAL, SEGMENT_END_MANUAL, SEGMENT_START_AUTOMATIC, IDLE)"))
         #expect(r.points.map(\.horizontalAccuracy) == [10, 10, 10, 10])
         #expect(r.points[0].elevation == 1020.2)
-        if parserHandlesOffsets {
-            #expect(r.points[0].time == utc("2020-02-02T02:02:03Z"))
-            #expect(!r.diagnostics.assumptions.contains("CSV times without a zone were read as UTC"))
-        }
+        #expect(r.points[0].time == utc("2020-02-02T02:02:03Z"))
+        #expect(!r.diagnostics.assumptions.contains("CSV times without a zone were read as UTC"))
     }
 
     @Test("Posmo epoch bug: 2,404 rows, times collapsed into 6 seconds of 1970")
