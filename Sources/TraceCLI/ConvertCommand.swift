@@ -58,7 +58,7 @@ enum ConvertCommand {
             }
             try writer.finish()
             try target.commit()
-            let notes = reader.diagnostics.summaryLines + writer.notWritten.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)s not written: \(format.rawValue) cannot hold them" }
+            let notes = reader.diagnostics.summaryLines + writer.notWritten.sorted { $0.key < $1.key }.map { "not written, \(format.rawValue) cannot hold it: \($0.value) × \($0.key)" }
             for line in notes { printToStandardError("tracekit: \(input): \(line)") }
         } catch let error as CLIError {
             target.abandon()
@@ -80,7 +80,9 @@ func printToStandardError(_ line: String) {
 }
 
 /// A file written atomically: a temporary file in the same folder, renamed over the target by
-/// ``commit()``; ``abandon()`` removes it. "-" writes standard output directly.
+/// ``commit()``; ``abandon()`` removes it. "-" writes standard output directly. The new file gets
+/// the default mode (0666 less the umask); a target that is a symbolic link is replaced by the
+/// file, not written through.
 final class AtomicFile {
     let path: String
     let fd: Int32
@@ -97,7 +99,10 @@ final class AtomicFile {
         var template = Array((path + ".tmp-XXXXXX").utf8CString)
         let f = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard f >= 0 else { throw .io("\(path): cannot create a temporary file beside it: \(String(cString: strerror(errno)))") }
-        fchmod(f, 0o644)
+        // mkstemp creates 0600: give the file the mode a new file would get (0666 less the umask).
+        let mask = umask(0)
+        umask(mask)
+        fchmod(f, 0o666 & ~mask)
         fd = f
         temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }

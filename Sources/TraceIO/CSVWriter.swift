@@ -2,28 +2,55 @@ import TraceJSON
 
 /// Writes CSV with a fixed header that ``CSVReader`` reads back: `track,segment,time,latitude,
 /// longitude,elevation,hAcc,vAcc,hdop,vdop,pdop,satellites,fix,speed,course,name,role,state`.
-/// Units: metres, m/s, degrees; times ISO 8601 UTC. CSV holds track points only: waypoints and
-/// route points are counted in ``notWritten`` (and `tracekit convert` reports them).
-/// Track and segment numbers (1-based) as items go by; a point before any marker is in track 1,
-/// segment 1.
+/// Units: metres, m/s, degrees; times ISO 8601 UTC. CSV holds track points only, and tracks and
+/// segments only through the numbers of their points: waypoints, route points, track names and
+/// empty tracks or segments are counted in ``notWritten`` (and `tracekit convert` reports them).
+/// Track and segment numbers (1-based) as items go by, for formats that keep the structure only
+/// as numbers on points (CSV, NDJSON); a point before any marker is in track 1, segment 1. It also
+/// counts what such formats lose: track names, and tracks or segments without points.
 struct StructureNumbers {
     private(set) var track = 0
     private(set) var segment = 0
+    private(set) var lost: [String: Int] = [:]
+    private var segmentPoints: Int?
+    private var trackPoints: Int?
 
     mutating func apply(_ item: TraceItem) {
         switch item {
-        case .trackStart:
+        case .trackStart(let name):
+            closeTrack()
             track += 1
             segment = 0
+            trackPoints = 0
+            if name != nil { lost["track name", default: 0] += 1 }
         case .segmentStart:
+            closeSegment()
             if track == 0 { track = 1 }
             segment += 1
+            segmentPoints = 0
+            trackPoints = trackPoints ?? 0
         case .trackPoint:
             if track == 0 { track = 1 }
             if segment == 0 { segment = 1 }
+            segmentPoints = (segmentPoints ?? 0) + 1
+            trackPoints = (trackPoints ?? 0) + 1
         case .routeStart, .routePoint, .waypoint:
             break
         }
+    }
+
+    /// Call at the end: counts a last empty segment or track.
+    mutating func finish() { closeTrack() }
+
+    private mutating func closeSegment() {
+        if segmentPoints == 0 { lost["empty segment", default: 0] += 1 }
+        segmentPoints = nil
+    }
+
+    private mutating func closeTrack() {
+        closeSegment()
+        if trackPoints == 0 { lost["empty track", default: 0] += 1 }
+        trackPoints = nil
     }
 }
 
@@ -31,7 +58,8 @@ struct CSVWriter: TraceWriter {
     let sink: ByteSink
     private var started = false
     private var numbers = StructureNumbers()
-    private(set) var notWritten: [String: Int] = [:]
+    private var skipped: [String: Int] = [:]
+    var notWritten: [String: Int] { skipped.merging(numbers.lost, uniquingKeysWith: +) }
 
     static let header = "track,segment,time,latitude,longitude,elevation,hAcc,vAcc,hdop,vdop,pdop,satellites,fix,speed,course,name,role,state\n"
 
@@ -66,13 +94,14 @@ struct CSVWriter: TraceWriter {
             ]
             sink.write(cells.joined(separator: ",") + "\n")
         case .routeStart: break
-        case .routePoint: notWritten["route point", default: 0] += 1
-        case .waypoint: notWritten["waypoint", default: 0] += 1
+        case .routePoint: skipped["route point", default: 0] += 1
+        case .waypoint: skipped["waypoint", default: 0] += 1
         }
         try sink.flushIfFull()
     }
 
     mutating func finish() throws(TraceWriteError) {
+        numbers.finish()
         if !started { sink.write(CSVWriter.header) }
         started = true
         try sink.flush()
@@ -81,12 +110,13 @@ struct CSVWriter: TraceWriter {
 
 /// Writes newline-delimited JSON: one object per point, each on its own line:
 /// `{"type":"trackpoint","track":1,"segment":1,"time":"…","lat":…,"lon":…,"ele":…,…}`; absent
-/// values are omitted. Types: trackpoint, routepoint, waypoint.
+/// values are omitted. Types: trackpoint, routepoint, waypoint. Track names and empty tracks or
+/// segments have no line: they are counted in ``notWritten``.
 struct NDJSONWriter: TraceWriter {
     let sink: ByteSink
     private var numbers = StructureNumbers()
     private var route = 0
-    let notWritten: [String: Int] = [:]
+    var notWritten: [String: Int] { numbers.lost }
 
     init(sink: ByteSink) { self.sink = sink }
 
@@ -132,5 +162,8 @@ struct NDJSONWriter: TraceWriter {
         try sink.flushIfFull()
     }
 
-    mutating func finish() throws(TraceWriteError) { try sink.flush() }
+    mutating func finish() throws(TraceWriteError) {
+        numbers.finish()
+        try sink.flush()
+    }
 }

@@ -9,7 +9,11 @@ struct GPXWriter: TraceWriter {
     private var started = false
     private var open: Open = .none
     private var segmentOpen = false
-    let notWritten: [String: Int] = [:]
+    private var droppedCharacters = 0
+
+    var notWritten: [String: Int] {
+        droppedCharacters > 0 ? ["character XML cannot hold": droppedCharacters] : [:]
+    }
 
     private enum Open { case none, track, route }
 
@@ -44,7 +48,7 @@ struct GPXWriter: TraceWriter {
         case .trackStart(let name):
             close()
             open = .track
-            sink.write("  <trk>\n" + (name.map { "    <name>\(xmlEscaped($0))</name>\n" } ?? ""))
+            sink.write("  <trk>\n" + (name.map { "    <name>\(xmlEscaped($0, dropped: &droppedCharacters))</name>\n" } ?? ""))
         case .segmentStart:
             if open != .track {
                 close()
@@ -60,7 +64,7 @@ struct GPXWriter: TraceWriter {
         case .routeStart(let name):
             close()
             open = .route
-            sink.write("  <rte>\n" + (name.map { "    <name>\(xmlEscaped($0))</name>\n" } ?? ""))
+            sink.write("  <rte>\n" + (name.map { "    <name>\(xmlEscaped($0, dropped: &droppedCharacters))</name>\n" } ?? ""))
         case .routePoint(let f):
             if open != .route {
                 close()
@@ -75,13 +79,13 @@ struct GPXWriter: TraceWriter {
         try sink.flushIfFull()
     }
 
-    private func point(_ tag: String, _ fix: Fix, indent: String) {
+    private mutating func point(_ tag: String, _ fix: Fix, indent: String) {
         let f = fix.finiteValues
         var s = "\(indent)<\(tag) lat=\"\(decimal(f.coordinate.latitude))\" lon=\"\(decimal(f.coordinate.longitude))\">"
         let inner = indent + "  "
         if let e = f.elevation { s += "\n\(inner)<ele>\(decimal(e))</ele>" }
         if let t = f.time { s += "\n\(inner)<time>\(t.iso8601)</time>" }
-        if let n = f.name { s += "\n\(inner)<name>\(xmlEscaped(n))</name>" }
+        if let n = f.name { s += "\n\(inner)<name>\(xmlEscaped(n, dropped: &droppedCharacters))</name>" }
         if let x = f.fixType { s += "\n\(inner)<fix>\(x.rawValue)</fix>" }
         if let x = f.satellites { s += "\n\(inner)<sat>\(x)</sat>" }
         if let x = f.hdop { s += "\n\(inner)<hdop>\(decimal(x))</hdop>" }
@@ -96,8 +100,8 @@ struct GPXWriter: TraceWriter {
         }
         if let x = f.horizontalAccuracy { ext += "<tk:hAcc>\(decimal(x))</tk:hAcc>" }
         if let x = f.verticalAccuracy { ext += "<tk:vAcc>\(decimal(x))</tk:vAcc>" }
-        if let x = f.role { ext += "<tk:role>\(xmlEscaped(x))</tk:role>" }
-        if let x = f.state { ext += "<tk:state>\(xmlEscaped(x))</tk:state>" }
+        if let x = f.role { ext += "<tk:role>\(xmlEscaped(x, dropped: &droppedCharacters))</tk:role>" }
+        if let x = f.state { ext += "<tk:state>\(xmlEscaped(x, dropped: &droppedCharacters))</tk:state>" }
         if !ext.isEmpty { s += "\n\(inner)<extensions>\(ext)</extensions>" }
         let simple = !s.contains("\n")
         s += simple ? "</\(tag)>\n" : "\n\(indent)</\(tag)>\n"

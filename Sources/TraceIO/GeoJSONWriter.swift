@@ -7,7 +7,9 @@ import Darwin
 /// Writes a GeoJSON FeatureCollection (RFC 7946): each track segment and each route as a
 /// LineString feature whose `properties.times` lists the points' times (null where a point has
 /// none) beside `properties.track`/`segment`/`name`; each waypoint as a Point feature. Positions
-/// are [longitude, latitude, elevation?].
+/// are [longitude, latitude, elevation?]. A segment or route of one point is written as a Point
+/// feature with the same properties (a LineString needs two); an empty one is counted in
+/// ``notWritten``.
 ///
 /// Streaming in bounded memory: coordinates go straight to the output while the times of the
 /// open line are spooled to an anonymous temporary file (`tmpfile`) and copied in after the
@@ -21,8 +23,14 @@ final class GeoJSONWriter: TraceWriter {
     private var linePoints = 0
     private var track = 0, segment = 0, route = 0
     private var trackName: String?
+    /// Whether the current track has had a segment (a track without one has no feature).
+    private var trackHasSegment = true
     private var lineProperties = ""
-    let notWritten: [String: Int] = [:]
+    private var lineIsRoute = false
+    /// The first position of the open line, held until a second one makes it a LineString.
+    private var firstPosition = ""
+    private var firstTime = ""
+    private(set) var notWritten: [String: Int] = [:]
 
     init(sink: ByteSink) throws(TraceWriteError) {
         self.sink = sink
@@ -36,20 +44,26 @@ final class GeoJSONWriter: TraceWriter {
         first = false
     }
 
-    private func openLine(properties: String) throws(TraceWriteError) {
+    private func openLine(properties: String, route: Bool) throws(TraceWriteError) {
         try closeLine()
-        beginFeature()
-        sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[")
         lineOpen = true
+        lineIsRoute = route
         linePoints = 0
         lineProperties = properties
-        rewind(spool!)
-        ftruncate(fileno(spool!), 0)
     }
 
     private func closeLine() throws(TraceWriteError) {
         guard lineOpen else { return }
         lineOpen = false
+        if linePoints == 0 {
+            notWritten[lineIsRoute ? "empty route" : "empty segment", default: 0] += 1
+            return
+        }
+        if linePoints == 1 {
+            beginFeature()
+            sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(firstPosition)},\"properties\":{\(lineProperties)\"times\":[\(firstTime)]}}")
+            return
+        }
         sink.write("]},\"properties\":{\(lineProperties)\"times\":[")
         fflush(spool!)
         rewind(spool!)
@@ -67,10 +81,24 @@ final class GeoJSONWriter: TraceWriter {
     private func add(_ f: Fix) throws(TraceWriteError) {
         var pos = "[\(decimal(f.coordinate.longitude)),\(decimal(f.coordinate.latitude))"
         if let e = f.elevation, e.isFinite { pos += ",\(decimal(e))" }
-        sink.write((linePoints == 0 ? "" : ",") + pos + "]")
-        let time = (linePoints == 0 ? "" : ",") + (f.time.map { "\"\($0.iso8601)\"" } ?? "null")
-        guard fputs(time, spool!) >= 0 else { throw TraceWriteError(file: sink.name, message: "temporary file write failed") }
+        pos += "]"
+        let time = f.time.map { "\"\($0.iso8601)\"" } ?? "null"
         linePoints += 1
+        if linePoints == 1 {
+            firstPosition = pos
+            firstTime = time
+            return
+        }
+        if linePoints == 2 {
+            // A second point: the line is a LineString; write the held first point.
+            beginFeature()
+            sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[" + firstPosition)
+            rewind(spool!)
+            ftruncate(fileno(spool!), 0)
+            guard fputs(firstTime, spool!) >= 0 else { throw TraceWriteError(file: sink.name, message: "temporary file write failed") }
+        }
+        sink.write("," + pos)
+        guard fputs("," + time, spool!) >= 0 else { throw TraceWriteError(file: sink.name, message: "temporary file write failed") }
         try sink.flushIfFull()
     }
 
@@ -80,21 +108,24 @@ final class GeoJSONWriter: TraceWriter {
         switch item {
         case .trackStart(let n):
             try closeLine()
+            if !trackHasSegment { notWritten["empty track", default: 0] += 1 }
+            trackHasSegment = false
             track += 1
             segment = 0
             trackName = n
         case .segmentStart:
+            trackHasSegment = true
             if track == 0 { track = 1 }
             segment += 1
-            try openLine(properties: "\(name(trackName))\"track\":\(track),\"segment\":\(segment),")
+            try openLine(properties: "\(name(trackName))\"track\":\(track),\"segment\":\(segment),", route: false)
         case .trackPoint(let f):
-            if !lineOpen || lineProperties.hasPrefix("\"route") { try write(.segmentStart) }
+            if !lineOpen || lineIsRoute { try write(.segmentStart) }
             try add(f)
         case .routeStart(let n):
             route += 1
-            try openLine(properties: "\(name(n))\"route\":\(route),")
+            try openLine(properties: "\(name(n))\"route\":\(route),", route: true)
         case .routePoint(let f):
-            if !lineOpen { try openLine(properties: "\"route\":\(max(route, 1)),") }
+            if !lineOpen || !lineIsRoute { try openLine(properties: "\"route\":\(max(route, 1)),", route: true) }
             try add(f)
         case .waypoint(let f):
             try closeLine()
@@ -108,6 +139,7 @@ final class GeoJSONWriter: TraceWriter {
 
     func finish() throws(TraceWriteError) {
         try closeLine()
+        if !trackHasSegment { notWritten["empty track", default: 0] += 1 }
         sink.write("\n]}\n")
         fclose(spool!)
         spool = nil

@@ -90,8 +90,10 @@ func decimal(_ x: Double) -> String {
     return x.description
 }
 
-/// XML text with `&`, `<`, `>` and quotes escaped.
-func xmlEscaped(_ s: String) -> String {
+/// XML text with `&`, `<`, `>` and quotes escaped, and CR as `&#xD;` (so it survives line-end
+/// normalisation). Characters XML 1.0 cannot hold at all (other C0 controls, U+FFFE, U+FFFF) are
+/// left out and counted in `dropped`.
+func xmlEscaped(_ s: String, dropped: inout Int) -> String {
     var out = ""
     for c in s.unicodeScalars {
         switch c {
@@ -100,7 +102,10 @@ func xmlEscaped(_ s: String) -> String {
         case ">": out += "&gt;"
         case "\"": out += "&quot;"
         case "'": out += "&apos;"
-        default: out.unicodeScalars.append(c)
+        case "\r": out += "&#xD;"
+        case "\t", "\n": out.unicodeScalars.append(c)
+        default:
+            if c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF { dropped += 1 } else { out.unicodeScalars.append(c) }
         }
     }
     return out

@@ -308,7 +308,7 @@ struct TraceCommandsTests {
         let csv = dir.appendingPathComponent("out.csv").path
         let r = try Run(["convert", input, csv])
         #expect(r.status == 0)
-        #expect(r.stderr == "tracekit: \(input): 1 waypoints not written: csv cannot hold them\n")
+        #expect(r.stderr == "tracekit: \(input): not written, csv cannot hold it: 1 × waypoint\n")
         #expect(try String(contentsOfFile: csv, encoding: .utf8).hasSuffix("1,1,2020-01-01T00:00:00Z,3,4,,,,,,,,,,,,,\n"))
         // A broken input: the existing output stays as it was, and no temporary file is left.
         let broken = dir.appendingPathComponent("broken.gpx").path

@@ -67,6 +67,32 @@ struct WriterTests {
         #expect(back.filter { $0 == .segmentStart }.count == 2)
     }
 
+    @Test("what a format cannot hold is counted: empty segments and tracks, track names, control characters")
+    func notWritten() throws {
+        let p = Fix(coordinate: try Coordinate(latitude: 1, longitude: 2))
+        var bad = p
+        bad.name = "a\u{1}b\rc"
+        let items: [TraceItem] = [.trackStart(name: "T"), .segmentStart, .segmentStart, .trackPoint(bad), .trackStart(name: nil)]
+        func written(_ format: TraceFormat) throws -> [String: Int] {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("nw-\(UUID().uuidString).\(format.rawValue)").path
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            defer { close(fd); unlink(path) }
+            var writer = try makeTraceWriter(format, to: ByteSink(fd: fd, name: path))
+            for item in items { try writer.write(item) }
+            try writer.finish()
+            if format == .gpx {
+                // The CR survives as a reference; the control character is left out, and counted.
+                let back = try readAll(path)
+                #expect(back.contains { if case .trackPoint(let f) = $0 { f.name == "ab\rc" } else { false } })
+            }
+            return writer.notWritten
+        }
+        #expect(try written(.csv) == ["track name": 1, "empty segment": 1, "empty track": 1])
+        #expect(try written(.geojson) == ["empty segment": 1, "empty track": 1])
+        #expect(try written(.ndjson) == ["track name": 1, "empty segment": 1, "empty track": 1])
+        #expect(try written(.gpx) == ["character XML cannot hold": 1])
+    }
+
     @Test("NDJSON: one valid object per point")
     func ndjson() throws {
         let path = try writeTemporary(Self.sample, .ndjson)
@@ -98,6 +124,9 @@ struct WriterTests {
         #expect(coords[0] == .array([.number(8.541694), .number(47.376887123456789), .number(408.25)]))
         #expect(times[1].kind == .string("2023-11-14T22:13:21Z"))
         #expect(line["properties"]?["name"]?.kind == .string("Ride, \"one\"") && line["properties"]?["segment"]?.kind == .number(1))
+        // The one-point second segment is a Point feature with its time; an empty segment is counted.
+        #expect(features[2]["geometry"]?["type"]?.kind == .string("Point"))
+        #expect(features[2]["properties"]?["times"] == .array([.string("2023-11-14T22:13:20.123456789Z")]))
     }
 
     @Test("CSV: track points with every column; waypoints counted as not written")
@@ -113,6 +142,6 @@ struct WriterTests {
         #expect(lines.count == 4 && lines[0] == "track,segment,time,latitude,longitude,elevation,hAcc,vAcc,hdop,vdop,pdop,satellites,fix,speed,course,name,role,state")
         #expect(lines[1] == "1,1,2023-11-14T22:13:20.123456789Z,47.37688712345679,8.541694,408.25,4.5,3,0.9,1.1,1.4,9,3d,12.75,271.5,\"A <&> \"\"B\"\"\",helper,En Route")
         #expect(lines[3].hasPrefix("1,2,"))
-        #expect(writer.notWritten == ["waypoint": 1])
+        #expect(writer.notWritten == ["waypoint": 1, "track name": 1])
     }
 }
