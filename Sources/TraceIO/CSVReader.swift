@@ -431,7 +431,11 @@ public struct CSVReader: TraceReader {
         var normalised: [String] = []
         for (i, n) in names.enumerated() {
             normalised.append(n.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" && $0 != "." })
-            guard let (field, unit) = CSVField.recognise(header: n), columns[field] == nil else { continue }
+            guard let (field, unit) = CSVField.recognise(header: n) else { continue }
+            if let first = columns[field] {
+                checker.diagnostics.assume("columns \(first + 1) and \(i + 1) both hold \(field.key); column \(first + 1) ('\(names[first])') is read")
+                continue
+            }
             columns[field] = i
             if let unit { units[field] = unit }
         }

@@ -63,6 +63,13 @@ struct HostileInputTests {
         #expect(r.points[0].elevation == nil && r.points[0].name == "none" && r.points[0].fixType == FixType.none)
     }
 
+    @Test("a field named twice in the header: the first column is read, and that is stated")
+    func duplicateHeader() throws {
+        let r = try readCSV("lat,lon,ele,altitude\n1,1,5,6\n")
+        #expect(r.points[0].elevation == 5)
+        #expect(r.diagnostics.assumptions.contains("columns 3 and 4 both hold elevation; column 3 ('ele') is read"))
+    }
+
     @Test("writers never write a non-finite value")
     func finiteWriters() {
         var f = Fix(coordinate: try! Coordinate(latitude: 1, longitude: 2))
