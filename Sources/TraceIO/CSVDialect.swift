@@ -123,10 +123,10 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
 
 /// Byte-level value parsing shared by the text readers.
 enum TextValue {
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
 
     /// `bytes` without leading and trailing spaces, tabs and line ends.
-    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    @inline(__always) static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var lo = 0, hi = bytes.count
         while lo < hi && isSpace(bytes[lo]) { lo += 1 }
         while hi > lo && isSpace(bytes[hi - 1]) { hi -= 1 }
@@ -222,7 +222,7 @@ enum TextValue {
         guard n > 0, let v = double(UnsafeBufferPointer(rebasing: t[0..<n]), decimalComma: decimalComma) else { return nil }
         var unit = ""
         for b in t[n...] where !isSpace(b) { unit.unicodeScalars.append(Unicode.Scalar(lower(b))) }
-        if unit.utf8.contains(where: { $0 >= 0x80 }) {
+        if !unit.isEmpty && unit.utf8.contains(where: { $0 >= 0x80 }) {
             unit = String(decoding: t[n...].filter { !isSpace($0) }, as: UTF8.self).lowercased()
         }
         return (v, unit)
@@ -349,13 +349,14 @@ enum TextTime {
         return (Timestamp(nanoseconds: Int64(ns)), u)
     }
 
-    /// Appends `v` with at least `width` digits.
+    /// Appends `v` (not negative) with at least `width` digits, most significant first.
     private static func append(_ v: Int, width: Int, to out: inout [UInt8]) {
-        var digits: [UInt8] = []
-        var x = v
-        repeat { digits.append(UInt8(0x30 + x % 10)); x /= 10 } while x > 0
-        while digits.count < width { digits.append(0x30) }
-        out.append(contentsOf: digits.reversed())
+        var scale = 1, count = 1
+        while count < width || v / scale >= 10 { scale *= 10; count += 1 }
+        while scale > 0 {
+            out.append(UInt8(0x30 + v / scale % 10))
+            scale /= 10
+        }
     }
 
     /// Reads 1…`max` digits at `i`; advances `i`.

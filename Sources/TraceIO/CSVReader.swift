@@ -33,7 +33,10 @@ struct RowScanner {
     private(set) var rowStart = 0
     private(set) var rowEnd = 0
     /// The current row's fields (ranges of `source.bytes`).
-    private(set) var fields: [Range<Int>] = []
+    var fields: ArraySlice<Range<Int>> { fieldStorage[..<fieldCount] }
+    /// Field ranges, reused row to row: the first `fieldCount` are the current row's.
+    private var fieldStorage: [Range<Int>] = []
+    private var fieldCount = 0
 
     init(source: ByteSource, delimiter: UInt8?, quotes: Bool) {
         self.source = source
@@ -189,12 +192,12 @@ struct RowScanner {
 
     /// Splits the current row with ``delimiter`` (one field when it is nil).
     mutating func split() {
-        fields.removeAll(keepingCapacity: true)
+        fieldCount = 0
         guard let d = delimiter else {
             var lo = rowStart, hi = rowEnd
             while lo < hi && TextValue.isSpace(bytes[lo]) { lo += 1 }
             while hi > lo && TextValue.isSpace(bytes[hi - 1]) { hi -= 1 }
-            fields.append(lo..<hi)
+            addField(lo..<hi)
             return
         }
         var i = rowStart
@@ -226,24 +229,30 @@ struct RowScanner {
                 }
                 // Keep the window's line structure: the bytes freed by decoding become spaces.
                 for k in w..<r { bytes[k] = 0x20 }
-                fields.append(fs..<contentEnd)
+                addField(fs..<contentEnd)
                 if r >= rowEnd { return }
                 i = r + 1
             } else {
                 let e = find(d, from: fs, to: rowEnd) ?? rowEnd
                 var fe = e
                 while fe > fs && isPadding(bytes[fe - 1]) { fe -= 1 }
-                fields.append(fs..<fe)
+                addField(fs..<fe)
                 if e >= rowEnd { return }
                 i = e + 1
             }
         }
     }
 
+    /// Appends a field of the current row.
+    @inline(__always) private mutating func addField(_ range: Range<Int>) {
+        if fieldCount < fieldStorage.count { fieldStorage[fieldCount] = range } else { fieldStorage.append(range) }
+        fieldCount += 1
+    }
+
     /// Field `i` of the current row (empty when the row has fewer fields).
-    func field(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        guard i >= 0 && i < fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(rebasing: source.bytes[fields[i]])
+    @inline(__always) func field(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        guard i >= 0 && i < fieldCount else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(rebasing: source.bytes[fieldStorage[i]])
     }
 
     /// The whole current row.
@@ -319,7 +328,12 @@ public struct CSVReader: TraceReader {
     /// The time or date header says UTC ("UTC TIME", "time_utc"): zone-less times are UTC.
     private var headerSaysUTC = false
     private var queue = ItemQueue()
+    /// ISO 8601 text composed from a date and a time of day, reused row to row.
     private var iso: [UInt8] = []
+    /// The zone-less-times assumption was stated (so it is not looked up per row).
+    private var zonelessAssumed = false
+    /// The epoch unit last stated as an assumption (so it is not restated per row).
+    private var statedEpochUnit: TextTime.EpochUnit?
 
     // Structure.
     private var pendingTrack: PendingTrack?
@@ -362,6 +376,10 @@ public struct CSVReader: TraceReader {
         var timeUnreadable = false
     }
 
+    /// The row being read: built in place by ``parseRow()`` and checked in place by ``check()``,
+    /// so a row is copied only into the look-ahead.
+    private var row = Row(line: 0)
+
     /// Problems and assumptions so far; complete once ``next()`` has returned nil.
     public var diagnostics: Diagnostics { checker.diagnostics }
 
@@ -384,9 +402,9 @@ public struct CSVReader: TraceReader {
 
     /// The next item in file order, or nil at the end.
     /// - Throws: ``TraceReadError`` as described for the type (file, line, column, message).
-    public mutating func next() throws(TraceReadError) -> TraceItem? {
+    @inline(__always) public mutating func next() throws(TraceReadError) -> TraceItem? {
         while true {
-            if let item = queue.pop() { return item }
+            if !queue.isEmpty { return queue.pop() }
             if finished { return nil }
             if !headerRead {
                 try readHeader()
@@ -396,7 +414,7 @@ public struct CSVReader: TraceReader {
                 try finish()
                 continue
             }
-            guard let row = try parseRow() else { continue }
+            guard parseRow() else { continue }
             if direction == .unknown {
                 lookahead.append(row)
                 if row.kind == .point, let t = row.values.time {
@@ -406,8 +424,10 @@ public struct CSVReader: TraceReader {
                     lookaheadTime = t
                 }
                 if ups >= 2 || downs >= 2 || lookahead.count >= CSVReader.lookaheadLimit { try decideOrder() }
-            } else {
-                try check(row)
+            } else if try check() {
+                // Straight out unless a track or segment start was queued before it.
+                if queue.isEmpty { return .trackPoint(row.values) }
+                queue.push(.trackPoint(row.values))
             }
         }
     }
@@ -499,7 +519,9 @@ public struct CSVReader: TraceReader {
 
     // MARK: Rows
 
-    private func text(_ field: CSVField) -> UnsafeBufferPointer<UInt8> {
+    /// The trimmed value of `field` in the current row; empty when the column is absent or, for a
+    /// number or time, holds a placeholder.
+    @inline(__always) private func text(_ field: CSVField) -> UnsafeBufferPointer<UInt8> {
         guard let i = columns[field] else { return UnsafeBufferPointer(start: nil, count: 0) }
         let t = TextValue.trimmed(scanner.field(i))
         // Placeholders ("-", "NaN", "null", "N/A", "none") mean no value only where a value is a
@@ -509,16 +531,18 @@ public struct CSVReader: TraceReader {
 
     /// `-`, `NaN`, `null`, `N/A`, `NA`, `none`: no value.
     static func isPlaceholder(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !t.isEmpty && t.count <= 4 else { return false }
+        // Every placeholder starts with `-` or `n`: most values are rejected by their first byte.
+        guard !t.isEmpty && t.count <= 4 && (t[0] == UInt8(ascii: "-") || t[0] | 0x20 == UInt8(ascii: "n")) else { return false }
         return TextValue.equals(t, "-") || TextValue.equals(t, "nan") || TextValue.equals(t, "null") || TextValue.equals(t, "n/a")
             || TextValue.equals(t, "na") || TextValue.equals(t, "none")
     }
 
-    private mutating func parseRow() throws(TraceReadError) -> Row? {
+    /// Reads the scanner's current row into ``row``. False when all its fields are empty.
+    private mutating func parseRow() -> Bool {
         var empty = true
         for r in scanner.fields where !r.isEmpty { empty = false; break }
-        if empty { return nil }
-        var row = Row(line: scanner.line)
+        if empty { return false }
+        row = Row(line: scanner.line)
 
         if columns[.track] != nil {
             let v = text(.track)
@@ -544,7 +568,7 @@ public struct CSVReader: TraceReader {
                 markerRows += 1
                 let name = TextValue.shown(v)
                 if markerTypes.count < 8 && !markerTypes.contains(name) { markerTypes.append(name) }
-                return row
+                return true
             }
         }
 
@@ -563,9 +587,9 @@ public struct CSVReader: TraceReader {
             }
         }
 
-        readTime(into: &row)
-        readValues(into: &row)
-        return row
+        readTime()
+        readValues()
+        return true
     }
 
     /// A coordinate with an optional hemisphere letter (`31.77N`, `N 31.77`, `122.4W`, trailing
@@ -599,38 +623,31 @@ public struct CSVReader: TraceReader {
         return .success(sign == 0 ? v : sign * abs(v))
     }
 
-    private mutating func readTime(into row: inout Row) {
+    /// Reads ``row``'s time from the time and date columns (ISO 8601, epoch numbers, or a date
+    /// plus a time of day), or notes why it is unreadable.
+    private mutating func readTime() {
         let hasTime = columns[.time] != nil, hasDate = columns[.date] != nil
         guard hasTime || hasDate else { return }
         let t = text(.time), d = text(.date)
         if t.isEmpty && d.isEmpty { return }
-        iso.removeAll(keepingCapacity: true)
-        var ok = false
-        var epochUnit: TextTime.EpochUnit?
+        var parsed: (timestamp: Timestamp, hadZone: Bool)?
         if !t.isEmpty && d.isEmpty && TextTime.isEpochNumber(t) {
             if let (ts, unit) = TextTime.epoch(t, unit: TextTime.EpochUnit(hint: units[.time])) {
                 row.values.time = ts
-                epochUnit = unit
-            }
-            ok = epochUnit != nil
-        } else if !t.isEmpty {
-            ok = TextTime.appendDateTime(t, to: &iso)
-            if !ok && !d.isEmpty {
-                iso.removeAll(keepingCapacity: true)
-                ok = TextTime.appendDate(d, to: &iso)
-                if ok {
-                    iso.append(UInt8(ascii: "T"))
-                    ok = TextTime.appendTimeOfDay(t, to: &iso)
+                if unit != statedEpochUnit {
+                    checker.diagnostics.assume("epoch times in \(unit.rawValue)")
+                    statedEpochUnit = unit
                 }
+                return
             }
+        } else if let whole = Timestamp.parseISO8601(t) {
+            // The usual case, read straight from the field: a complete ISO 8601 time reads the
+            // same through ``composedTime(_:date:hasTime:)``.
+            parsed = whole
         } else {
-            ok = !hasTime && TextTime.appendDateTime(d, to: &iso)
+            parsed = composedTime(t, date: d, hasTime: hasTime)
         }
-        if let epochUnit {
-            checker.diagnostics.assume("epoch times in \(epochUnit.rawValue)")
-            return
-        }
-        if ok, let parsed = TextTime.parse(iso) {
+        if let parsed {
             var ts = parsed.timestamp
             if !parsed.hadZone && !headerSaysUTC {
                 if let offset = options.zonelessUTCOffset {
@@ -640,8 +657,9 @@ public struct CSVReader: TraceReader {
                         return
                     }
                     ts = shifted
-                } else {
+                } else if !zonelessAssumed {
                     checker.diagnostics.assume("CSV times without a zone were read as UTC")
+                    zonelessAssumed = true
                 }
             }
             row.values.time = ts
@@ -655,9 +673,31 @@ public struct CSVReader: TraceReader {
         row.notes.append(Note(kind: .invalidTime, detail: shown))
     }
 
+    /// A time composed through ``TextTime``: the time field as a date and time, else the date
+    /// field plus the time field as a time of day (the date field alone without a time column).
+    /// Nil when unreadable.
+    private mutating func composedTime(_ t: UnsafeBufferPointer<UInt8>, date d: UnsafeBufferPointer<UInt8>, hasTime: Bool) -> (timestamp: Timestamp, hadZone: Bool)? {
+        iso.removeAll(keepingCapacity: true)
+        var ok = false
+        if !t.isEmpty {
+            ok = TextTime.appendDateTime(t, to: &iso)
+            if !ok && !d.isEmpty {
+                iso.removeAll(keepingCapacity: true)
+                ok = TextTime.appendDate(d, to: &iso)
+                if ok {
+                    iso.append(UInt8(ascii: "T"))
+                    ok = TextTime.appendTimeOfDay(t, to: &iso)
+                }
+            }
+        } else {
+            ok = !hasTime && TextTime.appendDateTime(d, to: &iso)
+        }
+        return ok ? TextTime.parse(iso) : nil
+    }
+
     /// A number with an optional unit; `factor` maps the unit (the value's, else the header's)
-    /// to SI. Notes unreadable values.
-    private func measure(_ field: CSVField, _ row: inout Row, nonNegative: Bool, factor: (String) -> Double?) -> Double? {
+    /// to SI. Notes unreadable values in ``row``.
+    private mutating func measure(_ field: CSVField, nonNegative: Bool, factor: (String) -> Double?) -> Double? {
         let t = text(field)
         guard !t.isEmpty else { return nil }
         guard let (v, valueUnit) = TextValue.numberWithUnit(t, decimalComma: decimalComma) else {
@@ -680,21 +720,49 @@ public struct CSVReader: TraceReader {
         return v * f
     }
 
-    private func readValues(into row: inout Row) {
+    /// Reads ``row``'s other values (elevation, accuracies, speed, course, dops, satellites,
+    /// fix, texts), noting unreadable ones.
+    private mutating func readValues() {
         let length: (String) -> Double? = { TextValue.metres(per: $0) }
         let plain: (String) -> Double? = { $0.isEmpty ? 1 : nil }
-        let degrees: (String) -> Double? = { ["", "deg", "degrees", "°"].contains($0) ? 1 : nil }
-        if columns[.elevation] != nil { row.values.elevation = measure(.elevation, &row, nonNegative: false, factor: length) }
-        if columns[.accuracy] != nil { row.values.horizontalAccuracy = measure(.accuracy, &row, nonNegative: true, factor: length) }
-        if columns[.verticalAccuracy] != nil { row.values.verticalAccuracy = measure(.verticalAccuracy, &row, nonNegative: true, factor: length) }
-        if columns[.speed] != nil { row.values.speed = measure(.speed, &row, nonNegative: true, factor: { TextValue.metresPerSecond(per: $0) }) }
-        if columns[.course] != nil, let c = measure(.course, &row, nonNegative: false, factor: degrees) {
+        let degrees: (String) -> Double? = {
+            switch $0 {
+            case "", "deg", "degrees", "°": 1
+            default: nil
+            }
+        }
+        if columns[.elevation] != nil {
+            let v = measure(.elevation, nonNegative: false, factor: length)
+            row.values.elevation = v
+        }
+        if columns[.accuracy] != nil {
+            let v = measure(.accuracy, nonNegative: true, factor: length)
+            row.values.horizontalAccuracy = v
+        }
+        if columns[.verticalAccuracy] != nil {
+            let v = measure(.verticalAccuracy, nonNegative: true, factor: length)
+            row.values.verticalAccuracy = v
+        }
+        if columns[.speed] != nil {
+            let v = measure(.speed, nonNegative: true, factor: { TextValue.metresPerSecond(per: $0) })
+            row.values.speed = v
+        }
+        if columns[.course] != nil, let c = measure(.course, nonNegative: false, factor: degrees) {
             if c >= 0 && c <= 360 { row.values.course = c }
             else { row.notes.append(Note(kind: .invalidValue, detail: "course \(c) outside [0, 360]")) }
         }
-        if columns[.hdop] != nil { row.values.hdop = measure(.hdop, &row, nonNegative: true, factor: plain) }
-        if columns[.vdop] != nil { row.values.vdop = measure(.vdop, &row, nonNegative: true, factor: plain) }
-        if columns[.pdop] != nil { row.values.pdop = measure(.pdop, &row, nonNegative: true, factor: plain) }
+        if columns[.hdop] != nil {
+            let v = measure(.hdop, nonNegative: true, factor: plain)
+            row.values.hdop = v
+        }
+        if columns[.vdop] != nil {
+            let v = measure(.vdop, nonNegative: true, factor: plain)
+            row.values.vdop = v
+        }
+        if columns[.pdop] != nil {
+            let v = measure(.pdop, nonNegative: true, factor: plain)
+            row.values.pdop = v
+        }
         if columns[.satellites] != nil {
             let t = text(.satellites)
             if !t.isEmpty {
@@ -709,23 +777,37 @@ public struct CSVReader: TraceReader {
                 else { row.notes.append(Note(kind: .invalidValue, detail: "fix '\(TextValue.shown(t))' (expected none, 2d, 3d, dgps or pps)")) }
             }
         }
-        for (field, path) in [(CSVField.name, \Fix.name), (.role, \Fix.role), (.state, \Fix.state)] where columns[field] != nil {
-            let t = text(field)
-            if !t.isEmpty { row.values[keyPath: path] = TextValue.string(t) }
-        }
+        if columns[.name] != nil { row.values.name = textValue(.name) }
+        if columns[.role] != nil { row.values.role = textValue(.role) }
+        if columns[.state] != nil { row.values.state = textValue(.state) }
+    }
+
+    /// A text field's value; nil when empty.
+    private func textValue(_ field: CSVField) -> String? {
+        let t = text(field)
+        return t.isEmpty ? nil : TextValue.string(t)
     }
 
     // MARK: Checks
 
+    /// Settles the row order from the look-ahead, then checks the rows held, queueing their items.
     private mutating func decideOrder() throws(TraceReadError) {
         direction = downs > ups ? .newestFirst : .oldestFirst
         if direction == .newestFirst { checker.diagnostics.assume("rows are newest first") }
         let rows = lookahead
         lookahead = []
-        for r in rows { try check(r) }
+        for r in rows {
+            row = r
+            if try check() { queue.push(.trackPoint(row.values)) }
+        }
     }
 
-    private mutating func check(_ row: Row) throws(TraceReadError) {
+    /// Checks ``row`` once the order is known: applies its structure (queueing a pending track or
+    /// segment start when it yields a point) and the point checks. Returns whether it yields a
+    /// point (``row``'s values, with the checked coordinate); false for a marker row or a dropped
+    /// point.
+    private mutating func check() throws(TraceReadError) -> Bool {
+        let line = row.line
         if row.startsTrack {
             pendingTrack = PendingTrack(name: row.trackName)
             pendingSegment = true
@@ -736,30 +818,32 @@ public struct CSVReader: TraceReader {
             checker.startSegment()
             mirroredPrevious = nil
         }
-        guard row.kind == .point else { return }
-        for n in row.notes { try checker.note(n.kind, line: row.line, n.detail) }
-        var fix: Fix?
-        if let p = row.coordinateProblem {
-            try checker.note(p.kind, line: row.line, p.detail)
-        } else if let c = try checker.coordinate(latitude: row.latitude, longitude: row.longitude, line: row.line) {
-            var f = row.values
-            f.coordinate = c
-            fix = f
+        guard row.kind == .point else { return false }
+        if !row.notes.isEmpty {
+            for n in row.notes { try checker.note(n.kind, line: line, n.detail) }
         }
-        if direction == .newestFirst, let f = fix {
+        var valid = false
+        if let p = row.coordinateProblem {
+            try checker.note(p.kind, line: line, p.detail)
+        } else if let c = try checker.coordinate(latitude: row.latitude, longitude: row.longitude, line: line) {
+            row.values.coordinate = c
+            valid = true
+        }
+        let time = row.values.time
+        if direction == .newestFirst && valid {
             // The checker's time checks, mirrored: each row should be earlier than the one before.
-            if let t = f.time {
-                if t < PointChecker.earliest || t >= PointChecker.latest { try checker.note(.implausibleTime, line: row.line, t.iso8601) }
+            if let t = time {
+                if t < PointChecker.earliest || t >= PointChecker.latest { try checker.note(.implausibleTime, line: line, t.iso8601) }
                 if let p = mirroredPrevious {
-                    if t > p { try checker.note(.timeWentBackwards, line: row.line, "\(t.iso8601) after \(p.iso8601) in a newest-first file") }
-                    else if t == p { try checker.note(.duplicateTime, line: row.line, t.iso8601) }
+                    if t > p { try checker.note(.timeWentBackwards, line: line, "\(t.iso8601) after \(p.iso8601) in a newest-first file") }
+                    else if t == p { try checker.note(.duplicateTime, line: line, t.iso8601) }
                 }
                 mirroredPrevious = t
             } else if !row.timeUnreadable {
-                try checker.note(.missingTime, line: row.line)
+                try checker.note(.missingTime, line: line)
             }
         }
-        guard let f = try checker.finish(fix, line: row.line, ordered: direction != .newestFirst) else { return }
+        guard try checker.accept(valid: valid, time: time, line: line, ordered: direction != .newestFirst) else { return false }
         if let t = pendingTrack {
             queue.push(.trackStart(name: t.name))
             pendingTrack = nil
@@ -769,7 +853,7 @@ public struct CSVReader: TraceReader {
             queue.push(.segmentStart)
             pendingSegment = false
         }
-        queue.push(.trackPoint(f))
+        return true
     }
 
     private mutating func finish() throws(TraceReadError) {

@@ -4,6 +4,9 @@ struct ItemQueue {
     private var items: [TraceItem] = []
     private var head = 0
 
+    /// Whether no item is waiting.
+    var isEmpty: Bool { head == items.count }
+
     mutating func push(_ item: TraceItem) { items.append(item) }
 
     /// The oldest item, or nil when empty.
