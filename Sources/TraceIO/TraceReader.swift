@@ -1,4 +1,7 @@
 /// A streaming reader of one trace file: items in file order, one at a time, in bounded memory.
+///
+/// A reader is one pass over one stream: its copies share the underlying file and buffers, so
+/// keep and advance a single copy.
 public protocol TraceReader {
     /// The format being read.
     var format: TraceFormat { get }

@@ -58,13 +58,11 @@ public struct UpdateGate: Sendable {
     /// is cancelled or completed), filter and platform rules, as ``apply(_:)-(StatePolicy)`` does for
     /// a row.
     public mutating func apply(_ action: SharingAction) {
-        var row = StatePolicy(
+        apply(StatePolicy(
             tier: action.tier, frame: action.frame, distanceFilter: action.distanceFilter,
             minimumInterval: action.minimumInterval, heartbeat: action.heartbeat,
             shows: ShownContent(route: false, routeLines: action.routeLines, destination: false),
-            hirerAnnotations: [], helperAnnotations: [])
-        row.tier = action.tier
-        apply(row)
+            hirerAnnotations: [], helperAnnotations: []))
     }
 
     /// Offers a fix taken at `time` (seconds); returns whether it is delivered, and if so records it.
