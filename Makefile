@@ -24,12 +24,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## run: the main job so far: distances between the bundled pairs, by each method
+## run: the main job so far: summarise the bundled recording, then print the sharing policy table
 run: build
-	@for m in exact fast haversine; do \
-	  echo "== tracekit distance --method $$m --input Traces/distance-pairs.txt"; \
-	  $(BIN) distance --method $$m --input Traces/distance-pairs.txt || exit $$?; \
-	done
+	@echo "== tracekit info Traces/georust-garmin-activity.gpx"
+	@$(BIN) info Traces/georust-garmin-activity.gpx
+	@echo
+	@echo "== tracekit policy show"
+	@$(BIN) policy show
 
 ## test: build and run every test (warnings in our code are errors: Package.swift)
 test: deps

@@ -254,6 +254,15 @@ struct TraceCommandsTests {
         }
     }
 
+    @Test("the bundled recording (make run's job) reads cleanly, with or without ../shared")
+    func bundled() throws {
+        let r = try Run(["info", "Traces/georust-garmin-activity.gpx"])
+        #expect(r.status == 0 && r.stderr.isEmpty)
+        #expect(r.stdout.contains("tracks / segments / points  1 / 1 / 988"))
+        #expect(r.stdout.contains("time                        2017-07-29T14:46:35Z … 2017-07-29T16:18:13Z (91.6 min)"))
+        #expect(r.stdout.contains("problems                    none"))
+    }
+
     @Test("info: a readable table with the diagnostics")
     func infoTable() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("info-\(UUID().uuidString).gpx").path

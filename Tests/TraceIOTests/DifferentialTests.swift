@@ -71,6 +71,12 @@ struct DifferentialTests {
         }
     }
 
+    @Test("the bundled recording reads the same points as libxml2 (runs without ../shared)")
+    func bundled() throws {
+        let url = packageRoot.appendingPathComponent("Traces/georust-garmin-activity.gpx")
+        try compareWithLibxml2(Array(try Data(contentsOf: url)), name: url.lastPathComponent)
+    }
+
     @Test("generated documents with every XML feature read the same as libxml2")
     func generated() throws {
         var rng = SplitMix64(seed: 77)
