@@ -23,10 +23,15 @@ import Glibc
 /// and `10^|e|` are both exact doubles, so `Double(m) * 10^e` (or `/ 10^−e`) is one correctly
 /// rounded IEEE operation. The case 22 < e ≤ 37 is folded in when `m · 10^(e−22)` is still ≤ 2⁵³ (exact
 /// integer times the exact `1e22`), and `e == 0` with any 64-bit significand is one correctly
-/// rounded integer conversion. Everything else (more than 19 significant digits, larger
-/// exponents, subnormals, overflow) calls C `strtod` on a NUL-terminated copy of the text (a
-/// stack buffer for short inputs, the heap for long ones), with the "C" numeric locale in force
-/// for that call only.
+/// rounded integer conversion. Otherwise, when no nonzero digit was dropped (so `m` < 10¹⁹ is
+/// exact) and −342 ≤ e ≤ 308, the Eisel–Lemire algorithm (Lemire, "Number Parsing at a Gigabyte
+/// per Second", 2021) multiplies the normalised `m` by a 128-bit truncated 5^e from a generated
+/// table (`DecimalParser+PowersOfFive.swift`) and returns the correctly rounded normal double
+/// whenever the truncation provably cannot change the rounding (almost always: this is what
+/// 17-digit shortest-printed values take). Everything else (more than 19 significant digits,
+/// larger exponents, subnormals, overflow, the rare undecided products) calls C `strtod` on a
+/// NUL-terminated copy of the text (a stack buffer for short inputs, the heap for long ones), with
+/// the "C" numeric locale in force for that call only.
 ///
 /// ## Guarantee
 ///
@@ -38,8 +43,9 @@ import Glibc
 ///
 /// ## Complexity
 ///
-/// O(n) in the length of the text. The fast path (typical GPS values such as `47.376887123`)
-/// does not allocate or call into C; the fallback costs one copy and one `strtod` call.
+/// O(n) in the length of the text. The fast paths (typical GPS values such as `47.376887123`, and
+/// up to 19 significant digits with any ordinary exponent) do not allocate or call into C; the
+/// fallback costs one copy and one `strtod` call.
 ///
 /// The functions are public but not `@inlinable`: inlining would expose the internals (the
 /// lookup tables, the `strtod` fallback) to other modules, and the call costs about a nanosecond.
@@ -159,6 +165,7 @@ public enum DecimalParser {
                 let value = Double(significand)  // one correctly rounded conversion
                 return negative ? -value : value
             }
+            if let value = eiselLemire(significand, e) { return negative ? -value : value }
         }
         return viaStrtod(bytes)
     }
@@ -264,6 +271,66 @@ public enum DecimalParser {
         var p: UInt64 = 1
         for _ in 0..<e { p &*= 10 }
         return p
+    }
+
+    /// The Eisel–Lemire step (Lemire, "Number Parsing at a Gigabyte per Second", Software: Practice
+    /// and Experience 51(8), 2021): `w · 10^q` correctly rounded to a normal double, or `nil` when
+    /// the truncated product cannot decide the rounding, or the result would be subnormal or
+    /// overflow (the caller then asks `strtod`). `w` must be nonzero.
+    ///
+    /// With `w'` = `w` shifted left until its top bit is set, and `T` = ``powersOfFive``[q], the
+    /// power of five scaled into [2¹²⁷, 2¹²⁸) and truncated, the exact product `X = w' · 5^q · 2^k`
+    /// (in [2¹⁹⁰, 2¹⁹²)) satisfies `w'·T ≤ X < w'·T + 2⁶⁴` (equality when 0 ≤ q ≤ 55, where `T` is
+    /// exact). The double needs the top 54 bits of `X` (53 significand bits and the rounding bit)
+    /// and whether anything below them is nonzero. The high 128 bits `z` of `w' · T_high` come
+    /// first: `X / 2⁶⁴` lies in `[z, z + 2⁶⁴ + 1)`, so unless the `s` bits of `z` just below the 54
+    /// kept ones are all ones, no carry can reach the kept bits, and the discarded part of `X` is
+    /// nonzero (`X` > `w'·T` when `T` is inexact; zero exactly when both products' lower parts are,
+    /// when it is exact). Otherwise the full 192-bit `w'·T` is formed; an exact `T` then decides
+    /// everything, and an inexact one still does unless the discarded bits of `w'·T` above its
+    /// lowest word are all ones (a carry of `X − w'·T < 2⁶⁴` could ripple up: ambiguous, `nil`).
+    @inline(__always)
+    private static func eiselLemire(_ w: UInt64, _ q: Int) -> Double? {
+        guard powerOfFiveRange.contains(q) else { return nil }
+        let shift = w.leadingZeroBitCount
+        let normalized = w &<< UInt64(shift)
+        let (tHigh, tLow) = powersOfFive.withUnsafeBufferPointer { table in
+            let k = (q &- powerOfFiveRange.lowerBound) &<< 1
+            return (table[k], table[k &+ 1])
+        }
+        let exact = q >= 0 && q <= 55  // T is 5^q · 2^j exactly
+        var (high, low) = normalized.multipliedFullWidth(by: tHigh)
+        var upper = Int(high >> 63)  // X's top bit is 190 + upper
+        var discard = UInt64(9 &+ upper)  // bits of `high` below the 54 kept ones
+        var mask: UInt64 = (1 &<< discard) &- 1
+        var restIsZero = low == 0 && tLow == 0  // (exact T only) bits of X below `high` are zero
+        if high & mask == mask {
+            let (carryHigh, lowest) = normalized.multipliedFullWidth(by: tLow)
+            let (middle, carry) = low.addingReportingOverflow(carryHigh)
+            if carry { high &+= 1 }  // w'·T < 2^192: no overflow
+            low = middle
+            upper = Int(high >> 63)
+            discard = UInt64(9 &+ upper)
+            mask = (1 &<< discard) &- 1
+            if exact {
+                restIsZero = low == 0 && lowest == 0
+            } else if high & mask == mask && low == .max {
+                return nil
+            }
+        }
+        var kept = high >> discard  // 54 bits: significand and rounding bit
+        // Exactly halfway (possible only with an exact T): ties to even.
+        if exact && kept & 3 == 1 && high & mask == 0 && restIsZero { kept &-= 1 }
+        // Biased exponent: X·2^(q + floor(log2 5^q) − 127 − shift) = kept·2^(128 + discard + that).
+        var biased = 1086 &+ upper &+ ((q &* 152_170) >> 16) &+ q &- shift
+        guard biased >= 1 else { return nil }  // subnormal: rounding at another bit
+        var significand = (kept &+ (kept & 1)) >> 1
+        if significand == 1 << 53 {
+            significand = 1 << 52
+            biased &+= 1
+        }
+        guard biased <= 2046 else { return nil }  // overflow
+        return Double(bitPattern: UInt64(biased) << 52 | significand & ((1 << 52) - 1))
     }
 
     /// `strtod` on a NUL-terminated copy of `bytes` (already validated against the grammar, which

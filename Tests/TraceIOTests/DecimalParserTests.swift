@@ -1,7 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
-import TraceIO
+@testable import TraceIO
 
 /// `strtod` on `text`, which must be consumed in full; the white space `strtod` skips and its hex
 /// form are outside our grammar, so those give `nil` too.
@@ -151,6 +151,44 @@ private func appendScaled(_ digits: [UInt8], scale: Int, to out: inout [UInt8], 
     }
 }
 
+/// `x` (finite, ≥ 0) correctly rounded to `digits` significant decimal digits by glibc `printf`:
+/// the digits and the decimal exponent of the last one.
+private func scientific(_ x: Double, digits: Int) -> (digits: [UInt8], exp10: Int) {
+    var buffer = [CChar](repeating: 0, count: 64)
+    let n = withVaList([Int32(digits - 1), x]) { vsnprintf(&buffer, 64, "%.*e", $0) }
+    let text = buffer[0..<Int(n)].map { UInt8(bitPattern: $0) }
+    let e = text.firstIndex(of: UInt8(ascii: "e"))!
+    let mantissa = text[0..<e].filter { $0 != UInt8(ascii: ".") }
+    let exponent = Int(String(decoding: text[(e + 1)...], as: UTF8.self))!
+    return (Array(mantissa), exponent - (mantissa.count - 1))
+}
+
+/// Decimal digits plus one in the last place (may grow by a digit).
+private func increment(_ digits: [UInt8]) -> [UInt8] {
+    var d = digits
+    var j = d.count - 1
+    while j >= 0 && d[j] == UInt8(ascii: "9") {
+        d[j] = UInt8(ascii: "0")
+        j -= 1
+    }
+    if j < 0 { return [UInt8(ascii: "1")] + d }
+    d[j] += 1
+    return d
+}
+
+/// Decimal digits minus one in the last place (a leading zero is kept; all zeros stay zero).
+private func decrement(_ digits: [UInt8]) -> [UInt8] {
+    var d = digits
+    var j = d.count - 1
+    while j >= 0 && d[j] == UInt8(ascii: "0") {
+        d[j] = UInt8(ascii: "9")
+        j -= 1
+    }
+    if j < 0 { return digits }
+    d[j] -= 1
+    return d
+}
+
 @Suite("Decimal parser")
 struct DecimalParserTests {
     /// Known hard or boundary inputs (collected from the literature on correctly rounded decimal
@@ -188,6 +226,14 @@ struct DecimalParserTests {
         "0.000000000000000000000000000000000000000000000000000000000000000000000000000000000000001",
         "-33.868820", "151.209296", "47.376887123", "8.541694", "-122.41941550000001", "0.000001",
         "33.868820000000000000000000000000000000000000000000000000000000000000001",
+        // Eisel–Lemire: 16–19 digits, exact halfway cases with q ≠ 0, boundaries.
+        "47.37688712345679", "147.37688712345679", "-122.41941550000001", "0.30000000000000004",
+        "9007199254740993e1", "9007199254740995e1", "90071992547409930e-1", "90071992547409950e-1",
+        "9007199254740993e5", "18014398509481986e3", "9223372036854775808e4", "1844674407370955161.5e1",
+        "9999999999999999999", "9999999999999999999e-342", "9999999999999999999e308", "1e-342", "1000000000000000000e-361",
+        "2.225073858507201e-308", "2.2250738585072013e-308", "2.225073858507200889e-308", "2.225073858507201383e-308",
+        "1.797693134862315708e308", "1.797693134862315807e308", "1.797693134862315808e308",
+        "8.988465674311579e307", "4.940656458412465442e-324", "9.881312916824930884e-324",
     ]
 
     @Test("known hard cases match strtod bit for bit")
@@ -408,5 +454,192 @@ struct DecimalParserTests {
         }
         #expect(c.mismatches == [])
         #expect(c.checked >= 10_000)
+    }
+
+    /// The generated table against Swift integer arithmetic: exact entries for 0 ≤ q ≤ 55, the
+    /// defining inequality for −27 ≤ q ≤ −1, and 5^(q+1) = ⌊5 · 5^q / 2^d⌋ (+1 at most, from the
+    /// truncation of 5^q; exactly while 5^q is exact) with d the exponent step of the parser's
+    /// ⌊log2 5^q⌋ formula, over the whole range.
+    @Test("powers-of-five table")
+    func powersOfFiveTable() {
+        let table = DecimalParser.powersOfFive
+        let range = DecimalParser.powerOfFiveRange
+        #expect(range == -342...308)
+        #expect(table.count == 2 * range.count)
+        func entry(_ q: Int) -> UInt128 {
+            let k = 2 * (q - range.lowerBound)
+            return UInt128(table[k]) << 64 | UInt128(table[k + 1])
+        }
+        func floorLog2Pow5(_ q: Int) -> Int { (q * 152_170) >> 16 }
+        var power: UInt128 = 1
+        for q in 0...55 {
+            #expect(floorLog2Pow5(q) == 127 - power.leadingZeroBitCount, "q = \(q)")
+            #expect(entry(q) == power << power.leadingZeroBitCount, "q = \(q)")
+            if q < 55 { power *= 5 }
+        }
+        var divisor: UInt64 = 1
+        for n in 1...27 {
+            divisor *= 5
+            let bits = 64 - divisor.leadingZeroBitCount  // ⌈log2 5^n⌉
+            #expect(floorLog2Pow5(-n) == -bits, "q = \(-n)")
+            // T = ⌊2^(127 + bits) / 5^n⌋: T·5^n < 2^(127 + bits) ≤ (T + 1)·5^n, as 256-bit products.
+            let t = entry(-n)
+            let below = t.multipliedFullWidth(by: UInt128(divisor))
+            let above = (t + 1).multipliedFullWidth(by: UInt128(divisor))
+            #expect(below.high < UInt128(1) << (bits - 1), "q = \(-n)")
+            #expect(above.high >= UInt128(1) << (bits - 1), "q = \(-n)")
+        }
+        var failures: [Int] = []
+        for q in range.lowerBound..<range.upperBound {
+            let t = entry(q)
+            let d = floorLog2Pow5(q + 1) - floorLog2Pow5(q)
+            let times5 = t.multipliedFullWidth(by: 5)
+            let scaled = times5.high << (128 - d) | times5.low >> d
+            let next = entry(q + 1)
+            let ok = (d == 2 || d == 3) && times5.high >> d == 0 && next >= scaled
+                && next - scaled <= (q >= 0 && q < 55 ? 0 : 1) && next >> 127 == 1
+            if !ok { failures.append(q) }
+        }
+        #expect(failures == [])
+    }
+
+    /// 1,000,000+ seeded inputs with 16–19 significant digits across the whole exponent range
+    /// (the Eisel–Lemire path), compared with `strtod` bit for bit.
+    @Test("16–19 significant digits match strtod bit for bit", arguments: [
+        "uniform", "printed doubles", "powers of two and boundaries", "near halfway", "exact ties",
+    ])
+    func longSignificandsMatchStrtod(shape: String) {
+        var rng = SplitMix64(seed: shape.utf8.reduce(0xE15E1) { $0 &* 31 &+ UInt64($1) })
+        var c = Comparison()
+        var text: [UInt8] = []
+        /// `digits` · 10^`exp10` in a random layout (point anywhere, exponent adjusted, signs,
+        /// leading zeros).
+        func emit(_ digits: [UInt8], _ exp10: Int) {
+            text.removeAll(keepingCapacity: true)
+            let r = rng.int(0...9)
+            if r < 4 { text.append(UInt8(ascii: "-")) } else if r == 4 { text.append(UInt8(ascii: "+")) }
+            if rng.chance(0.1) { text.append(UInt8(ascii: "0")) }
+            let point = rng.chance(0.15) ? digits.count : rng.int(0...digits.count)
+            text.append(contentsOf: digits[0..<point])
+            if point < digits.count || rng.chance(0.1) { text.append(UInt8(ascii: ".")) }
+            text.append(contentsOf: digits[point...])
+            let e = exp10 + digits.count - point
+            if e != 0 || rng.chance(0.5) { appendExponent(e, to: &text, &rng) }
+            c.check(text)
+        }
+        /// Emits `digits` · 10^`exp10`, and with `neighbours` also the values one unit in the last
+        /// digit below and above.
+        func emitAround(_ digits: [UInt8], _ exp10: Int, neighbours: Bool = true) {
+            emit(digits, exp10)
+            guard neighbours else { return }
+            emit(decrement(digits), exp10)
+            emit(increment(digits), exp10)
+        }
+        switch shape {
+        case "uniform":  // random 16–19 digit significands, first digit's exponent −345…309
+            var digits: [UInt8] = []
+            for _ in 0..<250_000 {
+                digits.removeAll(keepingCapacity: true)
+                let count = rng.int(16...19)
+                digits.append(rng.nonzeroDigit())
+                for _ in 1..<count { digits.append(rng.chance(0.05) ? UInt8(ascii: rng.chance(0.5) ? "0" : "9") : rng.digit()) }
+                let lead = rng.chance(0.1) ? [-345, -324, -308, 0, 22, 308][rng.int(0...5)] + rng.int(-3...3) : rng.int(-345...309)
+                emit(digits, lead - (count - 1))
+            }
+        case "printed doubles":  // any finite double, printed with 16–19 digits, ± 1 in the last one
+            for _ in 0..<85_000 {
+                var x = Double(bitPattern: rng.next() & 0x7FFF_FFFF_FFFF_FFFF)
+                if !x.isFinite { x = .greatestFiniteMagnitude }
+                let (digits, exp10) = scientific(x, digits: rng.int(16...19))
+                emitAround(digits, exp10)
+            }
+            for _ in 0..<20_000 {
+                let x = rng.uniform(-180, 180)
+                c.check(Array(x.description.utf8))
+                let (digits, exp10) = scientific(x, digits: 17)
+                emit(digits, exp10)
+            }
+        case "powers of two and boundaries":  // 2^k and its neighbours, min normal, subnormals, max
+            var bases: [Double] = []
+            for k in -1074...1023 {
+                let x = Double(sign: .plus, exponent: k, significand: 1)
+                bases += [x, x.nextUp, x.nextDown]
+            }
+            var x = Double.leastNormalMagnitude
+            var y = Double.leastNormalMagnitude
+            var z = Double.greatestFiniteMagnitude
+            for k in 0..<2_000 {
+                bases += [x, y, z, Double.leastNonzeroMagnitude * Double(k + 1)]
+                x = x.nextUp
+                y = y.nextDown
+                z = z.nextDown
+            }
+            for _ in 0..<20_000 {
+                bases.append(Double(bitPattern: rng.next() % 0x0020_0000_0000_0000))  // < 2·min normal
+            }
+            var count = 0
+            while count < 210_000 {
+                for b in bases where count < 210_000 {
+                    let (digits, exp10) = scientific(b, digits: rng.int(16...19))
+                    emitAround(digits, exp10)
+                    count += 3
+                }
+            }
+        case "near halfway":  // exact midpoints cut to 16–19 digits, and the next decimal up
+            var bases: [Double] = [.greatestFiniteMagnitude, .leastNormalMagnitude, Double.leastNormalMagnitude.nextDown]
+            for _ in 0..<80_000 {
+                let x: Double
+                switch rng.int(0...3) {
+                case 0: x = Double(bitPattern: rng.next() % 0x7FF0_0000_0000_0000)
+                case 1: x = Double(bitPattern: rng.next() % (1 << 53))  // subnormal or smallest normals
+                case 2: x = Double(bitPattern: 0x7FE0_0000_0000_0000 | rng.next() % (1 << 52))  // largest binade
+                default: x = rng.uniform(-180, 180).magnitude
+                }
+                if x > 0 && x.isFinite { bases.append(x) }
+            }
+            for x in bases {
+                let (d, k) = midpoint(above: x)
+                var end = d.count
+                while end > 1 && d[end - 1] == UInt8(ascii: "0") { end -= 1 }
+                let significant = Array(d[0..<end])
+                if significant.count <= 19 { emit(significant, d.count - end - k) }
+                let n = min(rng.int(16...19), significant.count)
+                let cut = Array(significant[0..<n])
+                let exp10 = significant.count - n + d.count - end - k
+                emit(cut, exp10)
+                emit(increment(cut), exp10)
+            }
+        case "exact ties":  // t·2^j with t odd of 54 bits written as w·10^q, −4 ≤ q ≤ 23: halfway
+            for _ in 0..<55_000 {
+                let q = rng.int(-4...23)
+                var w: UInt64
+                if q >= 0 {
+                    // t = 5^q·r with r odd; w = r·2^(j−q) for some j ≥ q.
+                    let p5 = (0..<q).reduce(UInt64(1)) { r, _ in r * 5 }
+                    let lo = ((1 << 53) + p5 - 1) / p5
+                    let hi = ((1 << 54) - 1) / p5
+                    guard lo <= hi else { continue }
+                    var r = lo + rng.next() % (hi - lo + 1)
+                    if r & 1 == 0 { r = r == hi ? r - 1 : r + 1 }
+                    w = r
+                    let room = w.leadingZeroBitCount - 1
+                    if room > 0 { w <<= UInt64(rng.int(0...min(room, 10))) }
+                    if w >= 10_000_000_000_000_000_000 { continue }
+                } else {
+                    // w = t·2^(j+n)·5^n with n = −q.
+                    let n = -q
+                    let p5 = (0..<n).reduce(UInt64(1)) { r, _ in r * 5 }
+                    var t = (1 << 53) | rng.next() % (1 << 53) | 1
+                    t = t * p5
+                    w = t << UInt64(rng.int(0...max(0, t.leadingZeroBitCount - 1 - 1)))
+                    if w >= 10_000_000_000_000_000_000 { continue }
+                }
+                emitAround(Array(String(w).utf8), q)
+            }
+        default:
+            Issue.record("unknown shape \(shape)")
+        }
+        #expect(c.mismatches == [])
+        #expect(c.checked >= 150_000)  // 1,078,911 in all
     }
 }
