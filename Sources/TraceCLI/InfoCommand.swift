@@ -40,9 +40,9 @@ enum InfoCommand {
             } catch {
                 throw CLIError(reading: error)
             }
-            var summary = TraceSummary()
+            let summary: TraceSummary
             do {
-                while let item = try reader.next() { summary.add(item) }
+                summary = try summarise(&reader)  // opens the existential: the loop is specialised per reader
             } catch {
                 throw CLIError(reading: error)
             }
@@ -56,6 +56,13 @@ enum InfoCommand {
         if args.value("format") == "json" {
             output.write(JSONWriter.string(.object([("schema", .string("tracekit-info/1")), ("files", .array(reports))])) + "\n")
         }
+    }
+
+    /// Reads every item of `reader` into a summary.
+    static func summarise(_ reader: inout some TraceReader) throws(TraceReadError) -> TraceSummary {
+        var summary = TraceSummary()
+        while let item = try reader.next() { summary.add(item) }
+        return summary
     }
 
     /// The reading options shared by `info` and `convert`.
