@@ -68,6 +68,11 @@ public struct GPXReader: TraceReader {
             // Queued items go first; so the queue is empty whenever a token is handled, and a
             // point (the only item an end tag produces) can be returned directly, in file order.
             if let item = queue.pop() { return item }
+            // Inside a point, a child with only text (`<ele>442.1</ele>`) is read in one call.
+            if pointDepth > 0 && field == nil, let text = scanner.simpleElement() {
+                try simplePointChild(text: text)
+                continue
+            }
             switch try scanner.next() {
             case .endOfDocument:
                 return nil
@@ -182,13 +187,22 @@ public struct GPXReader: TraceReader {
         scanner.captureText = true
     }
 
+    /// Handles a whole text-only element inside a point (``XMLScanner/simpleElement()``), as
+    /// its start tag, text and end tag would be.
+    private mutating func simplePointChild(text: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
+        let depth = scanner.depth + 1
+        if let f = GPXReader.pointField(scanner.localName, direct: depth == pointDepth + 1) {
+            try finishField(f, text: text)
+        }
+    }
+
     /// Handles an end tag; returns the point it completes, if any.
     private mutating func endElement() throws(TraceReadError) -> TraceItem? {
         let closedDepth = scanner.depth + 1  // the scanner has already popped the closed element
         if let f = field, closedDepth == fieldDepth {
             field = nil
             scanner.captureText = false
-            try finishField(f)
+            try finishField(f, text: scanner.text)
             return nil
         }
         if pointDepth > 0 && closedDepth == pointDepth {
@@ -229,9 +243,10 @@ public struct GPXReader: TraceReader {
         return nil
     }
 
-    private mutating func finishField(_ f: Field) throws(TraceReadError) {
+    /// Reads the value of field `f` from its element's text.
+    private mutating func finishField(_ f: Field, text raw: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
         if f == .containerName {
-            let name = String(decoding: GPXReader.trimmed(scanner.text), as: UTF8.self)
+            let name = String(decoding: GPXReader.trimmed(raw), as: UTF8.self)
             switch pendingStart {
             case .track: pendingStart = .track(name)
             case .route: pendingStart = .route(name)
@@ -240,7 +255,7 @@ public struct GPXReader: TraceReader {
             return
         }
         guard pointDepth > 0 else { return }
-        let text = GPXReader.trimmed(scanner.text)
+        let text = GPXReader.trimmed(raw)
         // An empty element (`<fix/>`, `<ele></ele>`) carries no value: nothing to read or report.
         if text.isEmpty { return }
         func nonNegative(_ v: Double?, _ what: String) throws(TraceReadError) -> Double? {

@@ -30,7 +30,8 @@ enum XMLToken: Equatable {
 /// Speed: names and attribute values are not copied; they are ranges into the window, valid
 /// until the next call of ``next()`` (only a refill moves the window, and refills happen only
 /// there). Start and end tags of the common shape take a fast path; anything else, and every
-/// error, goes through the general path, which scans the tag again from its start.
+/// error, goes through the general path, which scans the tag again from its start. A reader may
+/// take a whole text-only element in one call (``simpleElement()``) instead of three tokens.
 /// The scanner owns its scratch buffers (classes): it is not meant to be copied.
 struct XMLScanner {
     static let maximumDepth = 256
@@ -601,6 +602,40 @@ struct XMLScanner {
         position = i + 1
         pendingEnd = selfClosing
         return .start(selfClosing: selfClosing)
+    }
+
+    /// Longest text ``simpleElement()`` takes; longer text goes through ``next()``.
+    static let maximumSimpleText = 256
+
+    /// A whole element that holds only short text, `<name>text</name>`, after any whitespace, in
+    /// one call instead of three tokens: the name ASCII, no attributes, the text without '&' or
+    /// '<' (at most ``maximumSimpleText`` bytes), and the matching end tag, all in the window, in a
+    /// UTF-8 document, inside the root element, while text is not captured. Consumes what
+    /// ``next()`` would return as its start, text and end tokens, leaving the scanner as they
+    /// would; ``name`` is then the element's name, and the result is its text (in the window,
+    /// valid until the next call of ``next()``). Returns nil for anything else, having consumed at
+    /// most the whitespace (which ``next()`` would skip: it is not captured, and inside the root).
+    mutating func simpleElement() -> UnsafeBufferPointer<UInt8>? {
+        guard !pendingEnd, !latin1, !captureText, !openEnds.isEmpty, openEnds.count < XMLScanner.maximumDepth else { return nil }
+        let limit = source.end
+        var i = position
+        while i < limit && XMLScanner.isSpace(base[i]) { i += 1 }
+        position = i
+        let nameStart = i + 1
+        guard nameStart < limit, base[i] == UInt8(ascii: "<"), XMLScanner.isASCIINameStart(base[nameStart]) else { return nil }
+        let nameEnd = asciiNameEnd(from: nameStart, limit: limit)
+        guard nameEnd < limit, base[nameEnd] == UInt8(ascii: ">") else { return nil }
+        let textStart = nameEnd + 1
+        let textLimit = min(limit, textStart + XMLScanner.maximumSimpleText + 1)
+        var textEnd = textStart
+        while textEnd < textLimit && base[textEnd] != UInt8(ascii: "<") && base[textEnd] != UInt8(ascii: "&") { textEnd += 1 }
+        let gt = textEnd + 2 + (nameEnd - nameStart)
+        guard gt < limit, base[textEnd] == UInt8(ascii: "<"), base[textEnd + 1] == UInt8(ascii: "/"), base[gt] == UInt8(ascii: ">"),
+              XMLScanner.equal(window(textEnd + 2..<gt), window(nameStart..<nameEnd)) else { return nil }
+        nameRange = nameStart..<nameEnd
+        attributeCount = 0
+        position = gt + 1
+        return window(textStart..<textEnd)
     }
 
     private mutating func scanStartTag() throws(TraceReadError) -> XMLToken {
