@@ -72,6 +72,8 @@ struct XMLScanner {
     var captureText = false
     /// Whether the prolog declared ISO-8859-1.
     private(set) var latin1 = false
+    /// Whether the prolog declared windows-1252 (a superset of ISO-8859-1 in 0x80–0x9F).
+    private var windows1252 = false
     /// The open elements' names, back to back; `openEnds[k]` is where name k ends.
     private let openNames = ByteBuffer()
     private var openEnds: [Int] = []
@@ -311,13 +313,33 @@ struct XMLScanner {
         }
     }
 
+    /// Windows-1252's characters for bytes 0x80–0x9F (0 where the code page leaves a byte
+    /// undefined: it is then read as ISO-8859-1 reads it).
+    private static let windows1252High: [UInt16] = [
+        0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+    ]
+
+    /// Appends the UTF-8 of an ISO-8859-1 (or windows-1252) byte.
     private func appendLatin1(_ b: UInt8, to out: ByteBuffer) {
         if b < 0x80 {
             out.append(b)
-        } else {
-            out.append(0xC0 | (b >> 6))
-            out.append(0x80 | (b & 0x3F))
+            return
         }
+        if windows1252 && b < 0xA0, case let u = XMLScanner.windows1252High[Int(b - 0x80)], u != 0 {
+            // Every mapped character is in U+0100–U+FFFF: two or three UTF-8 bytes.
+            if u < 0x800 {
+                out.append(UInt8(0xC0 | (u >> 6)))
+                out.append(UInt8(0x80 | (u & 0x3F)))
+            } else {
+                out.append(UInt8(0xE0 | (u >> 12)))
+                out.append(UInt8(0x80 | ((u >> 6) & 0x3F)))
+                out.append(UInt8(0x80 | (u & 0x3F)))
+            }
+            return
+        }
+        out.append(0xC0 | (b >> 6))
+        out.append(0x80 | (b & 0x3F))
     }
 
     /// A character or entity reference at `position` ('&'); appends its character when capturing.
@@ -449,7 +471,10 @@ struct XMLScanner {
                 let enc = String(decoding: after.prefix(while: { $0 != 0x22 && $0 != 0x27 && $0 != 0x20 }), as: UTF8.self)
                 switch enc {
                 case "utf-8", "utf8", "us-ascii", "ascii": break
-                case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "windows-1252", "cp1252": latin1 = true
+                case "iso-8859-1", "iso8859-1", "latin1", "latin-1": latin1 = true
+                case "windows-1252", "cp1252":
+                    latin1 = true
+                    windows1252 = true
                 default: throw error("unsupported encoding '\(enc)' (UTF-8 and ISO-8859-1 are read)", at: keep)
                 }
             }

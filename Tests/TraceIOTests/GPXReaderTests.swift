@@ -92,6 +92,16 @@ struct GPXReaderTests {
         #expect(w.name == "Vi\u{9A}njan é")
     }
 
+    @Test("windows-1252 reads its own characters in 0x80–0x9F")
+    func windows1252() throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"windows-1252\"?><gpx><wpt lat=\"1\" lon=\"2\"><name>".utf8)
+        bytes += [0x80, 0x20, 0x93, 0x71, 0x94, 0x20, 0x8A, 0xE9, 0x81]  // € “q” Šé and an undefined byte
+        bytes += Array("</name></wpt></gpx>".utf8)
+        var reader = GPXReader(bytes: bytes)
+        guard case .waypoint(let w)? = try reader.next() else { Issue.record("no waypoint"); return }
+        #expect(w.name == "€ “q” Šé\u{81}")
+    }
+
     @Test("per-point problems are counted, and the policy decides", arguments: ProblemPolicy.allCases)
     func problems(policy: ProblemPolicy) throws {
         let doc = """
