@@ -89,6 +89,3 @@ func printError(_ message: String) {
     let line = message + "\n"
     _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
 }
-
-/// `x` with six decimals (the precision of typical CSV exports).
-func format6(_ x: Double) -> String { fmt(x, 6) }

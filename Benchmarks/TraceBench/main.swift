@@ -274,7 +274,7 @@ do {
             lat += rng.uniform(-1e-4, 1e-4)
             lon += rng.uniform(-1e-4, 1e-4)
             let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
-            let latText = String(format6(lat)), lonText = String(format6(lon))
+            let latText = fmt(lat, 6), lonText = fmt(lon, 6)
             fputs("\(latText),\(lonText),2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z,\((rng.uniform(3, 30) * 10).rounded() / 10)\n", f)
         }
         fclose(f)
