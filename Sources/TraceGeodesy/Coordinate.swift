@@ -34,6 +34,7 @@ public struct Coordinate: Hashable, Sendable {
     /// Maps any finite longitude in degrees to (-180, 180]. Exact: IEEE remainder introduces no rounding.
     @inlinable
     public static func normalizedLongitude(_ longitude: Double) -> Double {
+        if longitude > -180 && longitude <= 180 { return longitude }  // the usual case, without a libm call
         let r = longitude.remainder(dividingBy: 360)  // in [-180, 180], exact
         return r == -180 ? 180 : r
     }

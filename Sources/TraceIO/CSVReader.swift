@@ -777,9 +777,12 @@ public struct CSVReader: TraceReader {
                 else { row.notes.append(Note(kind: .invalidValue, detail: "fix '\(TextValue.shown(t))' (expected none, 2d, 3d, dgps or pps)")) }
             }
         }
-        if columns[.name] != nil { row.values.name = textValue(.name) }
-        if columns[.role] != nil { row.values.role = textValue(.role) }
-        if columns[.state] != nil { row.values.state = textValue(.state) }
+        if columns[.name] != nil || columns[.role] != nil || columns[.state] != nil {
+            row.values.setLabels(
+                name: columns[.name] != nil ? textValue(.name) : nil,
+                role: columns[.role] != nil ? textValue(.role) : nil,
+                state: columns[.state] != nil ? textValue(.state) : nil)
+        }
     }
 
     /// A text field's value; nil when empty.

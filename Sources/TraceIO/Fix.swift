@@ -11,35 +11,143 @@ public enum FixType: String, Hashable, Sendable, CaseIterable {
 
 /// One validated position fix with whatever a recording carried about it. Units are SI and
 /// explicit: metres, metres per second, degrees; times are UTC.
+///
+/// Stored compactly (about 110 bytes rather than the 240 that plain optionals take): the optional
+/// numbers sit in plain fields with one bit each saying whether they are present, and the rarely
+/// present texts share one reference. Readers hand out millions of fixes, so the size of a copy
+/// is much of the cost of reading. Every property reads and writes as a plain optional; equality
+/// and hashing are those of the optionals.
 public struct Fix: Hashable, Sendable {
     /// The position (validated: latitude in [-90, 90], longitude normalised).
     public var coordinate: Coordinate
+    // The values behind the optionals; each is 0 while absent, so that the synthesised equality
+    // and hashing see exactly what the optionals would.
+    private var timeValue: Int64 = 0
+    private var elevationValue = 0.0, horizontalAccuracyValue = 0.0, verticalAccuracyValue = 0.0
+    private var hdopValue = 0.0, vdopValue = 0.0, pdopValue = 0.0, speedValue = 0.0, courseValue = 0.0
+    private var satellitesValue = 0
+    private var present: Present = []
+    private var fixTypeValue: FixType = .none
+    private var labels: Labels?
+
+    /// Which optional values are present.
+    private struct Present: OptionSet, Hashable, Sendable {
+        let rawValue: UInt16
+        static let time = Present(rawValue: 1 << 0)
+        static let elevation = Present(rawValue: 1 << 1)
+        static let horizontalAccuracy = Present(rawValue: 1 << 2)
+        static let verticalAccuracy = Present(rawValue: 1 << 3)
+        static let hdop = Present(rawValue: 1 << 4)
+        static let vdop = Present(rawValue: 1 << 5)
+        static let pdop = Present(rawValue: 1 << 6)
+        static let speed = Present(rawValue: 1 << 7)
+        static let course = Present(rawValue: 1 << 8)
+        static let satellites = Present(rawValue: 1 << 9)
+        static let fixType = Present(rawValue: 1 << 10)
+    }
+
+    /// The texts, shared between copies and replaced (never changed in place) when one is set.
+    private final class Labels: Hashable, Sendable {
+        let name: String?, role: String?, state: String?
+        init(name: String?, role: String?, state: String?) {
+            self.name = name
+            self.role = role
+            self.state = state
+        }
+        static func == (a: Labels, b: Labels) -> Bool { a.name == b.name && a.role == b.role && a.state == b.state }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(role)
+            hasher.combine(state)
+        }
+    }
+
+    @inline(__always) private func get<T>(_ value: T, _ flag: Present) -> T? { present.contains(flag) ? value : nil }
+    @inline(__always) private static func set<T>(_ value: inout T, _ present: inout Present, _ new: T?, _ flag: Present, absent: T) {
+        if let new {
+            value = new
+            present.insert(flag)
+        } else {
+            value = absent
+            present.remove(flag)
+        }
+    }
+
     /// When it was taken, if the recording says.
-    public var time: Timestamp?
+    public var time: Timestamp? {
+        get { get(Timestamp(nanoseconds: timeValue), .time) }
+        set { Self.set(&timeValue, &present, newValue?.nanoseconds, .time, absent: 0) }
+    }
     /// Height above the ellipsoid or mean sea level as the source wrote it, metres.
-    public var elevation: Double?
+    public var elevation: Double? {
+        get { get(elevationValue, .elevation) }
+        set { Self.set(&elevationValue, &present, newValue, .elevation, absent: 0) }
+    }
     /// Horizontal accuracy (radius), metres, as reported.
-    public var horizontalAccuracy: Double?
+    public var horizontalAccuracy: Double? {
+        get { get(horizontalAccuracyValue, .horizontalAccuracy) }
+        set { Self.set(&horizontalAccuracyValue, &present, newValue, .horizontalAccuracy, absent: 0) }
+    }
     /// Vertical accuracy, metres, as reported.
-    public var verticalAccuracy: Double?
-    /// Dilutions of precision.
-    public var hdop: Double?
-    public var vdop: Double?
-    public var pdop: Double?
+    public var verticalAccuracy: Double? {
+        get { get(verticalAccuracyValue, .verticalAccuracy) }
+        set { Self.set(&verticalAccuracyValue, &present, newValue, .verticalAccuracy, absent: 0) }
+    }
+    /// Horizontal dilution of precision.
+    public var hdop: Double? {
+        get { get(hdopValue, .hdop) }
+        set { Self.set(&hdopValue, &present, newValue, .hdop, absent: 0) }
+    }
+    /// Vertical dilution of precision.
+    public var vdop: Double? {
+        get { get(vdopValue, .vdop) }
+        set { Self.set(&vdopValue, &present, newValue, .vdop, absent: 0) }
+    }
+    /// Position dilution of precision.
+    public var pdop: Double? {
+        get { get(pdopValue, .pdop) }
+        set { Self.set(&pdopValue, &present, newValue, .pdop, absent: 0) }
+    }
     /// Satellites used.
-    public var satellites: Int?
+    public var satellites: Int? {
+        get { get(satellitesValue, .satellites) }
+        set { Self.set(&satellitesValue, &present, newValue, .satellites, absent: 0) }
+    }
     /// Fix kind.
-    public var fixType: FixType?
+    public var fixType: FixType? {
+        get { get(fixTypeValue, .fixType) }
+        set { Self.set(&fixTypeValue, &present, newValue, .fixType, absent: .none) }
+    }
     /// Speed over ground, metres per second.
-    public var speed: Double?
+    public var speed: Double? {
+        get { get(speedValue, .speed) }
+        set { Self.set(&speedValue, &present, newValue, .speed, absent: 0) }
+    }
     /// Course over ground, degrees clockwise from true north.
-    public var course: Double?
+    public var course: Double? {
+        get { get(courseValue, .course) }
+        set { Self.set(&courseValue, &present, newValue, .course, absent: 0) }
+    }
     /// A name (waypoints, route points).
-    public var name: String?
+    public var name: String? {
+        get { labels?.name }
+        set { setLabels(name: newValue, role: role, state: state) }
+    }
     /// The role of the phone that recorded it (CSV `role` column), e.g. "helper".
-    public var role: String?
+    public var role: String? {
+        get { labels?.role }
+        set { setLabels(name: name, role: newValue, state: state) }
+    }
     /// The fulfilment state at the time (CSV `state` column), as written.
-    public var state: String?
+    public var state: String? {
+        get { labels?.state }
+        set { setLabels(name: name, role: role, state: newValue) }
+    }
+
+    /// Sets the three texts at once (one allocation, or none when all are nil).
+    public mutating func setLabels(name: String?, role: String?, state: String?) {
+        labels = name == nil && role == nil && state == nil ? nil : Labels(name: name, role: role, state: state)
+    }
 
     /// This fix without any non-finite optional value (writers use it: NaN or infinity has no
     /// place in GPX, CSV or JSON; readers never produce one).
