@@ -25,6 +25,8 @@ struct RowScanner {
     /// Whether `"` quotes fields.
     let quotes: Bool
     var skipBlankRows = true
+    /// Whether plain rows take the block-scanning path (tests turn it off to compare).
+    var plainRows = true
     /// 1-based line on which the current row starts.
     private(set) var line = 0
     private var nextLine = 1
@@ -104,6 +106,13 @@ struct RowScanner {
             if source.end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
         }
         while true {
+            if plainRows, let d = delimiter {
+                switch plainRow(delimiter: d) {
+                case .row: return true
+                case .blank: continue
+                case .fallback: break
+                }
+            }
             rowStart = position
             var scan = position
             var inQuotes = false
@@ -167,6 +176,62 @@ struct RowScanner {
             split()
             return true
         }
+    }
+
+    private enum PlainRow { case row, blank, fallback }
+
+    /// The next row, split, when it is plain: its line end is in the window and no quote comes
+    /// before it. Scans 16 bytes at a time for the line end, quotes and the delimiter at once
+    /// (``ByteMasks``), where ``nextRow()``'s general path makes a `memchr` call per field.
+    /// Anything else (a quote, the window's last bytes, a row over the length limit) is left to
+    /// the general path, which reads it the same way.
+    @inline(__always) private mutating func plainRow(delimiter d: UInt8) -> PlainRow {
+        let base = UnsafePointer(bytes.baseAddress!)
+        let start = position, end = source.end
+        var i = start
+        var fieldStart = start
+        var newline = -1
+        fieldCount = 0
+        while i + 16 <= end {
+            let m = ByteMasks.find(0x0A, 0x22, d, in: base + i)
+            let below: UInt32 = m.a == 0 ? 0xFFFF : (1 << UInt32(m.a.trailingZeroBitCount)) - 1
+            if quotes && m.b & below != 0 { return .fallback }
+            var delimiters = m.c & below
+            while delimiters != 0 {
+                let at = i + delimiters.trailingZeroBitCount
+                addTrimmed(fieldStart, at)
+                fieldStart = at + 1
+                delimiters &= delimiters - 1
+            }
+            if m.a != 0 {
+                newline = i + m.a.trailingZeroBitCount
+                break
+            }
+            i += 16
+        }
+        guard newline >= 0, newline - start <= RowScanner.maximumRowLength else { return .fallback }
+        var rowEnd = newline
+        while rowEnd > start && base[rowEnd - 1] == 0x0D { rowEnd -= 1 }
+        rowStart = start
+        self.rowEnd = rowEnd
+        line = nextLine
+        nextLine += 1
+        position = newline + 1
+        if skipBlankRows && (rowEnd == start || TextValue.isSpace(base[start])) {
+            var blank = true
+            for k in start..<rowEnd where !TextValue.isSpace(base[k]) { blank = false; break }
+            if blank { return .blank }
+        }
+        addTrimmed(min(fieldStart, rowEnd), rowEnd)
+        return .row
+    }
+
+    /// Appends the field between `lo` and `hi`, without its padding.
+    @inline(__always) private mutating func addTrimmed(_ lo: Int, _ hi: Int) {
+        var lo = lo, hi = hi
+        while lo < hi && isPadding(bytes[lo]) { lo += 1 }
+        while hi > lo && isPadding(bytes[hi - 1]) { hi -= 1 }
+        addField(lo..<hi)
     }
 
     /// Counts `,`, `;` and tab outside quotes in the current row and picks the most frequent
@@ -382,6 +447,12 @@ public struct CSVReader: TraceReader {
 
     /// Problems and assumptions so far; complete once ``next()`` has returned nil.
     public var diagnostics: Diagnostics { checker.diagnostics }
+
+    /// Whether plain rows take the row scanner's block-scanning path (tests compare both).
+    var plainRows: Bool {
+        get { scanner.plainRows }
+        set { scanner.plainRows = newValue }
+    }
 
     init(source: ByteSource, options: ReadOptions) {
         scanner = RowScanner(source: source, delimiter: nil, quotes: true)
