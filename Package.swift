@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
         .testTarget(name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TestSupport", "GPXOracle"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
-        .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON"], swiftSettings: testSettings),
+        .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit", "TestSupport"], swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]

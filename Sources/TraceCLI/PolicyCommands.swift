@@ -10,8 +10,10 @@ enum PolicyCommands {
             Prints the seed policy (the user's document, with TraceKit's documented distance \
             filters), or the seed with the overrides of --policy FILE applied, one row per \
             fulfilment state: what the map shows, the map frame, the accuracy tier, the distance \
-            filter, platform rules and each role's annotations. --format json prints a complete \
-            version-1 policy file that 'policy validate' accepts.
+            filter, the delivery model (coreLocation, androidFused, speedElastic, distanceOrTime, \
+            distanceAndTime: how the phone turns fixes into updates), the accuracy gate and each \
+            role's annotations. --format json prints a complete version-2 policy file that \
+            'policy validate' accepts.
             """,
         options: [
             OptionSpec(name: "policy", valueName: "FILE", help: "A policy file whose overrides apply to the seed."),
@@ -43,7 +45,11 @@ enum PolicyCommands {
     /// Loads a policy file, or the seed for the name "seed".
     static func load(_ path: String) throws(CLIError) -> SharingPolicy {
         if path == "seed" { return .seed }
-        let bytes = try readSmallFile(path)
+        return try parse(readSmallFile(path), path)
+    }
+
+    /// Reads a policy file's bytes; a bad file is a data error naming the place.
+    static func parse(_ bytes: [UInt8], _ path: String) throws(CLIError) -> SharingPolicy {
         do {
             return try SharingPolicy(fileBytes: bytes, file: path)
         } catch {
@@ -66,9 +72,14 @@ enum PolicyCommands {
 
     static func runValidate(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
         let path = args.positionals[0]
-        let policy = try load(path)
+        let bytes = try readSmallFile(path)
+        let policy = try parse(bytes, path)
         let changed = SharingPolicy.seed.differences(to: policy).count
-        output.write("\(path): valid policy '\(policy.name)' (version \(SharingPolicy.fileVersion)), \(changed) cell\(changed == 1 ? "" : "s") differ from the seed\n")
+        // The file parsed, so it declares version 1 or 2.
+        let version = (try? JSONParser.parse(bytes))?["version"].flatMap { v -> Int? in
+            if case .number(let x) = v.kind { Int(x) } else { nil }
+        } ?? SharingPolicy.fileVersion
+        output.write("\(path): valid policy '\(policy.name)' (version \(version)), \(changed) cell\(changed == 1 ? "" : "s") differ from the seed\n")
     }
 
     static func runDiff(_ args: ParsedArguments, _ output: Output) throws(CLIError) {

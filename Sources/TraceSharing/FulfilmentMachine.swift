@@ -50,9 +50,10 @@ public struct SharingAction: Hashable, Sendable {
     public var tier: AccuracyTier
     /// The distance filter, metres.
     public var distanceFilter: Double
-    /// The optional platform rules, seconds.
-    public var minimumInterval: Double?
-    public var heartbeat: Double?
+    /// The platform rule that decides which fixes are delivered.
+    public var delivery: DeliveryModel
+    /// The optional accuracy gate.
+    public var accuracyGate: AccuracyGate?
     /// The minimum span of every viewer's map region, metres.
     public var frame: Double
     /// Whether route lines are drawn.
@@ -141,7 +142,7 @@ public struct FulfilmentMachine: Hashable, Sendable {
         return SharingAction(
             state: state, cancelled: isCancelled, skipped: skipped,
             tier: isCancelled ? .off : row.tier, distanceFilter: row.distanceFilter,
-            minimumInterval: row.minimumInterval, heartbeat: row.heartbeat,
+            delivery: row.delivery, accuracyGate: row.accuracyGate,
             frame: row.frame, routeLines: !isCancelled && row.shows.routeLines,
             locationUse: use, annotations: seen)
     }

@@ -23,15 +23,15 @@ public struct PolicyFileError: Error, Sendable, Equatable, CustomStringConvertib
 /// ```json
 /// {
 ///   "format": "tracekit-policy",
-///   "version": 1,
+///   "version": 2,
 ///   "name": "quieter en route",
 ///   "states": {
 ///     "enRoute": {
 ///       "tier": "nearestTenMeters",
 ///       "frameMetres": 500,
 ///       "distanceFilterMetres": 50,
-///       "minimumIntervalSeconds": 5,
-///       "heartbeatSeconds": null,
+///       "delivery": { "model": "androidFused", "intervalSeconds": 10, "minUpdateIntervalSeconds": null },
+///       "accuracyGate": { "maximumMetres": 30, "withoutAccuracy": "deliver" },
 ///       "shows": { "route": false, "routeLines": false, "destination": false },
 ///       "annotations": {
 ///         "hirer": ["helperLocation", { "annotation": "pickupPoint", "ridesOnly": true }],
@@ -43,17 +43,33 @@ public struct PolicyFileError: Error, Sendable, Equatable, CustomStringConvertib
 /// ```
 ///
 /// Every member except `format` and `version` is optional: a state or field that is absent keeps
-/// the seed's value; `null` removes an optional platform rule. States are keyed as in
+/// the seed's value; `"accuracyGate": null` removes a gate. States are keyed as in
 /// ``FulfilmentState/key``; tiers by ``AccuracyTier/key`` or the Core Location name; annotations by
 /// ``MapAnnotation/key``. Unknown members are errors (a typo must not be silently ignored).
-/// Ranges: frame in (0, 20,000,000] m; distance filter in [0, 100,000] m; minimum interval and
-/// heartbeat in (0, 86,400] s. Across fields: `hirerLocation` must be `ridesOnly` (the
-/// document's privacy rule); no live location (`helperLocation`, `hirerLocation`) where the tier
-/// is off; a heartbeat no shorter than the minimum interval; `routeLines` only with `route`; no
+///
+/// `delivery` (``DeliveryModel``) is an object whose `model` is one of:
+/// - `"coreLocation"` (the seed's, no other member);
+/// - `"androidFused"` with `intervalSeconds` and optional `minUpdateIntervalSeconds` (absent or
+///   `null`: Android's implicit minimum, the interval);
+/// - `"speedElastic"` with optional `elasticityMultiplier` (default 1; 0 disables elasticity);
+/// - `"distanceOrTime"` and `"distanceAndTime"` with `intervalSeconds`.
+///
+/// `accuracyGate` (``AccuracyGate``) is `null` or an object with `maximumMetres` and optional
+/// `withoutAccuracy`: `"deliver"` (the default) or `"drop"`, for fixes that report no accuracy.
+///
+/// Ranges: frame in (0, 20,000,000] m; distance filter in [0, 100,000] m; intervals in
+/// (0, 86,400] s; the minimum update interval in [0, 86,400] s and not above the interval (Android
+/// would silently lower it); elasticity multiplier in [0, 100]; gate in (0, 100,000] m. Across
+/// fields: `hirerLocation` must be `ridesOnly` (the document's privacy rule); no live location
+/// (`helperLocation`, `hirerLocation`) where the tier is off; `routeLines` only with `route`; no
 /// control characters in `name`.
+///
+/// Version 1 files are still read. They have no `delivery` or `accuracyGate`; their optional
+/// `minimumIntervalSeconds` becomes `distanceAndTime` and `heartbeatSeconds` becomes
+/// `distanceOrTime` (the same rules); a state with both is refused, as no single model is both.
 extension SharingPolicy {
-    /// The only policy file version this TraceKit reads.
-    public static let fileVersion = 1
+    /// The policy file version this TraceKit writes; it also reads version 1.
+    public static let fileVersion = 2
 
     /// Reads a policy file's bytes; `file` names it in errors.
     /// - Throws: ``PolicyFileError`` for a syntax error (line and column) or an invalid field
@@ -81,8 +97,11 @@ extension SharingPolicy {
                 ("tier", .string(row.tier.key)),
                 ("frameMetres", .number(row.frame)),
                 ("distanceFilterMetres", .number(row.distanceFilter)),
-                ("minimumIntervalSeconds", row.minimumInterval.map { .number($0) } ?? .null),
-                ("heartbeatSeconds", row.heartbeat.map { .number($0) } ?? .null),
+                ("delivery", row.delivery.fileJSON),
+                ("accuracyGate", row.accuracyGate.map { .object([
+                    ("maximumMetres", .number($0.maximumAccuracy)),
+                    ("withoutAccuracy", .string($0.deliversWithoutAccuracy ? "deliver" : "drop")),
+                ]) } ?? .null),
                 ("shows", .object([("route", .bool(row.shows.route)), ("routeLines", .bool(row.shows.routeLines)), ("destination", .bool(row.shows.destination))])),
                 ("annotations", .object([("hirer", rules(row.hirerAnnotations)), ("helper", rules(row.helperAnnotations))])),
             ])))
@@ -97,6 +116,8 @@ extension SharingPolicy {
 /// Validates a parsed policy document field by field.
 private struct PolicyReader {
     let file: String
+    /// The version the file declares (1 or 2), once read.
+    var fileVersion = SharingPolicy.fileVersion
 
     func fail(_ v: JSONValue?, _ path: String, _ message: String) -> PolicyFileError {
         PolicyFileError(file: file, line: v?.line ?? 0, column: v?.column ?? 0, field: path, message: message)
@@ -133,11 +154,12 @@ private struct PolicyReader {
         let top = try members(root, "", allowed: ["format", "version", "name", "states"])
         guard let format = root["format"] else { throw fail(root, "format", "missing; a policy file starts with \"format\": \"tracekit-policy\"") }
         guard try string(format, "format") == "tracekit-policy" else { throw fail(format, "format", "expected \"tracekit-policy\"") }
-        guard let version = root["version"] else { throw fail(root, "version", "missing; this TraceKit reads version \(SharingPolicy.fileVersion)") }
+        guard let version = root["version"] else { throw fail(root, "version", "missing; this TraceKit reads versions 1 and \(SharingPolicy.fileVersion)") }
         let v = try number(version, "version", in: 1...1_000_000, unit: "")
-        guard v == Double(SharingPolicy.fileVersion) else {
-            throw fail(version, "version", "unsupported version \(JSONWriter.number(v)); this TraceKit reads version \(SharingPolicy.fileVersion)")
+        guard v == 1 || v == Double(SharingPolicy.fileVersion) else {
+            throw fail(version, "version", "unsupported version \(JSONWriter.number(v)); this TraceKit reads versions 1 and \(SharingPolicy.fileVersion)")
         }
+        fileVersion = Int(v)
         var policy = SharingPolicy.seed
         policy.name = try root["name"].map { (n) throws(PolicyFileError) in try string(n, "name") } ?? "unnamed"
         if let n = root["name"], policy.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
@@ -156,7 +178,8 @@ private struct PolicyReader {
 
     func row(_ v: JSONValue, _ path: String, base: StatePolicy) throws(PolicyFileError) -> StatePolicy {
         var row = base
-        let allowed = ["tier", "frameMetres", "distanceFilterMetres", "minimumIntervalSeconds", "heartbeatSeconds", "shows", "annotations"]
+        let timing = fileVersion == 1 ? ["minimumIntervalSeconds", "heartbeatSeconds"] : ["delivery", "accuracyGate"]
+        let allowed = ["tier", "frameMetres", "distanceFilterMetres"] + timing + ["shows", "annotations"]
         for (key, value) in try members(v, path, allowed: allowed) {
             let p = "\(path).\(key)"
             switch key {
@@ -168,10 +191,15 @@ private struct PolicyReader {
                 row.tier = tier
             case "frameMetres": row.frame = try number(value, p, in: 0...20_000_000, lowerOpen: true, unit: "metres")
             case "distanceFilterMetres": row.distanceFilter = try number(value, p, in: 0...100_000, unit: "metres")
-            case "minimumIntervalSeconds":
-                row.minimumInterval = value.kind == .null ? nil : try number(value, p, in: 0...86_400, lowerOpen: true, unit: "seconds")
-            case "heartbeatSeconds":
-                row.heartbeat = value.kind == .null ? nil : try number(value, p, in: 0...86_400, lowerOpen: true, unit: "seconds")
+            case "delivery": row.delivery = try delivery(value, p)
+            case "accuracyGate": row.accuracyGate = value.kind == .null ? nil : try accuracyGate(value, p)
+            case "minimumIntervalSeconds", "heartbeatSeconds":  // version 1
+                if value.kind == .null { break }
+                let seconds = try number(value, p, in: 0...86_400, lowerOpen: true, unit: "seconds")
+                if v["minimumIntervalSeconds"].map({ $0.kind != .null }) == true, v["heartbeatSeconds"].map({ $0.kind != .null }) == true {
+                    throw fail(value, p, "a minimum interval and a heartbeat together are no longer supported; use version 2's delivery (distanceAndTime or distanceOrTime)")
+                }
+                row.delivery = key == "heartbeatSeconds" ? .distanceOrTime(interval: seconds) : .distanceAndTime(interval: seconds)
             case "shows":
                 for (k, b) in try members(value, p, allowed: ["route", "routeLines", "destination"]) {
                     let flag = try bool(b, "\(p).\(k)")
@@ -191,6 +219,61 @@ private struct PolicyReader {
         return row
     }
 
+    /// A `delivery` object: `model` and that model's members.
+    func delivery(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> DeliveryModel {
+        guard case .object = v.kind else { throw fail(v, path, "expected an object with a \"model\", found \(v.typeName)") }
+        guard let m = v["model"] else { throw fail(v, "\(path).model", "missing; expected one of \(DeliveryModel.keys.joined(separator: ", "))") }
+        let model = try string(m, "\(path).model")
+        func interval(_ key: String = "intervalSeconds") throws(PolicyFileError) -> Double {
+            guard let x = v[key] else { throw fail(v, "\(path).\(key)", "missing; the \(model) model needs it") }
+            return try number(x, "\(path).\(key)", in: 0...86_400, lowerOpen: true, unit: "seconds")
+        }
+        switch model {
+        case "coreLocation":
+            _ = try members(v, path, allowed: ["model"])
+            return .coreLocation
+        case "androidFused":
+            _ = try members(v, path, allowed: ["model", "intervalSeconds", "minUpdateIntervalSeconds"])
+            let every = try interval()
+            guard let x = v["minUpdateIntervalSeconds"], x.kind != .null else { return .androidFused(interval: every, minUpdateInterval: nil) }
+            let p = "\(path).minUpdateIntervalSeconds"
+            let minimum = try number(x, p, in: 0...86_400, unit: "seconds")
+            guard minimum <= every else {
+                throw fail(x, p, "\(JSONWriter.number(minimum)) s is above the interval \(JSONWriter.number(every)) s; Android would use the interval")
+            }
+            return .androidFused(interval: every, minUpdateInterval: minimum)
+        case "speedElastic":
+            _ = try members(v, path, allowed: ["model", "elasticityMultiplier"])
+            let multiplier = try v["elasticityMultiplier"].map { (x) throws(PolicyFileError) in
+                try number(x, "\(path).elasticityMultiplier", in: 0...100, unit: "(a factor)")
+            } ?? 1
+            return .speedElastic(elasticityMultiplier: multiplier)
+        case "distanceOrTime":
+            _ = try members(v, path, allowed: ["model", "intervalSeconds"])
+            return .distanceOrTime(interval: try interval())
+        case "distanceAndTime":
+            _ = try members(v, path, allowed: ["model", "intervalSeconds"])
+            return .distanceAndTime(interval: try interval())
+        default:
+            throw fail(m, "\(path).model", "unknown model \"\(model)\"; expected one of \(DeliveryModel.keys.joined(separator: ", "))")
+        }
+    }
+
+    /// An `accuracyGate` object.
+    func accuracyGate(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> AccuracyGate {
+        _ = try members(v, path, allowed: ["maximumMetres", "withoutAccuracy"])
+        guard let m = v["maximumMetres"] else { throw fail(v, "\(path).maximumMetres", "missing") }
+        var gate = AccuracyGate(maximumAccuracy: try number(m, "\(path).maximumMetres", in: 0...100_000, lowerOpen: true, unit: "metres"))
+        if let w = v["withoutAccuracy"] {
+            switch try string(w, "\(path).withoutAccuracy") {
+            case "deliver": gate.deliversWithoutAccuracy = true
+            case "drop": gate.deliversWithoutAccuracy = false
+            case let other: throw fail(w, "\(path).withoutAccuracy", "unknown value \"\(other)\"; expected deliver or drop")
+            }
+        }
+        return gate
+    }
+
     /// Rules that hold across fields of a row once it is assembled (file values over the seed):
     /// the document's privacy rule and what can work at all.
     func consistency(_ row: StatePolicy, _ v: JSONValue, _ path: String) throws(PolicyFileError) {
@@ -202,9 +285,6 @@ private struct PolicyReader {
             if row.tier == .off, let live = rules.first(where: { $0.annotation == .helperLocation || $0.annotation == .hirerLocation }) {
                 throw fail(at, "\(path).annotations.\(role)", "\(live.annotation.key) is a live location, but the state's tier is off: no phone sends one")
             }
-        }
-        if let m = row.minimumInterval, let h = row.heartbeat, h < m {
-            throw fail(v["heartbeatSeconds"] ?? v, "\(path).heartbeatSeconds", "heartbeat \(JSONWriter.number(h)) s is shorter than the minimum interval \(JSONWriter.number(m)) s")
         }
         if row.shows.routeLines && !row.shows.route {
             throw fail(v["shows"] ?? v, "\(path).shows", "routeLines needs route: lines draw the route")
@@ -234,5 +314,21 @@ private struct PolicyReader {
             rules.append(AnnotationRule(annotation, ridesOnly: ridesOnly))
         }
         return rules
+    }
+}
+
+extension DeliveryModel {
+    /// The model as a policy file's `delivery` object.
+    public var fileJSON: JSONValue {
+        switch self {
+        case .coreLocation:
+            return .object([("model", .string(key))])
+        case .androidFused(let interval, let minimum):
+            return .object([("model", .string(key)), ("intervalSeconds", .number(interval)), ("minUpdateIntervalSeconds", minimum.map { .number($0) } ?? .null)])
+        case .speedElastic(let multiplier):
+            return .object([("model", .string(key)), ("elasticityMultiplier", .number(multiplier))])
+        case .distanceOrTime(let interval), .distanceAndTime(let interval):
+            return .object([("model", .string(key)), ("intervalSeconds", .number(interval))])
+        }
     }
 }

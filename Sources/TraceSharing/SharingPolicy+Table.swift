@@ -2,7 +2,7 @@ import TraceJSON
 
 extension SharingPolicy {
     /// The columns of the policy table, in the seed's order.
-    public static let tableHeader = ["State", "Shows", "Map frame", "Accuracy", "Distance filter", "Platform rules", "Hirer sees", "Helper sees"]
+    public static let tableHeader = ["State", "Shows", "Map frame", "Accuracy", "Distance filter", "Delivery", "Accuracy gate", "Hirer sees", "Helper sees"]
 
     /// One row of cells per state, in state order, worded as the seed words them.
     public var tableRows: [[String]] {
@@ -14,7 +14,8 @@ extension SharingPolicy {
                 "\(JSONWriter.number(row.frame)) m",
                 row.tier.coreLocationName,
                 row.tier == .off ? "—" : "\(JSONWriter.number(row.distanceFilter)) m",
-                Self.describeRules(row),
+                row.tier == .off ? "—" : row.delivery.summary,
+                row.tier == .off ? "—" : row.accuracyGate?.summary ?? "none",
                 Self.describe(row.hirerAnnotations),
                 Self.describe(row.helperAnnotations),
             ]
@@ -28,13 +29,6 @@ extension SharingPolicy {
         return parts.joined(separator: ", ")
     }
 
-    static func describeRules(_ row: StatePolicy) -> String {
-        var parts: [String] = []
-        if let m = row.minimumInterval { parts.append("min interval \(JSONWriter.number(m)) s") }
-        if let h = row.heartbeat { parts.append("heartbeat \(JSONWriter.number(h)) s") }
-        return parts.isEmpty ? "—" : parts.joined(separator: ", ")
-    }
-
     static func describe(_ rules: [AnnotationRule]) -> String {
         rules.isEmpty ? "None" : rules.map { $0.annotation.displayName + ($0.ridesOnly ? " (rides only)" : "") }.joined(separator: "\\")
     }
@@ -45,15 +39,14 @@ extension SharingPolicy {
     /// not compared.
     public func differences(to other: SharingPolicy) -> [String] {
         var lines: [String] = []
-        func seconds(_ x: Double?) -> String { x.map { "\(JSONWriter.number($0)) s" } ?? "none" }
         for state in FulfilmentState.allCases {
             let a = self[state], b = other[state]
             var cells: [(String, String, String)] = [
                 ("accuracy", a.tier.coreLocationName, b.tier.coreLocationName),
                 ("map frame", "\(JSONWriter.number(a.frame)) m", "\(JSONWriter.number(b.frame)) m"),
                 ("distance filter", "\(JSONWriter.number(a.distanceFilter)) m", "\(JSONWriter.number(b.distanceFilter)) m"),
-                ("minimum interval", seconds(a.minimumInterval), seconds(b.minimumInterval)),
-                ("heartbeat", seconds(a.heartbeat), seconds(b.heartbeat)),
+                ("delivery", a.delivery.summary, b.delivery.summary),
+                ("accuracy gate", a.accuracyGate?.summary ?? "none", b.accuracyGate?.summary ?? "none"),
                 ("route", String(a.shows.route), String(b.shows.route)),
                 ("route lines", String(a.shows.routeLines), String(b.shows.routeLines)),
                 ("destination", String(a.shows.destination), String(b.shows.destination)),
@@ -65,5 +58,29 @@ extension SharingPolicy {
             }
         }
         return lines
+    }
+}
+
+extension DeliveryModel {
+    /// The model in a few words for tables and diffs, e.g. "Android fused: interval 10 s, min
+    /// update 10 s (implicit)".
+    public var summary: String {
+        func s(_ x: Double) -> String { "\(JSONWriter.number(x)) s" }
+        switch self {
+        case .coreLocation: return "Core Location"
+        case .androidFused(let interval, let minimum):
+            let m = effectiveMinUpdateInterval ?? interval
+            return "Android fused: interval \(s(interval)), min update \(s(m))\(minimum == nil ? " (implicit)" : "")"
+        case .speedElastic(let multiplier): return "speed-elastic, multiplier \(JSONWriter.number(multiplier))"
+        case .distanceOrTime(let interval): return "distance or \(s(interval))"
+        case .distanceAndTime(let interval): return "distance and \(s(interval))"
+        }
+    }
+}
+
+extension AccuracyGate {
+    /// The gate in a few words, e.g. "≤ 20 m; none: delivered".
+    public var summary: String {
+        "≤ \(JSONWriter.number(maximumAccuracy)) m; none: \(deliversWithoutAccuracy ? "delivered" : "dropped")"
     }
 }

@@ -38,7 +38,8 @@ public struct SharingPolicy: Hashable, Sendable {
     /// stands still at the pickup and at lights, and a filter below ~2.5 × the accuracy turns GNSS
     /// jitter into updates the other party sees as the car crawling about; on the 150–500 m frames
     /// these filters stay at 9–32 % of the span, small against what the viewer needs. States with
-    /// location off carry 0 (unused). No platform rules (minimum interval, heartbeat) by default.
+    /// location off carry 0 (unused). Every state uses Core Location's delivery model and no
+    /// accuracy gate.
     public static let seed: SharingPolicy = {
         let od = [AnnotationRule(.origin, ridesOnly: true), AnnotationRule(.destination)]
         let live = [AnnotationRule(.helperLocation), AnnotationRule(.hirerLocation, ridesOnly: true)]

@@ -33,14 +33,14 @@ public struct StatePolicy: Hashable, Sendable {
     /// The map frame: the minimum span of the viewer's map region, metres.
     public var frame: Double
     /// How far a phone must move, horizontally, from the last delivered location before the next
-    /// update (Core Location's `distanceFilter`), metres; 0 delivers every fix. Ignored when off.
+    /// update (Core Location's `distanceFilter`, Android's `minUpdateDistanceMeters`, the base of the
+    /// speed-elastic filter), metres; 0 delivers every fix. Ignored when off.
     public var distanceFilter: Double
-    /// Optional platform rule: fixes closer in time than this to the last delivered one are not
-    /// delivered, seconds (Android's minimum update interval).
-    public var minimumInterval: Double?
-    /// Optional platform rule: a fix is delivered when this long has passed since the last delivered
-    /// one even if the phone has not moved the filter distance, seconds ("distance OR time").
-    public var heartbeat: Double?
+    /// The platform rule that decides which fixes the phone delivers (``DeliveryModel``); Core
+    /// Location's by default.
+    public var delivery: DeliveryModel
+    /// An optional rule that stops fixes with a worse reported accuracy; nil consults no accuracy.
+    public var accuracyGate: AccuracyGate?
     /// What the map shows besides annotations.
     public var shows: ShownContent
     /// The annotations each viewer role sees: `hirer` and `helper` (a delegate sees the hirer's).
@@ -48,15 +48,15 @@ public struct StatePolicy: Hashable, Sendable {
     public var helperAnnotations: [AnnotationRule]
 
     public init(
-        tier: AccuracyTier, frame: Double, distanceFilter: Double, minimumInterval: Double? = nil,
-        heartbeat: Double? = nil, shows: ShownContent, hirerAnnotations: [AnnotationRule],
+        tier: AccuracyTier, frame: Double, distanceFilter: Double, delivery: DeliveryModel = .coreLocation,
+        accuracyGate: AccuracyGate? = nil, shows: ShownContent, hirerAnnotations: [AnnotationRule],
         helperAnnotations: [AnnotationRule]
     ) {
         self.tier = tier
         self.frame = frame
         self.distanceFilter = distanceFilter
-        self.minimumInterval = minimumInterval
-        self.heartbeat = heartbeat
+        self.delivery = delivery
+        self.accuracyGate = accuracyGate
         self.shows = shows
         self.hirerAnnotations = hirerAnnotations
         self.helperAnnotations = helperAnnotations

@@ -1,15 +1,21 @@
 public import TraceGeodesy
 import TraceProj
 
-/// Decides, fix by fix, whether a phone would deliver a location update under a state's tier and
-/// distance filter, with Core Location's semantics.
+/// Decides, fix by fix, whether a phone would deliver a location update: the emulation of one
+/// device under a state's tier, accuracy gate, distance filter and delivery model.
 ///
-/// Semantics (Apple's `distanceFilter`): the first fix is always delivered; after that a fix is
-/// delivered when its horizontal distance from the last *delivered* fix is at least the filter
-/// (a filter of 0 delivers every fix). Reported accuracy is not consulted. With tier off nothing is
-/// delivered. The optional platform rules of the state apply on top: a fix within
-/// `minimumInterval` seconds of the last delivered one is not delivered, and one at least
-/// `heartbeat` seconds after it is delivered even if the phone has not moved.
+/// For each fix offered, in order:
+/// 1. Location off (``AccuracyTier/off``) delivers nothing.
+/// 2. The state's optional ``AccuracyGate`` stops a fix whose reported accuracy is worse than its
+///    threshold (and, if it says so, a fix without one); such a fix leaves the gate unchanged.
+/// 3. The ``DeliveryModel`` decides: the first fix is delivered, after that the model's distance
+///    and time rules apply, measured from the last *delivered* fix. ``DeliveryModel/coreLocation``
+///    (the default) is Apple's `distanceFilter`: horizontal distance at least the filter, accuracy
+///    not consulted; see ``DeliveryModel`` for the Android, speed-elastic and heartbeat rules and
+///    their sources.
+///
+/// A phone standing still leaks jitter through any of these filters when the filter is below
+/// about 2.5 × its accuracy (`ENERGY.md`, "Distance filters"); the tests measure it.
 ///
 /// Distance: ``TangentPlane`` (≤ 0.3 mm from the geodesic, a few nanoseconds), with Karney's
 /// geodesic beyond 2 km or 80° latitude. O(1) per fix, no allocation; a `Sendable` value, one per
@@ -17,66 +23,122 @@ import TraceProj
 public struct UpdateGate: Sendable {
     /// The state's tier; ``AccuracyTier/off`` delivers nothing.
     public var tier: AccuracyTier
-    /// Metres; 0 delivers every fix.
+    /// Metres; 0 delivers every fix (under ``DeliveryModel/androidFused(interval:minUpdateInterval:)``
+    /// too: Android skips the distance check when it is 0).
     public var distanceFilter: Double
-    /// Seconds, optional.
-    public var minimumInterval: Double?
-    /// Seconds, optional.
-    public var heartbeat: Double?
+    /// The optional accuracy gate; nil delivers fixes whatever their accuracy.
+    public var accuracyGate: AccuracyGate?
+    /// The model in use: ``deliveryOverride`` when set, otherwise the state's.
+    public private(set) var delivery: DeliveryModel
+    /// A model that replaces every state's (for example to replay one policy under each platform's
+    /// rules); nil uses the state's. Kept across ``apply(_:)-(StatePolicy)``.
+    public var deliveryOverride: DeliveryModel? {
+        didSet { delivery = deliveryOverride ?? stateDelivery }
+    }
     /// The last delivered fix and its time (seconds on any fixed clock), or nil before the first.
     public private(set) var lastDelivered: (coordinate: Coordinate, time: Double)?
+    /// The state's own model (what ``delivery`` returns to when the override is removed).
+    private var stateDelivery: DeliveryModel
+    /// Speed-elastic only: the speed of the last delivered fix (m/s) and the previous fix offered
+    /// (to derive a speed when a fix reports none).
+    private var deliveredSpeed = 0.0
+    private var previousFix: (coordinate: Coordinate, time: Double)?
     private let geodesic = Geodesic()
 
     /// A gate configured from a state's row of the policy.
     public init(_ row: StatePolicy) {
-        tier = row.tier
-        distanceFilter = row.distanceFilter
-        minimumInterval = row.minimumInterval
-        heartbeat = row.heartbeat
+        self.init(tier: row.tier, distanceFilter: row.distanceFilter, delivery: row.delivery, accuracyGate: row.accuracyGate)
     }
 
     /// A gate with explicit settings.
-    public init(tier: AccuracyTier, distanceFilter: Double, minimumInterval: Double? = nil, heartbeat: Double? = nil) {
+    public init(tier: AccuracyTier, distanceFilter: Double, delivery: DeliveryModel = .coreLocation, accuracyGate: AccuracyGate? = nil) {
         self.tier = tier
         self.distanceFilter = distanceFilter
-        self.minimumInterval = minimumInterval
-        self.heartbeat = heartbeat
+        self.accuracyGate = accuracyGate
+        self.delivery = delivery
+        stateDelivery = delivery
     }
 
     /// Applies a new state's row, keeping the last delivered fix (Core Location keeps measuring from
-    /// it when the app changes `distanceFilter`). Turning the tier off forgets it: the next fix after
-    /// location is switched on again is a first fix.
+    /// it when the app changes `distanceFilter`) and any ``deliveryOverride``. Turning the tier off
+    /// forgets it: the next fix after location is switched on again is a first fix.
     public mutating func apply(_ row: StatePolicy) {
         tier = row.tier
         distanceFilter = row.distanceFilter
-        minimumInterval = row.minimumInterval
-        heartbeat = row.heartbeat
-        if tier == .off { lastDelivered = nil }
+        accuracyGate = row.accuracyGate
+        stateDelivery = row.delivery
+        delivery = deliveryOverride ?? row.delivery
+        if tier == .off {
+            lastDelivered = nil
+            previousFix = nil
+            deliveredSpeed = 0
+        }
     }
 
     /// Applies the settings of an action from ``FulfilmentMachine``: its tier (off once the request
-    /// is cancelled or completed), filter and platform rules, as ``apply(_:)-(StatePolicy)`` does for
-    /// a row.
+    /// is cancelled or completed), filter, delivery model and accuracy gate, as
+    /// ``apply(_:)-(StatePolicy)`` does for a row.
     public mutating func apply(_ action: SharingAction) {
         apply(StatePolicy(
             tier: action.tier, frame: action.frame, distanceFilter: action.distanceFilter,
-            minimumInterval: action.minimumInterval, heartbeat: action.heartbeat,
+            delivery: action.delivery, accuracyGate: action.accuracyGate,
             shows: ShownContent(route: false, routeLines: action.routeLines, destination: false),
             hirerAnnotations: [], helperAnnotations: []))
     }
 
-    /// Offers a fix taken at `time` (seconds); returns whether it is delivered, and if so records it.
+    /// Offers a fix taken at `time` (seconds) with no reported accuracy or speed; returns whether it
+    /// is delivered, and if so records it.
     public mutating func offer(_ fix: Coordinate, at time: Double) -> Bool {
+        offer(fix, at: time, accuracy: nil, speed: nil)
+    }
+
+    /// Offers a fix taken at `time` (seconds) with its reported horizontal accuracy (metres) and
+    /// speed (m/s), either possibly absent; returns whether it is delivered, and if so records it.
+    /// Accuracy is read only by the ``accuracyGate``, speed only by
+    /// ``DeliveryModel/speedElastic(elasticityMultiplier:)``.
+    public mutating func offer(_ fix: Coordinate, at time: Double, accuracy: Double?, speed: Double?) -> Bool {
         guard tier != .off else { return false }
+        if let accuracyGate, !accuracyGate.admits(accuracy: accuracy) { return false }
         guard let last = lastDelivered else {
+            if case .speedElastic = delivery { deliveredSpeed = elasticSpeed(fix, time, reported: speed) }
             lastDelivered = (fix, time)
             return true
         }
-        let elapsed = time - last.time
-        if let minimumInterval, elapsed < minimumInterval { return false }
-        var deliver = TangentPlane.distance(from: last.coordinate, to: fix, fallback: geodesic) >= distanceFilter
-        if !deliver, let heartbeat, elapsed >= heartbeat { deliver = true }
+        let deliver: Bool
+        switch delivery {
+        case .coreLocation:
+            deliver = distance(last.coordinate, fix) >= distanceFilter
+        case .androidFused(let interval, let minimum):
+            // AOSP LocationProviderManager: the fastest-interval check with its jitter allowance,
+            // then the distance check, which drops `<=` and is skipped for a filter of 0.
+            if time - last.time < min(minimum ?? interval, interval) - min(0.1 * interval, 30) {
+                deliver = false
+            } else {
+                deliver = distanceFilter <= 0 || distance(last.coordinate, fix) > distanceFilter
+            }
+        case .speedElastic:
+            let v = elasticSpeed(fix, time, reported: speed)
+            deliver = distance(last.coordinate, fix) >= delivery.elasticFilter(distanceFilter, speed: deliveredSpeed)
+            if deliver { deliveredSpeed = v }
+        case .distanceOrTime(let interval):
+            deliver = time - last.time >= interval || distance(last.coordinate, fix) >= distanceFilter
+        case .distanceAndTime(let interval):
+            deliver = time - last.time >= interval && distance(last.coordinate, fix) >= distanceFilter
+        }
         if deliver { lastDelivered = (fix, time) }
         return deliver
+    }
+
+    private func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
+        TangentPlane.distance(from: a, to: b, fallback: geodesic)
+    }
+
+    /// The fix's speed for the elastic filter: reported when usable, otherwise derived from the
+    /// previous fix offered (0 without one or over a zero time step); records the fix as previous.
+    private mutating func elasticSpeed(_ fix: Coordinate, _ time: Double, reported: Double?) -> Double {
+        defer { previousFix = (fix, time) }
+        if let reported, reported >= 0, reported.isFinite { return reported }
+        guard let previous = previousFix, time > previous.time else { return 0 }
+        return distance(previous.coordinate, fix) / (time - previous.time)
     }
 }

@@ -171,7 +171,7 @@ struct PolicyEndToEndTests {
         let json = try Run(["policy", "show", "-f", "json"])
         let path = try temp(json.stdout)
         let check = try Run(["policy", "validate", path])
-        #expect(check.status == 0 && check.stdout == "\(path): valid policy 'seed' (version 1), 0 cells differ from the seed\n")
+        #expect(check.status == 0 && check.stdout == "\(path): valid policy 'seed' (version 2), 0 cells differ from the seed\n")
         #expect(try Run(["policy", "diff", "seed", path]).stdout == "no differences\n")
     }
 
@@ -182,6 +182,23 @@ struct PolicyEndToEndTests {
         #expect(d.status == 0 && d.stdout == "En Route: distance filter 30 m → 50 m\n")
         let s = try Run(["policy", "show", "--policy", path])
         #expect(s.stdout.hasPrefix("Policy: quiet\n") && s.stdout.contains("50 m"))
+        #expect(try Run(["policy", "validate", path]).stdout.contains("valid policy 'quiet' (version 1), 1 cell differ"))
+    }
+
+    @Test("a version-2 file's delivery model and accuracy gate are shown and diffed")
+    func delivery() throws {
+        let path = try temp(#"""
+            {"format": "tracekit-policy", "version": 2, "states": {"inTask": {
+              "delivery": {"model": "androidFused", "intervalSeconds": 10}, "accuracyGate": {"maximumMetres": 150}}}}
+            """#)
+        let d = try Run(["policy", "diff", "seed", path])
+        #expect(d.stdout == """
+            In Task: delivery Core Location → Android fused: interval 10 s, min update 10 s (implicit)
+            In Task: accuracy gate none → ≤ 150 m; none: delivered
+
+            """)
+        let s = try Run(["policy", "show", "--policy", path, "--format", "markdown"])
+        #expect(s.stdout.contains("| 160 m | Android fused: interval 10 s, min update 10 s (implicit) | ≤ 150 m; none: delivered |"))
     }
 
     @Test("an invalid file: one line naming file, line, column, field; status 65", arguments: [

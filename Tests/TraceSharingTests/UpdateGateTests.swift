@@ -3,7 +3,7 @@ import Testing
 import TraceGeodesy
 import TraceSharing
 
-@Suite("Update gate (Core Location semantics)")
+@Suite("Update gate (Core Location semantics, the default model)")
 struct UpdateGateTests {
     /// A point `metres` north of (45, 7).
     static func north(_ metres: Double) -> Coordinate {
@@ -48,13 +48,6 @@ struct UpdateGateTests {
         }
         #expect(leaked > 50)
         #expect(safeCount == 1)
-    }
-
-    @Test("platform rules: minimum interval and heartbeat")
-    func platformRules() {
-        var gate = UpdateGate(tier: .best, distanceFilter: 20, minimumInterval: 5, heartbeat: 60)
-        // Moved at 4 s but within the minimum interval; at 65 s the heartbeat delivers without movement.
-        #expect(Self.offer(&gate, [(0, 0), (100, 4), (100, 5), (100, 30), (100, 65)]) == [true, false, true, false, true])
     }
 
     @Test("changing state keeps measuring from the last delivered fix; turning off forgets it")
