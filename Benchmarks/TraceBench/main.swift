@@ -200,6 +200,16 @@ do {
         for i in 0..<n where gate.offer(fixes[i], at: Double(i)) { delivered += 1 }
         return Double(delivered)
     }
+    // The heaviest model: speed-elastic with the speed derived from the previous fix (two
+    // distances per fix) behind an accuracy gate that stops about one fix in ten.
+    let accuracies = (0..<n).map { _ in rng.uniform(3, 16.5) }
+    _ = bench.measure("update gate offer (speed-elastic, derived speed, accuracy gate), 10M fixes", items: n) {
+        var gate = UpdateGate(tier: .best, distanceFilter: 30, delivery: .speedElastic(elasticityMultiplier: 1),
+                              accuracyGate: AccuracyGate(maximumAccuracy: 15))
+        var delivered = 0
+        for i in 0..<n where gate.offer(fixes[i], at: Double(i), accuracy: accuracies[i], speed: nil) { delivered += 1 }
+        return Double(delivered)
+    }
     let table = RelayTable(.seed)
     _ = bench.measure("relay decision (RelayTable), 10M updates", items: n) {
         var acc: UInt = 0
