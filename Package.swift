@@ -3,6 +3,7 @@
 // Module graph (arrows point at dependencies):
 //   tracekit (executable) -> TraceCLI -> TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
 //   TraceSharing -> TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   TraceEnergy -> TraceSharing, TraceJSON (battery estimate: radio state machine, profiles)
 //   TraceIO -> TraceProj, TraceJSON, TraceGeodesy (streaming trace readers and writers)
 //   TraceJSON: pure Swift, no dependency
 //   TraceProj -> CProj (system library, PROJ), TraceGeodesy
@@ -23,7 +24,7 @@ let testSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
     name: "TraceKit",
     products: [
-        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO"]),
+        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceEnergy", "TraceIO"]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
     targets: [
@@ -47,6 +48,7 @@ let package = Package(
             dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON"],
             swiftSettings: strict
         ),
+        .target(name: "TraceEnergy", dependencies: ["TraceSharing", "TraceJSON"], swiftSettings: strict),
         .target(
             name: "TraceCLI",
             dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO"],

@@ -12,6 +12,16 @@ public struct PolicyFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// What is wrong.
     public var message: String
 
+    /// An error at `line` and `column` of `file` (0 and 0 for a missing member), about `field`.
+    /// Other JSON file readers (energy profiles) throw it too.
+    public init(file: String, line: Int, column: Int, field: String, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.field = field
+        self.message = message
+    }
+
     public var description: String {
         let place = line > 0 ? "\(file):\(line):\(column)" : file
         return field.isEmpty ? "\(place): \(message)" : "\(place): \(field): \(message)"
