@@ -72,6 +72,7 @@ let package = Package(
         .testTarget(name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TestSupport", "GPXOracle"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
         .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceSharing", "TraceJSON"], swiftSettings: testSettings),
         .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit", "TestSupport"], swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]
