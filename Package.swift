@@ -1,7 +1,9 @@
 // swift-tools-version: 6.2
 // TraceKit: replay GPS traces through a location-sharing policy.
 // Module graph (arrows point at dependencies):
-//   tracekit (executable) -> TraceCLI -> TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   tracekit (executable) -> TraceCLI -> TraceSmoothing, TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   TraceSmoothing -> TraceSharing (for AccuracyTier), TraceGeodesy (Kalman filter, RTS smoother)
+//   TraceSimulation -> TraceGeodesy (seeded ground truth and noise for tests and benchmarks)
 //   TraceSharing -> TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
 //   TraceEnergy -> TraceSharing, TraceJSON (battery estimate: radio state machine, profiles)
 //   TraceIO -> TraceProj, TraceJSON, TraceGeodesy (streaming trace readers and writers)
@@ -24,7 +26,7 @@ let testSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
     name: "TraceKit",
     products: [
-        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceEnergy", "TraceIO"]),
+        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceEnergy", "TraceIO", "TraceSmoothing", "TraceSimulation"]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
     targets: [
@@ -49,23 +51,25 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "TraceEnergy", dependencies: ["TraceSharing", "TraceJSON"], swiftSettings: strict),
+        .target(name: "TraceSmoothing", dependencies: ["TraceGeodesy", "TraceSharing"], swiftSettings: strict),
+        .target(name: "TraceSimulation", dependencies: ["TraceGeodesy"], swiftSettings: strict),
         .target(
             name: "TraceCLI",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO", "TraceSmoothing"],
             swiftSettings: strict
         ),
         .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
         .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "TraceIO", "CProj", "CBaselines", "TestSupport"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "CProj", "CBaselines", "TestSupport"],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
         ),
         // libxml2, only as the oracle of the GPX reader's differential tests.
         .systemLibrary(name: "CLibXML2", path: "Tests/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "GPXOracle", dependencies: ["CLibXML2"], path: "Tests/GPXOracle"),
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["TraceSimulation"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"], swiftSettings: testSettings),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
@@ -73,7 +77,12 @@ let package = Package(
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
         .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceSharing", "TraceJSON"], swiftSettings: testSettings),
-        .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit", "TestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "TraceSimulationTests", dependencies: ["TraceSimulation", "TraceGeodesy"], swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceSmoothingTests",
+            dependencies: ["TraceSmoothing", "TraceSimulation", "TraceSharing", "TraceGeodesy", "TraceIO", "TestSupport"],
+            swiftSettings: testSettings),
+        .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO"], swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]
 )
