@@ -7,6 +7,18 @@ import TraceIO
 
 /// `tracekit convert IN OUT`: read any supported format, write GPX, CSV, GeoJSON or NDJSON.
 enum ConvertCommand {
+    /// The reading and writing options of `convert`, shared by `smooth`.
+    static let transcodeOptions = [
+        OptionSpec(name: "to", short: "t", valueName: "FORMAT", choices: ["gpx", "csv", "geojson", "ndjson"],
+                   help: "Output format (default: from OUT's extension)."),
+        OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
+                   help: "Input format (default: from IN's extension)."),
+        OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
+                   help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
+        OptionSpec(name: "utc-offset", valueName: "HOURS", help: "CSV zone-less times: hours east of UTC (see 'tracekit info')."),
+        OptionSpec(name: "column", valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
+    ]
+
     static let spec = CommandSpec(
         name: "convert",
         abstract: "Convert a trace between formats (GPX, CSV, GeoJSON, NDJSON).",
@@ -21,19 +33,18 @@ enum ConvertCommand {
             PositionalSpec(name: "IN", help: "The trace to read ('-' for standard input)."),
             PositionalSpec(name: "OUT", help: "The file to write ('-' for standard output)."),
         ],
-        options: [
-            OptionSpec(name: "to", short: "t", valueName: "FORMAT", choices: ["gpx", "csv", "geojson", "ndjson"],
-                       help: "Output format (default: from OUT's extension)."),
-            OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
-                       help: "Input format (default: from IN's extension)."),
-            OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
-                       help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
-            OptionSpec(name: "utc-offset", valueName: "HOURS", help: "CSV zone-less times: hours east of UTC (see 'tracekit info')."),
-            OptionSpec(name: "column", valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
-        ],
+        options: transcodeOptions,
         examples: ["tracekit convert ride.gpx ride.csv", "tracekit convert --to geojson ride.gpx - > ride.geojson"])
 
     static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
+        var stage = PassThrough()
+        try transcode(args, output, through: &stage)
+    }
+
+    /// Reads IN, passes every item through `stage`, writes OUT atomically, then reports the
+    /// stage's notes, the reader's diagnostics and what the format could not hold on stderr.
+    /// Shared by `convert` and `smooth`, whose options these are.
+    static func transcode(_ args: ParsedArguments, _ output: Output, through stage: inout some TraceStage) throws(CLIError) {
         let input = args.positionals[0], out = args.positionals[1]
         guard let format = args.value("to").flatMap(TraceFormat.init(rawValue:)) ?? TraceFormat(pathExtension: out),
               [.gpx, .csv, .geojson, .ndjson].contains(format)
@@ -54,11 +65,12 @@ enum ConvertCommand {
                 let item: TraceItem?
                 do { item = try reader.next() } catch { throw CLIError(reading: error) }
                 guard let item else { break }
-                try writer.write(item)
+                try stage.take(item, &writer)
             }
+            try stage.finish(&writer)
             try writer.finish()
             try target.commit()
-            let notes = reader.diagnostics.summaryLines + writer.notWritten.sorted { $0.key < $1.key }.map { "not written, \(format.rawValue) cannot hold it: \($0.value) × \($0.key)" }
+            let notes = stage.notes + reader.diagnostics.summaryLines + writer.notWritten.sorted { $0.key < $1.key }.map { "not written, \(format.rawValue) cannot hold it: \($0.value) × \($0.key)" }
             for line in notes { printToStandardError("tracekit: \(input): \(line)") }
         } catch let error as CLIError {
             target.abandon()
@@ -71,6 +83,24 @@ enum ConvertCommand {
             throw .io("\(out): \(error)")
         }
     }
+
+    /// Every item unchanged.
+    struct PassThrough: TraceStage {
+        mutating func take(_ item: TraceItem, _ writer: inout any TraceWriter) throws(TraceWriteError) { try writer.write(item) }
+        mutating func finish(_ writer: inout any TraceWriter) throws(TraceWriteError) {}
+        var notes: [String] { [] }
+    }
+}
+
+/// A step between reading and writing a trace (`convert` passes items through, `smooth` moves
+/// track points): takes the items in file order and writes what it makes of them.
+protocol TraceStage {
+    /// Takes the next item; writes it, or keeps it for later.
+    mutating func take(_ item: TraceItem, _ writer: inout any TraceWriter) throws(TraceWriteError)
+    /// Writes whatever is still kept, at the end of the input.
+    mutating func finish(_ writer: inout any TraceWriter) throws(TraceWriteError)
+    /// Lines reported on stderr after a successful run.
+    var notes: [String] { get }
 }
 
 /// Writes standard error directly (diagnostics that must not mix into a converted stdout).
