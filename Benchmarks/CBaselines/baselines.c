@@ -223,3 +223,124 @@ long cb_strtod_csv(const char *path, double *checksum) {
     *checksum = sum;
     return rows;
 }
+
+/* ---- Dense 4x4 Kalman filter and RTS smoother: the textbook peer (state e, n, ve, vn). ---- */
+
+static void mat4_mul(const double *a, const double *b, double *c) { /* c = a b */
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double s = 0;
+            for (int k = 0; k < 4; k++) s += a[i * 4 + k] * b[k * 4 + j];
+            c[i * 4 + j] = s;
+        }
+}
+
+static void mat4_mul_bt(const double *a, const double *b, double *c) { /* c = a bᵀ */
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double s = 0;
+            for (int k = 0; k < 4; k++) s += a[i * 4 + k] * b[j * 4 + k];
+            c[i * 4 + j] = s;
+        }
+}
+
+static void cv_model(double dt, double q, double *F, double *Q) {
+    for (int i = 0; i < 16; i++) { F[i] = 0; Q[i] = 0; }
+    for (int i = 0; i < 4; i++) F[i * 4 + i] = 1;
+    F[0 * 4 + 2] = dt; F[1 * 4 + 3] = dt;
+    double a = q * dt * dt * dt / 3, b = q * dt * dt / 2, c = q * dt;
+    Q[0 * 4 + 0] = a; Q[1 * 4 + 1] = a; Q[0 * 4 + 2] = b; Q[2 * 4 + 0] = b;
+    Q[1 * 4 + 3] = b; Q[3 * 4 + 1] = b; Q[2 * 4 + 2] = c; Q[3 * 4 + 3] = c;
+}
+
+/* Predict to t, gate, update with H = [I2 0]; x and P updated in place. Returns 1 if accepted. */
+static int dense_step(double *x, double *P, double dt, double q, double ze, double zn, double r, double gate) {
+    double F[16], Q[16], FP[16], Pp[16];
+    cv_model(dt, q, F, Q);
+    double xp[4];
+    for (int i = 0; i < 4; i++) { double s = 0; for (int k = 0; k < 4; k++) s += F[i * 4 + k] * x[k]; xp[i] = s; }
+    mat4_mul(F, P, FP);
+    mat4_mul_bt(FP, F, Pp);
+    for (int i = 0; i < 16; i++) Pp[i] += Q[i];
+    double s00 = Pp[0] + r, s01 = Pp[1], s10 = Pp[4], s11 = Pp[5] + r;
+    double det = s00 * s11 - s01 * s10;
+    double i00 = s11 / det, i01 = -s01 / det, i10 = -s10 / det, i11 = s00 / det;
+    double ye = ze - xp[0], yn = zn - xp[1];
+    double d2 = ye * (i00 * ye + i01 * yn) + yn * (i10 * ye + i11 * yn);
+    if (!(d2 <= gate)) {
+        for (int i = 0; i < 4; i++) x[i] = xp[i];
+        for (int i = 0; i < 16; i++) P[i] = Pp[i];
+        return 0;
+    }
+    double K[8]; /* 4x2: K = Pp Hᵀ S⁻¹, Pp Hᵀ is Pp's first two columns */
+    for (int i = 0; i < 4; i++) {
+        K[i * 2 + 0] = Pp[i * 4 + 0] * i00 + Pp[i * 4 + 1] * i10;
+        K[i * 2 + 1] = Pp[i * 4 + 0] * i01 + Pp[i * 4 + 1] * i11;
+    }
+    for (int i = 0; i < 4; i++) x[i] = xp[i] + K[i * 2] * ye + K[i * 2 + 1] * yn;
+    for (int i = 0; i < 4; i++) /* P = (I − K H) Pp */
+        for (int j = 0; j < 4; j++) P[i * 4 + j] = Pp[i * 4 + j] - K[i * 2] * Pp[0 * 4 + j] - K[i * 2 + 1] * Pp[1 * 4 + j];
+    return 1;
+}
+
+double cb_kalman_dense(const double *t, const double *e, const double *nn, const double *var, size_t n,
+                       double q, double v0, double gate) {
+    double x[4] = {e[0], nn[0], 0, 0}, P[16] = {0};
+    P[0] = var[0]; P[5] = var[0]; P[10] = v0; P[15] = v0;
+    long accepted = 0;
+    for (size_t i = 1; i < n; i++) accepted += dense_step(x, P, t[i] - t[i - 1], q, e[i], nn[i], var[i], gate);
+    return x[0] + x[1] + (double)accepted;
+}
+
+/* Inverts a symmetric positive-definite 4x4 by Gauss–Jordan (no pivoting needed). */
+static void mat4_inverse(const double *a, double *inv) {
+    double m[32];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 8; j++) m[i * 8 + j] = j < 4 ? a[i * 4 + j] : (j - 4 == i);
+    for (int c = 0; c < 4; c++) {
+        double p = 1 / m[c * 8 + c];
+        for (int j = 0; j < 8; j++) m[c * 8 + j] *= p;
+        for (int r = 0; r < 4; r++) {
+            if (r == c) continue;
+            double f = m[r * 8 + c];
+            for (int j = 0; j < 8; j++) m[r * 8 + j] -= f * m[c * 8 + j];
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) inv[i * 4 + j] = m[i * 8 + 4 + j];
+}
+
+double cb_rts_dense(const double *t, const double *e, const double *nn, const double *var, size_t n,
+                    double q, double v0, double gate, double *xs, double *Ps) {
+    /* Forward: filtered states and covariances into xs (4 per point) and Ps (16 per point). */
+    double *x = xs, *P = Ps;
+    for (int i = 0; i < 16; i++) P[i] = 0;
+    x[0] = e[0]; x[1] = nn[0]; x[2] = 0; x[3] = 0;
+    P[0] = var[0]; P[5] = var[0]; P[10] = v0; P[15] = v0;
+    for (size_t i = 1; i < n; i++) {
+        for (int k = 0; k < 4; k++) xs[i * 4 + k] = xs[(i - 1) * 4 + k];
+        for (int k = 0; k < 16; k++) Ps[i * 16 + k] = Ps[(i - 1) * 16 + k];
+        dense_step(xs + i * 4, Ps + i * 16, t[i] - t[i - 1], q, e[i], nn[i], var[i], gate);
+    }
+    /* Backward: C = P Fᵀ Pp⁻¹, x += C (xs' − F x), P += C (Ps' − Pp) Cᵀ. */
+    for (size_t k = n - 1; k-- > 0;) {
+        double F[16], Q[16], FP[16], Pp[16], Ppi[16], PFt[16], C[16], D[16], CD[16], CDC[16];
+        double *xk = xs + k * 4, *Pk = Ps + k * 16, *xn = xs + (k + 1) * 4, *Pn = Ps + (k + 1) * 16;
+        cv_model(t[k + 1] - t[k], q, F, Q);
+        mat4_mul(F, Pk, FP);
+        mat4_mul_bt(FP, F, Pp);
+        for (int i = 0; i < 16; i++) Pp[i] += Q[i];
+        mat4_inverse(Pp, Ppi);
+        mat4_mul_bt(Pk, F, PFt);
+        mat4_mul(PFt, Ppi, C);
+        double xp[4], dx[4];
+        for (int i = 0; i < 4; i++) { double s = 0; for (int j = 0; j < 4; j++) s += F[i * 4 + j] * xk[j]; xp[i] = s; }
+        for (int i = 0; i < 4; i++) dx[i] = xn[i] - xp[i];
+        for (int i = 0; i < 4; i++) { double s = 0; for (int j = 0; j < 4; j++) s += C[i * 4 + j] * dx[j]; xk[i] += s; }
+        for (int i = 0; i < 16; i++) D[i] = Pn[i] - Pp[i];
+        mat4_mul(C, D, CD);
+        mat4_mul_bt(CD, C, CDC);
+        for (int i = 0; i < 16; i++) Pk[i] += CDC[i];
+    }
+    return xs[0] + xs[(n / 2) * 4 + 1] + Ps[(n / 2) * 16];
+}

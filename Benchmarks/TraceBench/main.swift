@@ -6,6 +6,8 @@ import TraceGeodesy
 import TraceProj
 import TraceSharing
 import TraceIO
+import TraceSimulation
+import TraceSmoothing
 import TestSupport
 
 #if canImport(Glibc)
@@ -315,6 +317,74 @@ do {
         print("  CSV: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtod loop), file \(fmt(megabytes, 1)) MB")
     }
     bench.ratio("CSV read TraceKit / C strtod loop", ours, over: peer)
+}
+
+// MARK: Kalman filter, gate and RTS smoother (PERFORMANCE.md: 100 k points; the C dense 4×4 peer).
+do {
+    let n = 100_000 / max(scale / 10, 1)  // 100 k even in --quick: the smoother's size is the point
+    let configuration = SmoothingConfiguration(tier: .best, mode: .drive)!
+    let p = configuration.parameters
+    // A drive observed at 1 Hz ± 20 % with 7 m of white noise and 1 % spikes (seeded).
+    var generator = TrajectoryGenerator(profile: .drive, origin: try! Coordinate(latitude: 47.37, longitude: 8.54), seed: 13)
+    let truth = generator.generate(duration: Double(n) - 1, interval: 1, jitter: 0.2)
+    var noise = WhiteNoise(sigma: 7, seed: 14)
+    let observed = truth.observe(noise: &noise, spikes: SpikeInjector(probability: 0.01, sigma: 7, seed: 15))
+    let m = truth.count
+    let times = truth.times, east = observed.east, north = observed.north
+    let variances = [Double](repeating: 49, count: m)
+    let filter = bench.measure("Kalman filter predict+gate+update, 100k fixes", items: m) {
+        var f = KalmanFilter(parameters: p)
+        for i in 0..<m { f.update(east: east[i], north: north[i], variance: variances[i], at: times[i]) }
+        return f.east + Double(f.rejected)
+    }
+    let cFilter = bench.measure("Kalman filter, C dense 4x4 peer, 100k fixes", items: m) {
+        cb_kalman_dense(times, east, north, variances, m, p.processNoise, p.initialVelocityVariance, p.gate)
+    }
+    bench.ratio("Kalman filter TraceKit / C dense 4x4", filter, over: cFilter)
+    // The gate alone: squared Mahalanobis distance of each fix against a running estimate.
+    var settled = KalmanFilter(parameters: p)
+    for i in 0..<1000 { settled.update(east: east[i], north: north[i], variance: 49, at: times[i]) }
+    let base = settled.time
+    let gateOffsets = times.map { 0.8 + 0.4 * ($0 - $0.rounded(.down)) }  // 0.8–1.2 s ahead
+    _ = bench.measure("gate (squared Mahalanobis), 100k fixes", items: m) {
+        var accepted = 0
+        for i in 0..<m where settled.wouldAccept(east: east[i % 1000], north: north[i % 1000], variance: 49, at: base + gateOffsets[i]) { accepted += 1 }
+        return Double(accepted)
+    }
+    var smoother = RTSSmoother(parameters: p, capacity: m)
+    for i in 0..<m { smoother.append(east: east[i], north: north[i], variance: variances[i], at: times[i]) }
+    let forwardOnly = bench.measure("RTS smoother, forward pass only, 100k points", items: m) {
+        smoother.run(smoothing: false)
+        return smoother.estimate(at: m / 2).east
+    }
+    let rts = bench.measure("RTS smoother forward+backward, 100k points", items: m) {
+        smoother.run(smoothing: true)
+        return smoother.estimate(at: m / 2).east
+    }
+    _ = bench.measure("RTS smoother append+forward+backward, 100k points", items: m) {
+        smoother.removeAll()
+        for i in 0..<m { smoother.append(east: east[i], north: north[i], variance: variances[i], at: times[i]) }
+        smoother.run(smoothing: true)
+        return smoother.estimate(at: m / 3).north
+    }
+    if let forwardOnly, let rts { print("  backward pass alone: \(fmt(rts.median - forwardOnly.median, 2)) ns per point") }
+    var xs = [Double](repeating: 0, count: 4 * m), ps = [Double](repeating: 0, count: 16 * m)
+    let cRTS = bench.measure("RTS smoother, C dense 4x4 peer, 100k points", items: m) {
+        cb_rts_dense(times, east, north, variances, m, p.processNoise, p.initialVelocityVariance, p.gate, &xs, &ps)
+    }
+    bench.ratio("RTS TraceKit / C dense 4x4", rts, over: cRTS)
+    // The same fixes as coordinates: frames, conversions and re-anchoring included.
+    let frame = LocalFrame(origin: truth.origin)
+    let coordinates = (0..<m).map { frame.coordinate(at: EastNorth(east: east[$0], north: north[$0]))! }
+    var track = TrackSmoother(configuration: configuration, capacity: m)
+    _ = bench.measure("TrackSmoother coordinates in and out (RTS), 100k", items: m) {
+        track.removeAll()
+        for i in 0..<m { track.append(coordinates[i], time: times[i], accuracy: 9.9) }
+        let summary = track.run(smoothing: true)
+        var sum = 0.0
+        for i in stride(from: 0, to: m, by: 1) { sum += track.coordinate(at: i).latitude }
+        return sum + Double(summary.rejected)
+    }
 }
 
 if let jsonPath {

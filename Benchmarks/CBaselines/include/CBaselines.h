@@ -36,4 +36,16 @@ long cb_libxml2_sax_gpx(const char *path, double *checksum);
 /// rows read, -1 on error.
 long cb_strtod_csv(const char *path, double *checksum);
 
+/// The dense peer of TraceKit's Kalman filter: a textbook 4×4 constant-velocity filter (state
+/// east, north, v_east, v_north; F, Q, P as full 4×4 matrices; 2×2 innovation inverse) with the
+/// same gate, over n fixes (times t, positions e/n, variances var). Returns a checksum.
+double cb_kalman_dense(const double *t, const double *e, const double *n_, const double *var, size_t n,
+                       double q, double v0, double gate);
+
+/// The dense peer of TraceKit's RTS smoother: the forward pass above storing every state (xs, 4
+/// per point) and covariance (Ps, 16 per point), then the textbook backward pass with a 4×4
+/// Gauss–Jordan inverse of each predicted covariance. Returns a checksum.
+double cb_rts_dense(const double *t, const double *e, const double *n_, const double *var, size_t n,
+                    double q, double v0, double gate, double *xs, double *Ps);
+
 #endif
