@@ -27,4 +27,63 @@ enum ByteMasks {
         return (ma, mb, mc)
         #endif
     }
+
+    /// The mask of XML white space (space, tab, LF, CR) in the 16 bytes at `p`.
+    @inline(__always)
+    static func spaces(in p: UnsafePointer<UInt8>) -> UInt32 {
+        #if arch(x86_64)
+        let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+        let a = _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x0A)))
+        let b = _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(0x09)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x0D)))
+        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_or_si128(a, b)))
+        #else
+        var m: UInt32 = 0
+        for k in 0..<16 where p[k] == 0x20 || p[k] == 0x0A || p[k] == 0x09 || p[k] == 0x0D { m |= 1 << k }
+        return m
+        #endif
+    }
+
+    /// The index of the first byte at or after `from` and before `limit` that is not XML white
+    /// space (`limit` when there is none).
+    @inline(__always)
+    static func skipSpaces(_ base: UnsafePointer<UInt8>, from: Int, limit: Int) -> Int {
+        var i = from
+        while i + 16 <= limit {
+            let m = spaces(in: base + i)
+            if m != 0xFFFF { return i + (~m).trailingZeroBitCount }
+            i += 16
+        }
+        while i < limit && (base[i] == 0x20 || base[i] == 0x0A || base[i] == 0x09 || base[i] == 0x0D) { i += 1 }
+        return i
+    }
+
+    /// The index of the first `a` or `b` at or after `from` and before `limit` (`limit` when
+    /// there is none).
+    @inline(__always)
+    static func firstOf(_ a: UInt8, _ b: UInt8, _ base: UnsafePointer<UInt8>, from: Int, limit: Int) -> Int {
+        var i = from
+        while i + 16 <= limit {
+            let m = find(a, b, a, in: base + i)
+            let any = m.a | m.b
+            if any != 0 { return i + any.trailingZeroBitCount }
+            i += 16
+        }
+        while i < limit && base[i] != a && base[i] != b { i += 1 }
+        return i
+    }
+
+    /// The index of the first `a`, `b` or `c` at or after `from` and before `limit` (`limit`
+    /// when there is none).
+    @inline(__always)
+    static func firstOf(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ base: UnsafePointer<UInt8>, from: Int, limit: Int) -> Int {
+        var i = from
+        while i + 16 <= limit {
+            let m = find(a, b, c, in: base + i)
+            let any = m.a | m.b | m.c
+            if any != 0 { return i + any.trailingZeroBitCount }
+            i += 16
+        }
+        while i < limit && base[i] != a && base[i] != b && base[i] != c { i += 1 }
+        return i
+    }
 }

@@ -31,6 +31,10 @@ public struct GPXReader: TraceReader {
     private var field: Field?
     private var fieldDepth = 0
     private var zoneAssumed = false
+    /// Whether plain points are read whole (tests turn it off to compare both paths).
+    var plainPoints = true
+    /// The values of a plain point's children, read before any is stored (storage reused).
+    private var plainValues: [(Field, FieldValue)] = []
     /// `ReadOptions.zonelessUTCOffset`: the offset of times written without a zone.
     private let zonelessOffset: Int?
 
@@ -68,6 +72,14 @@ public struct GPXReader: TraceReader {
             // Queued items go first; so the queue is empty whenever a token is handled, and a
             // point (the only item an end tag produces) can be returned directly, in file order.
             if let item = queue.pop() { return item }
+            // A whole plain point in one call.
+            if plainPoints && pointDepth == 0 && field == nil && pendingStart == nil {
+                switch try plainPoint() {
+                case .item(let item): return item
+                case .dropped: continue
+                case .notPlain: break
+                }
+            }
             // Inside a point, a child with only text (`<ele>442.1</ele>`) is read in one call.
             if pointDepth > 0 && field == nil, let text = scanner.simpleElement() {
                 try simplePointChild(text: text)
@@ -243,6 +255,98 @@ public struct GPXReader: TraceReader {
         return nil
     }
 
+    /// A point field's text, read: the value to store, or the problem to report.
+    private enum FieldValue {
+        /// An empty element (`<fix/>`, `<ele></ele>`): no value, nothing to report.
+        case none
+        case number(Double)
+        case time(Timestamp, hadZone: Bool)
+        case count(Int)
+        case fix(FixType)
+        case text(String)
+        case problem(ProblemKind, String)
+    }
+
+    /// Reads field `f` from its element's text, without side effects (the value rules, in one
+    /// place for both paths).
+    private static func read(_ f: Field, _ raw: UnsafeBufferPointer<UInt8>) -> FieldValue {
+        let text = GPXReader.trimmed(raw)
+        if text.isEmpty { return .none }
+        func shown() -> String { String(decoding: text.prefix(40), as: UTF8.self) }
+        func number(_ what: String, nonNegative: Bool = false) -> FieldValue {
+            guard let v = DecimalParser.parseDouble(text), v.isFinite else { return .problem(.invalidValue, "\(what) '\(shown())' is not a number") }
+            if nonNegative && v < 0 { return .problem(.invalidValue, "\(what) \(v) is negative") }
+            return .number(v)
+        }
+        switch f {
+        case .elevation: return number("elevation")
+        case .time:
+            guard let parsed = Timestamp.parseISO8601(text) else { return .problem(.invalidTime, "'\(shown())'") }
+            return .time(parsed.timestamp, hadZone: parsed.hadZone)
+        case .hdop: return number("hdop", nonNegative: true)
+        case .vdop: return number("vdop", nonNegative: true)
+        case .pdop: return number("pdop", nonNegative: true)
+        case .speed: return number("speed", nonNegative: true)
+        case .horizontalAccuracy: return number("horizontal accuracy", nonNegative: true)
+        case .verticalAccuracy: return number("vertical accuracy", nonNegative: true)
+        case .satellites:
+            guard case .number(let v) = number("satellites") else { return number("satellites") }
+            return v >= 0 && v == v.rounded() && v < 1000 ? .count(Int(v)) : .problem(.invalidValue, "satellites \(v)")
+        case .course:
+            guard case .number(let v) = number("course") else { return number("course") }
+            return v >= 0 && v <= 360 ? .number(v) : .problem(.invalidValue, "course \(v) outside [0, 360]")
+        case .fixType:
+            let s = String(decoding: text, as: UTF8.self)
+            if let t = FixType(rawValue: s) { return .fix(t) }
+            return .problem(.invalidValue, "fix '\(s.prefix(40))' (expected none, 2d, 3d, dgps or pps)")
+        case .name, .role, .state, .containerName: return .text(String(decoding: text, as: UTF8.self))
+        }
+    }
+
+    /// The time a field value stores, shifted by the zone-less offset when it has no zone; nil
+    /// when the shift leaves the representable range.
+    private func storedTime(_ t: Timestamp, hadZone: Bool) -> Timestamp? {
+        guard !hadZone, let offset = zonelessOffset else { return t }
+        return t.adding(seconds: -offset)
+    }
+
+    /// Stores (or reports) the value of field `f` in the current point.
+    private mutating func apply(_ f: Field, _ value: FieldValue) throws(TraceReadError) {
+        switch value {
+        case .none: return
+        case .problem(let kind, let detail): try checker.note(kind, line: scanner.line, detail)
+        case .time(let t, let hadZone):
+            point.values.time = storedTime(t, hadZone: hadZone)
+            if point.values.time == nil {
+                try checker.note(.invalidTime, line: scanner.line, "the time shifted by the UTC offset leaves 1677–2262")
+            } else if !hadZone && zonelessOffset == nil && !zoneAssumed {
+                zoneAssumed = true
+                checker.diagnostics.assume("times without a zone were read as UTC")
+            }
+        case .number(let v):
+            switch f {
+            case .elevation: point.values.elevation = v
+            case .hdop: point.values.hdop = v
+            case .vdop: point.values.vdop = v
+            case .pdop: point.values.pdop = v
+            case .speed: point.values.speed = v
+            case .course: point.values.course = v
+            case .horizontalAccuracy: point.values.horizontalAccuracy = v
+            case .verticalAccuracy: point.values.verticalAccuracy = v
+            default: break
+            }
+        case .count(let n): point.values.satellites = n
+        case .fix(let t): point.values.fixType = t
+        case .text(let s):
+            switch f {
+            case .name: point.values.name = s
+            case .role: point.values.role = s
+            case .state: point.values.state = s
+            default: break
+            }
+        }
+    }
+
     /// Reads the value of field `f` from its element's text.
     private mutating func finishField(_ f: Field, text raw: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
         if f == .containerName {
@@ -255,61 +359,61 @@ public struct GPXReader: TraceReader {
             return
         }
         guard pointDepth > 0 else { return }
-        let text = GPXReader.trimmed(raw)
-        // An empty element (`<fix/>`, `<ele></ele>`) carries no value: nothing to read or report.
-        if text.isEmpty { return }
-        func nonNegative(_ v: Double?, _ what: String) throws(TraceReadError) -> Double? {
-            guard let v else { return nil }
-            if v < 0 {
-                try checker.note(.invalidValue, line: scanner.line, "\(what) \(v) is negative")
-                return nil
-            }
-            return v
+        try apply(f, GPXReader.read(f, raw))
+    }
+
+    /// What ``plainPoint()`` did.
+    private enum PlainPoint {
+        /// The next element is not a plain point, or one with a problem to report: read it token
+        /// by token (so every report names the line the general path names).
+        case notPlain
+        /// A point read whole and dropped by the checks.
+        case dropped
+        case item(TraceItem)
+    }
+
+    /// The next point, when it is plain (``XMLScanner/plainElement(maximumChildren:where:)``):
+    /// a `trkpt` in an explicit segment, an `rtept` in a route, or a `wpt`, with a readable
+    /// `lat` and `lon`, and children that are point fields, all readable, or elements the reader
+    /// skips anyway. It yields exactly what the token-by-token path yields for it.
+    private mutating func plainPoint() throws(TraceReadError) -> PlainPoint {
+        var kind = PointKind.track
+        let inSegment = trackDepth > 0 && segmentDepth > 0 && scanner.depth == segmentDepth
+        let inRoute = routeDepth > 0 && scanner.depth == routeDepth
+        guard scanner.plainElement(maximumChildren: 32, where: { local in
+            if GPXReader.equals(local, "trkpt") { kind = .track; return inSegment }
+            if GPXReader.equals(local, "rtept") { kind = .route; return inRoute }
+            if GPXReader.equals(local, "wpt") { kind = .waypoint; return true }
+            return false
+        }) else { return .notPlain }
+        guard let latText = scanner.attribute("lat"), let lonText = scanner.attribute("lon"),
+              let latitude = DecimalParser.parseDouble(GPXReader.trimmed(latText)), latitude.isFinite,
+              let longitude = DecimalParser.parseDouble(GPXReader.trimmed(lonText)), longitude.isFinite else {
+            scanner.undoPlainElement()
+            return .notPlain
         }
-        switch f {
-        case .elevation: point.values.elevation = try number(text, what: "elevation")
-        case .time:
-            if let parsed = Timestamp.parseISO8601(text) {
-                point.values.time = parsed.timestamp
-                if !parsed.hadZone {
-                    if let offset = zonelessOffset {
-                        point.values.time = parsed.timestamp.adding(seconds: -offset)
-                        if point.values.time == nil {
-                            try checker.note(.invalidTime, line: scanner.line, "the time shifted by the UTC offset leaves 1677–2262")
-                        }
-                    } else if !zoneAssumed {
-                        zoneAssumed = true
-                        checker.diagnostics.assume("times without a zone were read as UTC")
-                    }
-                }
-            } else {
-                try checker.note(.invalidTime, line: scanner.line, "'\(String(decoding: text.prefix(40), as: UTF8.self))'")
+        plainValues.removeAll(keepingCapacity: true)
+        for k in 0..<scanner.plainChildCount {
+            let child = scanner.plainChild(k)
+            guard let f = GPXReader.pointField(child.localName, direct: true) else { continue }
+            let value = GPXReader.read(f, child.text)
+            switch value {
+            case .problem:
+                scanner.undoPlainElement()
+                return .notPlain
+            case .time(let t, let hadZone) where storedTime(t, hadZone: hadZone) == nil:
+                scanner.undoPlainElement()
+                return .notPlain
+            default:
+                plainValues.append((f, value))
             }
-        case .hdop: point.values.hdop = try nonNegative(number(text, what: "hdop"), "hdop")
-        case .vdop: point.values.vdop = try nonNegative(number(text, what: "vdop"), "vdop")
-        case .pdop: point.values.pdop = try nonNegative(number(text, what: "pdop"), "pdop")
-        case .satellites:
-            if let v = try number(text, what: "satellites") {
-                if v >= 0 && v == v.rounded() && v < 1000 { point.values.satellites = Int(v) }
-                else { try checker.note(.invalidValue, line: scanner.line, "satellites \(v)") }
-            }
-        case .fixType:
-            let s = String(decoding: text, as: UTF8.self)
-            if let t = FixType(rawValue: s) { point.values.fixType = t }
-            else { try checker.note(.invalidValue, line: scanner.line, "fix '\(s.prefix(40))' (expected none, 2d, 3d, dgps or pps)") }
-        case .name: point.values.name = String(decoding: text, as: UTF8.self)
-        case .speed: point.values.speed = try nonNegative(number(text, what: "speed"), "speed")
-        case .course:
-            if let v = try number(text, what: "course") {
-                if v >= 0 && v <= 360 { point.values.course = v }
-                else { try checker.note(.invalidValue, line: scanner.line, "course \(v) outside [0, 360]") }
-            }
-        case .horizontalAccuracy: point.values.horizontalAccuracy = try nonNegative(number(text, what: "horizontal accuracy"), "horizontal accuracy")
-        case .verticalAccuracy: point.values.verticalAccuracy = try nonNegative(number(text, what: "vertical accuracy"), "vertical accuracy")
-        case .role: point.values.role = String(decoding: text, as: UTF8.self)
-        case .state: point.values.state = String(decoding: text, as: UTF8.self)
-        case .containerName: break
         }
+        point = PartialPoint(kind: kind)
+        point.latitude = latitude
+        point.longitude = longitude
+        for (f, value) in plainValues { try apply(f, value) }
+        guard let item = try finishPoint() else { return .dropped }
+        return .item(item)
     }
 
     /// Checks the point just closed; returns its item unless it is dropped.

@@ -573,8 +573,18 @@ struct XMLScanner {
     /// The end of the ASCII name bytes from `i` (at most `limit`).
     @inline(__always) private func asciiNameEnd(from i: Int, limit: Int) -> Int {
         var i = i
-        while i < limit && base[i] < 0x80 && XMLScanner.isNameByte(base[i]) { i += 1 }
+        while i < limit && XMLScanner.isASCIINameByte(base[i]) { i += 1 }
         return i
+    }
+
+    // The ASCII name bytes (letters, digits, '_', ':', '-', '.') as a bitmap, two words.
+    private static let nameBytesLow: UInt64 = (1 << 0x2D) | (1 << 0x2E) | (0x3FF << 0x30) | (1 << 0x3A)
+    private static let nameBytesHigh: UInt64 = (0x3FF_FFFF << 1) | (1 << (0x5F - 64)) | (0x3FF_FFFF << (0x61 - 64))
+
+    /// ``isNameByte(_:)`` for ASCII bytes (false for the others), from a bitmap.
+    @inline(__always) static func isASCIINameByte(_ b: UInt8) -> Bool {
+        let word = b < 64 ? nameBytesLow : b < 128 ? nameBytesHigh : 0
+        return (word >> UInt64(b & 63)) & 1 != 0
     }
 
     /// The common case of ``scanStartTag()``: a tag wholly in the window, with ASCII names,
@@ -583,9 +593,20 @@ struct XMLScanner {
     /// general path depends on, for anything else: that path then scans the tag again and reports
     /// any error exactly.
     private mutating func scanStartTagFast() -> XMLToken? {
-        guard !latin1, !rootClosed, openEnds.count < XMLScanner.maximumDepth else { return nil }
+        guard !latin1, !rootClosed, openEnds.count < XMLScanner.maximumDepth, let tag = plainStartTag(at: position) else { return nil }
+        nameRange = tag.name
+        pushOpen(nameRange)
+        position = tag.end
+        pendingEnd = tag.selfClosing
+        return .start(selfClosing: tag.selfClosing)
+    }
+
+    /// A start tag of ``scanStartTagFast()``'s shape at `start`, wholly in the window: its name,
+    /// where it ends (after its '>'), whether it closes itself; its attributes are recorded. Nil
+    /// for anything else (the attributes recorded are then meaningless; the caller starts over).
+    private mutating func plainStartTag(at start: Int) -> (name: Range<Int>, end: Int, selfClosing: Bool)? {
         let limit = source.end
-        let nameStart = position + 1
+        let nameStart = start + 1
         guard nameStart < limit, XMLScanner.isASCIINameStart(base[nameStart]) else { return nil }
         var i = asciiNameEnd(from: nameStart, limit: limit)
         let nameEnd = i
@@ -616,17 +637,86 @@ struct XMLScanner {
             guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
             i += 2
             let vs = i
-            while i < limit && base[i] != quote && base[i] != UInt8(ascii: "<") && base[i] != UInt8(ascii: "&") { i += 1 }
+            i = ByteMasks.firstOf(quote, UInt8(ascii: "<"), UInt8(ascii: "&"), base, from: i, limit: limit)
             guard i < limit, base[i] == quote else { return nil }
             guard attributeCount < XMLScanner.maximumAttributes, !isDuplicate(attributeName) else { return nil }
             record(Attribute(name: attributeName, value: vs..<i, decoded: false))
             i += 1
         }
-        nameRange = nameStart..<nameEnd
-        pushOpen(nameRange)
-        position = i + 1
-        pendingEnd = selfClosing
-        return .start(selfClosing: selfClosing)
+        return (nameStart..<nameEnd, i + 1, selfClosing)
+    }
+
+    /// A child found by ``plainElement(maximumChildren:where:)``: its name and text in the window.
+    private struct PlainChild {
+        var name: Range<Int>
+        var text: Range<Int>
+    }
+    private var plainChildren: [PlainChild] = []
+    /// How many children the last ``plainElement(maximumChildren:where:)`` found.
+    private(set) var plainChildCount = 0
+
+    /// The local name and the text of child `k` of the last ``plainElement(maximumChildren:where:)``
+    /// (in the window, valid until the next call of ``next()``).
+    func plainChild(_ k: Int) -> (localName: UnsafeBufferPointer<UInt8>, text: UnsafeBufferPointer<UInt8>) {
+        let c = plainChildren[k]
+        return (XMLScanner.localPart(of: c.name, in: base), window(c.text))
+    }
+
+    /// Where the last successful ``plainElement(maximumChildren:where:)`` started.
+    private var plainOrigin = 0
+
+    /// Takes back the last successful ``plainElement(maximumChildren:where:)`` (the window has
+    /// not moved since), so that ``next()`` reads the element token by token.
+    mutating func undoPlainElement() {
+        position = plainOrigin
+    }
+
+    /// A whole element of the plainest shape in one call, after any whitespace: a start tag of
+    /// ``scanStartTagFast()``'s shape (not self-closing) whose content is only whitespace and at
+    /// most `maximumChildren` children of ``simpleElement()``'s shape (ASCII name, no attribute,
+    /// short text without '&' or '<'), then its end tag, all in the window, in a UTF-8 document,
+    /// inside the root element, while text is not captured. The GPX reader's points usually take
+    /// this path: one pass, no open-element bookkeeping, no token per child. Afterwards ``name``
+    /// and ``attribute(_:)`` describe the element, ``plainChild(_:)`` its children, and the
+    /// scanner stands after its end tag, as if ``next()`` had returned all of its tokens
+    /// (``undoPlainElement()`` takes that back). Returns false for anything else, or when
+    /// `accept` refuses the element's local name, having changed nothing the other calls
+    /// depend on.
+    mutating func plainElement(maximumChildren: Int, where accept: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        guard !pendingEnd, !latin1, !captureText, !openEnds.isEmpty, openEnds.count + 1 < XMLScanner.maximumDepth else { return false }
+        let limit = source.end
+        let start = ByteMasks.skipSpaces(base, from: position, limit: limit)
+        guard start < limit, base[start] == UInt8(ascii: "<"), let tag = plainStartTag(at: start), !tag.selfClosing,
+              accept(XMLScanner.localPart(of: tag.name, in: base)) else { return false }
+        plainChildCount = 0
+        var i = tag.end
+        while true {
+            i = ByteMasks.skipSpaces(base, from: i, limit: limit)
+            guard i + 1 < limit, base[i] == UInt8(ascii: "<") else { return false }
+            if base[i + 1] == UInt8(ascii: "/") {
+                let gt = i + 2 + tag.name.count
+                guard gt < limit, base[gt] == UInt8(ascii: ">"), XMLScanner.equal(window(i + 2..<gt), window(tag.name)) else { return false }
+                nameRange = tag.name
+                plainOrigin = position
+                position = gt + 1
+                return true
+            }
+            let childStart = i + 1
+            guard plainChildCount < maximumChildren, XMLScanner.isASCIINameStart(base[childStart]) else { return false }
+            let childEnd = asciiNameEnd(from: childStart, limit: limit)
+            guard childEnd < limit, base[childEnd] == UInt8(ascii: ">") else { return false }
+            let textStart = childEnd + 1
+            let textEnd = ByteMasks.firstOf(
+                UInt8(ascii: "<"), UInt8(ascii: "&"), base, from: textStart,
+                limit: min(limit, textStart + XMLScanner.maximumSimpleText + 1))
+            let gt = textEnd + 2 + (childEnd - childStart)
+            guard gt < limit, base[textEnd] == UInt8(ascii: "<"), base[textEnd + 1] == UInt8(ascii: "/"), base[gt] == UInt8(ascii: ">"),
+                  XMLScanner.equal(window(textEnd + 2..<gt), window(childStart..<childEnd)) else { return false }
+            let child = PlainChild(name: childStart..<childEnd, text: textStart..<textEnd)
+            if plainChildCount < plainChildren.count { plainChildren[plainChildCount] = child } else { plainChildren.append(child) }
+            plainChildCount += 1
+            i = gt + 1
+        }
     }
 
     /// Longest text ``simpleElement()`` takes; longer text goes through ``next()``.
