@@ -33,8 +33,6 @@ public struct GPXReader: TraceReader {
     private var zoneAssumed = false
     /// Whether plain points are read whole (tests turn it off to compare both paths).
     var plainPoints = true
-    /// The values of a plain point's children, read before any is stored (storage reused).
-    private var plainValues: [(Field, FieldValue)] = []
     /// `ReadOptions.zonelessUTCOffset`: the offset of times written without a zone.
     private let zonelessOffset: Int?
 
@@ -319,31 +317,46 @@ public struct GPXReader: TraceReader {
             point.values.time = storedTime(t, hadZone: hadZone)
             if point.values.time == nil {
                 try checker.note(.invalidTime, line: scanner.line, "the time shifted by the UTC offset leaves 1677–2262")
-            } else if !hadZone && zonelessOffset == nil && !zoneAssumed {
-                zoneAssumed = true
-                checker.diagnostics.assume("times without a zone were read as UTC")
+            } else if !hadZone {
+                assumeZoneless()
             }
+        default: GPXReader.store(f, value, in: &point.values)
+        }
+    }
+
+    /// States, once, that times without a zone were read as UTC (unless an offset was given).
+    private mutating func assumeZoneless() {
+        if zonelessOffset == nil && !zoneAssumed {
+            zoneAssumed = true
+            checker.diagnostics.assume("times without a zone were read as UTC")
+        }
+    }
+
+    /// Stores a readable value (a number, count, fix type or text) of field `f` in `values`.
+    private static func store(_ f: Field, _ value: FieldValue, in values: inout Fix) {
+        switch value {
         case .number(let v):
             switch f {
-            case .elevation: point.values.elevation = v
-            case .hdop: point.values.hdop = v
-            case .vdop: point.values.vdop = v
-            case .pdop: point.values.pdop = v
-            case .speed: point.values.speed = v
-            case .course: point.values.course = v
-            case .horizontalAccuracy: point.values.horizontalAccuracy = v
-            case .verticalAccuracy: point.values.verticalAccuracy = v
+            case .elevation: values.elevation = v
+            case .hdop: values.hdop = v
+            case .vdop: values.vdop = v
+            case .pdop: values.pdop = v
+            case .speed: values.speed = v
+            case .course: values.course = v
+            case .horizontalAccuracy: values.horizontalAccuracy = v
+            case .verticalAccuracy: values.verticalAccuracy = v
             default: break
             }
-        case .count(let n): point.values.satellites = n
-        case .fix(let t): point.values.fixType = t
+        case .count(let n): values.satellites = n
+        case .fix(let t): values.fixType = t
         case .text(let s):
             switch f {
-            case .name: point.values.name = s
-            case .role: point.values.role = s
-            case .state: point.values.state = s
+            case .name: values.name = s
+            case .role: values.role = s
+            case .state: values.state = s
             default: break
             }
+        case .none, .problem, .time: break
         }
     }
 
@@ -392,7 +405,10 @@ public struct GPXReader: TraceReader {
             scanner.undoPlainElement()
             return .notPlain
         }
-        plainValues.removeAll(keepingCapacity: true)
+        // Every child is read before anything is stored or stated, so that a point with a problem
+        // can still go back to the token-by-token path.
+        var values = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+        var zoneless = false
         for k in 0..<scanner.plainChildCount {
             let child = scanner.plainChild(k)
             guard let f = GPXReader.pointField(child.localName, direct: true) else { continue }
@@ -401,17 +417,19 @@ public struct GPXReader: TraceReader {
             case .problem:
                 scanner.undoPlainElement()
                 return .notPlain
-            case .time(let t, let hadZone) where storedTime(t, hadZone: hadZone) == nil:
-                scanner.undoPlainElement()
-                return .notPlain
+            case .time(let t, let hadZone):
+                guard let stored = storedTime(t, hadZone: hadZone) else {
+                    scanner.undoPlainElement()
+                    return .notPlain
+                }
+                values.time = stored
+                zoneless = zoneless || !hadZone
             default:
-                plainValues.append((f, value))
+                GPXReader.store(f, value, in: &values)
             }
         }
-        point = PartialPoint(kind: kind)
-        point.latitude = latitude
-        point.longitude = longitude
-        for (f, value) in plainValues { try apply(f, value) }
+        if zoneless { assumeZoneless() }
+        point = PartialPoint(kind: kind, latitude: latitude, longitude: longitude, values: values)
         guard let item = try finishPoint() else { return .dropped }
         return .item(item)
     }

@@ -125,7 +125,11 @@ struct XMLScanner {
         let key = UnsafeBufferPointer(start: local.utf8Start, count: local.utf8CodeUnitCount)
         for k in 0..<attributeCount {
             let a = attributes[k]
-            if XMLScanner.equal(XMLScanner.localPart(of: a.name, in: base), key) {
+            // The local part equals `key` (which has no ':') when the name is `key`, or ends in
+            // ":" + `key`: no need to look for the last ':' first.
+            let n = a.name.count, m = key.count
+            guard n == m || (n > m && base[a.name.upperBound - m - 1] == UInt8(ascii: ":")) else { continue }
+            if XMLScanner.equal(window(a.name.upperBound - m..<a.name.upperBound), key) {
                 return a.decoded ? decodedValues[a.value] : window(a.value)
             }
         }
