@@ -199,7 +199,7 @@ struct RowScanner {
             var delimiters = m.c & below
             while delimiters != 0 {
                 let at = i + delimiters.trailingZeroBitCount
-                addTrimmed(fieldStart, at)
+                addTrimmed(base, fieldStart, at)
                 fieldStart = at + 1
                 delimiters &= delimiters - 1
             }
@@ -222,15 +222,15 @@ struct RowScanner {
             for k in start..<rowEnd where !TextValue.isSpace(base[k]) { blank = false; break }
             if blank { return .blank }
         }
-        addTrimmed(min(fieldStart, rowEnd), rowEnd)
+        addTrimmed(base, min(fieldStart, rowEnd), rowEnd)
         return .row
     }
 
-    /// Appends the field between `lo` and `hi`, without its padding.
-    @inline(__always) private mutating func addTrimmed(_ lo: Int, _ hi: Int) {
+    /// Appends the field between `lo` and `hi` of `base` (the window), without its padding.
+    @inline(__always) private mutating func addTrimmed(_ base: UnsafePointer<UInt8>, _ lo: Int, _ hi: Int) {
         var lo = lo, hi = hi
-        while lo < hi && isPadding(bytes[lo]) { lo += 1 }
-        while hi > lo && isPadding(bytes[hi - 1]) { hi -= 1 }
+        while lo < hi && isPadding(base[lo]) { lo += 1 }
+        while hi > lo && isPadding(base[hi - 1]) { hi -= 1 }
         addField(lo..<hi)
     }
 
