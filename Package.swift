@@ -3,7 +3,9 @@
 // Module graph (arrows point at dependencies):
 //   tracekit (executable) -> TraceCLI -> TraceSmoothing, TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
 //   TraceSmoothing -> TraceSharing (for AccuracyTier), TraceGeodesy (Kalman filter, RTS smoother)
-//   TraceSimulation -> TraceGeodesy (seeded ground truth and noise for tests and benchmarks)
+//   TraceDevice -> TraceSharing, TraceSmoothing, TraceSimulation, TraceJSON, TraceGeodesy
+//     (the phone pipeline of a replay: accuracy emulation, smoothing, update gate)
+//   TraceSimulation -> TraceGeodesy (seeded ground truth and noise for tests, benchmarks and emulation)
 //   TraceSharing -> TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
 //   TraceEnergy -> TraceSharing, TraceJSON (battery estimate: radio state machine, profiles)
 //   TraceIO -> TraceProj, TraceJSON, TraceGeodesy (streaming trace readers and writers)
@@ -11,7 +13,7 @@
 //   TraceProj -> CProj (system library, PROJ), TraceGeodesy
 //   TraceGeometry -> CGeos (system library, GEOS reentrant C API), TraceGeodesy
 //   TraceGeodesy: pure Swift, no dependency
-//   tracekit-bench (Benchmarks/) -> library modules, CBaselines (C reference kernels)
+//   tracekit-bench (Benchmarks/) -> library modules (TraceDevice included), CBaselines (C reference kernels)
 import PackageDescription
 
 // Warnings in our own code fail the build (SwiftPM does not apply this to packages that depend
@@ -26,7 +28,7 @@ let testSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
     name: "TraceKit",
     products: [
-        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceEnergy", "TraceIO", "TraceSmoothing", "TraceSimulation"]),
+        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceEnergy", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice"]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
     targets: [
@@ -54,6 +56,11 @@ let package = Package(
         .target(name: "TraceSmoothing", dependencies: ["TraceGeodesy", "TraceSharing"], swiftSettings: strict),
         .target(name: "TraceSimulation", dependencies: ["TraceGeodesy"], swiftSettings: strict),
         .target(
+            name: "TraceDevice",
+            dependencies: ["TraceGeodesy", "TraceJSON", "TraceSharing", "TraceSmoothing", "TraceSimulation"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "TraceCLI",
             dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO", "TraceSmoothing"],
             swiftSettings: strict
@@ -62,7 +69,7 @@ let package = Package(
         .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "CProj", "CBaselines", "TestSupport"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "CProj", "CBaselines", "TestSupport"],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
         ),
@@ -81,6 +88,10 @@ let package = Package(
         .testTarget(
             name: "TraceSmoothingTests",
             dependencies: ["TraceSmoothing", "TraceSimulation", "TraceSharing", "TraceGeodesy", "TraceIO", "TestSupport"],
+            swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceDeviceTests",
+            dependencies: ["TraceDevice", "TraceSharing", "TraceSmoothing", "TraceGeodesy", "TraceJSON"],
             swiftSettings: testSettings),
         .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO"], swiftSettings: testSettings),
     ],

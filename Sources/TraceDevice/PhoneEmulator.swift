@@ -1,0 +1,105 @@
+public import TraceGeodesy
+public import TraceSharing
+import TraceSimulation
+import TraceSmoothing
+
+/// One phone of a replay: each recorded fix goes through accuracy emulation, smoothing and the
+/// state's update gate, and comes out as a ``PhoneOutcome``.
+///
+/// Per fix, in order:
+/// 1. Location off (``AccuracyTier/off``): nothing is delivered, no noise is drawn, the filter
+///    sees nothing; the outcome is the fix as recorded, not delivered.
+/// 2. Accuracy emulation (``PhoneConfiguration/AccuracyEmulation``, off by default): when the
+///    state's tier is coarser than the fix (its nominal σ per axis,
+///    ``TraceSmoothing/SmoothingConfiguration/nominalSigma(tier:)``, above the fix's), seeded
+///    noise of σ_added = √(σ_tier² − σ_fix²) per axis is added and the fix reports the tier's
+///    nominal accuracy; otherwise it passes through. White noise is independent per fix;
+///    Gauss–Markov is one process per phone, continuing across state changes, advanced exactly
+///    over irregular time steps. A fix without accuracy is taken as exact.
+/// 3. Smoothing (``PhoneConfiguration/Smoothing``, off by default): an online
+///    ``TraceSmoothing/TrackFilter`` configured for the state's tier; the position passed on is
+///    its estimate (the prediction when it rejects the fix) and the accuracy its σ per axis
+///    times the convention's divisor. A tier change or location off restarts the filter: the
+///    tier selects its noise floor and process noise, and the phone's location source changes
+///    with it.
+/// 4. The ``TraceSharing/UpdateGate`` with the state's row (accuracy gate, distance filter,
+///    delivery model, or the configuration's override) decides on that position and accuracy,
+///    with the fix's reported speed unchanged.
+///
+/// With both options off the outcome is the fix itself, bit for bit, and `delivered` is what an
+/// ``UpdateGate`` given the same rows and fixes answers.
+///
+/// Seeding: the noise seed of a phone is the first output of SplitMix64
+/// (``TraceSimulation/SeededRandom``) seeded with `seed ^ ((role.rawValue + 1) × 0x9E3779B97F4A7C15)`,
+/// so the hirer's, helper's and delegate's noise are independent and each is fixed by the seed.
+/// The noise itself is bit-identical across platforms; positions go through `LocalFrame`'s libm
+/// sines and cosines, so they are reproducible on one platform to the last bit and across
+/// platforms to nanometres.
+///
+/// A `Sendable` value, one per phone; O(1) per fix, no allocation.
+public struct PhoneEmulator: Sendable {
+    /// The configuration it was built with.
+    public let configuration: PhoneConfiguration
+    /// The update gate, with the current state's row (for the last delivered fix and the model in
+    /// use).
+    public private(set) var gate: UpdateGate
+    private var emulator: AccuracyEmulator
+    /// The smoothing filter for the current tier, created at its first fix; nil when smoothing is
+    /// off or the filter has been restarted.
+    private var filter: TrackFilter?
+
+    /// A phone of `role` in the state whose policy row is `row`, emulated as `configuration` says.
+    public init(_ configuration: PhoneConfiguration, role: Role, row: StatePolicy) {
+        if case .gaussMarkov(let tau) = configuration.accuracyEmulation {
+            precondition(tau > 0 && tau.isFinite, "the Gauss–Markov correlation time must be positive and finite")
+        }
+        if case .on(_, let g) = configuration.smoothing { precondition(g > 0, "the smoothing gate must be positive") }
+        self.configuration = configuration
+        gate = UpdateGate(row)
+        gate.deliveryOverride = configuration.deliveryOverride
+        var mixer = SeededRandom(seed: configuration.seed ^ (UInt64(role.rawValue + 1) &* 0x9E37_79B9_7F4A_7C15))
+        emulator = AccuracyEmulator(configuration.accuracyEmulation, convention: configuration.convention, seed: mixer.next())
+    }
+
+    /// The current tier (``AccuracyTier/off``: location off).
+    public var tier: AccuracyTier { gate.tier }
+
+    /// Applies a new state's row, as ``UpdateGate/apply(_:)-(StatePolicy)`` does (keeping the last
+    /// delivered fix unless location goes off); a change of tier restarts the smoothing filter.
+    public mutating func apply(_ row: StatePolicy) {
+        let old = gate.tier
+        gate.apply(row)
+        if gate.tier != old { filter = nil }
+    }
+
+    /// Applies the settings of an action from ``FulfilmentMachine``, as
+    /// ``UpdateGate/apply(_:)-(SharingAction)`` does; a change of tier restarts the smoothing
+    /// filter.
+    public mutating func apply(_ action: SharingAction) {
+        let old = gate.tier
+        gate.apply(action)
+        if gate.tier != old { filter = nil }
+    }
+
+    /// Offers a recorded fix at `fix`, taken at `time` seconds (non-decreasing), with its reported
+    /// horizontal accuracy (metres) and speed (m/s), either possibly absent; returns what the
+    /// phone does with it.
+    public mutating func offer(_ fix: Coordinate, at time: Double, accuracy: Double?, speed: Double?) -> PhoneOutcome {
+        let tier = gate.tier
+        guard tier != .off else { return PhoneOutcome(delivered: false, coordinate: fix, accuracy: accuracy) }
+        var (position, reported) = emulator.emulate(fix, at: time, accuracy: accuracy, tier: tier)
+        if case .on(let mode, let threshold) = configuration.smoothing {
+            if filter == nil {
+                // Not nil: the tier is live.
+                filter = TrackFilter(configuration: SmoothingConfiguration(tier: tier, mode: mode, convention: configuration.convention, gate: threshold)!)
+            }
+            filter!.update(position, time: time, accuracy: reported)
+            if let estimate = filter!.estimate, let sigma = filter!.sigma {
+                position = estimate
+                reported = sigma * configuration.convention.divisor
+            }
+        }
+        let delivered = gate.offer(position, at: time, accuracy: reported, speed: speed)
+        return PhoneOutcome(delivered: delivered, coordinate: position, accuracy: reported)
+    }
+}
