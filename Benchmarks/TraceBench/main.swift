@@ -2,6 +2,7 @@
 // and ratios against C baselines built in the same run. `tracekit-bench --help` for options.
 import CBaselines
 import CProj
+import TraceDevice
 import TraceGeodesy
 import TraceProj
 import TraceSharing
@@ -211,6 +212,24 @@ do {
         var delivered = 0
         for i in 0..<n where gate.offer(fixes[i], at: Double(i), accuracy: accuracies[i], speed: nil) { delivered += 1 }
         return Double(delivered)
+    }
+    // The phone pipeline of a replay with everything on: Gauss–Markov accuracy emulation to
+    // HundredMeters (In Task's tier, coarser than every fix here, so each fix draws noise),
+    // walk smoothing, then In Task's gate. Per fix: two local frames out and back (the noise's and
+    // the filter's), the filter and the gate.
+    // The same with one option at a time, to show where the time goes.
+    let m = 1_000_000 / scale
+    for (label, configuration) in [
+        ("Gauss–Markov emulation + smoothing + gate", PhoneConfiguration(accuracyEmulation: .gaussMarkov(), seed: 1, smoothing: .on(mode: .walk))),
+        ("Gauss–Markov emulation + gate", PhoneConfiguration(accuracyEmulation: .gaussMarkov(), seed: 1)),
+        ("smoothing + gate", PhoneConfiguration(smoothing: .on(mode: .walk))),
+    ] {
+        _ = bench.measure("phone pipeline offer (\(label)), 1M fixes", items: m) {
+            var phone = PhoneEmulator(configuration, role: .helper, row: SharingPolicy.seed[.inTask])
+            var delivered = 0
+            for i in 0..<m where phone.offer(fixes[i], at: Double(i), accuracy: accuracies[i], speed: nil).delivered { delivered += 1 }
+            return Double(delivered)
+        }
     }
     let table = RelayTable(.seed)
     _ = bench.measure("relay decision (RelayTable), 10M updates", items: n) {
