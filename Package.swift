@@ -66,6 +66,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
+        // The seeded demo and regression trips of Traces/trips; a tool, not part of the library product.
+        .executableTarget(
+            name: "trip-generator",
+            dependencies: ["TraceSimulation", "TraceIO", "TraceJSON", "TraceSharing", "TraceGeodesy"],
+            path: "Tools/TripGenerator",
+            swiftSettings: strict
+        ),
         .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",

@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TraceGeodesy
+import TraceIO
+import TraceJSON
+
+/// Writes a trip's folder: one GPX per party (`helper.gpx`, `hirer.gpx`, `delegate.gpx`) with
+/// TraceIO's GPX writer, and the scenario sidecar `<name>.scenario.json` (schema
+/// `tracekit-scenario/1`, the replay command's input contract).
+enum TripWriter {
+    /// The files written, relative to `folder`, with their sizes in bytes.
+    static func write(_ trip: Trip, into folder: String) throws(GeneratorError) -> [(file: String, bytes: Int)] {
+        let dir = folder + "/" + trip.name
+        try makeDirectory(folder)
+        try makeDirectory(dir)
+        var written: [(String, Int)] = []
+        for (role, fixes) in trip.traces {
+            let file = role.key + ".gpx"
+            let bytes = try writeFile(dir + "/" + file) { sink throws(TraceWriteError) in
+                var writer = try makeTraceWriter(.gpx, to: sink)
+                try writer.write(.trackStart(name: "\(trip.name): \(role.key)"))
+                for fix in fixes { try writer.write(.trackPoint(fix)) }
+                try writer.finish()
+            }
+            written.append((trip.name + "/" + file, bytes))
+        }
+        let sidecar = trip.name + ".scenario.json"
+        let text = JSONWriter.string(scenario(trip)) + "\n"
+        try writeText(dir + "/" + sidecar, text)
+        written.append((trip.name + "/" + sidecar, text.utf8.count))
+        return written
+    }
+
+    /// The sidecar's JSON: schema, category, pickupHandedOff, pickup, dropoff, traces (relative
+    /// to the sidecar), timeline (FulfilmentState keys and ISO 8601 UTC instants).
+    static func scenario(_ trip: Trip) -> JSONValue {
+        func point(_ c: Coordinate) -> JSONValue {
+            JSONValue.object([("lat", JSONValue.number(c.latitude)), ("lon", JSONValue.number(c.longitude))])
+        }
+        return JSONValue.object([
+            ("schema", JSONValue.string("tracekit-scenario/1")),
+            ("category", JSONValue.string(trip.category.name)),
+            ("pickupHandedOff", JSONValue.bool(trip.pickupHandedOff)),
+            ("pickup", point(trip.pickup)),
+            ("dropoff", point(trip.dropoff)),
+            ("traces", JSONValue.object(trip.traces.map { ($0.role.key, JSONValue.string($0.role.key + ".gpx")) })),
+            ("timeline", JSONValue.array(trip.timeline.map {
+                JSONValue.object([("state", JSONValue.string($0.state.key)), ("at", JSONValue.string($0.at.iso8601))])
+            })),
+        ])
+    }
+
+    private static func makeDirectory(_ path: String) throws(GeneratorError) {
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw GeneratorError("\(path): cannot create the folder: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes `text` (UTF-8) to `path`.
+    private static func writeText(_ path: String, _ text: String) throws(GeneratorError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw GeneratorError("\(path): cannot write: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw GeneratorError("\(path): write failed: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    /// Writes `path` through a ``ByteSink``; returns the bytes written.
+    private static func writeFile(_ path: String, _ body: (ByteSink) throws(TraceWriteError) -> Void) throws(GeneratorError) -> Int {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw GeneratorError("\(path): cannot write: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let sink = ByteSink(fd: fd, name: path)
+        do { try body(sink) } catch { throw GeneratorError(error.description) }
+        return sink.count
+    }
+}
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+#endif
+
+/// A failure the generator reports on one line.
+struct GeneratorError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
