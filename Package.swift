@@ -100,6 +100,10 @@ let package = Package(
             name: "TraceDeviceTests",
             dependencies: ["TraceDevice", "TraceSharing", "TraceSmoothing", "TraceGeodesy", "TraceJSON"],
             swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceCorpusTests",
+            dependencies: ["trip-generator", "TraceIO", "TraceJSON", "TraceSharing", "TraceGeodesy", "TestSupport"],
+            swiftSettings: testSettings),
         .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO"], swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@Suite("trip-generator: deterministic, and the committed trips are its output")
+struct GeneratorTests {
+    @Test("the same seed twice gives byte-identical folders, equal to Traces/trips; another seed differs")
+    func deterministic() throws {
+        let a = try temporaryFolder(), b = try temporaryFolder(), c = try temporaryFolder()
+        defer { for u in [a, b, c] { try? FileManager.default.removeItem(at: u) } }
+        for (folder, seed) in [(a, corpusSeed), (b, corpusSeed), (c, "7")] {
+            let r = try runGenerator(["--out", folder.path, "--seed", seed])
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        }
+        let committed = tracesFolder.appendingPathComponent("trips")
+        let names = files(below: a)
+        #expect(names.count == 10, "\(names)")
+        #expect(names == files(below: b))
+        #expect(names == files(below: committed), "Traces/trips holds files the generator does not write, or lacks some")
+        var differsWithOtherSeed = 0
+        for name in names {
+            let bytes = try Data(contentsOf: a.appendingPathComponent(name))
+            #expect(bytes == (try Data(contentsOf: b.appendingPathComponent(name))), "\(name) differs between two runs")
+            #expect(bytes == (try Data(contentsOf: committed.appendingPathComponent(name))),
+                    "Traces/trips/\(name) is not what `swift run trip-generator --out Traces/trips --seed \(corpusSeed)` writes")
+            if bytes != (try Data(contentsOf: c.appendingPathComponent(name))) { differsWithOtherSeed += 1 }
+        }
+        // Every GPX depends on the seed; the sidecars of a handful of trips could only coincide by chance.
+        #expect(differsWithOtherSeed == names.count)
+    }
+
+    @Test("usage errors exit 64 with a one-line reason; --help exits 0", arguments: [
+        (["--seed", "x", "--out", "/tmp/x"], "--seed: 'x' is not an unsigned 64-bit integer"),
+        (["--seed", "6"], "--out FOLDER is required"),
+        (["--out"], "--out needs a folder"),
+        (["--out", "/tmp/x", "--speed", "2"], "unexpected argument '--speed'"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let r = try runGenerator(arguments)
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("trip-generator: " + message), "\(r.stderr)")
+    }
+
+    @Test("--help documents the usage and the committed corpus's command")
+    func help() throws {
+        let r = try runGenerator(["--help"])
+        #expect(r.status == 0 && r.stderr.isEmpty)
+        #expect(r.stdout.hasPrefix("USAGE: trip-generator --out FOLDER [--seed N]"))
+        #expect(r.stdout.contains("swift run trip-generator --out Traces/trips --seed \(corpusSeed)"))
+    }
+}
