@@ -14,6 +14,8 @@
 //   TraceGeometry -> CGeos (system library, GEOS reentrant C API), TraceGeodesy
 //   TraceGeodesy: pure Swift, no dependency
 //   tracekit-bench (Benchmarks/) -> library modules (TraceDevice included), CBaselines (C reference kernels)
+//   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceSharing, TraceGeodesy
+//     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
 import PackageDescription
 
 // Warnings in our own code fail the build (SwiftPM does not apply this to packages that depend
