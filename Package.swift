@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
 // TraceKit: replay GPS traces through a location-sharing policy.
 // Module graph (arrows point at dependencies):
-//   tracekit (executable) -> TraceCLI -> TraceSmoothing, TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   tracekit (executable) -> TraceCLI -> TraceReplay, TraceEnergy, TraceSmoothing, TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   TraceReplay -> TraceIO, TraceSharing, TraceEnergy, TraceGeodesy, TraceProj, TraceJSON (scenario, inference, replay engine, metrics)
 //   TraceSmoothing -> TraceSharing (for AccuracyTier), TraceGeodesy (Kalman filter, RTS smoother)
 //   TraceDevice -> TraceSharing, TraceSmoothing, TraceSimulation, TraceJSON, TraceGeodesy
 //     (the phone pipeline of a replay: accuracy emulation, smoothing, update gate)
@@ -30,7 +31,7 @@ let testSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
     name: "TraceKit",
     products: [
-        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceEnergy", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice"]),
+        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceEnergy", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay"]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
     targets: [
@@ -63,8 +64,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "TraceReplay",
+            dependencies: ["TraceIO", "TraceSharing", "TraceEnergy", "TraceGeodesy", "TraceProj", "TraceJSON"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "TraceCLI",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO", "TraceSmoothing"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceEnergy", "TraceReplay"],
             swiftSettings: strict
         ),
         .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
@@ -78,7 +84,7 @@ let package = Package(
         .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "CProj", "CBaselines", "TestSupport"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "CProj", "CBaselines", "TestSupport"],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
         ),
@@ -105,6 +111,10 @@ let package = Package(
         .testTarget(
             name: "TraceCorpusTests",
             dependencies: ["trip-generator", "TraceIO", "TraceJSON", "TraceSharing", "TraceGeodesy", "TestSupport"],
+            swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceReplayTests",
+            dependencies: ["TraceReplay", "TraceIO", "TraceSharing", "TraceEnergy", "TraceGeodesy", "TraceJSON", "TestSupport"],
             swiftSettings: testSettings),
         .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO"], swiftSettings: testSettings),
     ],

@@ -28,7 +28,7 @@ struct CommandSpec {
     var positionals: [PositionalSpec] = []
     /// Positionals may be omitted entirely (all or nothing), e.g. to read standard input instead.
     var positionalsOptional = false
-    /// The single positional repeats: one or more values.
+    /// The single positional repeats: one or more values (none too, with `positionalsOptional`).
     var variadic = false
     var options: [OptionSpec] = []
     var examples: [String] = []
@@ -109,7 +109,7 @@ extension CommandSpec {
         let expected = positionals.count
         let got = result.positionals.count
         if variadic {
-            if !result.helpRequested && got == 0 { throw .usage("'\(self.name)' needs at least one \(positionals[0].name)") }
+            if !result.helpRequested && got == 0 && !positionalsOptional { throw .usage("'\(self.name)' needs at least one \(positionals[0].name)") }
         } else if !result.helpRequested && got != expected && !(positionalsOptional && got == 0) {
             let names = positionals.map(\.name).joined(separator: " ")
             throw .usage("'\(self.name)' takes \(positionalsOptional ? "either no arguments or " : "")\(expected) (\(names)), got \(got)")

@@ -19,6 +19,7 @@ public enum TraceKitCommand {
     static let commands: [Command] = [
         Command(spec: InfoCommand.spec, run: InfoCommand.run),
         Command(spec: ConvertCommand.spec, run: ConvertCommand.run),
+        Command(spec: ReplayCommand.spec, run: ReplayCommand.run),
         Command(spec: SmoothCommand.spec, run: SmoothCommand.run),
         Command(spec: DistanceCommand.spec, run: DistanceCommand.run),
         Command(spec: PolicyCommands.show, run: PolicyCommands.runShow),

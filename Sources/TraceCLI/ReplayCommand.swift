@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TraceEnergy
+import TraceIO
+import TraceJSON
+import TraceReplay
+import TraceSharing
+
+/// `tracekit replay TRACE…`: per-state update counts, what the other party sees, and the battery
+/// estimate.
+enum ReplayCommand {
+    static let spec = CommandSpec(
+        name: "replay",
+        abstract: "Replay a trip: per-state updates delivered, sent and forwarded, the other party's view, battery cost.",
+        discussion: """
+            Replays the traces through the fulfilment state machine and the policy on one clock: \
+            each phone's emulated location manager, what it sends, what the relay forwards to \
+            whom, how far off and how stale each viewer's map is, and each phone's battery \
+            estimate (ENERGY.md). Tracks named helper, hirer or delegate (or the CSV role column) \
+            give roles; other tracks belong to the file's role (TRACE: the helper). The scenario \
+            comes from flags, then the sidecar (TRACE's name with .scenario.json, or --scenario), \
+            then the trace (waypoints named pickup and dropoff, the CSV state column); whatever is \
+            still missing is inferred by documented rules and labelled inferred in the report \
+            (README, "Replay"). '-' reads standard input (give --input-format; held in memory).
+            """,
+        positionals: [PositionalSpec(name: "TRACE…", help: "The helper's trace (or a trace whose tracks name their roles): GPX, CSV, PLT, REC.")],
+        positionalsOptional: true,
+        variadic: true,
+        options: [
+            OptionSpec(name: "scenario", valueName: "FILE", help: "A scenario sidecar (schema tracekit-scenario/1); default: TRACE's .scenario.json when it exists."),
+            OptionSpec(name: "category", valueName: "NAME", help: "The request category: ride, babysitting, dog walking, delivery, or another (non-ride) name."),
+            OptionSpec(name: "handed-off", help: "Pickup is handed off to a third party: the delegate's phone sources the hirer's locations."),
+            OptionSpec(name: "pickup", valueName: "LAT,LON", help: "The pickup point, decimal degrees."),
+            OptionSpec(name: "dropoff", valueName: "LAT,LON", help: "The dropoff point, decimal degrees."),
+            OptionSpec(name: "timeline", valueName: "STATE@TIME,…", help: "The state timeline, e.g. enRoute@2024-05-01T10:00:00Z,atPickup@2024-05-01T10:12:00Z."),
+            OptionSpec(name: "hirer", valueName: "FILE", help: "The hirer's trace."),
+            OptionSpec(name: "delegate", valueName: "FILE", help: "The delegate's trace (the third-party pickup)."),
+            OptionSpec(name: "policy", valueName: "FILE", help: "A policy file whose overrides apply to the seed (what-if)."),
+            OptionSpec(name: "energy-profile", valueName: "FILE", help: "An energy profile file, or a built-in profile: lte, lte-modern, 3g, wifi."),
+            OptionSpec(name: "receiver-radio", valueName: "ON|OFF", choices: ["on", "off"], defaultValue: "on",
+                       help: "Charge each viewer's radio for the updates it receives."),
+            OptionSpec(name: "format", short: "f", valueName: "FORMAT", choices: ["table", "json"], defaultValue: "table", help: "Output format."),
+            OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
+                       help: "Read the traces as this format instead of guessing from the extension."),
+            OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
+                       help: "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
+            OptionSpec(name: "utc-offset", valueName: "HOURS", help: "CSV times written without a zone are local times this many hours east of UTC."),
+            OptionSpec(name: "column", valueName: "FIELD=COLUMN", help: "CSV: take FIELD from COLUMN (as for info); comma-separated for several."),
+        ],
+        examples: [
+            "tracekit replay Traces/georust-garmin-activity.gpx",
+            "tracekit replay helper.gpx --hirer hirer.gpx --category ride --format json",
+            "tracekit replay trip.gpx --policy quiet.json --energy-profile lte-modern",
+        ])
+
+    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
+        var options = ReplayOptions()
+        options.read = try InfoCommand.readOptions(args)
+        options.inputFormat = args.value("input-format").flatMap(TraceFormat.init(rawValue:))
+        options.receiverRadio = args.value("receiver-radio") != "off"
+        options.tracekitVersion = TraceKitCommand.version
+        if let p = args.value("policy") { options.policy = try PolicyCommands.load(p) }
+        if let p = args.value("energy-profile") {
+            if let builtIn = EnergyProfile.builtIn(named: p) {
+                options.energyProfile = builtIn
+            } else {
+                let bytes = try readSmallFile(p)
+                do {
+                    options.energyProfile = try EnergyProfile(fileBytes: bytes, file: p)
+                } catch {
+                    throw .data(error.description)
+                }
+            }
+        }
+
+        // The sidecar: --scenario, or beside the first trace.
+        var spec = ScenarioSpec()
+        var sidecar = args.value("scenario")
+        if sidecar == nil, let trace = args.positionals.first, trace != "-" {
+            let candidate = Replay.sidecarPath(besides: trace)
+            if access(candidate, R_OK) == 0 { sidecar = candidate }
+        }
+        if let sidecar {
+            let bytes = try readSmallFile(sidecar)
+            do {
+                spec = try ScenarioSpec(sidecarBytes: bytes, file: sidecar)
+            } catch {
+                throw .data(error.description)
+            }
+        }
+        spec = spec.overriding(with: try flags(args))
+        guard !args.positionals.isEmpty || !spec.traces.isEmpty else {
+            throw .usage("'replay' needs a TRACE, or a --scenario naming the traces")
+        }
+        let inputs = args.positionals.map { TraceInput(path: $0, defaultRole: .helper, provenance: .flag) }
+        let result: ReplayResult
+        do {
+            result = try Replay.run(inputs, scenario: spec, options: options)
+        } catch {
+            switch error {
+            case .read(let e): throw CLIError(reading: e)
+            case .invalid(let m): throw .data(m)
+            }
+        }
+        if args.value("format") == "json" {
+            output.write(JSONWriter.string(result.json) + "\n")
+        } else {
+            output.write(ReplayReport.table(result))
+        }
+    }
+
+    /// The scenario items given as flags.
+    static func flags(_ args: ParsedArguments) throws(CLIError) -> ScenarioSpec {
+        var spec = ScenarioSpec()
+        if let c = args.value("category") {
+            guard !c.isEmpty else { throw .usage("'--category' needs a name") }
+            spec.category = Sourced(RequestCategory(named: c), .flag, "--category")
+        }
+        if args.flags.contains("handed-off") { spec.pickupHandedOff = Sourced(true, .flag, "--handed-off") }
+        for name in ["pickup", "dropoff"] {
+            guard let text = args.value(name) else { continue }
+            guard let c = ScenarioSpec.coordinate(parsing: text) else {
+                throw .usage("'--\(name)' takes LAT,LON in decimal degrees (latitude within ±90), not '\(text)'")
+            }
+            if name == "pickup" { spec.pickup = Sourced(c, .flag, "--pickup") } else { spec.dropoff = Sourced(c, .flag, "--dropoff") }
+        }
+        if let text = args.value("timeline") {
+            switch ScenarioSpec.timeline(parsing: text, provenance: .flag) {
+            case .failure(let e): throw .usage("'--timeline': '\(e.item)': \(e.message)")
+            case .success(let entries):
+                do {
+                    spec.timeline = Sourced(try TimelineEntry.validated(entries), .flag, "--timeline")
+                } catch {
+                    throw .usage("'--timeline': entry \(error.index + 1): \(error.message)")
+                }
+            }
+        }
+        if let h = args.value("hirer") { spec.traces[.hirer] = Sourced(h, .flag, "--hirer") }
+        if let d = args.value("delegate") { spec.traces[.delegate] = Sourced(d, .flag, "--delegate") }
+        return spec
+    }
+}

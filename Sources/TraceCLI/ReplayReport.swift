@@ -1,0 +1,148 @@
+import TraceEnergy
+import TraceGeodesy
+import TraceIO
+import TraceReplay
+import TraceSharing
+
+/// The terminal report of a replay: a header naming the trip, its scenario (inferred items
+/// marked) and the models; one table per phone with a trace, one row per state entered and a
+/// totals row; the battery estimate per phone; what dominates the cost; the arrivals as seen.
+enum ReplayReport {
+    static func table(_ r: ReplayResult) -> String {
+        var out = ""
+        let s = r.scenario
+        let traces = s.traces.map { t in
+            "\(t.path) (" + t.roles.map { "\($0.role.key) \($0.fixes) fixes" }.joined(separator: ", ") + ")"
+        }
+        out += "Replay: \(traces.joined(separator: "; "))\n"
+        out += "  category   \(s.category.value.name)\(s.category.value.isRide ? "" : " (not a ride)")\(label(s.category))\n"
+        if s.pickupHandedOff.value { out += "  pickup handed off to the delegate\(label(s.pickupHandedOff))\n" }
+        for (name, p) in [("pickup", s.pickup), ("dropoff", s.dropoff)] {
+            guard let p else {
+                out += "  \(name)    none\n"
+                continue
+            }
+            out += "  \(name)\(name == "pickup" ? "    " : "   ")\(fixed(p.value.latitude, 6)), \(fixed(p.value.longitude, 6))\(label(p))\n"
+        }
+        out += "  timeline   " + (s.timeline.isEmpty ? "none" : s.timeline.map { "\($0.state.displayName) \(clock($0.time))\($0.provenance == .inferred ? "*" : "")" }.joined(separator: ", ")) + "\n"
+        if s.timeline.contains(where: { $0.provenance == .inferred }) {
+            out += "             (* inferred: dwell \(fixed(s.rules.dwellRadiusMetres, 0)) m for \(fixed(s.rules.dwellSeconds, 0)) s; README \"Replay\")\n"
+        }
+        if let c = s.cancelledAt { out += "  cancelled  \(c.value.iso8601)\(label(c))\n" }
+        let assumed = s.assumedItems
+        out += "  inferred   \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", "))\n"
+        out += "  policy     \(r.policy.name) · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · tracekit \(r.tracekitVersion)\n"
+        out += "  time       \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds)))\n"
+
+        for phone in r.energy where phone.hasTrace {
+            let role = phone.role
+            let viewers = r.roles.filter { $0 != role }
+            out += "\n\(role.key.capitalizedFirst)'s phone\n"
+            var header = ["State", "Time", "Tier", "Raw", "Delivered", "Sent"]
+            header += viewers.map { "→ \($0.key)" }
+            header += ["Display error mean/p95/max m", "Stale p95/max s", "Distance km", "Energy J"]
+            var rows: [[String]] = []
+            for st in r.states where st.entered {
+                guard let m = st[role] else { continue }
+                rows.append(row(st.state.displayName, InfoCommand.duration(st.seconds), st.tier.key, m, viewers))
+            }
+            if let t = r.roleTotals.first(where: { $0.role == role }) {
+                rows.append(row("Total", InfoCommand.duration(r.durationSeconds), "", t, viewers))
+            }
+            out += TextTable.aligned(header: header, rows: rows)
+        }
+
+        out += "\nBattery (\(r.energyModel); an estimate, constants marked assumed in the profile):\n"
+        for phone in r.energy {
+            let e = phone.estimate
+            let perHour = e.milliampHoursPerHour.map { ", \(fixed($0, 2)) mAh/h" } ?? ""
+            out += "  \(phone.role.key)\(phone.hasTrace ? "" : " (no trace: location and received updates only)"): \(fixed(e.totalJoules, 1)) J = \(fixed(e.milliampHours, 2)) mAh\(perHour)"
+            out += "; location \(fixed(e.locationJoules, 1)) J, fixes \(fixed(e.fixesJoules, 1)) J, radio \(fixed(e.radio.totalJoules, 1)) J"
+            out += " (\(e.sent) sent, \(e.received) received, \(e.radioPromotions) promotions)\n"
+            let tiers = TierSeconds.metricKitOrder.filter { e.tierSeconds[$0] > 0 }.map { "\($0.key) \(InfoCommand.duration(e.tierSeconds[$0]))" }
+            out += "    time per tier: \(tiers.isEmpty ? "location off throughout" : tiers.joined(separator: ", "))\n"
+        }
+        if let d = r.dominantCost {
+            let state = r.costliestState(of: d.role, part: d.part).map { ", most of it in \($0.displayName)" } ?? ""
+            out += "What dominates the cost: the \(d.role.key)'s \(d.part.rawValue), \(fixed(d.joules, 1)) J, \(fixed(d.share * 100, 0)) % of all phones' energy\(state).\n"
+        } else {
+            out += "What dominates the cost: nothing; location was off throughout.\n"
+        }
+        for a in r.arrivals {
+            let text: String
+            if a.arrivedAt == nil {
+                text = "the helper never came within \(fixed(s.rules.dwellRadiusMetres, 0)) m"
+            } else if let late = a.lateSeconds {
+                text = "\(fixed(late, 1)) s after the helper arrived"
+            } else {
+                text = "never (no update placed the helper there)"
+            }
+            out += "Arrival at \(a.point.rawValue) seen by the \(a.viewer.key): \(text)\n"
+        }
+        for f in r.files {
+            var problems = f.diagnostics.summaryLines
+            if f.untimedFixes > 0 { problems.append("\(f.untimedFixes) track points without a time were not replayed") }
+            if f.outOfOrderFixes > 0 { problems.append("\(f.outOfOrderFixes) fixes out of time order were skipped") }
+            if !problems.isEmpty { out += "\(f.path): " + problems.joined(separator: "; ") + "\n" }
+        }
+        for n in r.notes { out += "Note: \(n)\n" }
+        return out
+    }
+
+    static func row(_ name: String, _ time: String, _ tier: String, _ m: StateRoleMetrics, _ viewers: [Role]) -> [String] {
+        let v = m.view
+        var cells = [name, time, tier, "\(m.rawFixes)", "\(m.deliveredFixes)", "\(m.sentUpdates)"]
+        cells += viewers.map { "\(m.forwarded[$0])" }
+        if let mean = v.displayErrorMeanMetres, let p95 = v.displayErrorP95Metres, let mx = v.displayErrorMaxMetres {
+            cells.append("\(fixed(mean, 1)) / \(fixed(p95, 1)) / \(fixed(mx, 1))")
+        } else {
+            cells.append(v.withoutUpdate > 0 ? "nothing received" : "—")
+        }
+        if let p95 = v.stalenessP95Seconds, let mx = v.stalenessMaxSeconds {
+            cells.append("\(fixed(p95, 1)) / \(fixed(mx, 1))")
+        } else {
+            cells.append("—")
+        }
+        cells.append(fixed(m.distanceMetres / 1000, 2))
+        cells.append(fixed(m.energy.totalJoules, 1))
+        return cells
+    }
+
+    static func label<T>(_ s: Sourced<T>) -> String {
+        switch s.provenance {
+        case .inferred: "   [inferred: \(s.detail)]"
+        case .default: "   [default]"
+        case .flag, .sidecar, .trace: s.detail.isEmpty ? "   [\(s.provenance.rawValue)]" : "   [\(s.detail)]"
+        }
+    }
+
+    /// "14:02:10" (UTC), with the date when it is not the trip's first day is not needed: the
+    /// header prints the full span.
+    static func clock(_ t: Timestamp) -> String {
+        let iso = t.iso8601  // yyyy-mm-ddThh:mm:ss[.fff]Z
+        guard let tIndex = iso.firstIndex(of: "T") else { return iso }
+        return String(iso[iso.index(after: tIndex)...].prefix(8))
+    }
+
+    /// `x` with exactly `decimals` digits after the point, rounded half away from zero.
+    static func fixed(_ x: Double, _ decimals: Int) -> String {
+        guard x.isFinite else { return "\(x)" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(x) * scale).rounded()
+        guard scaled < 9e15 else { return "\(x)" }
+        let n = Int(scaled)
+        let p = Int(scale)
+        let whole = n / p
+        var text = (x < 0 && n != 0 ? "-" : "") + "\(whole)"
+        if decimals > 0 {
+            let frac = String(n % p)
+            text += "." + String(repeating: "0", count: decimals - frac.count) + frac
+        }
+        return text
+    }
+}
+
+extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,155 @@
+import TraceGeodesy
+import TraceIO
+import TraceSharing
+
+/// The constants of the inference rules (README, "Replay: inference").
+///
+/// A *dwell* is the helper staying within ``dwellRadiusMetres`` of one fix (the stay's first, its
+/// anchor) for at least ``dwellSeconds``: 50 m covers GNSS scatter at a kerb (2.5–5 × a phone's
+/// 10–20 m urban accuracy) and the length of a car park's lane; 60 s is longer than a red light
+/// or a stop-and-go queue at walking speed, shorter than any real pickup wait. The same radius is
+/// the geofence of the pickup and the dropoff.
+public struct InferenceRules: Hashable, Sendable {
+    /// Metres.
+    public var dwellRadiusMetres: Double
+    /// Seconds.
+    public var dwellSeconds: Double
+
+    public init(dwellRadiusMetres: Double = 50, dwellSeconds: Double = 60) {
+        self.dwellRadiusMetres = dwellRadiusMetres
+        self.dwellSeconds = dwellSeconds
+    }
+
+    public static let `default` = InferenceRules()
+}
+
+/// The pickup and dropoff points, found from what was given and the first pass's scans.
+///
+/// Pickup: given (flag, sidecar, GPX waypoint "pickup"), else the pickup party's first position
+/// (the delegate's when pickup is handed off and a delegate trace exists, else the hirer's when a
+/// hirer trace exists), else the centre of the helper's first dwell that begins after the helper
+/// first moved farther than the radius from its start, else the helper's first position (no stop
+/// after setting off: the trip is read as starting at the pickup).
+///
+/// Dropoff: given (flag, sidecar, GPX waypoint "dropoff"), else the centre of the helper's last
+/// dwell that is farther than the radius from the pickup and begins after the pickup dwell (the
+/// first dwell centred within the radius of the pickup, if any), else the centre of the helper's
+/// final stop (the fixes at the end of the trace within the radius of the first of them, however
+/// short). An inferred dropoff is reached no earlier than the start of that dwell or stop, so a
+/// round trip that ends where it began is not "at the dropoff" as it sets off.
+enum PointInference {
+    static func pickup(given: Sourced<Coordinate>?, partyFirst: (role: Role, time: Int64, coordinate: Coordinate)?,
+                       helper: RoleScan, rules: InferenceRules) -> Sourced<Coordinate>? {
+        if let given { return given }
+        if let p = partyFirst {
+            return Sourced(p.coordinate, .inferred, "the \(p.role.key)'s first position (\(Timestamp(nanoseconds: p.time).iso8601))")
+        }
+        if let departure = helper.departure, let d = helper.dwells.first(where: { $0.start.nanoseconds >= departure }) {
+            return Sourced(d.centre, .inferred, "the centre of the helper's first dwell after setting off (\(describe(d)))")
+        }
+        if let first = helper.first {
+            return Sourced(first.coordinate, .inferred, "the helper's first position: no dwell after setting off, the trip starts at the pickup")
+        }
+        return nil
+    }
+
+    static func dropoff(given: Sourced<Coordinate>?, pickup: Coordinate?, helper: RoleScan,
+                        rules: InferenceRules) -> (point: Sourced<Coordinate>, notBefore: Int64?)? {
+        if let given { return (given, nil) }
+        let r = rules.dwellRadiusMetres
+        var after = Int64.min
+        if let pickup, let pickupDwell = helper.dwells.first(where: { RoleScanner.within($0.centre, pickup, r) }) {
+            after = pickupDwell.end.nanoseconds
+        }
+        let candidate = helper.dwells.last { dwell in
+            dwell.start.nanoseconds > after && !(pickup.map { RoleScanner.within(dwell.centre, $0, r) } ?? false)
+        }
+        if let d = candidate {
+            return (Sourced(d.centre, .inferred, "the centre of the helper's last dwell (\(describe(d)))"), d.start.nanoseconds)
+        }
+        if let d = helper.finalStay {
+            return (Sourced(d.centre, .inferred, "the centre of the helper's final stop (\(describe(d)))"), d.start.nanoseconds)
+        }
+        return nil
+    }
+
+    static func describe(_ d: Dwell) -> String {
+        "\(d.start.iso8601) to \(d.end.iso8601), \(d.fixes) fixes"
+    }
+}
+
+/// Infers the timeline online from the helper's fixes, as a phone's geofences would see them.
+/// Each event happens at the time of the fix that triggers it:
+///
+/// 1. Accepted at the helper's first fix (scheduled from the first pass).
+/// 2. En Route at the first helper fix farther than the radius from the helper's first fix.
+/// 3. At Pickup at the first helper fix within the radius of the pickup (from Accepted, skipping
+///    En Route, when the helper starts there).
+/// 4. In Task at the first helper fix farther than the radius from the pickup after that.
+/// 5. Awaiting Payment at the first helper fix within the radius of the dropoff after that (and
+///    not before the start of the dwell or final stop an inferred dropoff came from).
+/// 6. Completed at the helper's last fix, once Awaiting Payment was reached.
+///
+/// A rule that never fires leaves the request in its state to the end (reported as such).
+struct TimelineDetector {
+    let radius: Double
+    let start: Coordinate
+    let pickup: Coordinate
+    let dropoff: Coordinate
+    let dropoffNotBefore: Int64
+    private(set) var state: FulfilmentState = .accepted
+
+    init(rules: InferenceRules, start: Coordinate, pickup: Coordinate, dropoff: Coordinate, dropoffNotBefore: Int64?) {
+        radius = rules.dwellRadiusMetres
+        self.start = start
+        self.pickup = pickup
+        self.dropoff = dropoff
+        self.dropoffNotBefore = dropoffNotBefore ?? .min
+    }
+
+    /// The next state a helper fix at `c` enters, if any; call again with the same fix until nil
+    /// (one fix can pass several rules).
+    mutating func step(_ c: Coordinate, at time: Int64) -> (FulfilmentState, String)? {
+        let r = radius
+        switch state {
+        case .findingVillager, .accepted:
+            if RoleScanner.within(pickup, c, r) {
+                state = .atPickup
+                return (.atPickup, "first helper fix within \(fmt(r)) m of the pickup")
+            }
+            if !RoleScanner.within(start, c, r) {
+                state = .enRoute
+                return (.enRoute, "first helper fix farther than \(fmt(r)) m from its start")
+            }
+        case .enRoute:
+            if RoleScanner.within(pickup, c, r) {
+                state = .atPickup
+                return (.atPickup, "first helper fix within \(fmt(r)) m of the pickup")
+            }
+        case .atPickup:
+            if !RoleScanner.within(pickup, c, r) {
+                state = .inTask
+                return (.inTask, "first helper fix farther than \(fmt(r)) m from the pickup")
+            }
+        case .inTask:
+            if time >= dropoffNotBefore, RoleScanner.within(dropoff, c, r) {
+                state = .awaitingPayment
+                return (.awaitingPayment, "first helper fix within \(fmt(r)) m of the dropoff")
+            }
+        case .awaitingPayment, .completed:
+            break
+        }
+        return nil
+    }
+
+    /// Marks the request completed (at the helper's last fix).
+    mutating func complete() -> Bool {
+        guard state == .awaitingPayment else { return false }
+        state = .completed
+        return true
+    }
+}
+
+func fmt(_ x: Double) -> String {
+    x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+}

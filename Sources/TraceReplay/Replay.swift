@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+public import TraceEnergy
+import TraceGeodesy
+public import TraceIO
+public import TraceSharing
+
+/// How to replay.
+public struct ReplayOptions: Sendable {
+    /// The per-state policy (`--policy FILE`).
+    public var policy: SharingPolicy = .seed
+    /// The battery model's constants (`--energy-profile FILE`).
+    public var energyProfile: EnergyProfile = .lte
+    /// Whether a viewer's radio is charged for each update it receives (ENERGY.md's optional
+    /// E_radio(receiver)). On by default: a hirer's phone receiving updates pays for them.
+    public var receiverRadio = true
+    /// The inference constants.
+    public var rules = InferenceRules.default
+    /// How the trace files are read.
+    public var read = ReadOptions()
+    /// Read every file as this format instead of guessing from its extension.
+    public var inputFormat: TraceFormat?
+    /// Fixes of one role in one file held in memory (for standard input and files that are not in
+    /// time order, which are sorted); a larger file is read twice instead. 262,144 fixes take
+    /// 10 MB (40 bytes each).
+    public var memoryLimitFixes = 262_144
+    /// The TraceKit version recorded in results.
+    public var tracekitVersion = "unspecified"
+
+    public init() {}
+}
+
+/// A trace file to replay and the role of its tracks and rows that do not name one.
+public struct TraceInput: Hashable, Sendable {
+    /// A path, or "-" for standard input.
+    public var path: String
+    public var defaultRole: Role
+    public var provenance: Provenance
+
+    public init(path: String, defaultRole: Role = .helper, provenance: Provenance = .flag) {
+        self.path = path
+        self.defaultRole = defaultRole
+        self.provenance = provenance
+    }
+}
+
+/// Why a replay could not run.
+public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A trace could not be opened or read.
+    case read(TraceReadError)
+    /// The input is unusable (no timed fix, a bad role or state label, a bad timeline): one line
+    /// naming the file and the problem.
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .read(let e): e.description
+        case .invalid(let m): m
+        }
+    }
+}
+
+/// Replays trace files through the location-sharing state machine.
+public enum Replay {
+    /// The sidecar beside a trace: `trip.gpx` → `trip.scenario.json`.
+    public static func sidecarPath(besides trace: String) -> String {
+        let slash = trace.lastIndex(of: "/")
+        if let dot = trace.lastIndex(of: "."), slash.map({ dot > $0 }) ?? true, dot != trace.startIndex {
+            return String(trace[..<dot]) + ".scenario.json"
+        }
+        return trace + ".scenario.json"
+    }
+
+    /// Replays `inputs` (together with the traces `spec` names) under `spec`, inferring what it
+    /// does not give.
+    ///
+    /// Two passes at most: the first reads every file once to find roles, waypoints, state labels,
+    /// dwells and the first and last fixes (keeping up to ``ReplayOptions/memoryLimitFixes``
+    /// fixes per role and file in memory); the second replays, from memory or by reading the
+    /// larger files again. Memory is bounded whatever the file size.
+    /// - Throws: ``ReplayError``.
+    public static func run(_ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions) throws(ReplayError) -> ReplayResult {
+        var all = inputs
+        for role in Role.allCases {
+            guard let t = spec.traces[role] else { continue }
+            if let i = all.firstIndex(where: { samePath($0.path, t.value) }) {
+                if t.provenance == .flag || all[i].defaultRole == role { all[i].defaultRole = role }
+                continue
+            }
+            all.append(TraceInput(path: t.value, defaultRole: role, provenance: t.provenance))
+        }
+        guard !all.isEmpty else { throw .invalid("no trace to replay") }
+        let first = try firstPass(all, options: options)
+        var engine = Engine(first: first, inputs: all, spec: spec, options: options)
+        return try engine.run()
+    }
+
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        guard a != "-", b != "-", let ra = realpath(a, nil) else { return false }
+        defer { free(ra) }
+        guard let rb = realpath(b, nil) else { return false }
+        defer { free(rb) }
+        return strcmp(ra, rb) == 0
+    }
+
+    /// What the first pass found.
+    struct FirstPass {
+        var records: [(file: Int, record: StreamRecord)] = []
+        var files: [FileDiagnostics] = []
+        var pickup: Sourced<Coordinate>?
+        var dropoff: Sourced<Coordinate>?
+    }
+
+    static func firstPass(_ inputs: [TraceInput], options: ReplayOptions) throws(ReplayError) -> FirstPass {
+        var pass = FirstPass()
+        let limit = options.memoryLimitFixes
+        for (fileIndex, input) in inputs.enumerated() {
+            var reader: RoleReader
+            do {
+                reader = try RoleReader(path: input.path, format: options.inputFormat, options: options.read, defaultRole: input.defaultRole)
+            } catch {
+                throw .read(error)
+            }
+            var records: [StreamRecord?] = [nil, nil, nil]
+            var untimed = 0
+            while let item = try reader.next() {
+                switch item {
+                case .waypoint(let fix):
+                    let name = fix.name?.trimmingSpaces.lowercased()
+                    if name == "pickup", pass.pickup == nil {
+                        pass.pickup = Sourced(fix.coordinate, .trace, "waypoint 'pickup' in \(input.path)")
+                    } else if name == "dropoff", pass.dropoff == nil {
+                        pass.dropoff = Sourced(fix.coordinate, .trace, "waypoint 'dropoff' in \(input.path)")
+                    }
+                case .point(let role, let named, let fix):
+                    guard let time = fix.time?.nanoseconds else {
+                        untimed += 1
+                        continue
+                    }
+                    if records[role.rawValue] == nil {
+                        records[role.rawValue] = StreamRecord(path: input.path, role: role, defaultRole: input.defaultRole, rules: options.rules)
+                    }
+                    try note(&records[role.rawValue]!, time: time, fix: fix, named: named, limit: limit)
+                }
+            }
+            for role in [Role.helper, .hirer, .delegate] {
+                guard var r = records[role.rawValue] else { continue }
+                if r.buffer == nil && input.path == "-" {
+                    throw .invalid("<stdin>: more than \(limit) fixes for the \(role.key); standard input is held in memory, so replay a file instead")
+                }
+                if r.unordered, var b = r.buffer {
+                    b.sortByTime()
+                    r.buffer = b
+                    r.scanner = RoleScanner(rules: options.rules)
+                    for i in 0..<b.count { r.scanner.add(time: b.times[i], b.coordinates[i]) }
+                }
+                pass.records.append((fileIndex, r))
+            }
+            pass.files.append(FileDiagnostics(path: input.path == "-" ? "<stdin>" : input.path, format: reader.reader.format,
+                                              diagnostics: reader.reader.diagnostics, untimedFixes: untimed, outOfOrderFixes: 0))
+        }
+        return pass
+    }
+
+    private static func note(_ r: inout StreamRecord, time: Int64, fix: Fix, named: Bool, limit: Int) throws(ReplayError) {
+        r.fixes += 1
+        if named { r.named = true }
+        if time < r.lastTime {
+            r.unordered = true
+        } else {
+            r.scanner.add(time: time, fix.coordinate)
+            r.lastTime = time
+        }
+        if r.buffer != nil {
+            if r.buffer!.count < limit {
+                r.buffer!.append(ReplayFix(time: time, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, speed: fix.speed))
+            } else {
+                r.buffer = nil
+            }
+        }
+        if let label = fix.state, label != r.lastStateLabel {
+            r.lastStateLabel = label
+            guard r.stateChanges.count < 10_000 else { throw .invalid("\(r.path): the state column changes more than 10000 times") }
+            r.stateChanges.append((label, time))
+        }
+    }
+}

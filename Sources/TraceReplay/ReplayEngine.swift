@@ -1,0 +1,475 @@
+import TraceEnergy
+import TraceGeodesy
+import TraceIO
+import TraceProj
+import TraceSharing
+
+/// One role's fixes from one file, in time order, from memory or read again from the file.
+private struct FixStream {
+    let role: Role
+    let file: Int
+    var memory: FixColumns?
+    var index = 0
+    var reader: RoleReader?
+    var head: ReplayFix?
+
+    mutating func advance() throws(ReplayError) {
+        if let m = memory {
+            if index < m.count {
+                head = m[index]
+                index += 1
+            } else {
+                head = nil
+            }
+            return
+        }
+        while let item = try reader!.next() {
+            if case .point(let r, _, let fix) = item, r == role, let t = fix.time {
+                head = ReplayFix(time: t.nanoseconds, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, speed: fix.speed)
+                return
+            }
+        }
+        head = nil
+    }
+}
+
+/// One state × role cell being accumulated.
+private struct Cell {
+    var raw = 0, delivered = 0, sent = 0
+    var forwarded = RoleCounts()
+    var distance = 0.0
+    var withoutUpdate = 0
+    var error = QuantileHistogram()
+    var staleness = QuantileHistogram()
+    var energy = EnergyParts()
+
+    mutating func merge(_ c: Cell) {
+        raw += c.raw
+        delivered += c.delivered
+        sent += c.sent
+        forwarded.add(c.forwarded)
+        distance += c.distance
+        withoutUpdate += c.withoutUpdate
+        error.merge(c.error)
+        staleness.merge(c.staleness)
+        energy += c.energy
+    }
+
+    func metrics(_ role: Role, seconds: Double) -> StateRoleMetrics {
+        StateRoleMetrics(role: role, rawFixes: raw, deliveredFixes: delivered, sentUpdates: sent, forwarded: forwarded,
+                         seconds: seconds, distanceMetres: distance,
+                         view: ViewMetrics(error: error, staleness: staleness, withoutUpdate: withoutUpdate), energy: energy)
+    }
+}
+
+/// A scheduled timeline event.
+private struct Scheduled {
+    var time: Int64
+    var event: FulfilmentEvent
+    var provenance: Provenance
+    var detail: String
+}
+
+/// The second pass: the k-way merge of every role's fixes on one clock, the state machine, the
+/// phones, the relay, the viewers and the meters.
+struct Engine {
+    private let options: ReplayOptions
+    private let inputs: [TraceInput]
+    private var first: Replay.FirstPass
+    private let spec: ScenarioSpec
+    private let geodesic = Geodesic()
+
+    init(first: Replay.FirstPass, inputs: [TraceInput], spec: ScenarioSpec, options: ReplayOptions) {
+        self.first = first
+        self.inputs = inputs
+        self.spec = spec
+        self.options = options
+    }
+
+    // Clock and scenario.
+    private var t0: Int64 = 0
+    private var tEnd: Int64 = 0
+    private var machine = FulfilmentMachine(category: .ride)
+    private var relay = RelayTable(.seed)
+    private var isRide = true
+    private var pickup: Coordinate?
+    private var dropoff: Coordinate?
+    private var dropoffNotBefore = Int64.min
+    private var radius = 50.0
+
+    // Timeline.
+    private var scheduled: [Scheduled] = []
+    private var nextScheduled = 0
+    private var detector: TimelineDetector?
+    private var helperLast = Int64.max
+    private var timeline: [TimelineEntry] = []
+    private var cancelled = false
+    private var afterCancellation = 0
+    private var notes: [String] = []
+
+    // Phones, cells, viewers.
+    private var phones = Role.allCases.map { PhoneModel(role: $0) }
+    private var meters: [EnergyMeter?] = [nil, nil, nil]
+    private var snapshots = [EnergyParts](repeating: EnergyParts(), count: 3)
+    private var cells = [Cell](repeating: Cell(), count: 21)
+    private var stateSeconds = [Double](repeating: 0, count: 7)
+    private var entered = [Bool](repeating: false, count: 7)
+    private var stateSince: Int64 = 0
+    private var lastPosition: [Coordinate?] = [nil, nil, nil]
+    private var lastTime = [Int64](repeating: .min, count: 3)
+    private var received: [(coordinate: Coordinate, time: Int64)?] = Array(repeating: nil, count: 9)
+    private var outOfOrder: [Int] = []
+
+    // Arrivals.
+    private var pickupArrival: Int64?
+    private var leftPickup = false
+    private var dropoffArrival: Int64?
+    private var pickupVisible: [Int64?] = [nil, nil, nil]
+    private var dropoffVisible: [Int64?] = [nil, nil, nil]
+
+    @inline(__always) private func seconds(_ t: Int64) -> Double { Double(t &- t0) / 1e9 }
+
+    mutating func run() throws(ReplayError) -> ReplayResult {
+        let rules = options.rules
+        radius = rules.dwellRadiusMetres
+        let records = first.records.map(\.record)
+        guard records.contains(where: { $0.fixes > 0 }) else {
+            let names = inputs.map { $0.path == "-" ? "<stdin>" : $0.path }.joined(separator: ", ")
+            throw .invalid("\(names): no timed track points to replay")
+        }
+
+        // Scans per role.
+        var scans: [RoleScan?] = [nil, nil, nil]
+        for i in first.records.indices {
+            let scan = first.records[i].record.scanner.finish()
+            let role = first.records[i].record.role.rawValue
+            scans[role] = scans[role].map { combine($0, scan) } ?? scan
+        }
+        let helper = scans[Role.helper.rawValue] ?? RoleScan()
+
+        // The scenario, item by item: flags and sidecar, then the traces, then inference.
+        let category = spec.category ?? Sourced(RequestCategory.ride, .default, "none given: a ride")
+        let handedOff = spec.pickupHandedOff ?? Sourced(false, .default, "none given")
+        isRide = category.value.isRide
+        let partyRole: Role = handedOff.value ? .delegate : .hirer
+        let party = scans[partyRole.rawValue]?.first.map { (partyRole, $0.time, $0.coordinate) }
+        let pickupItem = PointInference.pickup(given: spec.pickup ?? first.pickup, partyFirst: party, helper: helper, rules: rules)
+        let dropoffFound = PointInference.dropoff(given: spec.dropoff ?? first.dropoff, pickup: pickupItem?.value, helper: helper, rules: rules)
+        let dropoffItem = dropoffFound?.point
+        pickup = pickupItem?.value
+        dropoff = dropoffItem?.value
+        dropoffNotBefore = dropoffFound?.notBefore ?? .min
+
+        var given = spec.timeline
+        if given == nil {
+            let ordered = first.records.map(\.record).sorted { ($0.role == .helper ? 0 : 1) < ($1.role == .helper ? 0 : 1) }
+            if let r = ordered.first(where: { !$0.stateChanges.isEmpty }) {
+                var entries: [TimelineEntry] = []
+                for change in r.stateChanges {
+                    guard let state = FulfilmentState(parsing: change.state) else {
+                        throw .invalid("\(r.path): state '\(change.state)' is not a fulfilment state; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", "))")
+                    }
+                    entries.append(TimelineEntry(state: state, time: Timestamp(nanoseconds: change.time), provenance: .trace, detail: "the state column of \(r.path)"))
+                }
+                do {
+                    given = Sourced(try TimelineEntry.validated(entries), .trace, "the state column of \(r.path)")
+                } catch {
+                    throw .invalid("\(r.path): state column: \(error.message)")
+                }
+            }
+        }
+        if let given {
+            for e in given.value {
+                guard let event = TimelineEntry.event(entering: e.state) else { continue }
+                scheduled.append(Scheduled(time: e.time.nanoseconds, event: event, provenance: e.provenance, detail: e.detail))
+            }
+        } else if let start = helper.first, let p = pickup, let d = dropoff {
+            scheduled.append(Scheduled(time: start.time, event: .accept, provenance: .inferred, detail: "the helper's first fix"))
+            detector = TimelineDetector(rules: rules, start: start.coordinate, pickup: p, dropoff: d, dropoffNotBefore: dropoffFound?.notBefore)
+            helperLast = helper.last!.time
+        } else {
+            notes.append("no helper fix: the timeline cannot be inferred, the request stays in Finding Villager")
+        }
+        if let c = spec.cancelledAt {
+            scheduled.append(Scheduled(time: c.value.nanoseconds, event: .cancel, provenance: c.provenance, detail: c.detail))
+        }
+        // Stable: entries at the same time keep their order.
+        scheduled = scheduled.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+
+        // The clock.
+        var lo = Int64.max, hi = Int64.min
+        for s in scans.compactMap({ $0 }) {
+            if let f = s.first { lo = min(lo, f.time) }
+            if let l = s.last { hi = max(hi, l.time) }
+        }
+        for s in scheduled {
+            lo = min(lo, s.time)
+            hi = max(hi, s.time)
+        }
+        t0 = lo
+        tEnd = hi
+        stateSince = t0
+        entered[FulfilmentState.findingVillager.rawValue] = true
+
+        // Phones taking part: helper and hirer always, the delegate once handed off or with a trace.
+        machine = FulfilmentMachine(category: category.value, policy: options.policy, pickupHandedOff: handedOff.value)
+        relay = RelayTable(options.policy)
+        var roles: [Role] = [.helper, .hirer]
+        if handedOff.value || scans[Role.delegate.rawValue] != nil { roles.append(.delegate) }
+        let start = machine.currentAction
+        for role in roles {
+            let tier = phones[role.rawValue].apply(start)
+            meters[role.rawValue] = EnergyMeter(profile: options.energyProfile, start: 0, tier: tier)
+        }
+
+        // The merge.
+        outOfOrder = [Int](repeating: 0, count: inputs.count)
+        var streams: [FixStream] = []
+        let order: [Role] = [.helper, .hirer, .delegate]
+        for role in order {
+            for i in first.records.indices where first.records[i].record.role == role && first.records[i].record.fixes > 0 {
+                let r = first.records[i].record
+                var s = FixStream(role: role, file: first.records[i].file)
+                if let b = r.buffer {
+                    s.memory = b
+                } else {
+                    do {
+                        s.reader = try RoleReader(path: r.path, format: options.inputFormat, options: options.read, defaultRole: r.defaultRole)
+                    } catch {
+                        throw .read(error)
+                    }
+                }
+                first.records[i].record.buffer = nil  // the stream owns it now
+                try s.advance()
+                streams.append(s)
+            }
+        }
+        while true {
+            var k = -1
+            var best = Int64.max
+            for i in streams.indices {
+                if let h = streams[i].head, h.time < best || k < 0 {
+                    best = h.time
+                    k = i
+                }
+            }
+            guard k >= 0 else { break }
+            let fix = streams[k].head!
+            let role = streams[k].role
+            let file = streams[k].file
+            try streams[k].advance()
+            process(fix, role: role, file: file)
+        }
+        if helperLast < .max {
+            applyScheduled(through: helperLast)
+            completeIfDue()
+        }
+        applyScheduled(through: .max)
+        closeState(machine.state, at: cancelled ? stateSince : tEnd)
+
+        return result(category: category, handedOff: handedOff, pickup: pickupItem, dropoff: dropoffItem, roles: roles, scans: scans)
+    }
+
+    private func combine(_ a: RoleScan, _ b: RoleScan) -> RoleScan {
+        var c = a
+        if let f = b.first, c.first.map({ f.time < $0.time }) ?? true { c.first = f }
+        if let l = b.last, c.last.map({ l.time > $0.time }) ?? true { c.last = l }
+        if let d = b.departure { c.departure = min(c.departure ?? d, d) }
+        c.dwells = (a.dwells + b.dwells).sorted { $0.start < $1.start }
+        c.dwellsDropped += b.dwellsDropped
+        return c
+    }
+
+    // MARK: Events
+
+    private mutating func applyScheduled(through time: Int64) {
+        while nextScheduled < scheduled.count && scheduled[nextScheduled].time <= time {
+            let s = scheduled[nextScheduled]
+            nextScheduled += 1
+            apply(s.event, at: s.time, provenance: s.provenance, detail: s.detail)
+        }
+    }
+
+    /// Completed at the helper's last fix, once Awaiting Payment was reached (inferred timelines).
+    private mutating func completeIfDue() {
+        guard detector != nil, !cancelled else {
+            helperLast = .max
+            return
+        }
+        if detector!.complete() {
+            apply(.confirmPayment, at: helperLast, provenance: .inferred, detail: "the helper's last fix")
+        }
+        helperLast = .max
+    }
+
+    private mutating func apply(_ event: FulfilmentEvent, at t: Int64, provenance: Provenance, detail: String) {
+        guard !cancelled else {
+            notes.append("\(event) at \(Timestamp(nanoseconds: t).iso8601) ignored: the request was cancelled")
+            return
+        }
+        let before = machine
+        let action: SharingAction
+        do {
+            action = try machine.handle(event)
+        } catch {
+            notes.append("\(event) at \(Timestamp(nanoseconds: t).iso8601) ignored: \(error)")
+            return
+        }
+        closeState(before.state, at: t)
+        if action.cancelled {
+            cancelled = true
+        } else {
+            timeline.append(TimelineEntry(state: action.state, time: Timestamp(nanoseconds: t), provenance: provenance, detail: detail))
+            entered[action.state.rawValue] = true
+        }
+        for role in Role.allCases where meters[role.rawValue] != nil {
+            let tier = phones[role.rawValue].apply(action)
+            meters[role.rawValue]!.setTier(tier, at: seconds(t))
+        }
+    }
+
+    /// Ends the current state's interval at `t`: its seconds and each phone's energy in it.
+    private mutating func closeState(_ state: FulfilmentState, at t: Int64) {
+        let s = state.rawValue
+        stateSeconds[s] += seconds(t) - seconds(stateSince)
+        for role in Role.allCases {
+            guard let m = meters[role.rawValue] else { continue }
+            let now = EnergyParts(m.estimate(at: max(seconds(t), m.tierSince)))
+            cells[s * 3 + role.rawValue].energy += now - snapshots[role.rawValue]
+            snapshots[role.rawValue] = now
+        }
+        stateSince = t
+    }
+
+    // MARK: Fixes
+
+    private mutating func process(_ fix: ReplayFix, role: Role, file: Int) {
+        let r = role.rawValue
+        if fix.time < lastTime[r] {
+            outOfOrder[file] += 1
+            return
+        }
+        if helperLast < fix.time {
+            applyScheduled(through: helperLast)
+            completeIfDue()
+        }
+        applyScheduled(through: fix.time)
+        if cancelled {
+            afterCancellation += 1
+            lastTime[r] = fix.time
+            return
+        }
+        let c = fix.coordinate
+        if role == .helper, detector != nil {
+            while let step = detector!.step(c, at: fix.time) {
+                apply(TimelineEntry.event(entering: step.0)!, at: fix.time, provenance: .inferred, detail: step.1)
+            }
+        }
+        let state = machine.state
+        let index = state.rawValue * 3 + r
+        let now = seconds(fix.time)
+        cells[index].raw += 1
+        if let p = lastPosition[r] {
+            let d = TangentPlane.distance(from: p, to: c, fallback: geodesic)
+            cells[index].distance += d
+            meters[r]?.travel(metres: d)
+        }
+        lastPosition[r] = c
+        lastTime[r] = fix.time
+
+        // The truth about arrivals (before this fix's own update can show it).
+        if role == .helper, let p = pickup {
+            if pickupArrival == nil {
+                if RoleScanner.within(p, c, radius) { pickupArrival = fix.time }
+            } else if !leftPickup {
+                leftPickup = !RoleScanner.within(p, c, radius)
+            }
+            if leftPickup, dropoffArrival == nil, fix.time >= dropoffNotBefore, let d = dropoff, RoleScanner.within(d, c, radius) {
+                dropoffArrival = fix.time
+            }
+        }
+
+        let viewers = relay.viewers(ofLocationFrom: role, in: state, isRide: isRide, pickupHandedOff: machine.request.pickupHandedOff)
+        if meters[r] != nil, phones[r].offer(fix, at: now) {
+            cells[index].delivered += 1
+            meters[r]!.deliverFix()
+            if phones[r].use == .shares {
+                cells[index].sent += 1
+                meters[r]!.send(at: now)
+                for v in Role.allCases where viewers.contains(RoleSet(v)) {
+                    cells[index].forwarded[v] += 1
+                    if options.receiverRadio { meters[v.rawValue]?.receive(at: now) }
+                    received[v.rawValue * 3 + r] = (c, fix.time)
+                    if role == .helper && v != .helper { noteVisibility(of: c, at: fix.time, to: v) }
+                }
+            }
+        }
+        for v in Role.allCases where viewers.contains(RoleSet(v)) {
+            if let last = received[v.rawValue * 3 + r] {
+                cells[index].error.add(TangentPlane.distance(from: c, to: last.coordinate, fallback: geodesic))
+                cells[index].staleness.add(Double(fix.time - last.time) / 1e9)
+            } else {
+                cells[index].withoutUpdate += 1
+            }
+        }
+    }
+
+    private mutating func noteVisibility(of c: Coordinate, at t: Int64, to viewer: Role) {
+        let v = viewer.rawValue
+        if let a = pickupArrival, pickupVisible[v] == nil, t >= a, let p = pickup, RoleScanner.within(p, c, radius) { pickupVisible[v] = t }
+        if let a = dropoffArrival, dropoffVisible[v] == nil, t >= a, let d = dropoff, RoleScanner.within(d, c, radius) { dropoffVisible[v] = t }
+    }
+
+    // MARK: Result
+
+    private func result(category: Sourced<RequestCategory>, handedOff: Sourced<Bool>, pickup: Sourced<Coordinate>?,
+                        dropoff: Sourced<Coordinate>?, roles: [Role], scans: [RoleScan?]) -> ReplayResult {
+        var states: [StateMetrics] = []
+        var totals = [Cell](repeating: Cell(), count: 3)
+        for state in FulfilmentState.allCases {
+            var perRole: [StateRoleMetrics] = []
+            for role in roles {
+                let cell = cells[state.rawValue * 3 + role.rawValue]
+                totals[role.rawValue].merge(cell)
+                perRole.append(cell.metrics(role, seconds: stateSeconds[state.rawValue]))
+            }
+            states.append(StateMetrics(state: state, entered: entered[state.rawValue], seconds: stateSeconds[state.rawValue],
+                                       tier: options.policy[state].tier, roles: perRole))
+        }
+        let duration = seconds(tEnd)
+        let roleTotals = roles.map { totals[$0.rawValue].metrics($0, seconds: duration) }
+        let energy = roles.map { role in
+            PhoneEnergy(role: role, hasTrace: scans[role.rawValue] != nil, estimate: meters[role.rawValue]!.estimate(at: max(duration, meters[role.rawValue]!.tierSince)))
+        }
+        var arrivals: [ArrivalVisibility] = []
+        let viewers: [Role] = handedOff.value ? [.hirer, .delegate] : [.hirer]
+        for point in ArrivalPoint.allCases {
+            guard (point == .pickup ? self.pickup : self.dropoff) != nil else { continue }
+            for v in viewers {
+                let arrived = point == .pickup ? pickupArrival : dropoffArrival
+                let visible = point == .pickup ? pickupVisible[v.rawValue] : dropoffVisible[v.rawValue]
+                arrivals.append(ArrivalVisibility(point: point, viewer: v, arrivedAt: arrived.map(Timestamp.init(nanoseconds:)),
+                                                  visibleAt: visible.map(Timestamp.init(nanoseconds:))))
+            }
+        }
+        var files = first.files
+        for i in files.indices { files[i].outOfOrderFixes = outOfOrder[i] }
+        var notes = notes
+        if afterCancellation > 0 { notes.append("\(afterCancellation) fixes after the cancellation were not replayed") }
+        for (i, s) in scans.enumerated() where (s?.dwellsDropped ?? 0) > 0 {
+            notes.append("the \(Role(rawValue: i)!.key) has more than \(RoleScanner.maximumDwells) dwells: only the first and the latest were kept")
+        }
+        var traces: [TraceAssignment] = []
+        for (i, input) in inputs.enumerated() {
+            let counts = first.records.filter { $0.file == i }.map { RoleFixCount(role: $0.record.role, fixes: $0.record.fixes, namedInTrace: $0.record.named) }
+            traces.append(TraceAssignment(path: input.path == "-" ? "<stdin>" : input.path, defaultRole: input.defaultRole, provenance: input.provenance, roles: counts))
+        }
+        let scenario = ReplayScenario(category: category, pickupHandedOff: handedOff, pickup: pickup, dropoff: dropoff, traces: traces,
+                                      timeline: timeline, cancelledAt: spec.cancelledAt, rules: options.rules)
+        return ReplayResult(
+            tracekitVersion: options.tracekitVersion, policy: PolicyLabel(name: options.policy.name, fileVersion: SharingPolicy.fileVersion),
+            energyModel: options.energyProfile.label, energyProfile: options.energyProfile, receiverRadio: options.receiverRadio,
+            scenario: scenario, start: Timestamp(nanoseconds: t0), end: Timestamp(nanoseconds: tEnd), states: states,
+            roleTotals: roleTotals, energy: energy, arrivals: arrivals, files: files, notes: notes)
+    }
+}

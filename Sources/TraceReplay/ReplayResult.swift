@@ -1,0 +1,267 @@
+public import TraceEnergy
+import TraceGeodesy
+public import TraceIO
+public import TraceSharing
+
+/// Counts per role (hirer, helper, delegate), allocation-free.
+public struct RoleCounts: Hashable, Sendable {
+    private var values = (0, 0, 0)
+
+    public init() {}
+
+    public subscript(role: Role) -> Int {
+        get {
+            switch role {
+            case .hirer: values.0
+            case .helper: values.1
+            case .delegate: values.2
+            }
+        }
+        set {
+            switch role {
+            case .hirer: values.0 = newValue
+            case .helper: values.1 = newValue
+            case .delegate: values.2 = newValue
+            }
+        }
+    }
+
+    /// The sum over roles.
+    public var total: Int { values.0 + values.1 + values.2 }
+
+    public static func == (a: RoleCounts, b: RoleCounts) -> Bool { a.values == b.values }
+    public func hash(into h: inout Hasher) {
+        h.combine(values.0)
+        h.combine(values.1)
+        h.combine(values.2)
+    }
+
+    mutating func add(_ other: RoleCounts) {
+        for r in Role.allCases { self[r] += other[r] }
+    }
+}
+
+/// What the other parties saw of one sender's position: sampled at each raw fix of the sender,
+/// for each viewer entitled to see that sender's location at that moment (after any update the
+/// fix itself produced; network delay is taken as 0).
+///
+/// Display error is the distance between the sender's true position (the raw fix) and the last
+/// position the viewer received from that sender; staleness is the time since that update. A
+/// sample before the viewer received anything has neither and is counted in ``withoutUpdate``.
+/// p95 uses the nearest rank at 0.1 m / 0.1 s resolution below 102.4 (rounded down) and within
+/// 0.2 % above; means and maxima are exact.
+public struct ViewMetrics: Hashable, Sendable {
+    /// Samples with a last received position.
+    public var samples: Int
+    /// Samples where the viewer had received nothing yet.
+    public var withoutUpdate: Int
+    /// Metres; nil without samples.
+    public var displayErrorMeanMetres: Double?
+    public var displayErrorP95Metres: Double?
+    public var displayErrorMaxMetres: Double?
+    /// Seconds; nil without samples.
+    public var stalenessMeanSeconds: Double?
+    public var stalenessP95Seconds: Double?
+    public var stalenessMaxSeconds: Double?
+
+    init(error: QuantileHistogram, staleness: QuantileHistogram, withoutUpdate: Int) {
+        samples = error.count
+        self.withoutUpdate = withoutUpdate
+        displayErrorMeanMetres = error.mean
+        displayErrorP95Metres = error.quantile(0.95)
+        displayErrorMaxMetres = error.max
+        stalenessMeanSeconds = staleness.mean
+        stalenessP95Seconds = staleness.quantile(0.95)
+        stalenessMaxSeconds = staleness.max
+    }
+}
+
+/// A phone's energy in one part of the trip, in joules, by part (ENERGY.md). The radio part of a
+/// state is the radio energy settled in it, its last tail charged in full (so the states add up
+/// to the phone's whole estimate).
+public struct EnergyParts: Hashable, Sendable {
+    public var locationJoules = 0.0
+    public var fixesJoules = 0.0
+    public var radioJoules = 0.0
+
+    public init() {}
+
+    public var totalJoules: Double { locationJoules + fixesJoules + radioJoules }
+
+    init(_ e: EnergyEstimate) {
+        locationJoules = e.locationJoules
+        fixesJoules = e.fixesJoules
+        radioJoules = e.radio.totalJoules
+    }
+
+    static func - (a: EnergyParts, b: EnergyParts) -> EnergyParts {
+        var d = EnergyParts()
+        d.locationJoules = a.locationJoules - b.locationJoules
+        d.fixesJoules = a.fixesJoules - b.fixesJoules
+        d.radioJoules = a.radioJoules - b.radioJoules
+        return d
+    }
+
+    static func += (a: inout EnergyParts, b: EnergyParts) {
+        a.locationJoules += b.locationJoules
+        a.fixesJoules += b.fixesJoules
+        a.radioJoules += b.radioJoules
+    }
+}
+
+/// One role's figures in one state (or, in ``ReplayResult/roleTotals``, over the whole trip).
+public struct StateRoleMetrics: Hashable, Sendable {
+    public var role: Role
+    /// Raw fixes of this role's trace replayed in the state.
+    public var rawFixes: Int
+    /// Fixes the emulated phone delivered (location on, accuracy gate, delivery model).
+    public var deliveredFixes: Int
+    /// Updates the phone sent to the server: delivered fixes while another party's map shows its
+    /// position (``LocationUse/shares``).
+    public var sentUpdates: Int
+    /// Updates forwarded to each viewer (``RelayTable``).
+    public var forwarded: RoleCounts
+    /// Seconds in the state (the same for every role); for trip totals, the trip's duration.
+    public var seconds: Double
+    /// Metres travelled: the sum of steps between this role's consecutive raw fixes.
+    public var distanceMetres: Double
+    /// What viewers saw of this role's position.
+    public var view: ViewMetrics
+    /// This role's phone's energy in the state.
+    public var energy: EnergyParts
+}
+
+/// One state's row of the report.
+public struct StateMetrics: Hashable, Sendable {
+    public var state: FulfilmentState
+    /// Whether the request was in this state at any time.
+    public var entered: Bool
+    /// Seconds in the state.
+    public var seconds: Double
+    /// The policy's tier for the state.
+    public var tier: AccuracyTier
+    /// One entry per role of the replay: helper, hirer, then the delegate when it takes part.
+    public var roles: [StateRoleMetrics]
+
+    /// The figures of `role`, if it takes part.
+    public subscript(role: Role) -> StateRoleMetrics? { roles.first { $0.role == role } }
+}
+
+/// One phone's battery estimate over the trip.
+public struct PhoneEnergy: Hashable, Sendable {
+    public var role: Role
+    /// Whether the phone had a trace (without one, its location and receive costs still count).
+    public var hasTrace: Bool
+    public var estimate: EnergyEstimate
+}
+
+/// Which arrival the other party should see.
+public enum ArrivalPoint: String, CaseIterable, Hashable, Sendable {
+    case pickup, dropoff
+}
+
+/// How late a viewer's map showed the helper arriving.
+///
+/// The arrival is the first raw helper fix within the radius of the point (for the dropoff: the
+/// first after the helper has left the pickup's radius following its arrival there). It became
+/// visible at the first update forwarded to the viewer, at or after the arrival, that places the
+/// helper within the radius; nil when that never happened.
+public struct ArrivalVisibility: Hashable, Sendable {
+    public var point: ArrivalPoint
+    public var viewer: Role
+    /// Nil when the helper never arrived.
+    public var arrivedAt: Timestamp?
+    public var visibleAt: Timestamp?
+
+    /// Seconds between arrival and visibility; nil when either did not happen.
+    public var lateSeconds: Double? {
+        guard let a = arrivedAt, let v = visibleAt else { return nil }
+        return v.seconds(since: a)
+    }
+}
+
+/// What a trace file contributed and what could not be read from it.
+public struct FileDiagnostics: Hashable, Sendable {
+    public var path: String
+    public var format: TraceFormat
+    public var diagnostics: Diagnostics
+    /// Track points without a time: they cannot be placed on the clock and were not replayed.
+    public var untimedFixes: Int
+    /// Fixes replayed out of time order that were skipped (only in files over the in-memory limit).
+    public var outOfOrderFixes: Int
+}
+
+/// The policy a replay used.
+public struct PolicyLabel: Hashable, Sendable {
+    /// The policy's name ("seed" for the default table).
+    public var name: String
+    /// The policy file version this TraceKit writes.
+    public var fileVersion: Int
+}
+
+/// Everything a replay found. Units are in the names: seconds, metres, joules. Deterministic: the
+/// same inputs give the same values, and ``json`` the same bytes.
+public struct ReplayResult: Hashable, Sendable {
+    /// The JSON schema this result is written in.
+    public static let schema = "tracekit-replay/1"
+
+    /// The TraceKit version that produced it.
+    public var tracekitVersion: String
+    public var policy: PolicyLabel
+    /// E.g. "tracekit-energy 1, profile lte".
+    public var energyModel: String
+    /// The energy profile used (its constants and the assumed ones).
+    public var energyProfile: EnergyProfile
+    /// Whether receivers' radios were charged for updates they received.
+    public var receiverRadio: Bool
+    public var scenario: ReplayScenario
+    /// The replay's clock: the earliest fix or timeline entry, and the latest.
+    public var start: Timestamp
+    public var end: Timestamp
+    /// Every state, in order (``StateMetrics/entered`` says whether it happened).
+    public var states: [StateMetrics]
+    /// Each role's figures over the whole trip.
+    public var roleTotals: [StateRoleMetrics]
+    /// One estimate per phone taking part.
+    public var energy: [PhoneEnergy]
+    public var arrivals: [ArrivalVisibility]
+    public var files: [FileDiagnostics]
+    /// Things the replay had to decide or could not do (e.g. an ignored cancellation).
+    public var notes: [String]
+
+    /// Seconds from ``start`` to ``end``.
+    public var durationSeconds: Double { end.seconds(since: start) }
+
+    /// The roles of the replay: helper, hirer, then the delegate when it takes part.
+    public var roles: [Role] { roleTotals.map(\.role) }
+
+    /// The phone and energy part that cost the most, with its share of all phones' total; nil when
+    /// nothing cost anything.
+    public var dominantCost: (role: Role, part: EnergyPart, joules: Double, share: Double)? {
+        let total = energy.reduce(0) { $0 + $1.estimate.totalJoules }
+        guard total > 0 else { return nil }
+        var best: (Role, EnergyPart, Double)?
+        for phone in energy {
+            for part in EnergyPart.allCases where phone.estimate.joules(part) > (best?.2 ?? 0) {
+                best = (phone.role, part, phone.estimate.joules(part))
+            }
+        }
+        guard let best else { return nil }
+        return (best.0, best.1, best.2, best.2 / total)
+    }
+
+    /// The state in which a role's phone spent the most on a part.
+    public func costliestState(of role: Role, part: EnergyPart) -> FulfilmentState? {
+        var best: (FulfilmentState, Double)?
+        for s in states {
+            guard let m = s[role] else { continue }
+            let j: Double = switch part {
+            case .location: m.energy.locationJoules
+            case .fixes: m.energy.fixesJoules
+            case .radio: m.energy.radioJoules
+            }
+            if j > (best?.1 ?? 0) { best = (s.state, j) }
+        }
+        return best?.0
+    }
+}

@@ -1,0 +1,149 @@
+import TraceJSON
+public import TraceSharing
+import TraceGeodesy
+import TraceIO
+
+/// A scenario sidecar that could not be used: file, line, column, the member's path and why, on
+/// one line (the same type as a policy file's error, so a command reports both alike).
+public typealias ScenarioFileError = PolicyFileError
+
+/// Scenario sidecars: `trip.scenario.json` beside `trip.gpx` (found automatically) or
+/// `--scenario FILE`.
+///
+/// ```json
+/// {
+///   "schema": "tracekit-scenario/1",
+///   "category": "ride",
+///   "pickupHandedOff": false,
+///   "pickup": { "lat": 47.3769, "lon": 8.5417 },
+///   "dropoff": { "lat": 47.3900, "lon": 8.5100 },
+///   "traces": { "helper": "helper.gpx", "hirer": "hirer.gpx" },
+///   "timeline": [
+///     { "state": "accepted", "at": "2024-05-01T10:00:00Z" },
+///     { "state": "enRoute", "at": "2024-05-01T10:01:00Z" }
+///   ],
+///   "cancelledAt": null
+/// }
+/// ```
+///
+/// Only `schema` is required. `category` is a name (``RequestCategory/init(named:)``: "ride",
+/// "babysitting", "dog walking", "delivery"; any other name is a non-ride category). Trace paths
+/// are relative to the sidecar's folder. `timeline` lists states by ``FulfilmentState/key`` (or
+/// display name) with ISO 8601 times that carry a zone; it is replayed as given, so it must be in
+/// time order and each state must be able to follow the previous one (Accepted is entered with the
+/// first entry when not listed). `cancelledAt` is an ISO 8601 time or null. Unknown members are
+/// errors: a typo must not be silently ignored.
+extension ScenarioSpec {
+    /// The schema this TraceKit reads.
+    public static let sidecarSchema = "tracekit-scenario/1"
+
+    /// Reads a sidecar's bytes; `file` names it in errors and anchors relative trace paths.
+    /// - Throws: ``ScenarioFileError`` for a syntax error or an invalid member (line, column, path).
+    public init(sidecarBytes bytes: [UInt8], file: String) throws(ScenarioFileError) {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw ScenarioFileError(file: file, line: error.line, column: error.column, field: "", message: error.message)
+        }
+        self = try SidecarReader(file: file).spec(root)
+    }
+
+    /// The folder part of `path` joined to `relative`, unless `relative` is absolute.
+    static func resolve(_ relative: String, besides path: String) -> String {
+        guard !relative.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return relative }
+        return String(path[...slash]) + relative
+    }
+}
+
+private struct SidecarReader {
+    let file: String
+
+    func fail(_ v: JSONValue?, _ path: String, _ message: String) -> ScenarioFileError {
+        ScenarioFileError(file: file, line: v?.line ?? 0, column: v?.column ?? 0, field: path, message: message)
+    }
+
+    func members(_ v: JSONValue, _ path: String, allowed: [String]) throws(ScenarioFileError) -> [(key: String, value: JSONValue)] {
+        guard case .object(let m) = v.kind else { throw fail(v, path, "expected an object, found \(v.typeName)") }
+        for (key, value) in m where !allowed.contains(key) {
+            throw fail(value, path.isEmpty ? key : "\(path).\(key)", "unknown member; expected one of \(allowed.joined(separator: ", "))")
+        }
+        return m
+    }
+
+    func string(_ v: JSONValue, _ path: String) throws(ScenarioFileError) -> String {
+        guard case .string(let s) = v.kind else { throw fail(v, path, "expected a string, found \(v.typeName)") }
+        return s
+    }
+
+    func time(_ v: JSONValue, _ path: String) throws(ScenarioFileError) -> Timestamp {
+        let text = try string(v, path)
+        guard let (t, zoned) = Timestamp.parseISO8601(text), zoned else {
+            throw fail(v, path, "expected an ISO 8601 time with a zone (e.g. 2024-05-01T10:00:00Z), got \"\(text)\"")
+        }
+        return t
+    }
+
+    func point(_ v: JSONValue, _ path: String) throws(ScenarioFileError) -> Coordinate {
+        _ = try members(v, path, allowed: ["lat", "lon"])
+        guard let lat = v["lat"] else { throw fail(v, "\(path).lat", "missing") }
+        guard let lon = v["lon"] else { throw fail(v, "\(path).lon", "missing") }
+        guard case .number(let y) = lat.kind else { throw fail(lat, "\(path).lat", "expected a number of degrees, found \(lat.typeName)") }
+        guard case .number(let x) = lon.kind else { throw fail(lon, "\(path).lon", "expected a number of degrees, found \(lon.typeName)") }
+        do {
+            return try Coordinate(latitude: y, longitude: x)
+        } catch {
+            throw fail(abs(y) > 90 ? lat : lon, path, "\(error)")
+        }
+    }
+
+    func spec(_ root: JSONValue) throws(ScenarioFileError) -> ScenarioSpec {
+        let allowed = ["schema", "category", "pickupHandedOff", "pickup", "dropoff", "traces", "timeline", "cancelledAt"]
+        _ = try members(root, "", allowed: allowed)
+        guard let schema = root["schema"] else { throw fail(root, "schema", "missing; a scenario file starts with \"schema\": \"\(ScenarioSpec.sidecarSchema)\"") }
+        let name = try string(schema, "schema")
+        guard name == ScenarioSpec.sidecarSchema else { throw fail(schema, "schema", "unsupported schema \"\(name)\"; this TraceKit reads \"\(ScenarioSpec.sidecarSchema)\"") }
+        var spec = ScenarioSpec()
+        let source = "sidecar \(file)"
+        if let c = root["category"] {
+            let text = try string(c, "category")
+            guard !text.isEmpty else { throw fail(c, "category", "must not be empty") }
+            spec.category = Sourced(RequestCategory(named: text), .sidecar, source)
+        }
+        if let h = root["pickupHandedOff"] {
+            guard case .bool(let b) = h.kind else { throw fail(h, "pickupHandedOff", "expected true or false, found \(h.typeName)") }
+            spec.pickupHandedOff = Sourced(b, .sidecar, source)
+        }
+        if let p = root["pickup"], p.kind != .null { spec.pickup = Sourced(try point(p, "pickup"), .sidecar, source) }
+        if let p = root["dropoff"], p.kind != .null { spec.dropoff = Sourced(try point(p, "dropoff"), .sidecar, source) }
+        if let t = root["traces"] {
+            for (key, value) in try members(t, "traces", allowed: Role.allCases.map(\.key)) {
+                let path = try string(value, "traces.\(key)")
+                guard !path.isEmpty else { throw fail(value, "traces.\(key)", "must not be empty") }
+                spec.traces[Role(parsing: key)!] = Sourced(ScenarioSpec.resolve(path, besides: file), .sidecar, source)
+            }
+        }
+        if let c = root["cancelledAt"], c.kind != .null { spec.cancelledAt = Sourced(try time(c, "cancelledAt"), .sidecar, source) }
+        if let t = root["timeline"], t.kind != .null {
+            guard case .array(let items) = t.kind else { throw fail(t, "timeline", "expected an array of {\"state\", \"at\"}, found \(t.typeName)") }
+            var entries: [TimelineEntry] = []
+            for (i, item) in items.enumerated() {
+                let p = "timeline[\(i)]"
+                _ = try members(item, p, allowed: ["state", "at"])
+                guard let s = item["state"] else { throw fail(item, "\(p).state", "missing") }
+                guard let a = item["at"] else { throw fail(item, "\(p).at", "missing") }
+                let key = try string(s, "\(p).state")
+                guard let state = FulfilmentState(parsing: key) else {
+                    throw fail(s, "\(p).state", "unknown state \"\(key)\"; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", "))")
+                }
+                entries.append(TimelineEntry(state: state, time: try time(a, "\(p).at"), provenance: .sidecar, detail: source))
+            }
+            do {
+                spec.timeline = Sourced(try TimelineEntry.validated(entries), .sidecar, source)
+            } catch {
+                throw fail(items[error.index], "timeline[\(error.index)]", error.message)
+            }
+        }
+        return spec
+    }
+}
