@@ -24,10 +24,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## run: the main job so far: summarise the bundled recording, then print the sharing policy table
+## run: the main job: replay the bundled recording (a plain single GPX: the scenario is inferred), then print the sharing policy table
 run: build
-	@echo "== tracekit info Traces/georust-garmin-activity.gpx"
-	@$(BIN) info Traces/georust-garmin-activity.gpx
+	@echo "== tracekit replay Traces/georust-garmin-activity.gpx"
+	@$(BIN) replay Traces/georust-garmin-activity.gpx
 	@echo
 	@echo "== tracekit policy show"
 	@$(BIN) policy show

@@ -74,7 +74,7 @@ enum PointInference {
     }
 
     static func describe(_ d: Dwell) -> String {
-        "\(d.start.iso8601) to \(d.end.iso8601), \(d.fixes) fixes"
+        "\(d.start.iso8601) to \(d.end.iso8601), \(d.fixes) fix\(d.fixes == 1 ? "" : "es")"
     }
 }
 

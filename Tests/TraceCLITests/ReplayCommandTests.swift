@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("tracekit replay, end to end")
+struct ReplayCommandTests {
+    func tempDir() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("replay-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// Ten fixes 50 m apart (north, ≈ 0.00045°), ten seconds apart, from 47° N 8° E.
+    func tenFixes(in dir: URL, name: String = "trip.gpx") throws -> String {
+        var s = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n"
+        for i in 0..<10 { s += "<trkpt lat=\"\(47 + Double(i) * 50 / 111_153.0)\" lon=\"8\"><time>2024-05-01T10:0\(i / 6):\(i % 6)0Z</time></trkpt>\n" }
+        let path = dir.appendingPathComponent(name).path
+        try (s + "</trkseg></trk></gpx>\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func json(_ r: Run) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    }
+
+    func helper(_ doc: [String: Any], _ state: String) -> [String: Any]? {
+        let states = doc["states"] as? [[String: Any]]
+        let s = states?.first { $0["state"] as? String == state }
+        return (s?["roles"] as? [[String: Any]])?.first { $0["role"] as? String == "helper" }
+    }
+
+    @Test("the bundled recording (make run's job): a per-state table, inferred items labelled, the model named")
+    func bundled() throws {
+        let r = try Run(["replay", "Traces/georust-garmin-activity.gpx"])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        for text in ["Helper's phone", "At Pickup", "In Task", "Total", "[inferred: ", "tracekit-energy 1, profile lte",
+                     "What dominates the cost:", "Raw  Delivered  Sent  → hirer  Display error mean/p95/max m"] {
+            #expect(r.stdout.contains(text), "missing \(text)")
+        }
+        let doc = try json(try Run(["replay", "-f", "json", "Traces/georust-garmin-activity.gpx"]))
+        #expect(doc["schema"] as? String == "tracekit-replay/1")
+        let totals = (doc["totals"] as? [[String: Any]])?.first { $0["role"] as? String == "helper" }
+        #expect(totals?["rawFixes"] as? Int == 988)
+        // The location part, from the states' seconds and ENERGY.md's powers: At Pickup at
+        // BestForNavigation (425 mW), In Task at HundredMeters (30 mW), the rest off.
+        let atPickup = (doc["states"] as? [[String: Any]])?.first { $0["state"] as? String == "atPickup" }?["seconds"] as? Double ?? -1
+        let inTask = (doc["states"] as? [[String: Any]])?.first { $0["state"] as? String == "inTask" }?["seconds"] as? Double ?? -1
+        let estimate = ((doc["energy"] as? [[String: Any]])?.first { $0["role"] as? String == "helper" })?["estimate"] as? [String: Any]
+        let location = try #require(estimate?["locationJoules"] as? Double)
+        #expect(abs(location - (0.425 * atPickup + 0.030 * inTask)) < 1e-9)
+        let delivered = try #require(totals?["deliveredFixes"] as? Int)
+        #expect(abs((estimate?["fixesJoules"] as? Double ?? -1) - Double(delivered) * 0.05) < 1e-9)
+    }
+
+    @Test("counts and energy on a crafted trip, derived by hand; --policy and --energy-profile change them")
+    func crafted() throws {
+        let dir = try tempDir()
+        let path = try tenFixes(in: dir)
+        let timeline = ["--timeline", "enRoute@2024-05-01T10:00:00Z", "--pickup", "48,8"]
+        let doc = try json(try Run(["replay", "-f", "json", path] + timeline))
+        let m = try #require(helper(doc, "enRoute"))
+        // 50 m steps through En Route's 30 m filter: all ten delivered, sent and forwarded to the hirer.
+        #expect(m["rawFixes"] as? Int == 10 && m["deliveredFixes"] as? Int == 10 && m["sentUpdates"] as? Int == 10)
+        #expect((m["forwarded"] as? [String: Any])?["hirer"] as? Int == 10)
+        let e = try #require(m["energyJoules"] as? [String: Any])
+        #expect(abs((e["location"] as? Double ?? -1) - 0.145 * 90) < 1e-9 && abs((e["fixes"] as? Double ?? -1) - 0.5) < 1e-9)
+        // A 60 m filter: fixes 0, 2, 4, 6, 8 (100 m apart) → five.
+        let policy = dir.appendingPathComponent("p.json").path
+        try #"{"format": "tracekit-policy", "version": 2, "name": "quiet", "states": {"enRoute": {"distanceFilterMetres": 60}}}"#
+            .write(toFile: policy, atomically: true, encoding: .utf8)
+        let quiet = try json(try Run(["replay", "-f", "json", "--policy", policy, path] + timeline))
+        #expect(helper(quiet, "enRoute")?["deliveredFixes"] as? Int == 5)
+        #expect((quiet["policy"] as? [String: Any])?["name"] as? String == "quiet")
+        let wifi = try Run(["replay", "--energy-profile", "wifi", path] + timeline)
+        #expect(wifi.status == 0 && wifi.stdout.contains("tracekit-energy 1, profile wifi"))
+        // Determinism: the same bytes twice.
+        #expect(try Run(["replay", "-f", "json", path] + timeline).stdout == Run(["replay", "-f", "json", path] + timeline).stdout)
+    }
+
+    @Test("the sidecar beside the trace is found; flags override it; stdin needs --input-format")
+    func sidecar() throws {
+        let dir = try tempDir()
+        let path = try tenFixes(in: dir)
+        try #"{"schema": "tracekit-scenario/1", "category": "babysitting"}"#
+            .write(toFile: dir.appendingPathComponent("trip.scenario.json").path, atomically: true, encoding: .utf8)
+        let r = try Run(["replay", path])
+        #expect(r.status == 0 && r.stdout.contains("category   babysitting (not a ride)   [sidecar "))
+        let f = try Run(["replay", "--category", "ride", path])
+        #expect(f.stdout.contains("category   ride   [--category]"))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let s = try Run(["replay", "--input-format", "gpx", "-"], stdin: text)
+        #expect(s.status == 0 && s.stdout.contains("Replay: <stdin> (helper 10 fixes)"))
+    }
+
+    @Test("errors: one line on stderr, the documented exit status", arguments: [
+        (["replay", "--pickup", "95,8", "TRACE"], Int32(64), "tracekit: '--pickup' takes LAT,LON in decimal degrees (latitude within ±90), not '95,8'"),
+        (["replay", "--timeline", "enRoute@noon", "TRACE"], Int32(64), "tracekit: '--timeline': 'enRoute@noon': expected an ISO 8601 time with a zone, e.g. 2024-05-01T10:00:00Z"),
+        (["replay", "/nonexistent.gpx"], Int32(66), "tracekit: /nonexistent.gpx: "),
+        (["replay", "--scenario", "SIDECAR", "TRACE"], Int32(65), "tracekit: SIDECAR:1:12: schema: unsupported schema \"x\"; this TraceKit reads \"tracekit-scenario/1\""),
+        (["replay"], Int32(64), "tracekit: 'replay' needs a TRACE, or a --scenario naming the traces"),
+    ])
+    func errors(arguments: [String], status: Int32, prefix: String) throws {
+        let dir = try tempDir()
+        let trace = try tenFixes(in: dir)
+        let sidecar = dir.appendingPathComponent("bad.json").path
+        try #"{"schema": "x"}"#.write(toFile: sidecar, atomically: true, encoding: .utf8)
+        let args = arguments.map { $0 == "TRACE" ? trace : $0 == "SIDECAR" ? sidecar : $0 }
+        let r = try Run(args)
+        #expect(r.status == status)
+        #expect(r.stderr.hasPrefix(prefix.replacingOccurrences(of: "SIDECAR", with: sidecar)), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").first.map { !$0.isEmpty } == true)
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("help names every option")
+    func help() throws {
+        let r = try Run(["replay", "--help"])
+        for option in ["--scenario", "--category", "--pickup", "--dropoff", "--timeline", "--hirer", "--delegate", "--policy", "--energy-profile", "--format"] {
+            #expect(r.stdout.contains(option))
+        }
+        #expect(try Run(["--help"]).stdout.contains("replay"))
+    }
+
+    /// Malformed corpus files that still hold timed points replay what is usable (the reader's
+    /// diagnostics are printed); these fail with a one-line error naming the file.
+    static let malformedFailing: Set<String> = [
+        "georust-badcharacter.xml",        // not well-formed XML
+        "gpxgo-iso8859-1encoded.gpx",      // no timed track point (waypoints only)
+        "gpxpy-unicode_with_bom.gpx",      // no timed track point
+    ]
+
+    @Test("every corpus trace replays with no other input; malformed ones fail with one line naming the file",
+          .enabled(if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces/gpx").path),
+                   "../shared/traces not found: corpus replay skipped"))
+    func corpus() throws {
+        for dir in ["gpx", "csv", "plt", "other", "malformed"] {
+            let folder = sharedFolder.appendingPathComponent("traces/" + dir)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+                let path = folder.appendingPathComponent(name).path
+                let r = try Run(["replay", path])
+                if dir == "malformed" && Self.malformedFailing.contains(name) {
+                    #expect(r.status == 65, "\(name)")
+                    #expect(r.stderr.hasPrefix("tracekit: \(path):") && r.stderr.split(separator: "\n").count == 1, "\(name): \(r.stderr)")
+                } else {
+                    #expect(r.status == 0, "\(name): \(r.stderr)")
+                    #expect(r.stdout.contains("'s phone\nState ") && r.stdout.contains("\nTotal "), "\(name)")
+                }
+            }
+        }
+    }
+}
