@@ -7,6 +7,7 @@ import TraceGeodesy
 import TraceProj
 import TraceSharing
 import TraceIO
+import TraceReplay
 import TraceSimulation
 import TraceSmoothing
 import TestSupport
@@ -290,6 +291,21 @@ do {
         print("  GPX: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (libxml2 SAX2), file \(fmt(megabytes, 1)) MB")
     }
     bench.ratio("GPX read TraceKit / libxml2 SAX2", ours, over: peer)
+}
+
+// MARK: End-to-end replay of the same 1 M-point GPX (no scenario: inferred; two passes).
+do {
+    let n = 1_000_000 / scale
+    let path = "/tmp/tracekit-bench-\(n).gpx"
+    let replay = bench.measure("replay end to end (Replay.run, inferred scenario), 1M-point GPX", items: n) {
+        var options = ReplayOptions()
+        options.tracekitVersion = "bench"
+        let r = try! Replay.run([TraceInput(path: path)], scenario: ScenarioSpec(), options: options)
+        let raw = r.roleTotals.reduce(0) { $0 + $1.rawFixes }
+        precondition(raw == n, "replay read \(raw) fixes")
+        return r.energy.reduce(0.0) { $0 + $1.estimate.totalJoules }
+    }
+    if let replay { print("  replay: \(fmt(1e9 / replay.median / 1e6, 2)) M fixes per second (one core)") }
 }
 
 // MARK: Trace reading: CSV (1 M rows lat,lon,ISO time,accuracy ≈ 48 MB) against a C strtod loop.
