@@ -36,7 +36,9 @@ public struct InferenceRules: Hashable, Sendable {
 /// first dwell centred within the radius of the pickup, if any), else the centre of the helper's
 /// final stop (the fixes at the end of the trace within the radius of the first of them, however
 /// short). An inferred dropoff is reached no earlier than the start of that dwell or stop, so a
-/// round trip that ends where it began is not "at the dropoff" as it sets off.
+/// round trip that ends where it began is not "at the dropoff" as it sets off; a given dropoff
+/// no earlier than the start of the helper's last dwell or final stop centred within the radius
+/// of it, when there is one.
 enum PointInference {
     static func pickup(given: Sourced<Coordinate>?, partyFirst: (role: Role, time: Int64, coordinate: Coordinate)?,
                        helper: RoleScan, rules: InferenceRules) -> Sourced<Coordinate>? {
@@ -55,8 +57,14 @@ enum PointInference {
 
     static func dropoff(given: Sourced<Coordinate>?, pickup: Coordinate?, helper: RoleScan,
                         rules: InferenceRules) -> (point: Sourced<Coordinate>, notBefore: Int64?)? {
-        if let given { return (given, nil) }
         let r = rules.dwellRadiusMetres
+        if let given {
+            // The helper's last stop there, when it stopped there at all: a round trip passes
+            // its dropoff as it sets off, and a dog walk ends where it began.
+            let stops = helper.dwells + (helper.finalStay.map { [$0] } ?? [])
+            let last = stops.filter { RoleScanner.within($0.centre, given.value, r) }.max { $0.start < $1.start }
+            return (given, last?.start.nanoseconds)
+        }
         var after = Int64.min
         if let pickup, let pickupDwell = helper.dwells.first(where: { RoleScanner.within($0.centre, pickup, r) }) {
             after = pickupDwell.end.nanoseconds
@@ -87,7 +95,7 @@ enum PointInference {
 ///    En Route, when the helper starts there).
 /// 4. In Task at the first helper fix farther than the radius from the pickup after that.
 /// 5. Awaiting Payment at the first helper fix within the radius of the dropoff after that (and
-///    not before the start of the dwell or final stop an inferred dropoff came from).
+///    not before the start of the helper's last dwell or final stop at the dropoff, as above).
 /// 6. Completed at the helper's last fix, once Awaiting Payment was reached.
 ///
 /// A rule that never fires leaves the request in its state to the end (reported as such).

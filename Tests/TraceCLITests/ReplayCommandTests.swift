@@ -29,11 +29,12 @@ struct ReplayCommandTests {
         return (s?["roles"] as? [[String: Any]])?.first { $0["role"] as? String == "helper" }
     }
 
-    @Test("the bundled recording (make run's job): a per-state table, inferred items labelled, the model named")
+    @Test("the bundled recording (make run's job): a per-state table, sidecar and inferred items labelled, the model named")
     func bundled() throws {
         let r = try Run(["replay", "Traces/georust-garmin-activity.gpx"])
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
-        for text in ["Helper's phone", "At Pickup", "In Task", "Total", "[inferred: ", "tracekit-energy 1, profile lte",
+        for text in ["Helper's phone", "At Pickup", "In Task", "Total", "[sidecar Traces/georust-garmin-activity.scenario.json]",
+                     "(* inferred: ", "tracekit-energy 1, profile lte",
                      "What dominates the cost:", "Raw  Delivered  Sent  → hirer  Display error mean/p95/max m"] {
             #expect(r.stdout.contains(text), "missing \(text)")
         }

@@ -99,6 +99,22 @@ struct InferenceTests {
         #expect(r.roleTotals.first { $0.role == .helper }!.forwarded[.hirer] > 0)
     }
 
+    @Test("a given dropoff on a round trip: Awaiting Payment at the final stop there, not when the walk passes it")
+    func roundTripDropoff() throws {
+        let home = P(north: 0, east: 0, t: 0)
+        var walk = line(from: home, count: 6, stepNorth: 100, dt: 60)                           // out 500 m north, t 0…300
+        walk += line(from: P(north: 400, east: 0, t: 360), count: 5, stepNorth: -100, dt: 60)  // back home at t 600, no stop
+        walk += line(from: P(north: 0, east: 100, t: 660), count: 5, stepEast: 100, dt: 60)    // out 500 m east, t 660…900
+        walk += line(from: P(north: 0, east: 400, t: 960), count: 5, stepEast: -100, dt: 60)   // home at t 1200
+        walk += stay(at: P(north: 0, east: 0, t: 1260), count: 5, dt: 30)                      // and stays to t 1380
+        let path = try temp(gpx([(nil, walk)], waypoints: [("pickup", home), ("dropoff", home)]))
+        let r = try replay(path)
+        #expect(r.scenario.dropoff?.provenance == .trace)
+        #expect(r.seconds(of: .atPickup) == 0 && r.seconds(of: .inTask) == 60)
+        #expect(r.seconds(of: .awaitingPayment) == 1200)   // the first rule alone would say 600
+        #expect(r.seconds(of: .completed) == 1380)
+    }
+
     @Test("given items win: flags over the sidecar over the trace's waypoints, labelled by source")
     func precedence() throws {
         let drive = line(from: P(north: 0, east: 0, t: 0), count: 41, stepNorth: 60, dt: 5)
