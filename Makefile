@@ -24,10 +24,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## run: the main job: replay the bundled recording (a plain single GPX: the scenario is inferred), then print the sharing policy table
+## run: the main job: replay the bundled ride (two phones, scenario sidecar), then print the sharing policy table
 run: build
-	@echo "== tracekit replay Traces/georust-garmin-activity.gpx"
-	@$(BIN) replay Traces/georust-garmin-activity.gpx
+	@echo "== tracekit replay --scenario Traces/trips/ride/ride.scenario.json"
+	@$(BIN) replay --scenario Traces/trips/ride/ride.scenario.json
 	@echo
 	@echo "== tracekit policy show"
 	@$(BIN) policy show

@@ -271,7 +271,7 @@ struct TraceCommandsTests {
         }
     }
 
-    @Test("the bundled recording (make run's job) reads cleanly, with or without ../shared")
+    @Test("the bundled recording reads cleanly, with or without ../shared")
     func bundled() throws {
         let r = try Run(["info", "Traces/georust-garmin-activity.gpx"])
         #expect(r.status == 0 && r.stderr.isEmpty)

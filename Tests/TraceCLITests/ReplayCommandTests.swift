@@ -29,7 +29,16 @@ struct ReplayCommandTests {
         return (s?["roles"] as? [[String: Any]])?.first { $0["role"] as? String == "helper" }
     }
 
-    @Test("the bundled recording (make run's job): a per-state table, sidecar and inferred items labelled, the model named")
+    @Test("make run's job: the bundled ride replays two phones from its sidecar, nothing inferred")
+    func makeRun() throws {
+        let r = try Run(["replay", "--scenario", "Traces/trips/ride/ride.scenario.json"])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        for text in ["Helper's phone", "Hirer's phone", "inferred   nothing", "→ hirer", "→ helper", "What dominates the cost:"] {
+            #expect(r.stdout.contains(text), "missing \(text)")
+        }
+    }
+
+    @Test("the bundled recording: a per-state table, sidecar and inferred items labelled, the model named")
     func bundled() throws {
         let r = try Run(["replay", "Traces/georust-garmin-activity.gpx"])
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
