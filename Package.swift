@@ -106,7 +106,7 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceDeviceTests",
-            dependencies: ["TraceDevice", "TraceSharing", "TraceSmoothing", "TraceGeodesy", "TraceJSON"],
+            dependencies: ["TraceDevice", "TraceSharing", "TraceSmoothing", "TraceGeodesy", "TraceJSON", "TestSupport"],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceCorpusTests",
