@@ -6,7 +6,8 @@
 /// horizontally (``TraceGeodesy/TangentPlane``, Karney's geodesic beyond 2 km) from the last
 /// *delivered* fix, using the state's distance filter `F` (``StatePolicy/distanceFilter``). None of
 /// them consults the reported accuracy: that is the separate, optional ``AccuracyGate``. Times are
-/// seconds on the trace's clock. A replay has no fix between two fixes of the trace, so a time rule
+/// seconds on the trace's clock (``UpdateGate`` documents a time that is not finite or goes
+/// back). A replay has no fix between two fixes of the trace, so a time rule
 /// fires at the first fix at or after its deadline.
 ///
 /// Sources (read to understand, never copied):
@@ -63,9 +64,15 @@ public enum DeliveryModel: Hashable, Sendable {
     /// governs the locations after it, so the filter a fix must clear comes from the speed of the
     /// last *delivered* fix. That speed is the fix's reported speed, or, when it has none (or a
     /// negative or non-finite one, as Core Location reports an invalid speed), the distance from
-    /// the previous fix offered divided by the time between them (0 for the first fix or a zero
-    /// time step). On iOS the SDK hands the value to Core Location, so the comparison is
-    /// ``coreLocation``'s `>=`.
+    /// the previous *delivered* fix divided by the time since it (0 for the first fix or when no
+    /// time has elapsed): the SDK only sees delivered locations, so that is the speed it could
+    /// derive. A derived speed is what the positions say, jitter included: a still phone whose
+    /// jitter leaks through the filter reads as moving, the filter grows and further leaks
+    /// become rarer (the tests measure it). A reported 0 is a speed (standing still), not "none";
+    /// Android's `getSpeed()` returns 0 when `hasSpeed()` is false, so such a fix counts as
+    /// still, which is also what the SDK would read. ``UpdateGate`` keeps this speed under every
+    /// model, so switching to this one starts from it. On iOS the SDK hands the filter to Core
+    /// Location, so the comparison is ``coreLocation``'s `>=`.
     case speedElastic(elasticityMultiplier: Double)
 
     /// "Distance OR time" (OwnTracks iOS move mode: publish "as soon as the device moves

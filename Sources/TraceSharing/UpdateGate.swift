@@ -14,6 +14,19 @@ import TraceProj
 ///    not consulted; see ``DeliveryModel`` for the Android, speed-elastic and heartbeat rules and
 ///    their sources.
 ///
+/// Times: a fix whose time is not finite is never delivered and changes nothing (as a fix the
+/// accuracy gate stops). A time earlier than the last delivered fix's is a clock that stepped
+/// back: for that fix no time has elapsed (time rules hold it back, a heartbeat does not fire;
+/// distance rules apply as usual), and the last delivered fix's time is moved back to it, so the
+/// time rules measure from the new clock from then on instead of waiting until the old time
+/// comes round again.
+///
+/// Speed: whatever the model in use, the gate keeps the speed of the last delivered fix (its
+/// reported speed, or when it reports none, the distance from the previous delivered fix over the
+/// time since it: what the app, and an SDK inside it, has seen), so a switch to
+/// ``DeliveryModel/speedElastic(elasticityMultiplier:)`` by a new state or by
+/// ``deliveryOverride`` starts from the right filter.
+///
 /// A phone standing still leaks jitter through any of these filters when the filter is below
 /// about 2.5 × its accuracy (`ENERGY.md`, "Distance filters"); the tests measure it.
 ///
@@ -35,14 +48,14 @@ public struct UpdateGate: Sendable {
     public var deliveryOverride: DeliveryModel? {
         didSet { delivery = deliveryOverride ?? stateDelivery }
     }
-    /// The last delivered fix and its time (seconds on any fixed clock), or nil before the first.
+    /// The last delivered fix and its time (seconds on any fixed clock; moved back with a clock
+    /// that steps back), or nil before the first.
     public private(set) var lastDelivered: (coordinate: Coordinate, time: Double)?
+    /// The speed of the last delivered fix, m/s: reported, or derived (see the type's
+    /// discussion); 0 before the first.
+    public private(set) var deliveredSpeed = 0.0
     /// The state's own model (what ``delivery`` returns to when the override is removed).
     private var stateDelivery: DeliveryModel
-    /// Speed-elastic only: the speed of the last delivered fix (m/s) and the previous fix offered
-    /// (to derive a speed when a fix reports none).
-    private var deliveredSpeed = 0.0
-    private var previousFix: (coordinate: Coordinate, time: Double)?
     private let geodesic = Geodesic()
 
     /// A gate configured from a state's row of the policy.
@@ -70,7 +83,6 @@ public struct UpdateGate: Sendable {
         delivery = deliveryOverride ?? row.delivery
         if tier == .off {
             lastDelivered = nil
-            previousFix = nil
             deliveredSpeed = 0
         }
     }
@@ -94,38 +106,44 @@ public struct UpdateGate: Sendable {
 
     /// Offers a fix taken at `time` (seconds) with its reported horizontal accuracy (metres) and
     /// speed (m/s), either possibly absent; returns whether it is delivered, and if so records it.
-    /// Accuracy is read only by the ``accuracyGate``, speed only by
-    /// ``DeliveryModel/speedElastic(elasticityMultiplier:)``.
+    /// Accuracy is read only by the ``accuracyGate``; speed is recorded for every delivered fix
+    /// and read only by ``DeliveryModel/speedElastic(elasticityMultiplier:)``.
     public mutating func offer(_ fix: Coordinate, at time: Double, accuracy: Double?, speed: Double?) -> Bool {
-        guard tier != .off else { return false }
+        guard tier != .off, time.isFinite else { return false }
         if let accuracyGate, !accuracyGate.admits(accuracy: accuracy) { return false }
         guard let last = lastDelivered else {
-            if case .speedElastic = delivery { deliveredSpeed = elasticSpeed(fix, time, reported: speed) }
             lastDelivered = (fix, time)
+            deliveredSpeed = Self.usable(speed) ?? 0
             return true
         }
+        let d = distance(last.coordinate, fix)
+        // A clock that stepped back: no time elapsed for this fix (see the type's discussion).
+        let elapsed = max(time - last.time, 0)
         let deliver: Bool
         switch delivery {
         case .coreLocation:
-            deliver = distance(last.coordinate, fix) >= distanceFilter
+            deliver = d >= distanceFilter
         case .androidFused(let interval, let minimum):
             // AOSP LocationProviderManager: the fastest-interval check with its jitter allowance,
             // then the distance check, which drops `<=` and is skipped for a filter of 0.
-            if time - last.time < min(minimum ?? interval, interval) - min(0.1 * interval, 30) {
+            if elapsed < min(minimum ?? interval, interval) - min(0.1 * interval, 30) {
                 deliver = false
             } else {
-                deliver = distanceFilter <= 0 || distance(last.coordinate, fix) > distanceFilter
+                deliver = distanceFilter <= 0 || d > distanceFilter
             }
         case .speedElastic:
-            let v = elasticSpeed(fix, time, reported: speed)
-            deliver = distance(last.coordinate, fix) >= delivery.elasticFilter(distanceFilter, speed: deliveredSpeed)
-            if deliver { deliveredSpeed = v }
+            deliver = d >= delivery.elasticFilter(distanceFilter, speed: deliveredSpeed)
         case .distanceOrTime(let interval):
-            deliver = time - last.time >= interval || distance(last.coordinate, fix) >= distanceFilter
+            deliver = elapsed >= interval || d >= distanceFilter
         case .distanceAndTime(let interval):
-            deliver = time - last.time >= interval && distance(last.coordinate, fix) >= distanceFilter
+            deliver = elapsed >= interval && d >= distanceFilter
         }
-        if deliver { lastDelivered = (fix, time) }
+        if deliver {
+            deliveredSpeed = Self.usable(speed) ?? (elapsed > 0 ? d / elapsed : 0)
+            lastDelivered = (fix, time)
+        } else if time < last.time {
+            lastDelivered = (last.coordinate, time)
+        }
         return deliver
     }
 
@@ -133,12 +151,10 @@ public struct UpdateGate: Sendable {
         TangentPlane.distance(from: a, to: b, fallback: geodesic)
     }
 
-    /// The fix's speed for the elastic filter: reported when usable, otherwise derived from the
-    /// previous fix offered (0 without one or over a zero time step); records the fix as previous.
-    private mutating func elasticSpeed(_ fix: Coordinate, _ time: Double, reported: Double?) -> Double {
-        defer { previousFix = (fix, time) }
-        if let reported, reported >= 0, reported.isFinite { return reported }
-        guard let previous = previousFix, time > previous.time else { return 0 }
-        return distance(previous.coordinate, fix) / (time - previous.time)
+    /// A reported speed when usable: finite and not negative (Core Location reports -1 for an
+    /// invalid speed).
+    private static func usable(_ speed: Double?) -> Double? {
+        guard let speed, speed >= 0, speed.isFinite else { return nil }
+        return speed
     }
 }

@@ -61,4 +61,33 @@ struct UpdateGateTests {
         gate.apply(SharingPolicy.seed[.enRoute])
         #expect(Self.offer(&gate, [(14.5, 3)]) == [true])  // the first fix after location came back on
     }
+
+    @Test("a time that is not finite is never delivered and changes nothing", arguments: [Double.nan, .infinity, -.infinity])
+    func nonFiniteTime(time: Double) {
+        for model in [DeliveryModel.coreLocation, .distanceOrTime(interval: 10), .androidFused(interval: 5, minUpdateInterval: nil)] {
+            var gate = UpdateGate(tier: .best, distanceFilter: 10, delivery: model)
+            #expect(Self.offer(&gate, [(0, time)]) == [false], "\(model): a first fix without a time")
+            #expect(gate.lastDelivered == nil)
+            #expect(Self.offer(&gate, [(0, 0), (100, time)]) == [true, false], "\(model)")
+            #expect(gate.lastDelivered?.time == 0)
+            // The clock still works: 100 m on, 6 s later.
+            #expect(Self.offer(&gate, [(100, 6)]) == [true], "\(model)")
+        }
+    }
+
+    @Test("a clock that steps back: no time elapsed for that fix, and the time rules measure from the new clock")
+    func backwardsTime() {
+        // distance AND 10 s: delivered at 0 and 100 s; the clock jumps back to 50 s. That fix has
+        // no time elapsed (held back though it moved), and 11 s later on the new clock (61 s)
+        // the next moved fix is delivered, not held back until 110 s.
+        var and = UpdateGate(tier: .best, distanceFilter: 10, delivery: .distanceAndTime(interval: 10))
+        #expect(Self.offer(&and, [(0, 0), (100, 100), (200, 50), (300, 61), (400, 65)]) == [true, true, false, true, false])
+        // Android: the same for its minimum interval (5 s, allowance 0.5 s).
+        var android = UpdateGate(tier: .best, distanceFilter: 0, delivery: .androidFused(interval: 5, minUpdateInterval: nil))
+        #expect(Self.offer(&android, [(0, 0), (10, 100), (20, 40), (30, 45), (40, 46)]) == [true, true, false, true, false])
+        // A heartbeat does not fire on a step back; distance rules still apply.
+        var or = UpdateGate(tier: .best, distanceFilter: 50, delivery: .distanceOrTime(interval: 10))
+        #expect(Self.offer(&or, [(0, 100), (0, 20), (60, 10), (60, 25)]) == [true, false, true, true])
+        #expect(or.lastDelivered?.time == 25)
+    }
 }
