@@ -10,8 +10,9 @@ import TraceSmoothing
 ///   ``AccuracyTier/nominalAccuracy`` read as an iOS `horizontalAccuracy`, σ per axis =
 ///   5/√2, 10/√2, 10/√2, 100/√2, 1000/√2, 3000/√2 m from BestForNavigation to ThreeKilometers.
 /// - A fix's σ per axis is its reported accuracy read with the configuration's
-///   ``AccuracyConvention``; a fix without a usable accuracy (nil, negative, not finite) is taken
-///   as exact (σ 0: the recording is the truth).
+///   ``AccuracyConvention``; a fix without a usable accuracy (nil, not positive, not finite: 0 is
+///   Android's and CSV exports' "none", as for ``SmoothingConfiguration/variance(accuracy:)``) is
+///   taken as exact (σ 0: the recording is the truth).
 /// - The tier is coarser when σ_tier > σ_fix. Then noise of σ_added = √(σ_tier² − σ_fix²) per
 ///   axis is added, so that, with the recording's own error independent, the total σ per axis is
 ///   σ_tier; the fix reports the tier's nominal accuracy in the configuration's convention
@@ -56,7 +57,7 @@ struct AccuracyEmulator: Sendable {
         if case .off = noise { return (fix, accuracy) }
         guard let sigmaTier = SmoothingConfiguration.nominalSigma(tier: tier), let nominal = tier.nominalAccuracy else { return (fix, accuracy) }
         var sigmaFix = 0.0
-        if let accuracy, accuracy >= 0, accuracy.isFinite { sigmaFix = convention.sigma(accuracy: accuracy) }
+        if let accuracy, accuracy > 0, accuracy.isFinite { sigmaFix = convention.sigma(accuracy: accuracy) }
         guard sigmaTier > sigmaFix else { return (fix, accuracy) }
         let added = ((sigmaTier - sigmaFix) * (sigmaTier + sigmaFix)).squareRoot()
         let dt = lastDraw.map { max(time - $0, 0) } ?? 0

@@ -7,10 +7,13 @@
 /// ``UpdateGate`` (not the last delivered fix, not the previous fix a derived speed is measured
 /// from), as if the phone had not produced it.
 ///
-/// A fix without an accuracy (many recordings carry none; Core Location reports a negative one for
-/// an invalid fix, and a negative or non-finite value counts as none) is delivered when
+/// A fix without an accuracy is delivered when
 /// ``deliversWithoutAccuracy`` is true (the default: a replay of a trace without accuracies then
-/// behaves as if there were no gate) and stopped when it is false.
+/// behaves as if there were no gate) and stopped when it is false. "Without an accuracy" means
+/// nil, not finite, or not positive: many recordings carry none, Core Location reports a negative
+/// accuracy for an invalid fix, Android's `getAccuracy()` returns 0 when the fix has none (and
+/// `hasAccuracy()` is false), and CSV exports write 0 for a missing value. A reported 0 is never
+/// taken as a perfect fix.
 public struct AccuracyGate: Hashable, Sendable {
     /// The worst accuracy delivered, metres (a fix exactly at it is delivered).
     public var maximumAccuracy: Double
@@ -25,7 +28,7 @@ public struct AccuracyGate: Hashable, Sendable {
     /// Whether a fix with this reported accuracy (metres, or nil) passes.
     @inlinable
     public func admits(accuracy: Double?) -> Bool {
-        guard let accuracy, accuracy >= 0, accuracy.isFinite else { return deliversWithoutAccuracy }
+        guard let accuracy, accuracy > 0, accuracy.isFinite else { return deliversWithoutAccuracy }
         return accuracy <= maximumAccuracy
     }
 }

@@ -20,8 +20,8 @@ public struct SmoothingConfiguration: Sendable, Hashable {
     /// The filter's numbers (q, gate, initial velocity variance).
     public var parameters: KalmanParameters
     /// Distance from the frame's origin, metres, beyond which the local frame is re-anchored on
-    /// the current fix (10 km: there the orthographic frame's scale is off by 1.2e-6).
-    /// Infinity disables re-anchoring.
+    /// the estimate after an update (10 km: there the orthographic frame's scale is off by
+    /// 1.2e-6). Infinity disables re-anchoring.
     public var reanchorDistance: Double
 
     /// The defaults for `tier` and `mode`, or nil when the tier is off (no fixes to smooth).
@@ -37,13 +37,15 @@ public struct SmoothingConfiguration: Sendable, Hashable {
         reanchorDistance = 10_000
     }
 
-    /// The measurement variance per axis, m², for a fix reporting `accuracy` metres (nil, not
-    /// finite or negative: none reported): (accuracy / divisor)², at least the floor squared;
-    /// the nominal σ squared when there is no accuracy.
+    /// The measurement variance per axis, m², for a fix reporting `accuracy` metres:
+    /// (accuracy / divisor)², at least the floor squared; the nominal σ squared when there is no
+    /// accuracy. None reported means nil, not finite, or not positive: Core Location reports a
+    /// negative accuracy for an invalid fix, Android's `getAccuracy()` returns 0 when the fix has
+    /// none, and CSV exports write 0 for a missing value, so 0 is never read as a perfect fix.
     @inlinable
     public func variance(accuracy: Double?) -> Double {
         let sigma: Double
-        if let a = accuracy, a.isFinite, a >= 0 { sigma = max(convention.sigma(accuracy: a), sigmaFloor) } else { sigma = nominalSigma }
+        if let a = accuracy, a.isFinite, a > 0 { sigma = max(convention.sigma(accuracy: a), sigmaFloor) } else { sigma = nominalSigma }
         return sigma * sigma
     }
 

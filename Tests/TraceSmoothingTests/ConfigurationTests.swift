@@ -21,6 +21,10 @@ struct ConfigurationTests {
         #expect(abs(c.variance(accuracy: nil) - 50) < 1e-9)  // (10/√2)²: Best's nominal 10 m
         #expect(c.variance(accuracy: .nan) == c.variance(accuracy: nil))
         #expect(c.variance(accuracy: -4) == c.variance(accuracy: nil))
+        // 0 is Android's and CSV exports' "no accuracy", not a perfect fix (the floor).
+        #expect(c.variance(accuracy: 0) == c.variance(accuracy: nil))
+        #expect(c.variance(accuracy: -0.0) == c.variance(accuracy: nil))
+        #expect(c.variance(accuracy: .infinity) == c.variance(accuracy: nil))
     }
 
     @Test("ENERGY.md's table: floors and q (walk / drive); bike in between; off has none")
