@@ -6,8 +6,13 @@ public enum KalmanOutcome: UInt8, Sendable, Hashable, CaseIterable {
     case accepted
     /// The fix failed the gate: the estimate is the prediction.
     case rejected
-    /// The fix came after too many rejections in a row: the filter restarted there.
+    /// The fix came after too many rejections in a row: the filter restarted there. Counted in
+    /// ``KalmanFilter/restarts`` only, not as a rejection.
     case restarted
+    /// The fix was unusable: a position or time that is not finite, or a variance that is not
+    /// positive and finite. The filter is unchanged (no prediction, no effect on the gate's count
+    /// of rejections in a row); counted in ``KalmanFilter/invalid``.
+    case invalid
 }
 
 /// The covariance of one axis' (position, velocity) pair, shared by east and north.
@@ -41,16 +46,23 @@ public struct AxisCovariance: Sendable, Hashable {
 /// is the one ``AxisCovariance`` both axes share.
 ///
 /// Gating: the innovation's squared Mahalanobis distance d² = (νₑ² + νₙ²) / (P₀₀ + r) (2 degrees
-/// of freedom) is compared with ``KalmanParameters/gate``; a fix above it (or NaN) is rejected and
+/// of freedom) is compared with ``KalmanParameters/gate``; a fix above it is rejected and
 /// counted, and the estimate stays the prediction. After
-/// ``KalmanParameters/maximumConsecutiveRejections`` rejections in a row the next rejected fix
-/// restarts the filter instead.
+/// ``KalmanParameters/maximumConsecutiveRejections`` rejections in a row the next fix the gate
+/// would reject restarts the filter there instead; it is counted as a restart, not a rejection.
 ///
-/// Times are seconds on any clock; a time before the previous one is treated as the same time
-/// (no prediction), so a duplicated or backwards time never makes the covariance shrink.
+/// Inputs: a fix whose position or time is not finite, or whose variance is not positive and
+/// finite (0 would make the innovation's variance 0 after a first fix with no time elapsed; +∞
+/// makes the covariance NaN), is ``KalmanOutcome/invalid``: counted, and the state is not
+/// touched, so the state never holds NaN.
+///
+/// Times are seconds on any clock. A time before the estimate's is treated as the estimate's
+/// time: there is no prediction (a negative step would shrink the covariance), the fix updates
+/// the estimate as if taken then, and the estimate's time never goes back.
 public struct KalmanFilter: Sendable, Hashable {
-    /// The parameters (q, gate, initial velocity variance, restart rule).
-    public let parameters: KalmanParameters
+    /// The parameters (q, gate, initial velocity variance, restart rule); see
+    /// ``reconfigure(_:)``.
+    public private(set) var parameters: KalmanParameters
     /// Estimated position, metres east of the frame's origin.
     public private(set) var east = 0.0
     /// Estimated position, metres north.
@@ -67,10 +79,12 @@ public struct KalmanFilter: Sendable, Hashable {
     public private(set) var isInitialised = false
     /// Fixes accepted by the gate (not counting initialisations and restarts).
     public private(set) var accepted = 0
-    /// Fixes rejected by the gate.
+    /// Fixes rejected by the gate (the fix that restarts the filter is not one of them).
     public private(set) var rejected = 0
-    /// Restarts after too many rejections in a row.
+    /// Restarts after too many rejections in a row (each restarting fix counted here only).
     public private(set) var restarts = 0
+    /// Unusable fixes (``KalmanOutcome/invalid``).
+    public private(set) var invalid = 0
     /// The squared Mahalanobis distance of the last fix's innovation (0 for a first fix).
     public private(set) var lastSquaredDistance = 0.0
     private var rejectionsInARow = 0
@@ -78,11 +92,22 @@ public struct KalmanFilter: Sendable, Hashable {
     /// A filter that has seen no fix.
     public init(parameters: KalmanParameters) { self.parameters = parameters }
 
-    /// Advances the estimate to `time` without a measurement (no-op before the first fix or for a
-    /// time not after the estimate's).
+    /// Replaces the parameters and keeps the state: the new process noise applies from the next
+    /// prediction, the gate and restart rule from the next fix, the initial velocity variance at
+    /// the next (re)start. For a device whose tier or travel mode changes.
+    public mutating func reconfigure(_ parameters: KalmanParameters) { self.parameters = parameters }
+
+    /// Whether a fix with these values can be filtered (see ``KalmanOutcome/invalid``).
+    @inlinable
+    public static func isUsable(east: Double, north: Double, variance r: Double, at t: Double) -> Bool {
+        east.isFinite && north.isFinite && t.isFinite && r > 0 && r.isFinite
+    }
+
+    /// Advances the estimate to `time` without a measurement (no-op before the first fix, for a
+    /// time not after the estimate's, or a time that is not finite).
     public mutating func predict(to t: Double) {
         let dt = t - time
-        guard isInitialised, dt > 0 else { return }
+        guard isInitialised, dt > 0, dt.isFinite else { return }
         time = t
         east += velocityEast * dt
         north += velocityNorth * dt
@@ -98,6 +123,10 @@ public struct KalmanFilter: Sendable, Hashable {
     /// axis, taken at `time` seconds: predict to its time, gate, update.
     @discardableResult
     public mutating func update(east zE: Double, north zN: Double, variance r: Double, at t: Double) -> KalmanOutcome {
+        guard Self.isUsable(east: zE, north: zN, variance: r, at: t) else {
+            invalid += 1
+            return .invalid
+        }
         guard isInitialised else {
             start(east: zE, north: zN, variance: r, at: t)
             return .initialised
@@ -110,13 +139,13 @@ public struct KalmanFilter: Sendable, Hashable {
         let d2 = (ie * ie + iN * iN) * inverse
         lastSquaredDistance = d2
         guard d2 <= parameters.gate else {
-            rejected += 1
             rejectionsInARow += 1
             if rejectionsInARow > parameters.maximumConsecutiveRejections {
                 restarts += 1
                 start(east: zE, north: zN, variance: r, at: max(t, time))
                 return .restarted
             }
+            rejected += 1
             return .rejected
         }
         rejectionsInARow = 0
@@ -133,8 +162,9 @@ public struct KalmanFilter: Sendable, Hashable {
 
     /// The squared Mahalanobis distance a fix at (`east`, `north`) with variance `variance`, taken
     /// at `time`, would have against the prediction; the filter is not changed. Infinity before
-    /// the first fix.
+    /// the first fix; NaN for an unusable fix (``KalmanOutcome/invalid``), which never passes.
     public func squaredDistance(east zE: Double, north zN: Double, variance r: Double, at t: Double) -> Double {
+        guard Self.isUsable(east: zE, north: zN, variance: r, at: t) else { return .nan }
         guard isInitialised else { return .infinity }
         let dt = max(t - time, 0)
         let p = covariance
@@ -143,7 +173,8 @@ public struct KalmanFilter: Sendable, Hashable {
         return (ie * ie + iN * iN) / s
     }
 
-    /// Whether a fix would pass the gate (see ``squaredDistance(east:north:variance:at:)``).
+    /// Whether a fix would pass the gate (see ``squaredDistance(east:north:variance:at:)``); false
+    /// for an unusable fix, even with an infinite gate.
     public func wouldAccept(east zE: Double, north zN: Double, variance r: Double, at t: Double) -> Bool {
         squaredDistance(east: zE, north: zN, variance: r, at: t) <= parameters.gate
     }

@@ -3,7 +3,8 @@ public struct KalmanParameters: Sendable, Hashable {
     /// Process noise q: spectral density of the white acceleration per axis, m²/s³.
     public var processNoise: Double
     /// Squared Mahalanobis distance above which a fix is rejected (χ² with 2 degrees of
-    /// freedom: 13.8 rejects 0.1 % of consistent fixes). Infinity disables gating.
+    /// freedom: 13.8 rejects 0.1 % of consistent fixes). Infinity disables gating (and so
+    /// restarts); unusable fixes are still refused (``KalmanOutcome/invalid``).
     public var gate: Double
     /// Variance of each velocity component at the first fix, (m/s)².
     public var initialVelocityVariance: Double
@@ -16,7 +17,8 @@ public struct KalmanParameters: Sendable, Hashable {
     /// must not lock the filter out).
     public init(processNoise: Double, gate: Double = 13.8, initialVelocityVariance: Double, maximumConsecutiveRejections: Int = 4) {
         precondition(processNoise >= 0 && processNoise.isFinite, "process noise must be finite and non-negative")
-        precondition(gate > 0 && initialVelocityVariance >= 0 && maximumConsecutiveRejections >= 1, "invalid Kalman parameters")
+        precondition(gate > 0 && initialVelocityVariance >= 0 && initialVelocityVariance.isFinite && maximumConsecutiveRejections >= 1,
+                     "invalid Kalman parameters")
         self.processNoise = processNoise
         self.gate = gate
         self.initialVelocityVariance = initialVelocityVariance

@@ -33,7 +33,7 @@ struct KalmanFilterTests {
         #expect(f.time == 10 && f.covariance.position < before.position)
     }
 
-    @Test("gating: a fix beyond the gate is rejected and counted; the fifth in a row restarts the filter")
+    @Test("gating: a fix beyond the gate is rejected and counted; the fifth in a row restarts the filter, counted as a restart only")
     func gatingAndRestart() {
         var f = KalmanFilter(parameters: parameters)
         for t in 0..<20 { f.update(east: 0, north: 0, variance: 4, at: Double(t)) }
@@ -45,11 +45,55 @@ struct KalmanFilterTests {
         }
         #expect(f.rejected == 4)
         #expect(f.update(east: 100, north: 0, variance: 4, at: 24) == .restarted)
-        #expect(f.east == 100 && f.restarts == 1 && f.rejected == 5)
+        #expect(f.east == 100 && f.restarts == 1 && f.rejected == 4)
         #expect(f.update(east: 100.5, north: 0, variance: 4, at: 25) == .accepted)
-        // NaN never passes the gate.
-        #expect(f.update(east: .nan, north: 0, variance: 4, at: 26) == .rejected)
-        #expect(f.east.isFinite)
+        #expect(f.accepted == 20 && f.rejected == 4 && f.restarts == 1 && f.invalid == 0)
+    }
+
+    /// Unusable inputs: (east, north, variance, time) of the second fix.
+    static let unusable: [(String, Double, Double, Double, Double)] = [
+        ("NaN east", .nan, 0, 4, 11), ("infinite north", 0, .infinity, 4, 11),
+        ("NaN time", 0, 0, 4, .nan), ("infinite time", 0, 0, 4, .infinity), ("−∞ time", 0, 0, 4, -.infinity),
+        ("zero variance, no time elapsed", 0, 0, 0, 10), ("negative variance", 0, 0, -1, 11),
+        ("infinite variance", 0, 0, .infinity, 11), ("NaN variance", 0, 0, .nan, 11),
+    ]
+
+    @Test("an unusable fix is .invalid, counted apart, and leaves the state untouched (never NaN)", arguments: unusable)
+    func invalidInputs(name: String, east: Double, north: Double, variance: Double, time: Double) {
+        var f = KalmanFilter(parameters: KalmanParameters(processNoise: 0.3, gate: .infinity, initialVelocityVariance: 4))
+        #expect(f.update(east: 1, north: 2, variance: 4, at: 10) == .initialised)
+        f.update(east: 1.5, north: 2, variance: 4, at: 10.5)
+        let before = f
+        #expect(f.update(east: east, north: north, variance: variance, at: time) == .invalid, "\(name)")
+        #expect(f.invalid == 1 && f.rejected == 0 && f.accepted == 1)
+        #expect(f.east == before.east && f.north == before.north && f.velocityEast == before.velocityEast)
+        #expect(f.covariance == before.covariance && f.time == before.time)
+        #expect(f.squaredDistance(east: east, north: north, variance: variance, at: time).isNaN)
+        #expect(!f.wouldAccept(east: east, north: north, variance: variance, at: time), "an infinite gate passes no unusable fix")
+        // The clock is not frozen: the next good fix is filtered normally.
+        #expect(f.update(east: 2, north: 2, variance: 4, at: 11) == .accepted)
+        #expect(f.east.isFinite && f.covariance.position.isFinite && f.covariance.position > 0)
+        // Before the first fix too: nothing starts.
+        var fresh = KalmanFilter(parameters: parameters)
+        #expect(fresh.update(east: east, north: north, variance: variance, at: time) == .invalid)
+        #expect(!fresh.isInitialised)
+    }
+
+    @Test("reconfigure keeps the state; the new q acts from the next prediction, the new gate from the next fix")
+    func reconfigure() {
+        var f = KalmanFilter(parameters: parameters)
+        for t in 0..<10 { f.update(east: Double(t), north: 0, variance: 4, at: Double(t)) }
+        var g = f
+        g.reconfigure(KalmanParameters(processNoise: 3, gate: 0.3, initialVelocityVariance: 900))
+        #expect(g.east == f.east && g.covariance == f.covariance && g.accepted == f.accepted && g.time == f.time)
+        f.predict(to: 12)
+        g.predict(to: 12)
+        #expect(g.east == f.east && g.covariance.velocity > f.covariance.velocity)
+        // A fix 5 m ahead of the prediction: inside the old gate (13.8), outside the new one (0.3;
+        // d² is 0.56 with the new q's larger prediction variance).
+        #expect(f.wouldAccept(east: 17, north: 0, variance: 4, at: 12))
+        #expect(g.squaredDistance(east: 17, north: 0, variance: 4, at: 12) > 0.3)
+        #expect(g.update(east: 17, north: 0, variance: 4, at: 12) == .rejected)
     }
 
     @Test("a frame transform and its inverse are the identity; the filter follows a transform")
