@@ -5,17 +5,26 @@
 /// up front and reused by ``removeAll()``: no allocation per point once the capacity suffices.
 ///
 /// Method: the forward pass is ``KalmanFilter/update(east:north:variance:at:)`` point by point
-/// (rejected fixes keep the prediction; a restart begins an independent run). The backward pass
+/// (rejected fixes keep the prediction; a restart begins an independent run; an invalid fix keeps
+/// the previous estimate and its time). The backward pass
 /// is RTS (Rauch, Tung and Striebel, AIAA J. 1965) on the shared 2×2 covariance:
 /// C = Pₖ Fᵀ (Pₖ₊₁|ₖ)⁻¹, xₖˢ = xₖ + C (xₖ₊₁ˢ − F xₖ), Pₖˢ = Pₖ + C (Pₖ₊₁ˢ − Pₖ₊₁|ₖ) Cᵀ, with the
 /// same gain for east and north. The predictions are recomputed rather than stored. A frame
 /// change between two points (``switchFrame(_:)``) is applied to the state going forward and
 /// undone going backward. O(n) time, 11 doubles and one byte per point.
+///
+/// A restart is not revisited: the fixes rejected before it keep the old run's predictions
+/// (smoothed within that run), and the backward pass does not cross into the old run. Points before
+/// the first usable fix have no estimate (``hasEstimate(at:)``).
 public struct RTSSmoother: Sendable {
     /// The filter's parameters.
     public let parameters: KalmanParameters
-    /// Fixes accepted, rejected, and restarts, after ``run(smoothing:)``.
-    public private(set) var accepted = 0, rejected = 0, restarts = 0
+    /// Fixes accepted, rejected, restarts and invalid fixes, after ``run(smoothing:)`` (as
+    /// ``KalmanFilter`` counts them).
+    public private(set) var accepted = 0, rejected = 0, restarts = 0, invalid = 0
+    /// The index of the first point with an estimate (the first usable fix), after
+    /// ``run(smoothing:)``; `count` when there is none.
+    public private(set) var firstEstimate = 0
     /// Number of points appended.
     public private(set) var count = 0
     private var capacity: Int
@@ -42,6 +51,8 @@ public struct RTSSmoother: Sendable {
         accepted = 0
         rejected = 0
         restarts = 0
+        invalid = 0
+        firstEstimate = 0
         outcomes.removeAll(keepingCapacity: true)
         switches.removeAll(keepingCapacity: true)
     }
@@ -62,8 +73,18 @@ public struct RTSSmoother: Sendable {
 
     /// Declares that the points appended from now on are in another frame, reached from the
     /// previous points' frame by `transform`.
+    ///
+    /// A declaration, not an action: declaring again before the next point replaces the earlier
+    /// declaration (so a repeated call is harmless), a declaration before the first point is
+    /// ignored (there is no earlier frame), and one after the last point takes effect only if a
+    /// point follows it.
     public mutating func switchFrame(_ transform: FrameTransform) {
-        switches.append((count, transform))
+        guard count > 0 else { return }
+        if let last = switches.last, last.index == count {
+            switches[switches.count - 1].transform = transform
+        } else {
+            switches.append((count, transform))
+        }
     }
 
     private mutating func grow() {
@@ -103,12 +124,16 @@ public struct RTSSmoother: Sendable {
         accepted = filter.accepted
         rejected = filter.rejected
         restarts = filter.restarts
+        invalid = filter.invalid
+        firstEstimate = outcomes.firstIndex(of: .initialised) ?? n
         if smoothing && n >= 2 { backward() }
     }
 
     private mutating func backward() {
         let n = count, c = capacity, q = parameters.processNoise
+        // Switches declared after the last point have no point after them.
         var next = switches.count - 1
+        while next >= 0 && switches[next].index >= n { next -= 1 }
         let switches = switches
         outcomes.withUnsafeBufferPointer { outcome in
             storage.withUnsafeMutableBufferPointer { s in
@@ -133,6 +158,13 @@ public struct RTSSmoother: Sendable {
                     let a = pa[k], b = pb[k], cc = pc[k]
                     let fE = xE[k], fN = xN[k], fVE = vE[k], fVN = vN[k]
                     let o = outcome[k + 1]
+                    if o == .invalid {
+                        // Point k + 1 kept point k's state and time: the same smoothed state.
+                        xE[k] = sE; xN[k] = sN; vE[k] = sVE; vN[k] = sVN
+                        pa[k] = sA; pb[k] = sB; pc[k] = sC
+                        k -= 1
+                        continue
+                    }
                     if o == .initialised || o == .restarted {
                         // Point k ends an independent run: its smoothed state is its filtered one.
                         sE = fE; sN = fN; sVE = fVE; sVN = fVN; sA = a; sB = b; sC = cc
@@ -181,6 +213,10 @@ public struct RTSSmoother: Sendable {
         return (storage[Self.xE * c + i], storage[Self.xN * c + i], storage[Self.vE * c + i], storage[Self.vN * c + i],
                 AxisCovariance(position: storage[Self.pa * c + i], cross: storage[Self.pb * c + i], velocity: storage[Self.pc * c + i]))
     }
+
+    /// Whether point `i` has an estimate (after ``run(smoothing:)``): false only for the unusable
+    /// points before the first usable one, whose ``estimate(at:)`` is zero.
+    public func hasEstimate(at i: Int) -> Bool { i >= firstEstimate }
 
     /// The measured position of point `i`, in its frame, metres.
     public func measurement(at i: Int) -> (east: Double, north: Double) {
