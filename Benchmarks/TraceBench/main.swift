@@ -417,7 +417,7 @@ do {
         for i in 0..<m { track.append(coordinates[i], time: times[i], accuracy: 9.9) }
         let summary = track.run(smoothing: true)
         var sum = 0.0
-        for i in stride(from: 0, to: m, by: 1) { sum += track.coordinate(at: i).latitude }
+        for i in stride(from: 0, to: m, by: 1) { sum += track.coordinate(at: i)?.latitude ?? 0 }
         return sum + Double(summary.rejected)
     }
 }

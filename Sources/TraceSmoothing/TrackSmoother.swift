@@ -6,11 +6,15 @@ public struct SmoothingSummary: Sendable, Hashable {
     public var points = 0
     /// Fixes rejected by the gate.
     public var rejected = 0
-    /// Restarts after rejections in a row.
+    /// Restarts after rejections in a row (the restarting fixes are not counted as rejected).
     public var restarts = 0
+    /// Unusable fixes (``KalmanOutcome/invalid``).
+    public var invalid = 0
     /// Times the local frame was re-anchored.
     public var reanchors = 0
-    /// Mean and largest distance between a fix and its estimate, metres.
+    /// Mean and largest distance between a fix and its estimate, metres, measured in the fix's
+    /// local frame (over the points that have an estimate; far outliers' distances are the
+    /// frame's orthographic ones, shorter than on the ellipsoid).
     public var meanCorrection = 0.0, maximumCorrection = 0.0
 
     /// An empty summary.
@@ -23,14 +27,16 @@ public struct SmoothingSummary: Sendable, Hashable {
         points = total
         rejected += other.rejected
         restarts += other.restarts
+        invalid += other.invalid
         reanchors += other.reanchors
         maximumCorrection = max(maximumCorrection, other.maximumCorrection)
     }
 }
 
 /// Smooths a whole trace of coordinates offline: each fix's measurement noise from its reported
-/// accuracy (``SmoothingConfiguration``), a local frame re-anchored as the track moves
-/// (``AnchoredFrame``), the forward filter and the RTS pass (``RTSSmoother``).
+/// accuracy (``SmoothingConfiguration``), a local frame that follows the estimate
+/// (``AnchoredFrame``, driven by a ``TrackFilter`` run as the fixes are appended, so the frames
+/// are those of the online filter), the forward filter and the RTS pass (``RTSSmoother``).
 ///
 /// Usage: ``append(_:time:accuracy:)`` every fix of one segment, ``run(smoothing:)``, then read
 /// ``coordinate(at:)``; ``removeAll()`` and reuse for the next segment. Storage is reused; the
@@ -39,7 +45,7 @@ public struct TrackSmoother: Sendable {
     /// The configuration.
     public let configuration: SmoothingConfiguration
     private var smoother: RTSSmoother
-    private var anchor: AnchoredFrame
+    private var online: TrackFilter
     // The frames in order, and the index of the first point of each.
     private var frames: [LocalFrame] = []
     private var frameStarts: [Int] = []
@@ -48,7 +54,7 @@ public struct TrackSmoother: Sendable {
     public init(configuration: SmoothingConfiguration, capacity: Int = 1024) {
         self.configuration = configuration
         smoother = RTSSmoother(parameters: configuration.parameters, capacity: capacity)
-        anchor = AnchoredFrame(reanchorDistance: configuration.reanchorDistance)
+        online = TrackFilter(configuration: configuration)
     }
 
     /// Fixes appended.
@@ -57,7 +63,7 @@ public struct TrackSmoother: Sendable {
     /// Forgets every fix, keeping the storage.
     public mutating func removeAll() {
         smoother.removeAll()
-        anchor = AnchoredFrame(reanchorDistance: configuration.reanchorDistance)
+        online = TrackFilter(configuration: configuration)
         frames.removeAll(keepingCapacity: true)
         frameStarts.removeAll(keepingCapacity: true)
     }
@@ -65,13 +71,19 @@ public struct TrackSmoother: Sendable {
     /// Appends a fix at `coordinate` taken at `time` seconds (any clock; not decreasing) with its
     /// reported horizontal accuracy in metres, if any.
     public mutating func append(_ coordinate: Coordinate, time: Double, accuracy: Double?) {
-        let (p, moved) = anchor.project(coordinate)
-        if let moved { smoother.switchFrame(moved) }
-        if moved != nil || frames.isEmpty {
-            frames.append(anchor.frame!)
+        let s = online.step(coordinate, time: time, accuracy: accuracy)
+        if frames.isEmpty {
+            frames.append(s.frame)
+            frameStarts.append(0)
+        }
+        smoother.append(east: s.position.east, north: s.position.north, variance: s.variance, at: time)
+        if let moved = s.moved {
+            // The points from the next one on are in the frame the online filter moved to; the
+            // forward pass of run() repeats the same filter, so it moves at the same point.
+            smoother.switchFrame(moved)
+            frames.append(online.frame!)
             frameStarts.append(smoother.count)
         }
-        smoother.append(east: p.east, north: p.north, variance: configuration.variance(accuracy: accuracy), at: time)
     }
 
     /// Filters (and, when `smoothing`, smooths) the fixes appended.
@@ -81,15 +93,17 @@ public struct TrackSmoother: Sendable {
         summary.points = count
         summary.rejected = smoother.rejected
         summary.restarts = smoother.restarts
-        summary.reanchors = anchor.reanchors
+        summary.invalid = smoother.invalid
+        summary.reanchors = online.reanchors
         var total = 0.0
-        for i in 0..<count {
+        for i in smoother.firstEstimate..<count {
             let e = smoother.estimate(at: i), z = smoother.measurement(at: i)
             let d = ((e.east - z.east) * (e.east - z.east) + (e.north - z.north) * (e.north - z.north)).squareRoot()
             total += d
             summary.maximumCorrection = max(summary.maximumCorrection, d)
         }
-        summary.meanCorrection = count > 0 ? total / Double(count) : 0
+        let estimated = count - smoother.firstEstimate
+        summary.meanCorrection = estimated > 0 ? total / Double(estimated) : 0
         return summary
     }
 
@@ -104,11 +118,15 @@ public struct TrackSmoother: Sendable {
         return lo
     }
 
-    /// The estimated position of fix `i` (after ``run(smoothing:)``).
-    public func coordinate(at i: Int) -> Coordinate {
+    /// The estimated position of fix `i` (after ``run(smoothing:)``); nil when the fix has no
+    /// estimate (unusable fixes before the first usable one) or the estimate lies beyond the
+    /// Earth's outline in its frame (possible only after a long gap carried a fast velocity
+    /// thousands of kilometres). The frame follows the estimate, so an estimate is otherwise
+    /// within about ``SmoothingConfiguration/reanchorDistance`` of its frame's origin.
+    public func coordinate(at i: Int) -> Coordinate? {
+        guard smoother.hasEstimate(at: i) else { return nil }
         let e = smoother.estimate(at: i)
-        // The estimate is within metres of the frame's origin region, far inside its horizon.
-        return frames[frameIndex(of: i)].coordinate(at: EastNorth(east: e.east, north: e.north))!
+        return frames[frameIndex(of: i)].coordinate(at: EastNorth(east: e.east, north: e.north))
     }
 
     /// The estimate's standard deviation per axis for fix `i`, metres.
