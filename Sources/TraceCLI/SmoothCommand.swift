@@ -13,15 +13,19 @@ enum SmoothCommand {
         abstract: "Smooth a trace with a Kalman filter, or with the Rauch–Tung–Striebel smoother (--rts).",
         discussion: """
             Each track segment is filtered on its own: a constant-velocity model in a local \
-            east/north frame (re-anchored every 10 km), process noise from --mode and --tier \
-            (ENERGY.md's defaults), measurement noise from each point's reported accuracy read \
-            with --convention and floored by the tier, or the tier's nominal accuracy when a point \
-            has none. A point whose squared Mahalanobis distance exceeds --gate is rejected (counted, \
-            and its position replaced by the estimate); the fifth rejection in a row restarts the filter \
-            there. Without --rts each point gets the forward filter's estimate (what a service \
-            sees online); with --rts, the smoothed estimate from the whole segment. Points are \
-            taken in time order (newest-first exports included); points without a time are \
-            written unchanged. Only positions change: every other value is written as read.
+            east/north frame (re-anchored on the estimate once it is 10 km from the frame's \
+            origin), process noise from --mode and --tier (ENERGY.md's walk and drive values; \
+            the bike values are TraceKit's assumption, between them), measurement noise from each \
+            point's reported accuracy read with --convention and floored by the tier, or the \
+            tier's nominal accuracy when a point has none (no value, or 0 or less). A point whose \
+            squared Mahalanobis distance exceeds --gate ('inf' turns gating off) is rejected: \
+            counted, and it does not move the estimate. The fifth rejection in a row restarts the \
+            filter at that point instead (counted as a restart, not a rejection). Every point is \
+            written at its estimate: without --rts the forward filter's (what a service sees \
+            online; for a rejected point, the prediction), with --rts the smoothed estimate from \
+            the whole segment. Points are taken in time order (newest-first exports included); \
+            points without a time are written unchanged. Only positions change: every other value \
+            is written as read.
 
             The summary goes to stderr: points smoothed, rejected, restarts, and the mean and \
             largest correction in metres. Formats, '-' and atomic writing are as for 'convert'.
@@ -39,7 +43,7 @@ enum SmoothCommand {
                        help: "What reported accuracy means: ios (σ = acc/√2), android (acc/1.51), w3c (acc/2.45)."),
             OptionSpec(name: "rts", help: "Smooth offline with the Rauch–Tung–Striebel smoother instead of the forward filter."),
             OptionSpec(name: "gate", valueName: "CHI2", defaultValue: "13.8",
-                       help: "Reject a point whose squared Mahalanobis distance exceeds this (χ², 2 degrees of freedom)."),
+                       help: "Reject a point whose squared Mahalanobis distance exceeds this (χ², 2 degrees of freedom; 'inf': no gating)."),
         ] + ConvertCommand.transcodeOptions,
         examples: [
             "tracekit smooth --rts ride.gpx ride-smoothed.gpx",
@@ -48,8 +52,9 @@ enum SmoothCommand {
 
     static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
         let gateText = args.value("gate") ?? "13.8"
-        guard let gate = Double(gateText), gate.isFinite, gate > 0 else {
-            throw .usage("'--gate' takes a positive χ² threshold, not '\(gateText)'")
+        // KalmanParameters: infinity disables gating; NaN fails `> 0`.
+        guard let gate = Double(gateText), gate > 0 else {
+            throw .usage("'--gate' takes a positive χ² threshold or 'inf', not '\(gateText)'")
         }
         let mode = TravelMode(rawValue: args.value("mode") ?? "walk")!
         let tier = AccuracyTier(parsing: args.value("tier") ?? "best")!
@@ -68,6 +73,7 @@ struct SmoothStage: TraceStage {
     private var order: [Int] = []
     private var summary = SmoothingSummary()
     private var untimed = 0
+    private var unestimated = 0
 
     init(configuration: SmoothingConfiguration, rts: Bool) {
         smoother = TrackSmoother(configuration: configuration)
@@ -108,7 +114,11 @@ struct SmoothStage: TraceStage {
             summary.add(smoother.run(smoothing: rts))
             for (k, i) in order.enumerated() {
                 guard case .trackPoint(var f) = pending[i] else { continue }
-                f.coordinate = smoother.coordinate(at: k)
+                guard let c = smoother.coordinate(at: k) else {
+                    unestimated += 1
+                    continue
+                }
+                f.coordinate = c
                 pending[i] = .trackPoint(f)
             }
         }
@@ -119,8 +129,10 @@ struct SmoothStage: TraceStage {
     var notes: [String] {
         let c = smoother.configuration
         func metres(_ x: Double) -> String { JSONWriter.number((x * 100).rounded() / 100) + " m" }
-        var line = "smoothed \(summary.points) points (\(rts ? "RTS smoother" : "forward filter"); \(c.mode.rawValue), \(c.tier.key), \(c.convention.rawValue) accuracy, gate \(JSONWriter.number(c.parameters.gate))): "
+        let gate = c.parameters.gate.isFinite ? JSONWriter.number(c.parameters.gate) : "inf"
+        var line = "smoothed \(summary.points) points (\(rts ? "RTS smoother" : "forward filter"); \(c.mode.rawValue), \(c.tier.key), \(c.convention.rawValue) accuracy, gate \(gate)): "
         line += "\(summary.rejected) rejected, \(summary.restarts) restarts, mean correction \(metres(summary.meanCorrection)), largest \(metres(summary.maximumCorrection))"
         return [line] + (untimed > 0 ? ["\(untimed) points without a time were written unchanged"] : [])
+            + (unestimated > 0 ? ["\(unestimated) points without an estimate were written unchanged"] : [])
     }
 }

@@ -70,9 +70,54 @@ struct SmoothCommandTests {
         #expect(try Run(["--help"]).stdout.contains("  smooth "))
     }
 
+    @Test("far outliers ((0, 0) and 4,000 km off) in a 40 km drive: rejected, the estimates unharmed; accuracy 0 read as none; --gate inf runs")
+    func farOutliers() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smooth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var generator = TrajectoryGenerator(profile: .drive, origin: Coordinate(uncheckedLatitude: 47.37, longitude: 8.54), seed: 11)
+        let truth = generator.generate(duration: 2999)
+        var noise = WhiteNoise(sigma: 5, seed: 12)
+        let observed = truth.observe(noise: &noise)
+        let frame = LocalFrame(origin: truth.origin)
+        let spikes = [1000: "0,0", 2000: "20,40"]
+        var csv = "lat,lon,time,accuracy\n"
+        for i in 0..<truth.count {
+            let c = frame.coordinate(at: EastNorth(east: observed.east[i], north: observed.north[i]))!
+            // Every tenth accuracy is 0: missing, as a CSV export writes it.
+            let accuracy = i % 10 == 0 ? "0" : "\(5 * 2.0.squareRoot())"
+            csv += "\(spikes[i] ?? "\(c.latitude),\(c.longitude)"),\(Timestamp(seconds: 1_700_000_000 + truth.times[i]).iso8601),\(accuracy)\n"
+        }
+        let input = dir.appendingPathComponent("drive.csv").path
+        try csv.write(toFile: input, atomically: true, encoding: .utf8)
+        for options in [["--rts"], []] {
+            let out = dir.appendingPathComponent("out.csv").path
+            let r = try Run(["smooth", "--mode", "drive", "--tier", "best"] + options + [input, out])
+            #expect(r.status == 0, "\(r.stderr)")
+            // The two spikes and one real fix of a turn (χ² at 0.999 over 3,000 fixes).
+            #expect(r.stderr.contains("): 3 rejected, 0 restarts, mean correction "), "\(r.stderr)")
+            // Every point is written near the truth (σ 5 m per axis; measured: largest 10.6 m with
+            // --rts, 15.4 m forward), the spikes at their estimates.
+            var reader = try openTrace(out)
+            var k = 0, worst = 0.0, atSpikes = 0.0
+            while let item = try reader.next() {
+                guard case .trackPoint(let f) = item else { continue }
+                let p = frame.eastNorth(of: f.coordinate)
+                let e = ((p.east - truth.east[k]) * (p.east - truth.east[k]) + (p.north - truth.north[k]) * (p.north - truth.north[k])).squareRoot()
+                worst = max(worst, e)
+                if spikes[k] != nil { atSpikes = max(atSpikes, e) }
+                k += 1
+            }
+            #expect(k == truth.count && worst < 20 && atSpikes < 10, "\(options): largest error \(worst) m, \(atSpikes) m at the spikes")
+        }
+        // No gating: the spikes are taken in, and the command still completes.
+        let open = try Run(["smooth", "--gate", "inf", input, dir.appendingPathComponent("inf.csv").path])
+        #expect(open.status == 0 && open.stderr.contains("gate inf): 0 rejected, 0 restarts"), "\(open.stderr)")
+    }
+
     @Test("usage errors: one line, status 64", arguments: [
-        (["--gate", "x"], "tracekit: '--gate' takes a positive χ² threshold, not 'x'"),
-        (["--gate", "-1"], "tracekit: '--gate' takes a positive χ² threshold, not '-1'"),
+        (["--gate", "x"], "tracekit: '--gate' takes a positive χ² threshold or 'inf', not 'x'"),
+        (["--gate", "-1"], "tracekit: '--gate' takes a positive χ² threshold or 'inf', not '-1'"),
+        (["--gate", "nan"], "tracekit: '--gate' takes a positive χ² threshold or 'inf', not 'nan'"),
         (["--tier", "off"], "tracekit: 'off' is not a valid value for '--tier'; choose one of bestForNavigation, best, nearestTenMeters, hundredMeters, kilometer, threeKilometers"),
         (["--mode", "fly"], "tracekit: 'fly' is not a valid value for '--mode'; choose one of walk, bike, drive"),
     ])
