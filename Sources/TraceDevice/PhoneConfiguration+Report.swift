@@ -16,7 +16,7 @@ extension PhoneConfiguration {
         let smoothed: String
         switch smoothing {
         case .off: smoothed = "smoothing off"
-        case .on(let mode, let gate): smoothed = "smoothing \(mode.rawValue) (gate \(JSONWriter.number(gate)))"
+        case .on(let mode, let gate): smoothed = "smoothing \(mode.rawValue) (gate \(gate.isFinite ? JSONWriter.number(gate) : "inf"))"
         }
         return "\(emulation); \(smoothed); accuracy convention \(convention.rawValue); delivery \(deliveryOverride?.summary ?? "per state")"
     }
@@ -25,7 +25,8 @@ extension PhoneConfiguration {
     /// `accuracyEmulation` (`{"noise": "off"}`, `{"noise": "white", "seed": "42"}` or
     /// `{"noise": "gaussMarkov", "tauSeconds": 60, "seed": "42"}`; the seed is a decimal string
     /// because a JSON number cannot hold every 64-bit value exactly), `smoothing`
-    /// (`{"mode": "off"}` or `{"mode": "walk", "gate": 13.8}`), `accuracyConvention`, and
+    /// (`{"mode": "off"}` or `{"mode": "walk", "gate": 13.8}`; `"gate": null` for an infinite
+    /// gate, no gating), `accuracyConvention`, and
     /// `deliveryOverride` (a policy file's `delivery` object, or null).
     public var json: JSONValue {
         let emulation: JSONValue
@@ -38,7 +39,7 @@ extension PhoneConfiguration {
         let smoothed: JSONValue
         switch smoothing {
         case .off: smoothed = .object([("mode", .string("off"))])
-        case .on(let mode, let gate): smoothed = .object([("mode", .string(mode.rawValue)), ("gate", .number(gate))])
+        case .on(let mode, let gate): smoothed = .object([("mode", .string(mode.rawValue)), ("gate", gate.isFinite ? .number(gate) : .null)])
         }
         return .object([
             ("accuracyEmulation", emulation), ("smoothing", smoothed),

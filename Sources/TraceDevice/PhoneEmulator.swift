@@ -19,12 +19,16 @@ import TraceSmoothing
 /// 3. Smoothing (``PhoneConfiguration/Smoothing``, off by default): an online
 ///    ``TraceSmoothing/TrackFilter`` configured for the state's tier; the position passed on is
 ///    its estimate (the prediction when it rejects the fix) and the accuracy its σ per axis
-///    times the convention's divisor. A tier change or location off restarts the filter: the
-///    tier selects its noise floor and process noise, and the phone's location source changes
-///    with it.
+///    times the convention's divisor. One filter per phone: a tier change keeps its estimate
+///    and re-configures it for the new tier (``TraceSmoothing/TrackFilter/reconfigure(_:)``:
+///    noise floor and nominal σ from the next fix, process noise from the next prediction), as a
+///    service would keep one filter per device across state changes; location off forgets it,
+///    and the next fix with location on starts a new one. A fix without a usable accuracy (nil,
+///    0 or less, not finite) gets the tier's nominal σ.
 /// 4. The ``TraceSharing/UpdateGate`` with the state's row (accuracy gate, distance filter,
 ///    delivery model, or the configuration's override) decides on that position and accuracy,
-///    with the fix's reported speed unchanged.
+///    with the fix's reported speed unchanged (0 means still; a missing speed is derived by the
+///    gate from the delivered positions, smoothed when smoothing is on).
 ///
 /// With both options off the outcome is the fix itself, bit for bit, and `delivered` is what an
 /// ``UpdateGate`` given the same rows and fixes answers.
@@ -44,8 +48,8 @@ public struct PhoneEmulator: Sendable {
     /// use).
     public private(set) var gate: UpdateGate
     private var emulator: AccuracyEmulator
-    /// The smoothing filter for the current tier, created at its first fix; nil when smoothing is
-    /// off or the filter has been restarted.
+    /// The smoothing filter, created at the first fix with location on and re-configured at each
+    /// tier change; nil when smoothing is off or location is off.
     private var filter: TrackFilter?
 
     /// A phone of `role` in the state whose policy row is `row`, emulated as `configuration` says.
@@ -65,20 +69,32 @@ public struct PhoneEmulator: Sendable {
     public var tier: AccuracyTier { gate.tier }
 
     /// Applies a new state's row, as ``UpdateGate/apply(_:)-(StatePolicy)`` does (keeping the last
-    /// delivered fix unless location goes off); a change of tier restarts the smoothing filter.
+    /// delivered fix unless location goes off); a change of tier re-configures the smoothing
+    /// filter, location off forgets it.
     public mutating func apply(_ row: StatePolicy) {
         let old = gate.tier
         gate.apply(row)
-        if gate.tier != old { filter = nil }
+        tierChanged(from: old)
     }
 
     /// Applies the settings of an action from ``FulfilmentMachine``, as
-    /// ``UpdateGate/apply(_:)-(SharingAction)`` does; a change of tier restarts the smoothing
-    /// filter.
+    /// ``UpdateGate/apply(_:)-(SharingAction)`` does; a change of tier re-configures the
+    /// smoothing filter, location off forgets it.
     public mutating func apply(_ action: SharingAction) {
         let old = gate.tier
         gate.apply(action)
-        if gate.tier != old { filter = nil }
+        tierChanged(from: old)
+    }
+
+    private mutating func tierChanged(from old: AccuracyTier) {
+        guard gate.tier != old, filter != nil else { return }
+        if let c = smoothingConfiguration(gate.tier) { filter!.reconfigure(c) } else { filter = nil }
+    }
+
+    /// The smoothing configuration for `tier`; nil when smoothing or the tier is off.
+    private func smoothingConfiguration(_ tier: AccuracyTier) -> SmoothingConfiguration? {
+        guard case .on(let mode, let threshold) = configuration.smoothing else { return nil }
+        return SmoothingConfiguration(tier: tier, mode: mode, convention: configuration.convention, gate: threshold)
     }
 
     /// Offers a recorded fix at `fix`, taken at `time` seconds (non-decreasing), with its reported
@@ -88,11 +104,8 @@ public struct PhoneEmulator: Sendable {
         let tier = gate.tier
         guard tier != .off else { return PhoneOutcome(delivered: false, coordinate: fix, accuracy: accuracy) }
         var (position, reported) = emulator.emulate(fix, at: time, accuracy: accuracy, tier: tier)
-        if case .on(let mode, let threshold) = configuration.smoothing {
-            if filter == nil {
-                // Not nil: the tier is live.
-                filter = TrackFilter(configuration: SmoothingConfiguration(tier: tier, mode: mode, convention: configuration.convention, gate: threshold)!)
-            }
+        if filter == nil, let c = smoothingConfiguration(tier) { filter = TrackFilter(configuration: c) }
+        if filter != nil {
             filter!.update(position, time: time, accuracy: reported)
             if let estimate = filter!.estimate, let sigma = filter!.sigma {
                 position = estimate

@@ -6,7 +6,7 @@ import TraceSharing
 import TraceSmoothing
 
 /// The pipeline around the gate: the default is the plain gate, rows and actions are forwarded,
-/// smoothing restarts at a tier change.
+/// smoothing continues across a tier change and restarts after location off.
 @Suite("Phone emulator (pipeline)")
 struct PhoneEmulatorTests {
     /// A jittery walk north-east at about 1.5 m/s: 2,000 fixes, 1 s apart, with accuracies
@@ -74,16 +74,16 @@ struct PhoneEmulatorTests {
         #expect(!phone.offer(Fixture.still, at: 101, accuracy: 3, speed: 0).delivered)
     }
 
-    @Test("smoothing: the first fix of a tier starts the filter there; within a tier the estimate follows")
-    func smoothingRestartsAtTierChange() {
+    @Test("smoothing: one filter per phone, re-configured at a tier change, restarted after location off")
+    func smoothingAcrossTierChanges() {
         let configuration = PhoneConfiguration(smoothing: .on(mode: .walk))
-        var phone = PhoneEmulator(configuration, role: .helper, row: Fixture.row(.best))
         let north = { (m: Double) in try! Coordinate(latitude: 45 + m / 111_131.745, longitude: 7) }
-        // "At the fix": through the frame and back, within a nanometre.
+        // "At the fix": through the frame and back, within nanometres.
         let at = { (o: PhoneOutcome, m: Double) in
             let d = Fixture.offset(of: o.coordinate, from: north(m))
             return (d.east * d.east + d.north * d.north).squareRoot()
         }
+        var phone = PhoneEmulator(configuration, role: .helper, row: Fixture.row(.best))
         let first = phone.offer(north(0), at: 0, accuracy: 8, speed: nil)
         #expect(at(first, 0) < 1e-9)
         // σ of the first estimate is the fix's: 8/√2 per axis, reported back as 8 m (iOS).
@@ -97,10 +97,29 @@ struct PhoneEmulatorTests {
         phone.apply(Fixture.row(.best, filter: 5))
         let third = phone.offer(north(10), at: 2, accuracy: 8, speed: nil)
         #expect(at(third, 10) > 0.1, "\(at(third, 10))")
-        // Another tier: it restarts at the fix.
-        phone.apply(Fixture.row(.nearestTenMeters))
+        // Another tier: the filter continues too, now with HundredMeters' 25 m floor, so the fix
+        // (8 m, floored) pulls the estimate less than it would at Best.
+        var stayed = phone
+        phone.apply(Fixture.row(.hundredMeters))
         let fourth = phone.offer(north(10), at: 3, accuracy: 8, speed: nil)
-        #expect(at(fourth, 10) < 1e-9)
-        #expect(abs(fourth.accuracy! - 8) < 1e-12)
+        let fourthAtBest = stayed.offer(north(10), at: 3, accuracy: 8, speed: nil)
+        #expect(at(fourth, 10) > 0.1, "not restarted at the fix: \(at(fourth, 10)) m")
+        #expect(at(fourth, 10) > at(fourthAtBest, 10), "\(at(fourth, 10)) m against \(at(fourthAtBest, 10)) m at Best")
+        // Location off forgets the filter: the first fix after it starts a new one there.
+        phone.apply(Fixture.row(.off))
+        phone.apply(Fixture.row(.nearestTenMeters))
+        let fifth = phone.offer(north(50), at: 10, accuracy: 8, speed: nil)
+        #expect(at(fifth, 50) < 1e-8)
+        #expect(abs(fifth.accuracy! - 8) < 1e-12)
+    }
+
+    @Test("an accuracy of 0 is none: the smoothing filter uses the tier's nominal σ, not its floor")
+    func zeroAccuracy() {
+        var phone = PhoneEmulator(PhoneConfiguration(smoothing: .on(mode: .walk)), role: .hirer, row: Fixture.row(.best))
+        let o = phone.offer(Fixture.still, at: 0, accuracy: 0, speed: nil)
+        // Best's nominal 10 m (σ 10/√2 per axis), reported back in iOS terms; the floor would give 3√2.
+        #expect(abs(o.accuracy! - 10) < 1e-9, "\(o.accuracy!)")
+        var none = PhoneEmulator(PhoneConfiguration(smoothing: .on(mode: .walk)), role: .hirer, row: Fixture.row(.best))
+        #expect(none.offer(Fixture.still, at: 0, accuracy: nil, speed: nil).accuracy == o.accuracy)
     }
 }
