@@ -59,11 +59,13 @@ struct SimulatedAccuracyTests {
         // ENERGY.md: "with noise correlated over ~60 s the gain nearly vanishes and a naive
         // filter becomes over-confident (NEES 4–9 where 2 is expected)". Measured here: RTS gain
         // 0.8–3.4 %; filter NEES 2.6–6.9, smoother NEES 6–21 (the smoother trusts its averaging
-        // even more). Bounds asserted: gain below 10 %; filter NEES in (2.4, 9]; smoother NEES
-        // above the filter's and at most 25.
+        // even more). Bounds asserted: gain in [−2 %, 10 %) (smoothing must not make the error
+        // worse by more than 2 %: the margin allows for a seed where correlated error and the
+        // averaging line up; none of the 9 cases comes near it); filter NEES in (2.4, 9];
+        // smoother NEES above the filter's and at most 25.
         let sigma = SmoothingConfiguration.nominalSigma(tier: tier)!
         let r = evaluate(mode: mode, tier: tier, noise: GaussMarkovNoise(sigma: sigma, tau: 60, seed: 12), seed: 9)
-        #expect(r.smootherGain < 0.10, "\(tier) \(mode): gain \(percent(r.smootherGain))")
+        #expect(r.smootherGain < 0.10 && r.smootherGain >= -0.02, "\(tier) \(mode): gain \(percent(r.smootherGain))")
         #expect(r.filterNEES > 2.4 && r.filterNEES <= 9, "\(tier) \(mode): filter NEES \(rounded(r.filterNEES))")
         #expect(r.smootherNEES > r.filterNEES && r.smootherNEES <= 25, "\(tier) \(mode): smoother NEES \(rounded(r.smootherNEES))")
     }
