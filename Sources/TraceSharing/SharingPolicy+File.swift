@@ -95,7 +95,8 @@ extension SharingPolicy {
         self = try reader.policy(root)
     }
 
-    /// The complete policy as a version-1 policy file (every state, every field).
+    /// The complete policy as a policy file of the current version (``fileVersion``, 2: every
+    /// state, every field).
     public var fileJSON: JSONValue {
         var states: [(String, JSONValue)] = []
         for state in FulfilmentState.allCases {
