@@ -79,9 +79,7 @@ final class GeoJSONWriter: TraceWriter {
     }
 
     private func add(_ f: Fix) throws(TraceWriteError) {
-        var pos = "[\(decimal(f.coordinate.longitude)),\(decimal(f.coordinate.latitude))"
-        if let e = f.elevation, e.isFinite { pos += ",\(decimal(e))" }
-        pos += "]"
+        let pos = geoJSONPosition(f.coordinate, elevation: f.elevation)
         let time = f.time.map { "\"\($0.iso8601)\"" } ?? "null"
         linePoints += 1
         if linePoints == 1 {
@@ -130,9 +128,8 @@ final class GeoJSONWriter: TraceWriter {
         case .waypoint(let f):
             try closeLine()
             beginFeature()
-            var pos = "[\(decimal(f.coordinate.longitude)),\(decimal(f.coordinate.latitude))"
-            if let e = f.elevation, e.isFinite { pos += ",\(decimal(e))" }
-            sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(pos)]},\"properties\":{\(NDJSONWriter.members(f))}}")
+            let pos = geoJSONPosition(f.coordinate, elevation: f.elevation)
+            sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(pos)},\"properties\":{\(NDJSONWriter.members(f))}}")
         }
         try sink.flushIfFull()
     }

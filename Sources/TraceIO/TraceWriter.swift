@@ -92,8 +92,8 @@ func decimal(_ x: Double) -> String {
 
 /// XML text with `&`, `<`, `>` and quotes escaped, and CR as `&#xD;` (so it survives line-end
 /// normalisation). Characters XML 1.0 cannot hold at all (other C0 controls, U+FFFE, U+FFFF) are
-/// left out and counted in `dropped`.
-func xmlEscaped(_ s: String, dropped: inout Int) -> String {
+/// left out and counted in `dropped`. Used by the GPX writer and by reports that write SVG.
+public func xmlEscaped(_ s: String, dropped: inout Int) -> String {
     var out = ""
     for c in s.unicodeScalars {
         switch c {

@@ -29,6 +29,12 @@ public struct ReplayOptions: Sendable {
     public var memoryLimitFixes = 262_144
     /// The TraceKit version recorded in results.
     public var tracekitVersion = "unspecified"
+    /// Record what a picture of the trip needs (``ReplayResult/track``): off by default, since
+    /// only the SVG report draws it. Bounded memory (see ``ReplayTrack``).
+    public var recordTrack = false
+    /// With ``recordTrack``: the most points kept per role and state for its path, and again for
+    /// its delivered updates (+1, the last), thinned evenly.
+    public var trackPointsPerPath = 500
 
     public init() {}
 }
@@ -83,6 +89,15 @@ public enum Replay {
     /// larger files again. Memory is bounded whatever the file size.
     /// - Throws: ``ReplayError``.
     public static func run(_ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions) throws(ReplayError) -> ReplayResult {
+        var none = NoReplayObserver()
+        return try run(inputs, scenario: spec, options: options, observer: &none)
+    }
+
+    /// ``run(_:scenario:options:)``, showing `observer` each delivered update as it happens.
+    /// - Throws: ``ReplayError``.
+    public static func run<Observer: ReplayObserver>(
+        _ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions, observer: inout Observer
+    ) throws(ReplayError) -> ReplayResult {
         var all = inputs
         for role in Role.allCases {
             guard let t = spec.traces[role] else { continue }
@@ -94,7 +109,8 @@ public enum Replay {
         }
         guard !all.isEmpty else { throw .invalid("no trace to replay") }
         let first = try firstPass(all, options: options)
-        var engine = Engine(first: first, inputs: all, spec: spec, options: options)
+        var engine = Engine(first: first, inputs: all, spec: spec, options: options, observer: observer)
+        defer { observer = engine.observer }
         return try engine.run()
     }
 

@@ -72,14 +72,18 @@ private struct Scheduled {
 
 /// The second pass: the k-way merge of every role's fixes on one clock, the state machine, the
 /// phones, the relay, the viewers and the meters.
-struct Engine {
+struct Engine<Observer: ReplayObserver> {
     private let options: ReplayOptions
+    private(set) var observer: Observer
+    private var recorder: TrackRecorder?
     private let inputs: [TraceInput]
     private var first: Replay.FirstPass
     private let spec: ScenarioSpec
     private let geodesic = Geodesic()
 
-    init(first: Replay.FirstPass, inputs: [TraceInput], spec: ScenarioSpec, options: ReplayOptions) {
+    init(first: Replay.FirstPass, inputs: [TraceInput], spec: ScenarioSpec, options: ReplayOptions, observer: Observer) {
+        self.observer = observer
+        recorder = options.recordTrack ? TrackRecorder(pointsPerPath: options.trackPointsPerPath) : nil
         self.first = first
         self.inputs = inputs
         self.spec = spec
@@ -369,6 +373,9 @@ struct Engine {
         let index = state.rawValue * 3 + r
         let now = seconds(fix.time)
         cells[index].raw += 1
+        if recorder != nil {
+            recorder!.fix(c, role: role, state: state, previous: lastPosition[r])
+        }
         if let p = lastPosition[r] {
             let d = TangentPlane.distance(from: p, to: c, fallback: geodesic)
             cells[index].distance += d
@@ -393,16 +400,22 @@ struct Engine {
         if meters[r] != nil, phones[r].offer(fix, at: now) {
             cells[index].delivered += 1
             meters[r]!.deliverFix()
-            if phones[r].use == .shares {
+            let sends = phones[r].use == .shares
+            var forwardedTo: [Role] = []
+            if sends {
                 cells[index].sent += 1
                 meters[r]!.send(at: now)
                 for v in Role.allCases where viewers.contains(RoleSet(v)) {
                     cells[index].forwarded[v] += 1
+                    forwardedTo.append(v)
                     if options.receiverRadio { meters[v.rawValue]?.receive(at: now) }
                     received[v.rawValue * 3 + r] = (c, fix.time)
                     if role == .helper && v != .helper { noteVisibility(of: c, at: fix.time, to: v) }
                 }
             }
+            observer.delivered(DeliveredUpdate(role: role, state: state, time: Timestamp(nanoseconds: fix.time), coordinate: c,
+                                               accuracyMetres: fix.accuracy.isNaN ? nil : fix.accuracy, sent: sends, forwardedTo: forwardedTo))
+            recorder?.delivered(c, role: role, state: state, seconds: now, sent: sends)
         }
         for v in Role.allCases where viewers.contains(RoleSet(v)) {
             if let last = received[v.rawValue * 3 + r] {
@@ -412,6 +425,39 @@ struct Engine {
                 cells[index].withoutUpdate += 1
             }
         }
+        if recorder != nil { record(state: state, at: now) }
+    }
+
+    /// The picture's series sample and, at a state's first fix, its map frames.
+    private mutating func record(state: FulfilmentState, at now: Double) {
+        if recorder!.wantsSample {
+            recorder!.sample(seconds: now, energyJoules: energyJoules(at: now))
+        } else {
+            recorder!.skipSample(seconds: now)
+        }
+        guard recorder!.needsFrame(state) else { return }
+        let request = machine.request
+        let live: [MapAnnotation: Coordinate] = {
+            var p: [MapAnnotation: Coordinate] = [:]
+            if let o = pickup { p[.origin] = o; p[.pickupPoint] = o }
+            if let d = dropoff { p[.destination] = d; p[.dropoffPoint] = d }
+            if let h = lastPosition[Role.helper.rawValue] { p[.helperLocation] = h }
+            if let h = lastPosition[(request.pickupHandedOff ? Role.delegate : .hirer).rawValue] { p[.hirerLocation] = h }
+            return p
+        }()
+        let last = lastPosition
+        recorder!.frames(state, seconds: now, policy: options.policy, request: request) { viewer in
+            var p = live
+            if let own = last[viewer.rawValue] { p[.ownLocation] = own }
+            return p
+        }
+    }
+
+    /// All phones' energy so far.
+    private func energyJoules(at now: Double) -> Double {
+        var total = 0.0
+        for m in meters { if let m { total += m.estimate(at: max(now, m.tierSince)).totalJoules } }
+        return total
     }
 
     private mutating func noteVisibility(of c: Coordinate, at t: Int64, to viewer: Role) {
@@ -452,6 +498,7 @@ struct Engine {
                                                   visibleAt: visible.map(Timestamp.init(nanoseconds:))))
             }
         }
+        let track = recorder?.finish(end: duration, energyJoules: energy.reduce(0) { $0 + $1.estimate.totalJoules })
         var files = first.files
         for i in files.indices { files[i].outOfOrderFixes = outOfOrder[i] }
         var notes = notes
@@ -470,6 +517,6 @@ struct Engine {
             tracekitVersion: options.tracekitVersion, policy: PolicyLabel(name: options.policy.name, fileVersion: SharingPolicy.fileVersion),
             energyModel: options.energyProfile.label, energyProfile: options.energyProfile, receiverRadio: options.receiverRadio,
             scenario: scenario, start: Timestamp(nanoseconds: t0), end: Timestamp(nanoseconds: tEnd), states: states,
-            roleTotals: roleTotals, energy: energy, arrivals: arrivals, files: files, notes: notes)
+            roleTotals: roleTotals, energy: energy, arrivals: arrivals, files: files, notes: notes, track: track)
     }
 }

@@ -228,6 +228,9 @@ public struct ReplayResult: Hashable, Sendable {
     public var files: [FileDiagnostics]
     /// Things the replay had to decide or could not do (e.g. an ignored cancellation).
     public var notes: [String]
+    /// What a picture of the trip needs; nil unless ``ReplayOptions/recordTrack`` was on. Not
+    /// part of ``json``.
+    public var track: ReplayTrack? = nil
 
     /// Seconds from ``start`` to ``end``.
     public var durationSeconds: Double { end.seconds(since: start) }
