@@ -11,6 +11,8 @@ struct OptionSpec {
     var choices: [String] = []
     /// Default value shown in help.
     var defaultValue: String? = nil
+    /// May be given more than once (values in ``ParsedArguments/all(_:)``, in order).
+    var repeatable = false
     var help: String
 
     var isFlag: Bool { valueName == nil }
@@ -36,13 +38,19 @@ struct CommandSpec {
 
 /// The result of parsing: option values by long name, and positionals in order.
 struct ParsedArguments {
+    /// The command's name, e.g. "replay" (for messages).
+    var command = ""
     var values: [String: String] = [:]
+    /// Every value of a repeatable option, in order.
+    var lists: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
     /// `-h` or `--help` appeared as an option (not as an option's value, not after `--`).
     var helpRequested = false
 
     func value(_ name: String) -> String? { values[name] }
+    /// Every value given for a repeatable option, in order.
+    func all(_ name: String) -> [String] { lists[name] ?? [] }
 }
 
 extension CommandSpec {
@@ -53,6 +61,7 @@ extension CommandSpec {
     /// - Throws: ``CLIError`` with exit status 64 naming the offending token.
     func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
         var result = ParsedArguments()
+        result.command = name
         var i = 0
         var optionsEnded = false
         while i < arguments.count {
@@ -103,6 +112,11 @@ extension CommandSpec {
             if !spec.choices.isEmpty && !spec.choices.contains(value) {
                 throw .usage("'\(value)' is not a valid value for '--\(name)'; choose one of \(spec.choices.joined(separator: ", "))")
             }
+            if spec.repeatable {
+                result.lists[name, default: []].append(value)
+                if result.values[name] == nil { result.values[name] = value }
+                continue
+            }
             guard result.values[name] == nil else { throw .usage("option '--\(name)' given more than once") }
             result.values[name] = value
         }
@@ -120,7 +134,7 @@ extension CommandSpec {
     /// The help text: usage line, abstract, arguments, options, examples.
     var help: String {
         var usage = "tracekit \(name)"
-        for o in options { usage += o.isFlag ? " [--\(o.name)]" : " [--\(o.name) \(o.valueName!)]" }
+        for o in options { usage += o.isFlag ? " [--\(o.name)]" : " [--\(o.name) \(o.valueName!)]\(o.repeatable ? "…" : "")" }
         if !positionals.isEmpty {
             let p = positionals.map(\.name).joined(separator: " ")
             usage += positionalsOptional ? " [\(p)]" : " \(p)"

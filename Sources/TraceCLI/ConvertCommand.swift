@@ -137,6 +137,25 @@ final class AtomicFile {
         temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
+    /// Writes all of `text` to the temporary file.
+    func write(_ text: String) throws(CLIError) {
+        var failure: Int32 = 0
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure != 0 { throw .io("\(path): write failed: \(String(cString: strerror(failure)))") }
+    }
+
     /// Flushes to disk and renames into place.
     func commit() throws(CLIError) {
         guard let temporary else { return }

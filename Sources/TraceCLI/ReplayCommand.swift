@@ -29,86 +29,135 @@ enum ReplayCommand {
         positionals: [PositionalSpec(name: "TRACE…", help: "The helper's trace (or a trace whose tracks name their roles): GPX, CSV, PLT, REC.")],
         positionalsOptional: true,
         variadic: true,
-        options: [
-            OptionSpec(name: "scenario", valueName: "FILE", help: "A scenario sidecar (schema tracekit-scenario/1); default: TRACE's .scenario.json when it exists."),
-            OptionSpec(name: "category", valueName: "NAME", help: "The request category: ride, babysitting, dog walking, delivery, or another (non-ride) name."),
-            OptionSpec(name: "handed-off", help: "Pickup is handed off to a third party: the delegate's phone sources the hirer's locations."),
-            OptionSpec(name: "pickup", valueName: "LAT,LON", help: "The pickup point, decimal degrees."),
-            OptionSpec(name: "dropoff", valueName: "LAT,LON", help: "The dropoff point, decimal degrees."),
-            OptionSpec(name: "timeline", valueName: "STATE@TIME,…", help: "The state timeline, e.g. enRoute@2024-05-01T10:00:00Z,atPickup@2024-05-01T10:12:00Z."),
-            OptionSpec(name: "hirer", valueName: "FILE", help: "The hirer's trace."),
-            OptionSpec(name: "delegate", valueName: "FILE", help: "The delegate's trace (the third-party pickup)."),
-            OptionSpec(name: "policy", valueName: "FILE", help: "A policy file whose overrides apply to the seed (what-if)."),
-            OptionSpec(name: "energy-profile", valueName: "FILE", help: "An energy profile file, or a built-in profile: lte, lte-modern, 3g, wifi."),
-            OptionSpec(name: "receiver-radio", valueName: "ON|OFF", choices: ["on", "off"], defaultValue: "on",
-                       help: "Charge each viewer's radio for the updates it receives."),
-            OptionSpec(name: "format", short: "f", valueName: "FORMAT", choices: ["table", "json"], defaultValue: "table", help: "Output format."),
-            OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
-                       help: "Read the traces as this format instead of guessing from the extension."),
-            OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
-                       help: "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
-            OptionSpec(name: "utc-offset", valueName: "HOURS", help: "CSV times written without a zone are local times this many hours east of UTC."),
-            OptionSpec(name: "column", valueName: "FIELD=COLUMN", help: "CSV: take FIELD from COLUMN (as for info); comma-separated for several."),
+        options: inputOptions + [
+            OptionSpec(name: "policy", valueName: "FILE", help: "A policy file whose overrides apply to the seed (what-if); 'seed' for the default table."),
+            OptionSpec(name: "format", short: "f", valueName: "FORMAT", choices: ["table", "json", "csv", "markdown"], defaultValue: "table",
+                       help: "Report format: an aligned table; JSON (schema tracekit-replay/1); CSV, one row per state and role with every metric, units in the column names; Markdown for a pull-request comment."),
+            OptionSpec(name: "svg", valueName: "FILE", help: "Also write a picture of the trip: tracks coloured by state, delivered updates, pickup and dropoff, map frames, cumulative updates and energy over time."),
+            OptionSpec(name: "geojson", valueName: "FILE", help: "Also write the delivered updates (role, state, time, sent, forwarded to, accuracy) and the pickup and dropoff as a GeoJSON FeatureCollection."),
         ],
         examples: [
             "tracekit replay Traces/georust-garmin-activity.gpx",
             "tracekit replay helper.gpx --hirer hirer.gpx --category ride --format json",
             "tracekit replay trip.gpx --policy quiet.json --energy-profile lte-modern",
+            "tracekit replay --scenario Traces/trips/ride/ride.scenario.json --format markdown --svg ride.svg --geojson ride.geojson",
         ])
 
+    /// The options that say what to replay and how to read and price it (shared with `compare`).
+    static let inputOptions = [
+        OptionSpec(name: "scenario", valueName: "FILE", help: "A scenario sidecar (schema tracekit-scenario/1); default: TRACE's .scenario.json when it exists."),
+        OptionSpec(name: "category", valueName: "NAME", help: "The request category: ride, babysitting, dog walking, delivery, or another (non-ride) name."),
+        OptionSpec(name: "handed-off", help: "Pickup is handed off to a third party: the delegate's phone sources the hirer's locations."),
+        OptionSpec(name: "pickup", valueName: "LAT,LON", help: "The pickup point, decimal degrees."),
+        OptionSpec(name: "dropoff", valueName: "LAT,LON", help: "The dropoff point, decimal degrees."),
+        OptionSpec(name: "timeline", valueName: "STATE@TIME,…", help: "The state timeline, e.g. enRoute@2024-05-01T10:00:00Z,atPickup@2024-05-01T10:12:00Z."),
+        OptionSpec(name: "hirer", valueName: "FILE", help: "The hirer's trace."),
+        OptionSpec(name: "delegate", valueName: "FILE", help: "The delegate's trace (the third-party pickup)."),
+        OptionSpec(name: "energy-profile", valueName: "FILE", help: "An energy profile file, or a built-in profile: lte, lte-modern, 3g, wifi."),
+        OptionSpec(name: "receiver-radio", valueName: "ON|OFF", choices: ["on", "off"], defaultValue: "on",
+                   help: "Charge each viewer's radio for the updates it receives."),
+        OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
+                   help: "Read the traces as this format instead of guessing from the extension."),
+        OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
+                   help: "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
+        OptionSpec(name: "utc-offset", valueName: "HOURS", help: "CSV times written without a zone are local times this many hours east of UTC."),
+        OptionSpec(name: "column", valueName: "FIELD=COLUMN", help: "CSV: take FIELD from COLUMN (as for info); comma-separated for several."),
+    ]
+
     static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
-        var options = ReplayOptions()
-        options.read = try InfoCommand.readOptions(args)
-        options.inputFormat = args.value("input-format").flatMap(TraceFormat.init(rawValue:))
-        options.receiverRadio = args.value("receiver-radio") != "off"
-        options.tracekitVersion = TraceKitCommand.version
-        if let p = args.value("policy") { options.policy = try PolicyCommands.load(p) }
-        if let p = args.value("energy-profile") {
-            if let builtIn = EnergyProfile.builtIn(named: p) {
-                options.energyProfile = builtIn
-            } else {
-                let bytes = try readSmallFile(p)
+        var job = try Job(args)
+        if let p = args.value("policy") { job.options.policy = try PolicyCommands.load(p) }
+        let svg = try outputPath(args, "svg"), geojson = try outputPath(args, "geojson")
+        job.options.recordTrack = svg != nil
+        let result: ReplayResult
+        if let geojson {
+            let file = try AtomicFile(path: geojson)
+            var updates = GeoJSONUpdates(writer: GeoJSONPointWriter(sink: ByteSink(fd: file.fd, name: geojson)))
+            result = try job.replay(observer: &updates)
+            try updates.finish(result)
+            try file.commit()
+        } else {
+            var none = NoReplayObserver()
+            result = try job.replay(observer: &none)
+        }
+        if let svg {
+            let file = try AtomicFile(path: svg)
+            try file.write(ReplaySVG.render(result, policy: job.options.policy))
+            try file.commit()
+        }
+        switch args.value("format") ?? "table" {
+        case "json": output.write(JSONWriter.string(result.json) + "\n")
+        case "csv": output.write(ReplayReport.csv(result))
+        case "markdown": output.write(ReplayReport.markdown(result))
+        default: output.write(ReplayReport.table(result))
+        }
+    }
+
+    /// A file to write, from option `name`: not standard output, which the report writes.
+    static func outputPath(_ args: ParsedArguments, _ name: String) throws(CLIError) -> String? {
+        guard let path = args.value(name) else { return nil }
+        guard !path.isEmpty, path != "-" else { throw .usage("'--\(name)' needs a file to write ('-' would mix it into the report on standard output)") }
+        return path
+    }
+
+    /// What to replay and how, from the shared input options (every replay option but the
+    /// policy): `replay` runs one, `compare` runs it twice with two policies.
+    struct Job {
+        var inputs: [TraceInput]
+        var spec: ScenarioSpec
+        var options: ReplayOptions
+
+        init(_ args: ParsedArguments) throws(CLIError) {
+            options = ReplayOptions()
+            options.read = try InfoCommand.readOptions(args)
+            options.inputFormat = args.value("input-format").flatMap(TraceFormat.init(rawValue:))
+            options.receiverRadio = args.value("receiver-radio") != "off"
+            options.tracekitVersion = TraceKitCommand.version
+            if let p = args.value("energy-profile") {
+                if let builtIn = EnergyProfile.builtIn(named: p) {
+                    options.energyProfile = builtIn
+                } else {
+                    let bytes = try readSmallFile(p)
+                    do {
+                        options.energyProfile = try EnergyProfile(fileBytes: bytes, file: p)
+                    } catch {
+                        throw .data(error.description)
+                    }
+                }
+            }
+
+            // The sidecar: --scenario, or beside the first trace.
+            var spec = ScenarioSpec()
+            var sidecar = args.value("scenario")
+            if sidecar == nil, let trace = args.positionals.first, trace != "-" {
+                let candidate = Replay.sidecarPath(besides: trace)
+                if access(candidate, R_OK) == 0 { sidecar = candidate }
+            }
+            if let sidecar {
+                let bytes = try readSmallFile(sidecar)
                 do {
-                    options.energyProfile = try EnergyProfile(fileBytes: bytes, file: p)
+                    spec = try ScenarioSpec(sidecarBytes: bytes, file: sidecar)
                 } catch {
                     throw .data(error.description)
                 }
             }
+            self.spec = spec.overriding(with: try ReplayCommand.flags(args))
+            guard !args.positionals.isEmpty || !self.spec.traces.isEmpty else {
+                throw .usage("'\(args.command)' needs a TRACE, or a --scenario naming the traces")
+            }
+            inputs = args.positionals.map { TraceInput(path: $0, defaultRole: .helper, provenance: .flag) }
         }
 
-        // The sidecar: --scenario, or beside the first trace.
-        var spec = ScenarioSpec()
-        var sidecar = args.value("scenario")
-        if sidecar == nil, let trace = args.positionals.first, trace != "-" {
-            let candidate = Replay.sidecarPath(besides: trace)
-            if access(candidate, R_OK) == 0 { sidecar = candidate }
-        }
-        if let sidecar {
-            let bytes = try readSmallFile(sidecar)
+        /// Replays, mapping failures to exit statuses.
+        func replay<Observer: ReplayObserver>(observer: inout Observer) throws(CLIError) -> ReplayResult {
             do {
-                spec = try ScenarioSpec(sidecarBytes: bytes, file: sidecar)
+                return try Replay.run(inputs, scenario: spec, options: options, observer: &observer)
             } catch {
-                throw .data(error.description)
+                switch error {
+                case .read(let e): throw CLIError(reading: e)
+                case .invalid(let m): throw .data(m)
+                }
             }
-        }
-        spec = spec.overriding(with: try flags(args))
-        guard !args.positionals.isEmpty || !spec.traces.isEmpty else {
-            throw .usage("'replay' needs a TRACE, or a --scenario naming the traces")
-        }
-        let inputs = args.positionals.map { TraceInput(path: $0, defaultRole: .helper, provenance: .flag) }
-        let result: ReplayResult
-        do {
-            result = try Replay.run(inputs, scenario: spec, options: options)
-        } catch {
-            switch error {
-            case .read(let e): throw CLIError(reading: e)
-            case .invalid(let m): throw .data(m)
-            }
-        }
-        if args.value("format") == "json" {
-            output.write(JSONWriter.string(result.json) + "\n")
-        } else {
-            output.write(ReplayReport.table(result))
         }
     }
 

@@ -36,19 +36,8 @@ enum ReplayReport {
 
         for phone in r.energy where phone.hasTrace {
             let role = phone.role
-            let viewers = r.roles.filter { $0 != role }
             out += "\n\(role.key.capitalizedFirst)'s phone\n"
-            var header = ["State", "Time", "Tier", "Raw", "Delivered", "Sent"]
-            header += viewers.map { "→ \($0.key)" }
-            header += ["Display error mean/p95/max m", "Stale p95/max s", "Distance km", "Energy J"]
-            var rows: [[String]] = []
-            for st in r.states where st.entered {
-                guard let m = st[role] else { continue }
-                rows.append(row(st.state.displayName, InfoCommand.duration(st.seconds), st.tier.key, m, viewers))
-            }
-            if let t = r.roleTotals.first(where: { $0.role == role }) {
-                rows.append(row("Total", InfoCommand.duration(r.durationSeconds), "", t, viewers))
-            }
+            let (header, rows) = phoneTable(r, role)
             out += TextTable.aligned(header: header, rows: rows)
         }
 
@@ -62,23 +51,8 @@ enum ReplayReport {
             let tiers = TierSeconds.metricKitOrder.filter { e.tierSeconds[$0] > 0 }.map { "\($0.key) \(InfoCommand.duration(e.tierSeconds[$0]))" }
             out += "    time per tier: \(tiers.isEmpty ? "location off throughout" : tiers.joined(separator: ", "))\n"
         }
-        if let d = r.dominantCost {
-            let state = r.costliestState(of: d.role, part: d.part).map { ", most of it in \($0.displayName)" } ?? ""
-            out += "What dominates the cost: the \(d.role.key)'s \(d.part.rawValue), \(fixed(d.joules, 1)) J, \(fixed(d.share * 100, 0)) % of all phones' energy\(state).\n"
-        } else {
-            out += "What dominates the cost: nothing; location was off throughout.\n"
-        }
-        for a in r.arrivals {
-            let text: String
-            if a.arrivedAt == nil {
-                text = "the helper never came within \(fixed(s.rules.dwellRadiusMetres, 0)) m"
-            } else if let late = a.lateSeconds {
-                text = "\(fixed(late, 1)) s after the helper arrived"
-            } else {
-                text = "never (no update placed the helper there)"
-            }
-            out += "Arrival at \(a.point.rawValue) seen by the \(a.viewer.key): \(text)\n"
-        }
+        out += dominantCost(r) + "\n"
+        for line in arrivals(r) { out += line + "\n" }
         for f in r.files {
             var problems = f.diagnostics.summaryLines
             if f.untimedFixes > 0 { problems.append("\(f.untimedFixes) track points without a time were not replayed") }
@@ -87,6 +61,45 @@ enum ReplayReport {
         }
         for n in r.notes { out += "Note: \(n)\n" }
         return out
+    }
+
+    /// "What dominates the cost: …", one line without its newline.
+    static func dominantCost(_ r: ReplayResult) -> String {
+        guard let d = r.dominantCost else { return "What dominates the cost: nothing; location was off throughout." }
+        let state = r.costliestState(of: d.role, part: d.part).map { ", most of it in \($0.displayName)" } ?? ""
+        return "What dominates the cost: the \(d.role.key)'s \(d.part.rawValue), \(fixed(d.joules, 1)) J, \(fixed(d.share * 100, 0)) % of all phones' energy\(state)."
+    }
+
+    /// One line per arrival: when the viewer saw it.
+    static func arrivals(_ r: ReplayResult) -> [String] {
+        r.arrivals.map { a in
+            let text: String
+            if a.arrivedAt == nil {
+                text = "the helper never came within \(fixed(r.scenario.rules.dwellRadiusMetres, 0)) m"
+            } else if let late = a.lateSeconds {
+                text = "\(fixed(late, 1)) s after the helper arrived"
+            } else {
+                text = "never (no update placed the helper there)"
+            }
+            return "Arrival at \(a.point.rawValue) seen by the \(a.viewer.key): \(text)"
+        }
+    }
+
+    /// The per-state table of one phone: header and rows (the states entered, then the total).
+    static func phoneTable(_ r: ReplayResult, _ role: Role) -> (header: [String], rows: [[String]]) {
+        let viewers = r.roles.filter { $0 != role }
+        var header = ["State", "Time", "Tier", "Raw", "Delivered", "Sent"]
+        header += viewers.map { "→ \($0.key)" }
+        header += ["Display error mean/p95/max m", "Stale p95/max s", "Distance km", "Energy J"]
+        var rows: [[String]] = []
+        for st in r.states where st.entered {
+            guard let m = st[role] else { continue }
+            rows.append(row(st.state.displayName, InfoCommand.duration(st.seconds), st.tier.key, m, viewers))
+        }
+        if let t = r.roleTotals.first(where: { $0.role == role }) {
+            rows.append(row("Total", InfoCommand.duration(r.durationSeconds), "", t, viewers))
+        }
+        return (header, rows)
     }
 
     static func row(_ name: String, _ time: String, _ tier: String, _ m: StateRoleMetrics, _ viewers: [Role]) -> [String] {

@@ -1,0 +1,55 @@
+import TraceJSON
+import TraceReplay
+import TraceSharing
+
+/// `replay --format csv`: one row per (state, role), all seven states in order, then one `total`
+/// row per role; every metric a column, units in the names (`_m` metres, `_s` seconds, `_j`
+/// joules). RFC 4180: CRLF line ends, a field with a comma, quote, CR or LF is quoted with its
+/// quotes doubled. Numbers are written as in the JSON report (shortest round trip, integral values
+/// without a fraction), so the two agree exactly; an absent value (no view sample) is an empty
+/// field. The columns are listed in the README ("Replay: CSV").
+extension ReplayReport {
+    static let csvColumns = [
+        "state", "state_name", "entered", "tier", "role", "duration_s",
+        "raw_fixes", "delivered_fixes", "sent_updates", "forwarded_hirer", "forwarded_helper", "forwarded_delegate",
+        "distance_m", "view_samples", "view_without_update",
+        "display_error_mean_m", "display_error_p95_m", "display_error_max_m",
+        "staleness_mean_s", "staleness_p95_s", "staleness_max_s",
+        "energy_location_j", "energy_fixes_j", "energy_radio_j", "energy_total_j",
+    ]
+
+    static func csv(_ r: ReplayResult) -> String {
+        var lines = [csvColumns.map(csvField).joined(separator: ",")]
+        func line(_ lead: [String], _ m: StateRoleMetrics) {
+            func n(_ x: Double) -> String { JSONWriter.number(x) }
+            func opt(_ x: Double?) -> String { x.map(n) ?? "" }
+            let v = m.view
+            let cells = lead + [
+                m.role.key, n(m.seconds),
+                "\(m.rawFixes)", "\(m.deliveredFixes)", "\(m.sentUpdates)",
+                "\(m.forwarded[.hirer])", "\(m.forwarded[.helper])", "\(m.forwarded[.delegate])",
+                n(m.distanceMetres), "\(v.samples)", "\(v.withoutUpdate)",
+                opt(v.displayErrorMeanMetres), opt(v.displayErrorP95Metres), opt(v.displayErrorMaxMetres),
+                opt(v.stalenessMeanSeconds), opt(v.stalenessP95Seconds), opt(v.stalenessMaxSeconds),
+                n(m.energy.locationJoules), n(m.energy.fixesJoules), n(m.energy.radioJoules), n(m.energy.totalJoules),
+            ]
+            lines.append(cells.map(csvField).joined(separator: ","))
+        }
+        for st in r.states {
+            for m in st.roles { line([st.state.key, st.state.displayName, st.entered ? "true" : "false", st.tier.key], m) }
+        }
+        for m in r.roleTotals { line(["total", "Total", "true", ""], m) }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A field quoted as RFC 4180 requires (only when it holds a comma, quote, CR or LF).
+    static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return s }
+        var out = "\""
+        for ch in s {
+            if ch == "\"" { out.append("\"") }
+            out.append(ch)
+        }
+        return out + "\""
+    }
+}

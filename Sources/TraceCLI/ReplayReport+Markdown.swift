@@ -1,0 +1,45 @@
+import TraceReplay
+import TraceSharing
+
+/// `replay --format markdown`: a compact GitHub-flavoured report for a pull-request comment: a
+/// heading naming the traces, the scenario with each item's source and what was inferred, the
+/// models, one table per phone with a trace (the terminal table's columns), what dominates the
+/// cost and the arrivals as seen. Deterministic, like every report.
+extension ReplayReport {
+    static func markdown(_ r: ReplayResult) -> String {
+        let s = r.scenario
+        var out = "### TraceKit replay: " + s.traces.map { "`\($0.path)`" }.joined(separator: ", ") + "\n\n"
+        func source<T>(_ item: Sourced<T>) -> String {
+            switch item.provenance {
+            case .default: "default"
+            case .inferred: "inferred: \(item.detail)"
+            case .flag, .sidecar, .trace: item.detail.isEmpty ? item.provenance.rawValue : item.detail
+            }
+        }
+        var scenario = ["category **\(s.category.value.name)**\(s.category.value.isRide ? "" : " (not a ride)") (\(source(s.category)))"]
+        if s.pickupHandedOff.value { scenario.append("pickup handed off to the delegate (\(source(s.pickupHandedOff)))") }
+        for (name, p) in [("pickup", s.pickup), ("dropoff", s.dropoff)] {
+            scenario.append(p.map { "\(name) \(fixed($0.value.latitude, 6)), \(fixed($0.value.longitude, 6)) (\(source($0)))" } ?? "\(name) none")
+        }
+        out += "- **Scenario:** " + scenario.joined(separator: "; ") + "\n"
+        out += "- **Timeline:** " + (s.timeline.isEmpty ? "none" : s.timeline.map { "\($0.state.displayName) \(clock($0.time))\($0.provenance == .inferred ? "\\*" : "")" }.joined(separator: " → ")) + "\n"
+        let assumed = s.assumedItems
+        out += "- **Inferred:** " + (assumed.isEmpty ? "nothing" : assumed.joined(separator: ", ")) + "\n"
+        if let c = s.cancelledAt { out += "- **Cancelled:** \(c.value.iso8601) (\(source(c)))\n" }
+        out += "- **Policy** `\(r.policy.name)` · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))) · tracekit \(r.tracekitVersion)\n"
+        for phone in r.energy where phone.hasTrace {
+            out += "\n#### \(phone.role.key.capitalizedFirst)'s phone\n\n"
+            var (header, rows) = phoneTable(r, phone.role)
+            if let last = rows.indices.last { rows[last] = rows[last].map { $0.isEmpty ? $0 : "**\($0)**" } }
+            out += TextTable.markdown(header: header, rows: rows)
+        }
+        let lead = "What dominates the cost:"
+        out += "\n**\(lead)**" + dominantCost(r).dropFirst(lead.count) + "\n"
+        let battery = r.energy.map { "\($0.role.key) \(fixed($0.estimate.totalJoules, 1)) J (\(fixed($0.estimate.milliampHours, 2)) mAh)" }
+        out += "Battery: " + battery.joined(separator: ", ") + ".\n"
+        let arrivals = arrivals(r)
+        if !arrivals.isEmpty { out += "\n" + arrivals.map { "- \($0)\n" }.joined() }
+        if !r.notes.isEmpty { out += "\n" + r.notes.map { "- Note: \($0)\n" }.joined() }
+        return out
+    }
+}
