@@ -1,0 +1,281 @@
+import TraceJSON
+import TraceReplay
+import TraceSharing
+
+/// `tracekit compare --policy A --policy B TRACE…`: the same trip replayed under two policies,
+/// side by side, with the differences.
+enum CompareCommand {
+    static let spec = CommandSpec(
+        name: "compare",
+        abstract: "Replay a trip under two policies and show both side by side with the differences.",
+        discussion: """
+            Replays the same inputs twice (the traces are read again for the second run), once with \
+            each --policy, and prints per role and state that lasted, and for the trip, the two values of: updates \
+            delivered, sent and forwarded, display error p95 (m), staleness p95 (s) and energy (J), \
+            with the difference B − A, absolute and in % of A. The biggest changes (by |%|, then by \
+            the absolute difference; a change from 0 counts as the largest) are marked and listed. \
+            Every option of 'replay' that says what to replay applies to both runs. Exit status 0 \
+            whatever the differences.
+            """,
+        positionals: [PositionalSpec(name: "TRACE…", help: "The helper's trace (or a trace whose tracks name their roles), as for replay.")],
+        positionalsOptional: true,
+        variadic: true,
+        options: [
+            OptionSpec(name: "policy", valueName: "FILE", repeatable: true,
+                       help: "A policy file, or 'seed' for the default table; give it twice: A, then B."),
+        ] + ReplayCommand.inputOptions + [
+            OptionSpec(name: "format", short: "f", valueName: "FORMAT", choices: ["table", "json", "markdown"], defaultValue: "table",
+                       help: "Output format (JSON schema tracekit-compare/1)."),
+        ],
+        examples: [
+            "tracekit compare --policy seed --policy quiet.json --scenario Traces/trips/ride/ride.scenario.json",
+            "tracekit compare --policy seed --policy quiet.json trip.gpx --hirer hirer.gpx --format markdown",
+        ])
+
+    static let schema = "tracekit-compare/1"
+    /// How many of the largest changes are marked.
+    static let highlighted = 5
+
+    /// One compared figure.
+    enum Metric: String, CaseIterable {
+        case delivered, sent, forwarded, displayErrorP95, stalenessP95, energy
+
+        var label: String {
+            switch self {
+            case .delivered: "delivered"
+            case .sent: "sent"
+            case .forwarded: "forwarded"
+            case .displayErrorP95: "display error p95"
+            case .stalenessP95: "staleness p95"
+            case .energy: "energy"
+            }
+        }
+
+        var unit: String {
+            switch self {
+            case .delivered, .sent, .forwarded: "updates"
+            case .displayErrorP95: "m"
+            case .stalenessP95: "s"
+            case .energy: "J"
+            }
+        }
+
+        /// The figure in `m`; nil when it has no value (no view sample).
+        func value(_ m: StateRoleMetrics) -> Double? {
+            switch self {
+            case .delivered: Double(m.deliveredFixes)
+            case .sent: Double(m.sentUpdates)
+            case .forwarded: Double(m.forwarded.total)
+            case .displayErrorP95: m.view.displayErrorP95Metres
+            case .stalenessP95: m.view.stalenessP95Seconds
+            case .energy: m.energy.totalJoules
+            }
+        }
+
+        /// Decimals shown.
+        var decimals: Int {
+            switch self {
+            case .delivered, .sent, .forwarded: 0
+            case .displayErrorP95, .stalenessP95, .energy: 1
+            }
+        }
+    }
+
+    /// One row: a figure of one role in one state (nil: the trip's total) under A and B.
+    struct Row {
+        var state: FulfilmentState?
+        var role: Role
+        var metric: Metric
+        var a: Double?
+        var b: Double?
+
+        var difference: Double? { a.flatMap { a in b.map { $0 - a } } }
+        /// B − A in % of A; nil when A is 0 (or either is absent).
+        var percent: Double? {
+            guard let a, let d = difference, a != 0 else { return nil }
+            return d / abs(a) * 100
+        }
+        var changed: Bool { a != b }
+        /// Ranks changes: |%|, a change from 0 first, then |difference|.
+        var size: (Double, Double) {
+            guard changed else { return (-1, 0) }
+            guard let d = difference else { return (.infinity, 0) }
+            return (percent.map(abs) ?? .infinity, abs(d))
+        }
+    }
+
+    /// The rows of two results of the same inputs: per role, each state that lasted in either, then
+    /// the trip's total, each with every metric.
+    static func rows(_ a: ReplayResult, _ b: ReplayResult) -> [Row] {
+        var rows: [Row] = []
+        for role in a.roles {
+            for (sa, sb) in zip(a.states, b.states) where sa.seconds > 0 || sb.seconds > 0 {
+                guard let ma = sa[role], let mb = sb[role] else { continue }
+                for metric in Metric.allCases { rows.append(Row(state: sa.state, role: role, metric: metric, a: metric.value(ma), b: metric.value(mb))) }
+            }
+            guard let ta = a.roleTotals.first(where: { $0.role == role }), let tb = b.roleTotals.first(where: { $0.role == role }) else { continue }
+            for metric in Metric.allCases { rows.append(Row(state: nil, role: role, metric: metric, a: metric.value(ta), b: metric.value(tb))) }
+        }
+        return rows
+    }
+
+    /// The indices of the largest changes among per-state rows (not totals), largest first;
+    /// ties keep the rows' order.
+    static func biggest(_ rows: [Row]) -> [Int] {
+        let changed = rows.indices.filter { rows[$0].changed && rows[$0].state != nil }
+        let sorted = changed.sorted { i, j in
+            let x = rows[i].size, y = rows[j].size
+            return x.0 != y.0 ? x.0 > y.0 : x.1 != y.1 ? x.1 > y.1 : i < j
+        }
+        return Array(sorted.prefix(highlighted))
+    }
+
+    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
+        let sources = args.all("policy")
+        guard sources.count == 2 else {
+            throw .usage("'compare' needs --policy exactly twice (A, then B; 'seed' for the default table), got \(sources.count)")
+        }
+        var job = try ReplayCommand.Job(args)
+        var results: [ReplayResult] = []
+        for source in sources {
+            job.options.policy = try PolicyCommands.load(source)
+            var none = NoReplayObserver()
+            results.append(try job.replay(observer: &none))
+        }
+        let report = Report(a: results[0], b: results[1], sources: (sources[0], sources[1]))
+        switch args.value("format") ?? "table" {
+        case "json": output.write(JSONWriter.string(report.json) + "\n")
+        case "markdown": output.write(report.markdown)
+        default: output.write(report.table)
+        }
+    }
+
+    /// The comparison, in each output format.
+    struct Report {
+        var a: ReplayResult
+        var b: ReplayResult
+        var sources: (String, String)
+        var rows: [Row]
+        var marked: [Int]
+
+        init(a: ReplayResult, b: ReplayResult, sources: (String, String)) {
+            self.a = a
+            self.b = b
+            self.sources = sources
+            rows = CompareCommand.rows(a, b)
+            marked = CompareCommand.biggest(rows)
+        }
+
+        var headerA: String { "A: \(a.policy.name)" }
+        var headerB: String { "B: \(b.policy.name)" }
+
+        func where_(_ r: Row) -> String { r.state?.displayName ?? "Total" }
+
+        func number(_ x: Double?, _ m: Metric) -> String { x.map { ReplayReport.fixed($0, m.decimals) } ?? "—" }
+
+        func signed(_ x: Double?, _ m: Metric) -> String {
+            guard let x else { return "—" }
+            let text = ReplayReport.fixed(abs(x), m.decimals)
+            return x > 0 ? "+" + text : x < 0 && text.contains(where: { $0 != "0" && $0 != "." }) ? "−" + text : text
+        }
+
+        func percent(_ r: Row) -> String {
+            guard r.a != nil || r.b != nil else { return "—" }
+            guard r.changed, r.difference != nil else { return r.changed ? "—" : "0 %" }
+            guard let p = r.percent else { return "new" }
+            return signed(p, .energy) + " %"
+        }
+
+        /// Rows of one role's table.
+        func cells(_ role: Role, highlight: String) -> [[String]] {
+            rows.indices.filter { rows[$0].role == role }.map { i in
+                let r = rows[i]
+                let mark = marked.firstIndex(of: i).map { "\(highlight)\($0 + 1)" } ?? ""
+                return [where_(r), "\(r.metric.label), \(r.metric.unit)", number(r.a, r.metric), number(r.b, r.metric),
+                        signed(r.difference, r.metric), percent(r), mark]
+            }
+        }
+
+        func line(_ i: Int) -> String {
+            let r = rows[i]
+            return "\(r.role.key), \(where_(r)): \(r.metric.label) \(number(r.a, r.metric)) → \(number(r.b, r.metric)) \(r.metric.unit) (\(signed(r.difference, r.metric)), \(percent(r)))"
+        }
+
+        var summary: [String] {
+            var lines = [
+                "Compare: \(traces)",
+                "  A  policy \(a.policy.name) (\(sources.0))",
+                "  B  policy \(b.policy.name) (\(sources.1))",
+                "  energy \(a.energyModel) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off") · \(a.start.iso8601) … \(a.end.iso8601)",
+            ]
+            let inferred = a.scenario.assumedItems
+            lines.append("  inferred \(inferred.isEmpty ? "nothing" : inferred.joined(separator: ", "))")
+            return lines
+        }
+
+        var traces: String { a.scenario.traces.map(\.path).joined(separator: ", ") }
+
+        var conclusion: [String] {
+            if !rows.contains(where: \.changed) { return ["No differences: both policies give the same numbers."] }
+            guard !marked.isEmpty else { return ["Differences only in the trip's totals."] }
+            return ["Biggest changes (B − A):"] + marked.enumerated().map { "  \($0.offset + 1). " + line($0.element) }
+        }
+
+        var table: String {
+            var out = summary.joined(separator: "\n") + "\n"
+            for role in a.roles {
+                out += "\n\(role.key.capitalizedFirst)'s phone\n"
+                out += TextTable.aligned(header: ["State", "Metric", headerA, headerB, "B − A", "%", ""], rows: cells(role, highlight: "◀ "))
+            }
+            return out + "\n" + conclusion.joined(separator: "\n") + "\n"
+        }
+
+        var markdown: String {
+            var out = "### TraceKit compare: `\(a.policy.name)` → `\(b.policy.name)`\n\n"
+            out += "- **Traces:** " + a.scenario.traces.map { "`\($0.path)`" }.joined(separator: ", ") + "\n"
+            out += "- **A:** `\(a.policy.name)` (\(sources.0)) · **B:** `\(b.policy.name)` (\(sources.1))\n"
+            out += "- **Energy:** \(a.energyModel) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off")\n"
+            let inferred = a.scenario.assumedItems
+            out += "- **Inferred:** \(inferred.isEmpty ? "nothing" : inferred.joined(separator: ", "))\n"
+            for role in a.roles {
+                out += "\n#### \(role.key.capitalizedFirst)'s phone\n\n"
+                var body = cells(role, highlight: "**#")
+                for i in body.indices where !body[i][6].isEmpty { body[i][6] += "**" }
+                out += TextTable.markdown(header: ["State", "Metric", headerA, headerB, "B − A", "%", "Rank"], rows: body)
+            }
+            let c = conclusion
+            out += "\n**\(c[0])**\n"
+            for l in c.dropFirst() { out += "- " + l.drop { $0 == " " }.drop { $0 != " " }.dropFirst() + "\n" }
+            return out
+        }
+
+        var json: JSONValue {
+            func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+            func side(_ r: ReplayResult, _ source: String) -> JSONValue {
+                .object([("policy", .object([("name", .string(r.policy.name)), ("fileVersion", .number(Double(r.policy.fileVersion)))])),
+                         ("source", .string(source))])
+            }
+            func row(_ i: Int) -> JSONValue {
+                let r = rows[i]
+                return .object([
+                    ("state", r.state.map { .string($0.key) } ?? .string("total")), ("role", .string(r.role.key)),
+                    ("metric", .string(r.metric.rawValue)), ("unit", .string(r.metric.unit)),
+                    ("a", opt(r.a)), ("b", opt(r.b)), ("difference", opt(r.difference)), ("percent", opt(r.percent)),
+                    ("rank", marked.firstIndex(of: i).map { .number(Double($0 + 1)) } ?? .null),
+                ])
+            }
+            return .object([
+                ("schema", .string(CompareCommand.schema)),
+                ("tracekitVersion", .string(a.tracekitVersion)),
+                ("a", side(a, sources.0)), ("b", side(b, sources.1)),
+                ("energyModel", .object([("label", .string(a.energyModel)), ("receiverRadio", .bool(a.receiverRadio))])),
+                ("traces", .array(a.scenario.traces.map { .string($0.path) })),
+                ("inferred", .array(a.scenario.assumedItems.map { .string($0) })),
+                ("start", .string(a.start.iso8601)), ("end", .string(a.end.iso8601)),
+                ("identical", .bool(!rows.contains(where: \.changed))),
+                ("rows", .array(rows.indices.map(row))),
+                ("biggest", .array(marked.map(row))),
+            ])
+        }
+    }
+}
