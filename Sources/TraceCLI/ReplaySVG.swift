@@ -51,11 +51,13 @@ enum ReplaySVG {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-        let names = r.scenario.traces.map(\.path).joined(separator: ", ")
+        // File names only, and at most about a line's width.
+        var names = r.scenario.traces.map { String($0.path.split(separator: "/").last ?? Substring($0.path)) }.joined(separator: ", ")
+        if names.count > 80 { names = String(names.prefix(79)) + "…" }
         out += text(20, 24, "TraceKit replay · \(names)", size: 16, weight: "bold")
         let delivered = r.roleTotals.reduce(0) { $0 + $1.deliveredFixes }, sent = r.roleTotals.reduce(0) { $0 + $1.sentUpdates }
         let joules = r.energy.reduce(0) { $0 + $1.estimate.totalJoules }
-        out += text(20, 44, "\(r.scenario.category.value.name) · policy \(r.policy.name) · \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))) · \(delivered) updates delivered, \(sent) sent · \(ReplayReport.fixed(joules, 1)) J (\(r.energyModel))", size: 12, fill: "#444444")
+        out += text(20, 44, "\(r.scenario.category.value.name) · policy \(r.policy.name) · \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))) · \(delivered) updates delivered, \(sent) sent · \(ReplayReport.fixed(joules, 1)) J", size: 12, fill: "#444444")
         out += mapPanel(r, track)
         out += legend(r, track, policy)
         out += chart(r, track)
@@ -225,7 +227,7 @@ enum ReplaySVG {
 
     static func chart(_ r: ReplayResult, _ track: ReplayTrack) -> String {
         var out = "<g class=\"chart\">\n"
-        out += text(plot.x, plot.y - 14, "Cumulative updates (all phones) and energy over time", size: 13, weight: "bold")
+        out += text(plot.x, plot.y - 14, "Cumulative updates and energy, all phones (\(r.energyModel), an estimate)", size: 13, weight: "bold")
         let total = max(r.durationSeconds, 1)
         let maxCount = Double(max(track.series.map(\.delivered).max() ?? 0, 1))
         let maxJ = max(track.series.map(\.energyJoules).max() ?? 0, 1e-9)

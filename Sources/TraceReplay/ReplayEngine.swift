@@ -401,20 +401,20 @@ struct Engine<Observer: ReplayObserver> {
             cells[index].delivered += 1
             meters[r]!.deliverFix()
             let sends = phones[r].use == .shares
-            var forwardedTo: [Role] = []
+            var forwarded = RoleSet()
             if sends {
                 cells[index].sent += 1
                 meters[r]!.send(at: now)
                 for v in Role.allCases where viewers.contains(RoleSet(v)) {
                     cells[index].forwarded[v] += 1
-                    forwardedTo.append(v)
+                    forwarded.insert(RoleSet(v))
                     if options.receiverRadio { meters[v.rawValue]?.receive(at: now) }
                     received[v.rawValue * 3 + r] = (c, fix.time)
                     if role == .helper && v != .helper { noteVisibility(of: c, at: fix.time, to: v) }
                 }
             }
             observer.delivered(DeliveredUpdate(role: role, state: state, time: Timestamp(nanoseconds: fix.time), coordinate: c,
-                                               accuracyMetres: fix.accuracy.isNaN ? nil : fix.accuracy, sent: sends, forwardedTo: forwardedTo))
+                                               accuracyMetres: fix.accuracy.isNaN ? nil : fix.accuracy, sent: sends, forwarded: forwarded))
             recorder?.delivered(c, role: role, state: state, seconds: now, sent: sends)
         }
         for v in Role.allCases where viewers.contains(RoleSet(v)) {

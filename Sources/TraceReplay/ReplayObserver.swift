@@ -12,8 +12,11 @@ public struct DeliveredUpdate: Hashable, Sendable {
     public var accuracyMetres: Double?
     /// Whether the phone sent it to the server (``LocationUse/shares``).
     public var sent: Bool
-    /// The viewers the relay forwarded it to, in ``Role`` order (empty when not sent).
-    public var forwardedTo: [Role]
+    /// The viewers the relay forwarded it to (empty when not sent).
+    public var forwarded: RoleSet
+
+    /// ``forwarded`` as a list, in ``Role`` order.
+    public var forwardedTo: [Role] { Role.allCases.filter { forwarded.contains(RoleSet($0)) } }
 }
 
 /// Sees each delivered update as the replay produces it, in replay order, so an output of every
