@@ -1,8 +1,9 @@
 // swift-tools-version: 6.2
 // TraceKit: replay GPS traces through a location-sharing policy.
 // Module graph (arrows point at dependencies):
-//   tracekit (executable) -> TraceCLI -> TraceReplay, TraceEnergy, TraceSmoothing, TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
-//   TraceReplay -> TraceIO, TraceSharing, TraceEnergy, TraceGeodesy, TraceProj, TraceJSON (scenario, inference, replay engine, metrics)
+//   tracekit (executable) -> TraceCLI -> TraceReplay, TraceDevice, TraceEnergy, TraceSmoothing, TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   TraceReplay -> TraceIO, TraceSharing, TraceEnergy, TraceDevice, TraceGeodesy, TraceProj, TraceJSON
+//     (scenario, inference, replay engine, metrics; each phone is a TraceDevice PhoneEmulator)
 //   TraceSmoothing -> TraceSharing (for AccuracyTier), TraceGeodesy (Kalman filter, RTS smoother)
 //   TraceDevice -> TraceSharing, TraceSmoothing, TraceSimulation, TraceJSON, TraceGeodesy
 //     (the phone pipeline of a replay: accuracy emulation, smoothing, update gate)
@@ -65,12 +66,12 @@ let package = Package(
         ),
         .target(
             name: "TraceReplay",
-            dependencies: ["TraceIO", "TraceSharing", "TraceEnergy", "TraceGeodesy", "TraceProj", "TraceJSON"],
+            dependencies: ["TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceProj", "TraceJSON"],
             swiftSettings: strict
         ),
         .target(
             name: "TraceCLI",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceEnergy", "TraceReplay"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceEnergy", "TraceDevice", "TraceReplay"],
             swiftSettings: strict
         ),
         .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
@@ -114,9 +115,13 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceReplayTests",
-            dependencies: ["TraceReplay", "TraceIO", "TraceSharing", "TraceEnergy", "TraceGeodesy", "TraceJSON", "TestSupport"],
+            dependencies: ["TraceReplay", "TraceDevice", "TraceIO", "TraceSharing", "TraceEnergy", "TraceGeodesy", "TraceJSON", "TestSupport"],
             swiftSettings: testSettings),
-        .testTarget(name: "TraceCLITests", dependencies: ["TraceCLI", "tracekit", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO"], swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceCLITests",
+            dependencies: ["TraceCLI", "tracekit", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceSharing", "TraceJSON"],
+            exclude: ["Golden"],
+            swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,11 +3,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TraceDevice
 import TraceEnergy
 import TraceIO
 import TraceJSON
 import TraceReplay
 import TraceSharing
+import TraceSmoothing
 
 /// `tracekit replay TRACE…`: per-state update counts, what the other party sees, and the battery
 /// estimate.
@@ -41,7 +43,12 @@ enum ReplayCommand {
             "tracekit replay helper.gpx --hirer hirer.gpx --category ride --format json",
             "tracekit replay trip.gpx --policy quiet.json --energy-profile lte-modern",
             "tracekit replay --scenario Traces/trips/ride/ride.scenario.json --format markdown --svg ride.svg --geojson ride.geojson",
+            "tracekit replay --scenario Traces/trips/ride/ride.scenario.json --emulate-accuracy gauss-markov --seed 7",
         ])
+
+    /// The accuracy emulation's seed when `--seed` is not given (documented in the help and the
+    /// README; any fixed value would do, this one is the date of the first demo trip).
+    static let defaultSeed: UInt64 = 20_240_501
 
     /// The options that say what to replay and how to read and price it (shared with `compare`).
     static let inputOptions = [
@@ -56,6 +63,15 @@ enum ReplayCommand {
         OptionSpec(name: "energy-profile", valueName: "FILE", help: "An energy profile file, or a built-in profile: lte, lte-modern, 3g, wifi."),
         OptionSpec(name: "receiver-radio", valueName: "ON|OFF", choices: ["on", "off"], defaultValue: "on",
                    help: "Charge each viewer's radio for the updates it receives."),
+        OptionSpec(name: "emulate-accuracy", valueName: "NOISE", choices: ["off", "white", "gauss-markov"], defaultValue: "off",
+                   help: "Degrade each fix to its state's tier when the tier is coarser than the recording, with seeded white or Gauss–Markov noise (the seed is printed)."),
+        OptionSpec(name: "tau", valueName: "SECONDS", defaultValue: "60", help: "The Gauss–Markov noise's correlation time."),
+        OptionSpec(name: "seed", valueName: "N", defaultValue: String(defaultSeed),
+                   help: "The accuracy emulation's seed (0 to 2^64-1): the same seed gives the same numbers."),
+        OptionSpec(name: "smooth", valueName: "MODE", choices: ["off", "walk", "bike", "drive"], defaultValue: "off",
+                   help: "Smooth each phone's fixes (online Kalman filter for the state's tier and this travel mode) before its distance filter."),
+        OptionSpec(name: "delivery", valueName: "MODEL[:SECONDS]",
+                   help: "Replace every state's delivery model: coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL, distanceAndTime:INTERVAL."),
         OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
                    help: "Read the traces as this format instead of guessing from the extension."),
         OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
@@ -113,6 +129,7 @@ enum ReplayCommand {
             options.inputFormat = args.value("input-format").flatMap(TraceFormat.init(rawValue:))
             options.receiverRadio = args.value("receiver-radio") != "off"
             options.tracekitVersion = TraceKitCommand.version
+            options.phone = try ReplayCommand.phone(args)
             if let p = args.value("energy-profile") {
                 if let builtIn = EnergyProfile.builtIn(named: p) {
                     options.energyProfile = builtIn
@@ -158,6 +175,48 @@ enum ReplayCommand {
                 case .invalid(let m): throw .data(m)
                 }
             }
+        }
+    }
+
+    /// The phone pipeline from `--emulate-accuracy`, `--tau`, `--seed`, `--smooth` and `--delivery`.
+    static func phone(_ args: ParsedArguments) throws(CLIError) -> PhoneConfiguration {
+        var c = PhoneConfiguration(seed: defaultSeed)
+        if let text = args.value("seed") {
+            guard let seed = UInt64(text) else { throw .usage("'--seed' takes an integer from 0 to 18446744073709551615, not '\(text)'") }
+            c.seed = seed
+        }
+        let tauText = args.value("tau") ?? "60"
+        guard let tau = Double(tauText), tau.isFinite, tau > 0 else { throw .usage("'--tau' takes a positive number of seconds, not '\(tauText)'") }
+        switch args.value("emulate-accuracy") ?? "off" {
+        case "white": c.accuracyEmulation = .white
+        case "gauss-markov": c.accuracyEmulation = .gaussMarkov(tau: tau)
+        default: c.accuracyEmulation = .off
+        }
+        if let mode = args.value("smooth").flatMap(TravelMode.init(rawValue:)) { c.smoothing = .on(mode: mode) }
+        if let text = args.value("delivery") { c.deliveryOverride = try delivery(parsing: text) }
+        return c
+    }
+
+    /// `MODEL[:NUMBER]`: a delivery model by its policy-file name, with its interval (seconds) or,
+    /// for speedElastic, its multiplier (default 1).
+    static func delivery(parsing text: String) throws(CLIError) -> DeliveryModel {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let number = parts.count == 2 ? Double(parts[1]) : nil
+        if parts.count == 2, number.map({ !$0.isFinite || $0 < 0 || $0 > 86_400 }) ?? true {
+            throw .usage("'--delivery': '\(parts[1])' is not a number of seconds (or a multiplier) from 0 to 86400")
+        }
+        func interval() throws(CLIError) -> Double {
+            guard let number, number > 0 else { throw .usage("'--delivery': \(parts[0]) needs an interval above 0 s, e.g. \(parts[0]):10") }
+            return number
+        }
+        switch parts[0] {
+        case "coreLocation" where parts.count == 1: return .coreLocation
+        case "androidFused": return .androidFused(interval: try interval(), minUpdateInterval: nil)
+        case "speedElastic": return .speedElastic(elasticityMultiplier: number ?? 1)
+        case "distanceOrTime": return .distanceOrTime(interval: try interval())
+        case "distanceAndTime": return .distanceAndTime(interval: try interval())
+        default:
+            throw .usage("'--delivery' takes coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL or distanceAndTime:INTERVAL, not '\(text)'")
         }
     }
 

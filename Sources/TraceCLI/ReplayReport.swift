@@ -1,3 +1,4 @@
+import TraceDevice
 import TraceEnergy
 import TraceGeodesy
 import TraceIO
@@ -32,6 +33,7 @@ enum ReplayReport {
         let assumed = s.assumedItems
         out += "  inferred   \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", "))\n"
         out += "  policy     \(r.policy.name) · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · tracekit \(r.tracekitVersion)\n"
+        if !r.phone.isPassThrough { out += "  phones     \(r.phone.summary)\n" }
         out += "  time       \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds)))\n"
 
         for phone in r.energy where phone.hasTrace {

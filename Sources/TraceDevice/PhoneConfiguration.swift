@@ -46,6 +46,14 @@ public struct PhoneConfiguration: Hashable, Sendable {
     /// the state's.
     public var deliveryOverride: DeliveryModel?
 
+    /// Whether fixes reach the state's update gate as recorded and the state's delivery model
+    /// decides: accuracy emulation and smoothing off, no delivery override. The seed and the
+    /// convention change nothing then; a report need not mention the configuration.
+    public var isPassThrough: Bool {
+        guard case .off = accuracyEmulation, case .off = smoothing else { return false }
+        return deliveryOverride == nil
+    }
+
     /// A configuration; every argument defaults to "as recorded, as the policy says".
     public init(
         accuracyEmulation: AccuracyEmulation = .off, seed: UInt64 = 0, smoothing: Smoothing = .off,

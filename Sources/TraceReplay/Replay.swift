@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import TraceDevice
 public import TraceEnergy
 import TraceGeodesy
 public import TraceIO
@@ -17,6 +18,10 @@ public struct ReplayOptions: Sendable {
     /// Whether a viewer's radio is charged for each update it receives (ENERGY.md's optional
     /// E_radio(receiver)). On by default: a hirer's phone receiving updates pays for them.
     public var receiverRadio = true
+    /// How every phone is emulated besides its state's policy row (TraceDevice's pipeline): accuracy
+    /// emulation (off by default), its seed, smoothing before the filter (off by default) and a
+    /// delivery model that replaces every state's. The default passes fixes through unchanged.
+    public var phone = PhoneConfiguration()
     /// The inference constants.
     public var rules = InferenceRules.default
     /// How the trace files are read.

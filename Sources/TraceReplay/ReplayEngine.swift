@@ -88,6 +88,7 @@ struct Engine<Observer: ReplayObserver> {
         self.inputs = inputs
         self.spec = spec
         self.options = options
+        phones = Role.allCases.map { PhoneModel(role: $0, configuration: options.phone) }
     }
 
     // Clock and scenario.
@@ -112,7 +113,7 @@ struct Engine<Observer: ReplayObserver> {
     private var notes: [String] = []
 
     // Phones, cells, viewers.
-    private var phones = Role.allCases.map { PhoneModel(role: $0) }
+    private var phones: [PhoneModel] = []
     private var meters: [EnergyMeter?] = [nil, nil, nil]
     private var snapshots = [EnergyParts](repeating: EnergyParts(), count: 3)
     private var cells = [Cell](repeating: Cell(), count: 21)
@@ -397,25 +398,31 @@ struct Engine<Observer: ReplayObserver> {
         }
 
         let viewers = relay.viewers(ofLocationFrom: role, in: state, isRide: isRide, pickupHandedOff: machine.request.pickupHandedOff)
-        if meters[r] != nil, phones[r].offer(fix, at: now) {
-            cells[index].delivered += 1
-            meters[r]!.deliverFix()
-            let sends = phones[r].use == .shares
-            var forwarded = RoleSet()
-            if sends {
-                cells[index].sent += 1
-                meters[r]!.send(at: now)
-                for v in Role.allCases where viewers.contains(RoleSet(v)) {
-                    cells[index].forwarded[v] += 1
-                    forwarded.insert(RoleSet(v))
-                    if options.receiverRadio { meters[v.rawValue]?.receive(at: now) }
-                    received[v.rawValue * 3 + r] = (c, fix.time)
-                    if role == .helper && v != .helper { noteVisibility(of: c, at: fix.time, to: v) }
+        if meters[r] != nil {
+            let outcome = phones[r].offer(fix, at: now)
+            if outcome.delivered {
+                cells[index].delivered += 1
+                meters[r]!.deliverFix()
+                let sends = phones[r].use == .shares
+                // What the viewers receive is the phone's reported position (emulated, smoothed);
+                // the display error below is measured from the raw fix, the truth.
+                let shown = outcome.coordinate
+                var forwarded = RoleSet()
+                if sends {
+                    cells[index].sent += 1
+                    meters[r]!.send(at: now)
+                    for v in Role.allCases where viewers.contains(RoleSet(v)) {
+                        cells[index].forwarded[v] += 1
+                        forwarded.insert(RoleSet(v))
+                        if options.receiverRadio { meters[v.rawValue]?.receive(at: now) }
+                        received[v.rawValue * 3 + r] = (shown, fix.time)
+                        if role == .helper && v != .helper { noteVisibility(of: shown, at: fix.time, to: v) }
+                    }
                 }
+                observer.delivered(DeliveredUpdate(role: role, state: state, time: Timestamp(nanoseconds: fix.time), coordinate: shown,
+                                                   accuracyMetres: outcome.accuracy, sent: sends, forwarded: forwarded))
+                recorder?.delivered(shown, role: role, state: state, seconds: now, sent: sends)
             }
-            observer.delivered(DeliveredUpdate(role: role, state: state, time: Timestamp(nanoseconds: fix.time), coordinate: c,
-                                               accuracyMetres: fix.accuracy.isNaN ? nil : fix.accuracy, sent: sends, forwarded: forwarded))
-            recorder?.delivered(c, role: role, state: state, seconds: now, sent: sends)
         }
         for v in Role.allCases where viewers.contains(RoleSet(v)) {
             if let last = received[v.rawValue * 3 + r] {
@@ -516,6 +523,7 @@ struct Engine<Observer: ReplayObserver> {
         return ReplayResult(
             tracekitVersion: options.tracekitVersion, policy: PolicyLabel(name: options.policy.name, fileVersion: SharingPolicy.fileVersion),
             energyModel: options.energyProfile.label, energyProfile: options.energyProfile, receiverRadio: options.receiverRadio,
+            phone: options.phone,
             scenario: scenario, start: Timestamp(nanoseconds: t0), end: Timestamp(nanoseconds: tEnd), states: states,
             roleTotals: roleTotals, energy: energy, arrivals: arrivals, files: files, notes: notes, track: track)
     }

@@ -1,4 +1,5 @@
 public import TraceJSON
+import TraceDevice
 import TraceEnergy
 import TraceGeodesy
 import TraceIO
@@ -56,11 +57,19 @@ extension ReplayResult {
             ("rules", .object([("dwellRadiusMetres", .number(s.rules.dwellRadiusMetres)), ("dwellSeconds", .number(s.rules.dwellSeconds))])),
             ("inferred", .array(s.assumedItems.map { .string($0) })),
         ])
-        return .object([
+        var head: [(String, JSONValue)] = [
             ("schema", .string(ReplayResult.schema)),
             ("tracekitVersion", .string(tracekitVersion)),
             ("policy", .object([("name", .string(policy.name)), ("fileVersion", .number(Double(policy.fileVersion)))])),
             ("energyModel", .object([("label", .string(energyModel)), ("receiverRadio", .bool(receiverRadio))])),
+        ]
+        // The phone pipeline, only when it changes anything (a pass-through replay writes the
+        // bytes it wrote before the pipeline existed): its configuration, seed included when
+        // accuracy emulation is on, and its one-line summary.
+        if !phone.isPassThrough, case .object(let members) = phone.json.kind {
+            head.append(("phone", .object(members.map { ($0.key, $0.value) } + [("summary", .string(phone.summary))])))
+        }
+        return .object(head + [
             ("scenario", scenarioJSON),
             ("start", .string(start.iso8601)), ("end", .string(end.iso8601)), ("durationSeconds", .number(durationSeconds)),
             ("states", .array(states.map { st in

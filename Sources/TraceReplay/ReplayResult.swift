@@ -1,3 +1,4 @@
+public import TraceDevice
 public import TraceEnergy
 import TraceGeodesy
 public import TraceIO
@@ -214,6 +215,10 @@ public struct ReplayResult: Hashable, Sendable {
     public var energyProfile: EnergyProfile
     /// Whether receivers' radios were charged for updates they received.
     public var receiverRadio: Bool
+    /// How the phones were emulated (``ReplayOptions/phone``): reports name it, with its seed when
+    /// accuracy emulation is on, unless it passes fixes through
+    /// (``PhoneConfiguration/isPassThrough``).
+    public var phone: PhoneConfiguration
     public var scenario: ReplayScenario
     /// The replay's clock: the earliest fix or timeline entry, and the latest.
     public var start: Timestamp

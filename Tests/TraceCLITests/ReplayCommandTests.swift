@@ -122,10 +122,62 @@ struct ReplayCommandTests {
         #expect(r.stdout.isEmpty)
     }
 
+    /// Outputs written by `tracekit replay` before the phone pipeline was plugged in
+    /// (Tests/TraceCLITests/Golden): with emulation off (the default) nothing may change.
+    static let golden: [(file: String, arguments: [String])] = [
+        ("ride.json", ["--scenario", "Traces/trips/ride/ride.scenario.json", "--format", "json"]),
+        ("dog-walk.json", ["--scenario", "Traces/trips/dog-walk/dog-walk.scenario.json", "--format", "json"]),
+        ("third-party-pickup.json", ["--scenario", "Traces/trips/third-party-pickup/third-party-pickup.scenario.json", "--format", "json"]),
+        ("georust-garmin-activity.json", ["Traces/georust-garmin-activity.gpx", "--format", "json"]),
+        ("ride.txt", ["--scenario", "Traces/trips/ride/ride.scenario.json"]),
+    ]
+
+    @Test("emulation off (the default, any seed) writes the same bytes as before the pipeline existed", arguments: golden)
+    func unchanged(file: String, arguments: [String]) throws {
+        let expected = try String(contentsOf: packageRoot.appendingPathComponent("Tests/TraceCLITests/Golden/\(file)"), encoding: .utf8)
+        #expect(try Run(["replay"] + arguments).stdout == expected)
+        #expect(try Run(["replay", "--emulate-accuracy", "off", "--seed", "9"] + arguments).stdout == expected)
+    }
+
+    @Test("emulation on: the seed and the configuration are in the header and the JSON; same seed, same bytes; another seed, other numbers")
+    func emulation() throws {
+        let ride = ["replay", "--scenario", "Traces/trips/ride/ride.scenario.json", "--emulate-accuracy", "gauss-markov", "--tau", "30"]
+        let table = try Run(ride + ["--seed", "7"])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("  phones     accuracy emulation Gauss–Markov (τ 30 s), seed 7; smoothing off; accuracy convention ios; delivery per state\n"))
+        let a = try Run(ride + ["--seed", "7", "-f", "json"]).stdout
+        #expect(a == (try Run(ride + ["--seed", "7", "-f", "json"]).stdout))
+        let b = try Run(ride + ["--seed", "8", "-f", "json"]).stdout
+        #expect(a != b)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(a.utf8)) as? [String: Any])
+        let phone = try #require(doc["phone"] as? [String: Any])
+        #expect((phone["accuracyEmulation"] as? [String: Any])?["seed"] as? String == "7")
+        #expect((phone["accuracyEmulation"] as? [String: Any])?["tauSeconds"] as? Double == 30)
+        // Without --seed the documented default is used and printed.
+        #expect(try Run(ride).stdout.contains("seed 20240501;"))
+        // Smoothing and a delivery override are named too.
+        let smooth = try Run(["replay", "--scenario", "Traces/trips/ride/ride.scenario.json", "--smooth", "drive", "--delivery", "androidFused:5"])
+        #expect(smooth.status == 0 && smooth.stdout.contains("  phones     accuracy emulation off; smoothing drive (gate 13.8); accuracy convention ios; delivery Android fused: interval 5 s, min update 5 s (implicit)\n"))
+    }
+
+    @Test("phone flag errors", arguments: [
+        (["--seed", "-1"], "tracekit: '--seed' takes an integer from 0 to 18446744073709551615, not '-1'"),
+        (["--tau", "0"], "tracekit: '--tau' takes a positive number of seconds, not '0'"),
+        (["--delivery", "pigeon"], "tracekit: '--delivery' takes coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL or distanceAndTime:INTERVAL, not 'pigeon'"),
+        (["--delivery", "androidFused"], "tracekit: '--delivery': androidFused needs an interval above 0 s, e.g. androidFused:10"),
+        (["--emulate-accuracy", "pink"], "tracekit: "),
+    ])
+    func phoneErrors(flags: [String], prefix: String) throws {
+        let r = try Run(["replay", "Traces/georust-garmin-activity.gpx"] + flags)
+        #expect(r.status == 64 && r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix(prefix), "\(r.stderr)")
+    }
+
     @Test("help names every option")
     func help() throws {
         let r = try Run(["replay", "--help"])
-        for option in ["--scenario", "--category", "--pickup", "--dropoff", "--timeline", "--hirer", "--delegate", "--policy", "--energy-profile", "--format"] {
+        for option in ["--scenario", "--category", "--pickup", "--dropoff", "--timeline", "--hirer", "--delegate", "--policy", "--energy-profile", "--format",
+                       "--emulate-accuracy", "--tau", "--seed", "--smooth", "--delivery"] {
             #expect(r.stdout.contains(option))
         }
         #expect(try Run(["--help"]).stdout.contains("replay"))
