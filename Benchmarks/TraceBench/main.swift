@@ -306,6 +306,26 @@ do {
         return r.energy.reduce(0.0) { $0 + $1.estimate.totalJoules }
     }
     if let replay { print("  replay: \(fmt(1e9 / replay.median / 1e6, 2)) M fixes per second (one core)") }
+
+    // The same file with a complete scenario (pickup, dropoff, timeline given): one pass. The
+    // timeline spreads the 11.6 days of 1 Hz fixes over every state, so every gate is exercised.
+    var spec = ScenarioSpec()
+    spec.pickup = Sourced(try! Coordinate(latitude: 47, longitude: 8), .flag)
+    spec.dropoff = Sourced(try! Coordinate(latitude: 47.01, longitude: 8.01), .flag)
+    let day: Int64 = 86_400_000_000_000
+    let start = Timestamp.parseISO8601("2024-05-01T00:00:00Z")!.timestamp.nanoseconds
+    let entries = [(FulfilmentState.accepted, 0), (.enRoute, 1), (.atPickup, 2), (.inTask, 3), (.awaitingPayment, 10), (.completed, 11)]
+        .map { TimelineEntry(state: $0.0, time: Timestamp(nanoseconds: start + Int64($0.1) * day), provenance: .flag) }
+    spec.timeline = Sourced(try! TimelineEntry.validated(entries), .flag)
+    let single = bench.measure("replay end to end (Replay.run, complete scenario: one pass), 1M-point GPX", items: n) {
+        var options = ReplayOptions()
+        options.tracekitVersion = "bench"
+        let r = try! Replay.run([TraceInput(path: path)], scenario: spec, options: options)
+        let raw = r.roleTotals.reduce(0) { $0 + $1.rawFixes }
+        precondition(raw == n, "replay read \(raw) fixes")
+        return r.energy.reduce(0.0) { $0 + $1.estimate.totalJoules }
+    }
+    if let single { print("  replay, one pass: \(fmt(1e9 / single.median / 1e6, 2)) M fixes per second (one core)") }
 }
 
 // MARK: Trace reading: CSV (1 M rows lat,lon,ISO time,accuracy ≈ 48 MB) against a C strtod loop.

@@ -32,6 +32,10 @@ public struct ReplayOptions: Sendable {
     /// time order, which are sorted); a larger file is read twice instead. 262,144 fixes take
     /// 10 MB (40 bytes each).
     public var memoryLimitFixes = 262_144
+    /// Replay in a single pass when the scenario is complete (``Replay/singlePassApplies(_:spec:)``):
+    /// each file is read once. On by default; off always runs the first pass (the results are the
+    /// same; tests compare them).
+    public var singlePass = true
     /// The TraceKit version recorded in results.
     public var tracekitVersion = "unspecified"
     /// Record what a picture of the trip needs (``ReplayResult/track``): off by default, since
@@ -91,7 +95,8 @@ public enum Replay {
     /// Two passes at most: the first reads every file once to find roles, waypoints, state labels,
     /// dwells and the first and last fixes (keeping up to ``ReplayOptions/memoryLimitFixes``
     /// fixes per role and file in memory); the second replays, from memory or by reading the
-    /// larger files again. Memory is bounded whatever the file size.
+    /// larger files again. When the scenario is complete (``singlePassApplies(_:spec:)``) the first
+    /// pass is skipped and each file is read once. Memory is bounded whatever the file size.
     /// - Throws: ``ReplayError``.
     public static func run(_ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions) throws(ReplayError) -> ReplayResult {
         var none = NoReplayObserver()
@@ -113,10 +118,32 @@ public enum Replay {
             all.append(TraceInput(path: t.value, defaultRole: role, provenance: t.provenance))
         }
         guard !all.isEmpty else { throw .invalid("no trace to replay") }
+        // One pass when nothing is to be inferred. An abandoned single pass would already have shown
+        // its updates to the observer, so only a replay without one (its own counts aside) may try.
+        if options.singlePass && Observer.self == NoReplayObserver.self && singlePassApplies(all, spec: spec) {
+            var engine = Engine(first: nil, inputs: all, spec: spec, options: options, observer: observer)
+            if let result = try engine.run() {
+                observer = engine.observer
+                return result
+            }
+        }
         let first = try firstPass(all, options: options)
         var engine = Engine(first: first, inputs: all, spec: spec, options: options, observer: observer)
         defer { observer = engine.observer }
-        return try engine.run()
+        guard let result = try engine.run() else { preconditionFailure("a replay after the first pass is never abandoned") }
+        return result
+    }
+
+    /// Whether a replay can skip the first pass: the scenario gives the timeline, the pickup and
+    /// the dropoff (nothing is inferred), and each file is a different role's and can be read again
+    /// (not standard input). The single pass still checks what the first pass would have found, and
+    /// is abandoned for the two passes when a file holds a point of another role (a named track, a
+    /// CSV role column) or goes back in time (it must be sorted); the dwells that decide when a
+    /// given dropoff counts as reached are found as the fixes come.
+    static func singlePassApplies(_ inputs: [TraceInput], spec: ScenarioSpec) -> Bool {
+        guard spec.timeline != nil, spec.pickup != nil, spec.dropoff != nil else { return false }
+        guard !inputs.contains(where: { $0.path == "-" }) else { return false }
+        return Set(inputs.map(\.defaultRole)).count == inputs.count
     }
 
     static func samePath(_ a: String, _ b: String) -> Bool {

@@ -12,8 +12,17 @@ private struct FixStream {
     var index = 0
     var reader: RoleReader?
     var head: ReplayFix?
+    /// Single pass only: what the first pass would have recorded about this file (its one role),
+    /// tallied while replaying. `abandoned` when the file turns out to need the first pass (a
+    /// point of another role, or a time before the previous one).
+    var live: StreamRecord?
+    var abandoned = false
 
     mutating func advance() throws(ReplayError) {
+        if live != nil {
+            try advanceLive()
+            return
+        }
         if let m = memory {
             if index < m.count {
                 head = m[index]
@@ -28,6 +37,30 @@ private struct FixStream {
                 head = ReplayFix(time: t.nanoseconds, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, speed: fix.speed)
                 return
             }
+        }
+        head = nil
+    }
+
+    private mutating func advanceLive() throws(ReplayError) {
+        while let item = try reader!.next() {
+            guard case .point(let r, let named, let fix) = item else { continue }
+            guard r == role else {
+                abandoned = true
+                break
+            }
+            guard let t = fix.time?.nanoseconds else {
+                live!.untimed += 1
+                continue
+            }
+            guard t >= live!.lastTime else {
+                abandoned = true
+                break
+            }
+            live!.lastTime = t
+            live!.fixes += 1
+            if named { live!.named = true }
+            head = ReplayFix(time: t, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, speed: fix.speed)
+            return
         }
         head = nil
     }
@@ -81,10 +114,16 @@ struct Engine<Observer: ReplayObserver> {
     private let spec: ScenarioSpec
     private let geodesic = Geodesic()
 
-    init(first: Replay.FirstPass, inputs: [TraceInput], spec: ScenarioSpec, options: ReplayOptions, observer: Observer) {
+    /// Replays straight from the files, without a first pass (``Replay/singlePassApplies(_:spec:)``).
+    private let singlePass: Bool
+
+    /// `first` is the first pass's findings; nil replays in a single pass (the scenario is complete:
+    /// nothing to infer), which ``run()`` abandons when a file needs the first pass after all.
+    init(first: Replay.FirstPass?, inputs: [TraceInput], spec: ScenarioSpec, options: ReplayOptions, observer: Observer) {
         self.observer = observer
         recorder = options.recordTrack ? TrackRecorder(pointsPerPath: options.trackPointsPerPath) : nil
-        self.first = first
+        self.first = first ?? Replay.FirstPass()
+        singlePass = first == nil
         self.inputs = inputs
         self.spec = spec
         self.options = options
@@ -99,7 +138,11 @@ struct Engine<Observer: ReplayObserver> {
     private var isRide = true
     private var pickup: Coordinate?
     private var dropoff: Coordinate?
-    private var dropoffNotBefore = Int64.min
+    /// The dropoff arrival from its known earliest time (two passes), or found online (one pass).
+    private var dropoffArrival = DropoffArrival(notBefore: .min)
+    private var onlineDropoff: OnlineDropoffArrival?
+    /// Single pass: the helper's dwells, found as the fixes come (the first pass's job otherwise).
+    private var helperScanner: RoleScanner?
     private var radius = 50.0
 
     // Timeline.
@@ -128,27 +171,46 @@ struct Engine<Observer: ReplayObserver> {
     // Arrivals.
     private var pickupArrival: Int64?
     private var leftPickup = false
-    private var dropoffArrival: Int64?
     private var pickupVisible: [Int64?] = [nil, nil, nil]
-    private var dropoffVisible: [Int64?] = [nil, nil, nil]
 
     @inline(__always) private func seconds(_ t: Int64) -> Double { Double(t &- t0) / 1e9 }
 
-    mutating func run() throws(ReplayError) -> ReplayResult {
+    /// The replay; nil when a single pass had to be abandoned (run again with a first pass).
+    mutating func run() throws(ReplayError) -> ReplayResult? {
         let rules = options.rules
         radius = rules.dwellRadiusMetres
-        let records = first.records.map(\.record)
-        guard records.contains(where: { $0.fixes > 0 }) else {
+        var scans: [RoleScan?] = [nil, nil, nil]
+        var streams: [FixStream] = []
+        if singlePass {
+            // One file per role (checked by the caller), opened in the merge's role order; each
+            // file's first fix read now, for the clock.
+            for role in [Role.helper, .hirer, .delegate] {
+                for (i, input) in inputs.enumerated() where input.defaultRole == role {
+                    var s = FixStream(role: role, file: i)
+                    do {
+                        s.reader = try RoleReader(path: input.path, format: options.inputFormat, options: options.read, defaultRole: role)
+                    } catch {
+                        throw .read(error)
+                    }
+                    s.live = StreamRecord(path: input.path, role: role, defaultRole: role, rules: rules)
+                    try s.advance()
+                    if s.abandoned { return nil }
+                    if s.head != nil { scans[role.rawValue] = RoleScan() }   // finished after the merge
+                    streams.append(s)
+                }
+            }
+            helperScanner = RoleScanner(rules: rules)
+        } else {
+            // Scans per role.
+            for i in first.records.indices {
+                let scan = first.records[i].record.scanner.finish()
+                let role = first.records[i].record.role.rawValue
+                scans[role] = scans[role].map { combine($0, scan) } ?? scan
+            }
+        }
+        guard scans.contains(where: { $0 != nil }) else {
             let names = inputs.map { $0.path == "-" ? "<stdin>" : $0.path }.joined(separator: ", ")
             throw .invalid("\(names): no timed track points to replay")
-        }
-
-        // Scans per role.
-        var scans: [RoleScan?] = [nil, nil, nil]
-        for i in first.records.indices {
-            let scan = first.records[i].record.scanner.finish()
-            let role = first.records[i].record.role.rawValue
-            scans[role] = scans[role].map { combine($0, scan) } ?? scan
         }
         let helper = scans[Role.helper.rawValue] ?? RoleScan()
 
@@ -163,7 +225,8 @@ struct Engine<Observer: ReplayObserver> {
         let dropoffItem = dropoffFound?.point
         pickup = pickupItem?.value
         dropoff = dropoffItem?.value
-        dropoffNotBefore = dropoffFound?.notBefore ?? .min
+        dropoffArrival = DropoffArrival(notBefore: dropoffFound?.notBefore ?? .min)
+        if singlePass, let d = dropoff { onlineDropoff = OnlineDropoffArrival(dropoff: d, radius: radius) }
 
         var given = spec.timeline
         if given == nil {
@@ -207,6 +270,9 @@ struct Engine<Observer: ReplayObserver> {
             if let f = s.first { lo = min(lo, f.time) }
             if let l = s.last { hi = max(hi, l.time) }
         }
+        for s in streams {
+            if let h = s.head { lo = min(lo, h.time) }   // single pass: the latest fix is known at the end
+        }
         for s in scheduled {
             lo = min(lo, s.time)
             hi = max(hi, s.time)
@@ -229,8 +295,7 @@ struct Engine<Observer: ReplayObserver> {
 
         // The merge.
         outOfOrder = [Int](repeating: 0, count: inputs.count)
-        var streams: [FixStream] = []
-        let order: [Role] = [.helper, .hirer, .delegate]
+        let order: [Role] = singlePass ? [] : [.helper, .hirer, .delegate]
         for role in order {
             for i in first.records.indices where first.records[i].record.role == role && first.records[i].record.fixes > 0 {
                 let r = first.records[i].record
@@ -263,8 +328,11 @@ struct Engine<Observer: ReplayObserver> {
             let role = streams[k].role
             let file = streams[k].file
             try streams[k].advance()
+            if streams[k].abandoned { return nil }
             process(fix, role: role, file: file)
+            tEnd = max(tEnd, fix.time)
         }
+        if singlePass { finishSinglePass(streams, &scans) }
         if helperLast < .max {
             applyScheduled(through: helperLast)
             completeIfDue()
@@ -273,6 +341,23 @@ struct Engine<Observer: ReplayObserver> {
         closeState(machine.state, at: cancelled ? stateSince : tEnd)
 
         return result(category: category, handedOff: handedOff, pickup: pickupItem, dropoff: dropoffItem, roles: roles, scans: scans)
+    }
+
+    /// Single pass: what the first pass would have found, from the streams' tallies; the helper's
+    /// dwells decide which dropoff arrival counts.
+    private mutating func finishSinglePass(_ streams: [FixStream], _ scans: inout [RoleScan?]) {
+        if scans[Role.helper.rawValue] != nil, var scanner = helperScanner {
+            let scan = scanner.finish()
+            scans[Role.helper.rawValue] = scan
+            if let online = onlineDropoff { dropoffArrival = online.result(scan) }
+        }
+        let ordered = streams.sorted { $0.file < $1.file }
+        for s in ordered {
+            guard let record = s.live, let reader = s.reader else { continue }
+            if record.fixes > 0 { first.records.append((s.file, record)) }
+            first.files.append(FileDiagnostics(path: record.path, format: reader.reader.format, diagnostics: reader.reader.diagnostics,
+                                               untimedFixes: record.untimed, outOfOrderFixes: 0))
+        }
     }
 
     private func combine(_ a: RoleScan, _ b: RoleScan) -> RoleScan {
@@ -354,6 +439,9 @@ struct Engine<Observer: ReplayObserver> {
             outOfOrder[file] += 1
             return
         }
+        // Single pass: the helper's dwells are found here, from every fix (as the first pass would).
+        var stay: (started: Bool, closed: Dwell?) = (false, nil)
+        if role == .helper, helperScanner != nil { stay = helperScanner!.add(time: fix.time, fix.coordinate) }
         if helperLast < fix.time {
             applyScheduled(through: helperLast)
             completeIfDue()
@@ -362,6 +450,7 @@ struct Engine<Observer: ReplayObserver> {
         if cancelled {
             afterCancellation += 1
             lastTime[r] = fix.time
+            onlineDropoff?.fix(at: fix.time, counts: false, stay: stay)
             return
         }
         let c = fix.coordinate
@@ -392,8 +481,11 @@ struct Engine<Observer: ReplayObserver> {
             } else if !leftPickup {
                 leftPickup = !RoleScanner.within(p, c, radius)
             }
-            if leftPickup, dropoffArrival == nil, fix.time >= dropoffNotBefore, let d = dropoff, RoleScanner.within(d, c, radius) {
-                dropoffArrival = fix.time
+            if onlineDropoff != nil {
+                let counts = leftPickup && RoleScanner.within(onlineDropoff!.dropoff, c, radius)
+                onlineDropoff!.fix(at: fix.time, counts: counts, stay: stay)
+            } else if leftPickup, dropoffArrival.arrival == nil, let d = dropoff {
+                dropoffArrival.fix(at: fix.time, counts: RoleScanner.within(d, c, radius))
             }
         }
 
@@ -470,7 +562,12 @@ struct Engine<Observer: ReplayObserver> {
     private mutating func noteVisibility(of c: Coordinate, at t: Int64, to viewer: Role) {
         let v = viewer.rawValue
         if let a = pickupArrival, pickupVisible[v] == nil, t >= a, let p = pickup, RoleScanner.within(p, c, radius) { pickupVisible[v] = t }
-        if let a = dropoffArrival, dropoffVisible[v] == nil, t >= a, let d = dropoff, RoleScanner.within(d, c, radius) { dropoffVisible[v] = t }
+        guard let d = dropoff else { return }
+        if onlineDropoff != nil {
+            onlineDropoff!.update(at: t, to: v, inside: RoleScanner.within(d, c, radius))
+        } else if let a = dropoffArrival.arrival, t >= a, dropoffArrival.visible(to: v) == nil {
+            dropoffArrival.update(at: t, to: v, inside: RoleScanner.within(d, c, radius))
+        }
     }
 
     // MARK: Result
@@ -499,8 +596,8 @@ struct Engine<Observer: ReplayObserver> {
         for point in ArrivalPoint.allCases {
             guard (point == .pickup ? self.pickup : self.dropoff) != nil else { continue }
             for v in viewers {
-                let arrived = point == .pickup ? pickupArrival : dropoffArrival
-                let visible = point == .pickup ? pickupVisible[v.rawValue] : dropoffVisible[v.rawValue]
+                let arrived = point == .pickup ? pickupArrival : dropoffArrival.arrival
+                let visible = point == .pickup ? pickupVisible[v.rawValue] : dropoffArrival.visible(to: v.rawValue)
                 arrivals.append(ArrivalVisibility(point: point, viewer: v, arrivedAt: arrived.map(Timestamp.init(nanoseconds:)),
                                                   visibleAt: visible.map(Timestamp.init(nanoseconds:))))
             }

@@ -167,14 +167,16 @@ struct RoleScanner {
         return d <= radius
     }
 
-    /// Feeds the next fix (times non-decreasing).
-    mutating func add(time: Int64, _ c: Coordinate) {
+    /// Feeds the next fix (times non-decreasing). Returns whether the fix began a new stay (it is
+    /// the new anchor), and the dwell the previous stay turned out to be, if it was one.
+    @discardableResult
+    mutating func add(time: Int64, _ c: Coordinate) -> (started: Bool, closed: Dwell?) {
         if scan.first == nil { scan.first = (time, c) }
         scan.last = (time, c)
         if scan.departure == nil, let first = scan.first, !Self.within(first.coordinate, c, radius) { scan.departure = time }
         guard let a = anchor else {
             start(time, c)
-            return
+            return (true, nil)
         }
         if Self.within(a.coordinate, c, radius) {
             count += 1
@@ -183,10 +185,11 @@ struct RoleScanner {
             if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
             sumLon += dLon
             lastInside = time
-        } else {
-            close()
-            start(time, c)
+            return (false, nil)
         }
+        let closed = close()
+        start(time, c)
+        return (true, closed)
     }
 
     private mutating func start(_ time: Int64, _ c: Coordinate) {
@@ -197,8 +200,9 @@ struct RoleScanner {
         sumLon = 0
     }
 
-    private mutating func close() {
-        guard let a = anchor, lastInside - a.time >= minimumNanoseconds else { return }
+    @discardableResult
+    private mutating func close() -> Dwell? {
+        guard let a = anchor, lastInside - a.time >= minimumNanoseconds else { return nil }
         let dwell = currentStay(a)
         if scan.dwells.count < Self.maximumDwells {
             scan.dwells.append(dwell)
@@ -206,6 +210,7 @@ struct RoleScanner {
             scan.dwells[scan.dwells.count - 1] = dwell
             scan.dwellsDropped += 1
         }
+        return dwell
     }
 
     private func currentStay(_ a: (time: Int64, coordinate: Coordinate)) -> Dwell {
