@@ -70,7 +70,7 @@ enum ReplayCommand {
                    help: "The accuracy emulation's seed (0 to 2^64-1): the same seed gives the same numbers."),
         OptionSpec(name: "smooth", valueName: "MODE", choices: ["off", "walk", "bike", "drive"], defaultValue: "off",
                    help: "Smooth each phone's fixes (online Kalman filter for the state's tier and this travel mode) before its distance filter."),
-        OptionSpec(name: "delivery", valueName: "MODEL[:SECONDS]",
+        OptionSpec(name: "delivery", valueName: "MODEL[:N]",
                    help: "Replace every state's delivery model: coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL, distanceAndTime:INTERVAL."),
         OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
                    help: "Read the traces as this format instead of guessing from the extension."),
@@ -212,7 +212,9 @@ enum ReplayCommand {
         switch parts[0] {
         case "coreLocation" where parts.count == 1: return .coreLocation
         case "androidFused": return .androidFused(interval: try interval(), minUpdateInterval: nil)
-        case "speedElastic": return .speedElastic(elasticityMultiplier: number ?? 1)
+        case "speedElastic":
+            guard (number ?? 1) <= 100 else { throw .usage("'--delivery': the speedElastic multiplier is at most 100, not '\(parts[1])'") }
+            return .speedElastic(elasticityMultiplier: number ?? 1)
         case "distanceOrTime": return .distanceOrTime(interval: try interval())
         case "distanceAndTime": return .distanceAndTime(interval: try interval())
         default:

@@ -165,6 +165,7 @@ struct ReplayCommandTests {
         (["--tau", "0"], "tracekit: '--tau' takes a positive number of seconds, not '0'"),
         (["--delivery", "pigeon"], "tracekit: '--delivery' takes coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL or distanceAndTime:INTERVAL, not 'pigeon'"),
         (["--delivery", "androidFused"], "tracekit: '--delivery': androidFused needs an interval above 0 s, e.g. androidFused:10"),
+        (["--delivery", "speedElastic:500"], "tracekit: '--delivery': the speedElastic multiplier is at most 100, not '500'"),
         (["--emulate-accuracy", "pink"], "tracekit: "),
     ])
     func phoneErrors(flags: [String], prefix: String) throws {
