@@ -666,6 +666,7 @@ public struct CSVReader: TraceReader {
     /// A coordinate with an optional hemisphere letter (`31.77N`, `N 31.77`, `122.4W`, trailing
     /// `°`) and an optional hemisphere column value.
     private func coordinate(_ t: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, positive: UInt8, negative: UInt8, what: String) -> Result<Double, Note> {
+        if hemisphere.isEmpty, let v = plainNumber(t) { return .success(v) }
         var lo = 0, hi = t.count
         var letter: UInt8?
         if hi >= 2 && t[hi - 2] == 0xC2 && t[hi - 1] == 0xB0 { hi -= 2 }  // a trailing degree sign
@@ -692,6 +693,19 @@ public struct CSVReader: TraceReader {
             sign = s
         }
         return .success(sign == 0 ? v : sign * abs(v))
+    }
+
+    /// `t` read as a plain decimal number when it is one: starting with a digit, sign or point
+    /// and ending with a digit (so no hemisphere letter, unit or degree sign), without a decimal
+    /// comma, and finite. It is then what the general readers (``coordinate(_:hemisphere:positive:negative:what:)``,
+    /// ``measure(_:nonNegative:factor:)``) read too, without their unit and letter handling; nil
+    /// leaves the text to them.
+    @inline(__always) private func plainNumber(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard !decimalComma, let first = t.first, let last = t.last, last &- UInt8(ascii: "0") < 10,
+              first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+        else { return nil }
+        guard let v = DecimalParser.parseDouble(t), v.isFinite else { return nil }
+        return v
     }
 
     /// Reads ``row``'s time from the time and date columns (ISO 8601, epoch numbers, or a date
@@ -771,6 +785,8 @@ public struct CSVReader: TraceReader {
     private mutating func measure(_ field: CSVField, nonNegative: Bool, factor: (String) -> Double?) -> Double? {
         let t = text(field)
         guard !t.isEmpty else { return nil }
+        // A plain number with no unit in the header: every factor is 1 for the unit "".
+        if units[field] == nil, let v = plainNumber(t), !nonNegative || v >= 0 { return v }
         guard let (v, valueUnit) = TextValue.numberWithUnit(t, decimalComma: decimalComma) else {
             row.notes.append(Note(kind: .invalidValue, detail: "\(field.label) '\(TextValue.shown(t))' is not a number"))
             return nil

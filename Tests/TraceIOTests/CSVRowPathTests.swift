@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TestSupport
 import Testing
+import TraceGeodesy
 @testable import TraceIO
 
 /// The row scanner reads plain rows 16 bytes at a time and everything else byte by byte; both
@@ -51,6 +55,46 @@ struct CSVRowPathTests {
             #expect(a.points.count > 300, "\(a.diagnostics)")
             #expect(a.items == b.items, "seed \(seed)")
             #expect(a.diagnostics == b.diagnostics, "seed \(seed)")
+        }
+    }
+
+    /// A decimal text for `x` in one of the shapes files use: plain, signed, leading point,
+    /// many digits, an exponent.
+    static func text(_ x: Double, _ rng: inout SplitMix64) -> String {
+        switch rng.next() % 6 {
+        case 0: return String(x)
+        case 1: return x >= 0 ? "+" + String(x) : String(x)
+        case 2:
+            let digits = Int(rng.next() % 20) + 1
+            var t = String(Int(x.rounded(.towardZero))) + "."
+            var f = abs(x - x.rounded(.towardZero))
+            for _ in 0..<digits { f *= 10; let d = Int(f); t += String(d); f -= Double(d) }
+            return x < 0 && !t.hasPrefix("-") ? "-" + t : t
+        case 3: return String(format2(x / 10)) + "e1"
+        case 4 where abs(x) < 1: return x < 0 ? "-" + String(String(-x).dropFirst()) : String(String(x).dropFirst())  // ".25"
+        default: return String(format2(x))
+        }
+    }
+
+    @Test("plain numbers in coordinate and measure columns read exactly as strtod reads them")
+    func plainNumbersAreExact() throws {
+        var rng = SplitMix64(seed: 99)
+        var csv = "lat,lon,accuracy\n"
+        var expected: [(Double, Double, Double)] = []
+        var texts: [(String, String, String)] = []
+        for _ in 0..<2_000 {
+            let la = Self.text(rng.uniform(-90, 90), &rng), lo = Self.text(rng.uniform(-180, 180), &rng), acc = Self.text(rng.uniform(0, 60), &rng)
+            texts.append((la, lo, acc))
+            expected.append((strtod(la, nil), strtod(lo, nil), strtod(acc, nil)))
+            csv += "\(la),\(lo),\(acc)\n"
+        }
+        let points = try readCSV(csv).points
+        try #require(points.count == expected.count)
+        for (k, p) in points.enumerated() {
+            let e = expected[k]
+            #expect(p.coordinate.latitude.bitPattern == e.0.bitPattern, "\(texts[k].0)")
+            #expect(p.coordinate.longitude.bitPattern == Coordinate.normalizedLongitude(e.1).bitPattern, "\(texts[k].1)")
+            #expect(p.horizontalAccuracy?.bitPattern == e.2.bitPattern, "\(texts[k].2)")
         }
     }
 }
