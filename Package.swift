@@ -32,7 +32,7 @@ let testSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
     name: "TraceKit",
     products: [
-        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceEnergy", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay"]),
+        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceEnergy", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "TraceBatch"]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
     targets: [
@@ -70,8 +70,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "TraceBatch",
+            dependencies: ["TraceReplay", "TraceJSON", "TraceIO", "TraceSharing", "TraceEnergy"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "TraceCLI",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceEnergy", "TraceDevice", "TraceReplay"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch"],
             swiftSettings: strict
         ),
         .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
@@ -121,6 +126,10 @@ let package = Package(
             name: "TraceCLITests",
             dependencies: ["TraceCLI", "tracekit", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceSharing", "TraceJSON"],
             exclude: ["Golden"],
+            swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceBatchTests",
+            dependencies: ["TraceBatch", "TraceReplay", "TraceSharing", "TraceJSON", "TestSupport"],
             swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import TraceBatch
 import TraceJSON
 import TraceReplay
 import TraceSharing
@@ -60,15 +61,16 @@ enum CompareCommand {
             }
         }
 
-        /// The figure in `m`; nil when it has no value (no view sample).
+        /// The figure in `m`; nil when it has no value (no view sample): the gate's metric of the
+        /// same name (the total, for energy).
         func value(_ m: StateRoleMetrics) -> Double? {
             switch self {
-            case .delivered: Double(m.deliveredFixes)
-            case .sent: Double(m.sentUpdates)
-            case .forwarded: Double(m.forwarded.total)
-            case .displayErrorP95: m.view.displayErrorP95Metres
-            case .stalenessP95: m.view.stalenessP95Seconds
-            case .energy: m.energy.totalJoules
+            case .delivered: GateMetric.delivered.value(m)
+            case .sent: GateMetric.sent.value(m)
+            case .forwarded: GateMetric.forwarded.value(m)
+            case .displayErrorP95: GateMetric.displayErrorP95.value(m)
+            case .stalenessP95: GateMetric.stalenessP95.value(m)
+            case .energy: GateMetric.energyTotal.value(m)
             }
         }
 

@@ -42,6 +42,38 @@ public enum JSONWriter {
         }
     }
 
+    /// The text of `value` on one line, without spaces or newlines (JSON Lines, one value per
+    /// line); keys in the order given, numbers as in ``string(_:)``.
+    public static func compact(_ value: JSONValue) -> String {
+        var out = ""
+        writeCompact(value, to: &out)
+        return out
+    }
+
+    private static func writeCompact(_ v: JSONValue, to out: inout String) {
+        switch v.kind {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let x): out += number(x)
+        case .string(let s): out += quoted(s)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                writeCompact(item, to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, m) in members.enumerated() {
+                if i > 0 { out += "," }
+                out += quoted(m.key) + ":"
+                writeCompact(m.value, to: &out)
+            }
+            out += "}"
+        }
+    }
+
     /// A finite number in JSON syntax.
     public static func number(_ x: Double) -> String {
         precondition(x.isFinite, "JSON has no representation for \(x)")

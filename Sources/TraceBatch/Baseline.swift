@@ -1,0 +1,198 @@
+public import TraceJSON
+public import TraceReplay
+import TraceEnergy
+public import TraceSharing
+
+/// What a batch was measured with: the instrument (TraceKit, the energy model) and the thing
+/// measured (the policy, the energy profile).
+public struct BaselineHeader: Hashable, Sendable {
+    public var tracekitVersion: String
+    /// The energy model's name and version ("tracekit-energy", 1): numbers from another model are
+    /// not comparable, so a baseline of another model is refused.
+    public var energyModelName: String
+    public var energyModelVersion: Int
+    /// The label with the profile, e.g. "tracekit-energy 1, profile lte".
+    public var energyLabel: String
+    public var receiverRadio: Bool
+    public var policyName: String
+    /// The policy file version this TraceKit writes.
+    public var policyFileVersion: Int
+
+    public init(tracekitVersion: String, energyModelName: String, energyModelVersion: Int, energyLabel: String,
+                receiverRadio: Bool, policyName: String, policyFileVersion: Int) {
+        self.tracekitVersion = tracekitVersion
+        self.energyModelName = energyModelName
+        self.energyModelVersion = energyModelVersion
+        self.energyLabel = energyLabel
+        self.receiverRadio = receiverRadio
+        self.policyName = policyName
+        self.policyFileVersion = policyFileVersion
+    }
+
+    /// The header of a batch replayed with `options`.
+    public init(_ options: ReplayOptions) {
+        self.init(tracekitVersion: options.tracekitVersion, energyModelName: EnergyProfile.modelName,
+                  energyModelVersion: EnergyProfile.modelVersion, energyLabel: options.energyProfile.label,
+                  receiverRadio: options.receiverRadio, policyName: options.policy.name, policyFileVersion: SharingPolicy.fileVersion)
+    }
+}
+
+/// A baseline: the gate's figures per trip, state and role, with what they were measured with and
+/// the tolerances to compare them by. JSON schema `tracekit-baseline/1` (README, "Batch and the CI
+/// gate"); deterministic: the same batch writes the same bytes.
+public struct Baseline: Hashable, Sendable {
+    public static let schema = "tracekit-baseline/1"
+
+    public var header: BaselineHeader
+    public var tolerances: Tolerances
+    /// By trip name, in the batch's order.
+    public var trips: [(id: String, metrics: TripMetrics)]
+
+    public init(header: BaselineHeader, tolerances: Tolerances, trips: [(id: String, metrics: TripMetrics)]) {
+        self.header = header
+        self.tolerances = tolerances
+        self.trips = trips
+    }
+
+    public static func == (a: Baseline, b: Baseline) -> Bool {
+        a.header == b.header && a.tolerances == b.tolerances && a.trips.count == b.trips.count
+            && zip(a.trips, b.trips).allSatisfy { $0.id == $1.id && $0.metrics == $1.metrics }
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(header)
+        h.combine(tolerances)
+        for t in trips {
+            h.combine(t.id)
+            h.combine(t.metrics)
+        }
+    }
+
+    /// The figures of trip `id`.
+    public func metrics(of id: String) -> TripMetrics? { trips.first { $0.id == id }?.metrics }
+
+    public var json: JSONValue {
+        .object([
+            ("schema", .string(Baseline.schema)),
+            ("tracekitVersion", .string(header.tracekitVersion)),
+            ("energyModel", .object([
+                ("name", .string(header.energyModelName)), ("version", .number(Double(header.energyModelVersion))),
+                ("label", .string(header.energyLabel)), ("receiverRadio", .bool(header.receiverRadio)),
+            ])),
+            ("policy", .object([("name", .string(header.policyName)), ("fileVersion", .number(Double(header.policyFileVersion)))])),
+            ("tolerances", tolerances.json),
+            ("trips", .array(trips.map { t in
+                .object([
+                    ("trip", .string(t.id)),
+                    ("rows", .array(t.metrics.rows.map { r in
+                        .object([("state", .string(r.state.key)), ("role", .string(r.role.key))]
+                                + GateMetric.allCases.map { m in (m.rawValue, r.values[m].map { .number($0) } ?? .null) })
+                    })),
+                ])
+            })),
+        ])
+    }
+
+    /// Reads a baseline file's bytes; `file` names it in errors.
+    /// - Throws: ``GateFileError`` for a file that is not JSON, not a baseline, of another schema,
+    ///   or with a bad member (naming line, column and member).
+    public init(fileBytes bytes: [UInt8], file: String) throws(GateFileError) {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw GateFileError(file: file, line: error.line, column: error.column, field: "", message: "not a baseline (invalid JSON: \(error.message))")
+        }
+        self = try BaselineReader(file: file).baseline(root)
+    }
+}
+
+private struct BaselineReader {
+    let file: String
+
+    func fail(_ v: JSONValue?, _ path: String, _ message: String) -> GateFileError { GateFileError(file: file, v, path, message) }
+
+    func object(_ v: JSONValue?, _ path: String, allowed: [String]) throws(GateFileError) -> JSONValue {
+        guard let v else { throw fail(nil, path, "missing") }
+        guard case .object(let m) = v.kind else { throw fail(v, path, "expected an object, found \(v.typeName)") }
+        for (key, value) in m where !allowed.contains(key) {
+            throw fail(value, path.isEmpty ? key : "\(path).\(key)", "unknown member; expected one of \(allowed.joined(separator: ", "))")
+        }
+        return v
+    }
+
+    func string(_ v: JSONValue?, _ path: String) throws(GateFileError) -> String {
+        guard let v else { throw fail(nil, path, "missing") }
+        guard case .string(let s) = v.kind else { throw fail(v, path, "expected a string, found \(v.typeName)") }
+        return s
+    }
+
+    func int(_ v: JSONValue?, _ path: String) throws(GateFileError) -> Int {
+        guard let v else { throw fail(nil, path, "missing") }
+        guard case .number(let x) = v.kind, x == x.rounded(), abs(x) < 1e9 else { throw fail(v, path, "expected a whole number, found \(v.typeName)") }
+        return Int(x)
+    }
+
+    func bool(_ v: JSONValue?, _ path: String) throws(GateFileError) -> Bool {
+        guard let v else { throw fail(nil, path, "missing") }
+        guard case .bool(let b) = v.kind else { throw fail(v, path, "expected true or false, found \(v.typeName)") }
+        return b
+    }
+
+    func baseline(_ root: JSONValue) throws(GateFileError) -> Baseline {
+        guard case .object = root.kind else { throw fail(root, "", "not a baseline: expected an object with \"schema\": \"\(Baseline.schema)\"") }
+        guard let schema = root["schema"] else { throw fail(root, "schema", "missing: not a TraceKit baseline (expected \"\(Baseline.schema)\")") }
+        let name = try string(schema, "schema")
+        guard name == Baseline.schema else {
+            throw fail(schema, "schema", "unsupported baseline schema \"\(name)\"; this TraceKit reads \"\(Baseline.schema)\": refresh the baseline with --write-baseline")
+        }
+        _ = try object(root, "", allowed: ["schema", "tracekitVersion", "energyModel", "policy", "tolerances", "trips"])
+        let energy = try object(root["energyModel"], "energyModel", allowed: ["name", "version", "label", "receiverRadio"])
+        let policy = try object(root["policy"], "policy", allowed: ["name", "fileVersion"])
+        let header = BaselineHeader(
+            tracekitVersion: try string(root["tracekitVersion"], "tracekitVersion"),
+            energyModelName: try string(energy["name"], "energyModel.name"),
+            energyModelVersion: try int(energy["version"], "energyModel.version"),
+            energyLabel: try string(energy["label"], "energyModel.label"),
+            receiverRadio: try bool(energy["receiverRadio"], "energyModel.receiverRadio"),
+            policyName: try string(policy["name"], "policy.name"),
+            policyFileVersion: try int(policy["fileVersion"], "policy.fileVersion"))
+        var tolerances = Tolerances.defaults
+        if let t = root["tolerances"] { tolerances = try tolerances.overriding(with: t, file: file, path: "tolerances") }
+        guard let tripsValue = root["trips"] else { throw fail(root, "trips", "missing") }
+        guard case .array(let items) = tripsValue.kind else { throw fail(tripsValue, "trips", "expected an array, found \(tripsValue.typeName)") }
+        var trips: [(id: String, metrics: TripMetrics)] = []
+        var seen = Set<String>()
+        for (i, item) in items.enumerated() {
+            let p = "trips[\(i)]"
+            _ = try object(item, p, allowed: ["trip", "rows"])
+            let id = try string(item["trip"], "\(p).trip")
+            guard seen.insert(id).inserted else { throw fail(item["trip"], "\(p).trip", "trip \"\(id)\" is listed twice") }
+            guard let rowsValue = item["rows"] else { throw fail(item, "\(p).rows", "missing") }
+            guard case .array(let rowItems) = rowsValue.kind else { throw fail(rowsValue, "\(p).rows", "expected an array, found \(rowsValue.typeName)") }
+            var rows: [GateRow] = []
+            for (j, r) in rowItems.enumerated() {
+                let q = "\(p).rows[\(j)]"
+                _ = try object(r, q, allowed: ["state", "role"] + GateMetric.allCases.map(\.rawValue))
+                let stateKey = try string(r["state"], "\(q).state")
+                guard let state = FulfilmentStateKey(key: stateKey) else {
+                    throw fail(r["state"], "\(q).state", "unknown state \"\(stateKey)\"; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", ")), total")
+                }
+                let roleKey = try string(r["role"], "\(q).role")
+                guard let role = Role(parsing: roleKey) else { throw fail(r["role"], "\(q).role", "unknown role \"\(roleKey)\"; expected helper, hirer, delegate") }
+                var values: [GateMetric: Double] = [:]
+                for m in GateMetric.allCases {
+                    guard let v = r[m.rawValue] else { throw fail(r, "\(q).\(m.rawValue)", "missing (null when the figure has no value)") }
+                    switch v.kind {
+                    case .null: break
+                    case .number(let x) where x >= 0: values[m] = x
+                    default: throw fail(v, "\(q).\(m.rawValue)", "expected a number ≥ 0 or null, found \(v.typeName)")
+                    }
+                }
+                rows.append(GateRow(state: state, role: role, values: values))
+            }
+            trips.append((id, TripMetrics(rows: rows)))
+        }
+        return Baseline(header: header, tolerances: tolerances, trips: trips)
+    }
+}

@@ -1,0 +1,194 @@
+import TraceReplay
+public import TraceSharing
+
+/// One figure of one trip compared with its baseline.
+public struct ComparedFigure: Hashable, Sendable {
+    public var state: FulfilmentStateKey
+    public var role: Role
+    public var metric: GateMetric
+    /// Nil: no value (the baseline or the run has no such row, or a p95 without samples).
+    public var old: Double?
+    public var new: Double?
+    public var tolerance: Tolerance
+    public var verdict: GateVerdict
+
+    /// Whether this figure fails the gate: a regression always; an improvement, or a figure that
+    /// appeared or disappeared, under `strict`.
+    public func fails(strict: Bool) -> Bool {
+        switch verdict {
+        case .regression: true
+        case .improvement, .appeared, .disappeared: strict
+        case .unchanged, .withinTolerance: false
+        }
+    }
+
+    /// One line: "En Route, helper: updates sent 412 → 655 (+59 %), over tolerance 5 % and 2 updates".
+    public var line: String {
+        let m = metric
+        func value(_ x: Double?) -> String {
+            guard let x else { return "—" }
+            return DecimalText.fixed(x, m.decimals) + (m.unit.isEmpty ? "" : " " + m.unit)
+        }
+        var text = "\(state.displayName), \(role.key): \(m.label) "
+        if let old, let new {
+            text += "\(DecimalText.fixed(old, m.decimals)) → \(value(new))"
+            if old != 0 {
+                let p = (new - old) / old * 100
+                let digits = abs(p) >= 10 ? 0 : 1
+                let mag = DecimalText.fixed(abs(p), digits)
+                text += " (\(p > 0 ? "+" : p < 0 && mag.contains(where: { $0 != "0" && $0 != "." }) ? "−" : "")\(mag) %)"
+            } else {
+                text += " (from 0)"
+            }
+        } else {
+            text += "\(value(old)) → \(value(new))"
+        }
+        let tol = "tolerance \(Self.percent(tolerance.relative)) and \(DecimalText.fixed(tolerance.absolute, m.decimals == 0 && tolerance.absolute == tolerance.absolute.rounded() ? 0 : 1)) \(m.toleranceUnit)"
+        switch verdict {
+        case .regression: text += ", over \(tol)"
+        case .improvement: text += ", better by more than \(tol): refresh the baseline"
+        case .appeared: text += ", measured now, not in the baseline"
+        case .disappeared: text += ", in the baseline, not measured now"
+        case .withinTolerance: text += ", within \(tol)"
+        case .unchanged: text += ", unchanged"
+        }
+        return text
+    }
+
+    /// "5 %", "12.5 %".
+    static func percent(_ fraction: Double) -> String {
+        let p = fraction * 100
+        return DecimalText.fixed(p, p == p.rounded() ? 0 : 1) + " %"
+    }
+}
+
+/// One trip's comparison: every figure of every row in either the run or the baseline.
+public struct TripComparison: Hashable, Sendable {
+    public var trip: String
+    public var figures: [ComparedFigure]
+
+    public func failures(strict: Bool) -> [ComparedFigure] { figures.filter { $0.fails(strict: strict) } }
+    public var regressions: [ComparedFigure] { figures.filter { $0.verdict == .regression } }
+    public var improvements: [ComparedFigure] { figures.filter { $0.verdict == .improvement } }
+}
+
+/// A batch compared with a baseline.
+///
+/// Every figure of every trip replayed is compared under its metric's tolerance. A trip of the
+/// baseline that was not run is **missing** (it fails: the gate cannot vouch for it), unless the
+/// run is one shard of the corpus; a trip run that the baseline does not list is **new** (passes;
+/// fails under `--strict`). A trip that failed to replay is neither: the batch reports it as a
+/// failure of its own.
+public struct GateComparison: Hashable, Sendable {
+    public var baseline: BaselineHeader
+    public var current: BaselineHeader
+    public var tolerances: Tolerances
+    public var trips: [TripComparison]
+    /// Baseline trips not attempted in this run.
+    public var missing: [String]
+    /// Trips replayed that the baseline does not list.
+    public var new: [String]
+    /// Differences in what was measured that do not stop the comparison (another policy, another
+    /// TraceKit version, another profile).
+    public var notes: [String]
+
+    /// Why a baseline cannot be compared with a run measured by `current`; nil when it can.
+    /// A baseline of another energy model (name or version) is refused: its joules come from
+    /// other formulas.
+    public static func refusal(_ baseline: BaselineHeader, current: BaselineHeader) -> String? {
+        guard baseline.energyModelName == current.energyModelName, baseline.energyModelVersion == current.energyModelVersion else {
+            return "the baseline was measured with energy model \(baseline.energyModelName) \(baseline.energyModelVersion) and this TraceKit computes \(current.energyModelName) \(current.energyModelVersion); the numbers are not comparable: refresh the baseline with --write-baseline"
+        }
+        return nil
+    }
+
+    /// Compares `results` (trip name → figures, for the trips replayed) of the trips `attempted`
+    /// (in the batch's order) with `baseline`.
+    /// - Parameters:
+    ///   - tolerances: the tolerances to use (the baseline's, with any overrides applied).
+    ///   - sharded: the run is one shard: baseline trips not attempted are not missing.
+    /// - Throws: ``GateFileError`` when the baseline is refused (``refusal(_:current:)``).
+    public init(baseline: Baseline, file: String, current: BaselineHeader, tolerances: Tolerances,
+                attempted: [String], results: [String: TripMetrics], sharded: Bool) throws(GateFileError) {
+        if let reason = GateComparison.refusal(baseline.header, current: current) {
+            throw GateFileError(file: file, line: 0, column: 0, field: "", message: reason)
+        }
+        self.baseline = baseline.header
+        self.current = current
+        self.tolerances = tolerances
+        var notes: [String] = []
+        let b = baseline.header
+        if b.policyName != current.policyName || b.policyFileVersion != current.policyFileVersion {
+            notes.append("the baseline was measured with policy \(b.policyName) (file version \(b.policyFileVersion)), this run with \(current.policyName) (file version \(current.policyFileVersion))")
+        }
+        if b.energyLabel != current.energyLabel { notes.append("energy: the baseline used \(b.energyLabel), this run \(current.energyLabel)") }
+        if b.receiverRadio != current.receiverRadio {
+            notes.append("receiver radio: \(b.receiverRadio ? "on" : "off") in the baseline, \(current.receiverRadio ? "on" : "off") now")
+        }
+        if b.tracekitVersion != current.tracekitVersion { notes.append("the baseline was written by TraceKit \(b.tracekitVersion), this is \(current.tracekitVersion)") }
+        self.notes = notes
+
+        var byID: [String: TripMetrics] = [:]
+        for t in baseline.trips { byID[t.id] = t.metrics }
+        var trips: [TripComparison] = []
+        var new: [String] = []
+        for id in attempted {
+            guard let now = results[id] else { continue }
+            guard let before = byID[id] else {
+                new.append(id)
+                continue
+            }
+            trips.append(TripComparison(trip: id, figures: GateComparison.figures(old: before, new: now, tolerances: tolerances)))
+        }
+        self.trips = trips
+        self.new = new
+        let tried = Set(attempted)
+        missing = sharded ? [] : baseline.trips.map(\.id).filter { !tried.contains($0) }
+    }
+
+    /// Every figure of the rows in `new` (in its order), then of the rows only `old` has.
+    static func figures(old: TripMetrics, new: TripMetrics, tolerances: Tolerances) -> [ComparedFigure] {
+        var rows: [(FulfilmentStateKey, Role)] = new.rows.map { ($0.state, $0.role) }
+        for r in old.rows where new.row(r.state, r.role) == nil { rows.append((r.state, r.role)) }
+        var figures: [ComparedFigure] = []
+        for (state, role) in rows {
+            let o = old.row(state, role), n = new.row(state, role)
+            for m in GateMetric.allCases {
+                let a = o?.values[m], b = n?.values[m]
+                let tol = tolerances[m]
+                let verdict: GateVerdict = switch (a, b) {
+                case (nil, nil): .unchanged
+                case (nil, .some): .appeared
+                case (.some, nil): .disappeared
+                case (.some(let x), .some(let y)): tol.verdict(old: x, new: y)
+                }
+                figures.append(ComparedFigure(state: state, role: role, metric: m, old: a, new: b, tolerance: tol, verdict: verdict))
+            }
+        }
+        return figures
+    }
+
+    public var regressions: Int { trips.reduce(0) { $0 + $1.regressions.count } }
+    public var improvements: Int { trips.reduce(0) { $0 + $1.improvements.count } }
+
+    /// Whether the gate passes: no regression and no missing trip; under `strict` also no
+    /// improvement, no figure that appeared or disappeared, and no new trip.
+    public func passes(strict: Bool) -> Bool {
+        missing.isEmpty && !(strict && !new.isEmpty) && !trips.contains { !$0.failures(strict: strict).isEmpty }
+    }
+
+    /// The lines a person reads: each trip's failing figures (and, when not strict, its
+    /// improvements and changes marked as passing), the missing and the new trips, the notes.
+    public func lines(strict: Bool) -> [String] {
+        var out: [String] = notes.map { "note: \($0)" }
+        for t in trips {
+            for f in t.figures where f.verdict != .unchanged && f.verdict != .withinTolerance {
+                let tag = f.fails(strict: strict) ? (f.verdict == .regression ? "REGRESSION" : "FAIL (strict)") : "passes"
+                out.append("\(tag) \(t.trip): \(f.line)")
+            }
+        }
+        for id in missing { out.append("MISSING \(id): in the baseline but not run (removed or renamed? refresh the baseline with --write-baseline)") }
+        for id in new { out.append("\(strict ? "FAIL (strict)" : "passes") \(id): new, not in the baseline") }
+        return out
+    }
+}

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Runs independent jobs on a bounded pool of worker threads and hands each result to the caller's
+/// thread as it finishes.
+///
+/// `jobs` threads (at most the number of items) each take the next unclaimed index, run `work` on
+/// it and queue the result; the calling thread waits for results and passes each to `completed`
+/// in completion order, on its own thread, so `completed` needs no lock and may write output,
+/// draw progress or keep results by index (which restores the items' order whatever the timing).
+/// One item at a time per worker: memory is bounded by `jobs` items in flight plus what
+/// `completed` keeps.
+public struct BatchRunner: Sendable {
+    /// Worker threads; at least 1.
+    public var jobs: Int
+
+    /// `jobs` workers; default: the processors this process may run on.
+    public init(jobs: Int = BatchRunner.activeProcessors) {
+        self.jobs = max(1, jobs)
+    }
+
+    /// The processors available to this process (`sysconf(_SC_NPROCESSORS_ONLN)`; 1 if unknown).
+    public static var activeProcessors: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// Runs `work` for every index in `0..<count` on the workers; calls `completed(index, result)`
+    /// on the calling thread as each finishes. Returns when all have been passed to `completed`.
+    public func run<Result: Sendable>(
+        count: Int, work: @escaping @Sendable (Int) -> Result, completed: (Int, Result) -> Void
+    ) {
+        guard count > 0 else { return }
+        let shared = Shared<Result>(count: count, work: work)
+        let workers = min(jobs, count)
+        var threads: [pthread_t] = []
+        for _ in 0..<workers {
+            let box = Unmanaged.passRetained(shared as AnyObject)
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            pthread_attr_setstacksize(&attributes, 8 << 20)
+            var thread = pthread_t()
+            let status = pthread_create(&thread, &attributes, { raw in
+                let shared = Unmanaged<AnyObject>.fromOpaque(raw!).takeRetainedValue() as! any BatchWorker
+                shared.runWorker()
+                return nil
+            }, box.toOpaque())
+            pthread_attr_destroy(&attributes)
+            if status == 0 {
+                threads.append(thread)
+            } else {
+                box.release()
+            }
+        }
+        if threads.isEmpty {
+            // No thread could be started: do the work here.
+            shared.runWorker()
+        }
+        for _ in 0..<count {
+            let (index, result) = shared.take()
+            completed(index, result)
+        }
+        for t in threads { pthread_join(t, nil) }
+    }
+
+    /// ``run(count:work:completed:)`` collecting the results in index order.
+    public func map<Result: Sendable>(count: Int, work: @escaping @Sendable (Int) -> Result) -> [Result] {
+        var slots = [Result?](repeating: nil, count: count)
+        run(count: count, work: work) { slots[$0] = $1 }
+        return slots.map { $0! }
+    }
+}
+
+/// A worker's loop, type-erased for the thread entry point.
+private protocol BatchWorker: AnyObject {
+    func runWorker()
+}
+
+/// What the workers and the caller share: the next index (atomic), the finished results (behind a
+/// mutex) and a semaphore counting them.
+private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
+    // @unchecked: `ready` is a POSIX semaphore, safe to use from any thread; everything else is an
+    // atomic, a mutex or immutable.
+    let count: Int
+    let work: @Sendable (Int) -> Result
+    let next = Atomic<Int>(0)
+    let done = Mutex<[(Int, Result)]>([])
+    let ready: UnsafeMutablePointer<sem_t>
+
+    init(count: Int, work: @escaping @Sendable (Int) -> Result) {
+        self.count = count
+        self.work = work
+        ready = .allocate(capacity: 1)
+        sem_init(ready, 0, 0)
+    }
+
+    deinit {
+        sem_destroy(ready)
+        ready.deallocate()
+    }
+
+    func runWorker() {
+        while true {
+            let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard i < count else { return }
+            let r = work(i)
+            done.withLock { $0.append((i, r)) }
+            sem_post(ready)
+        }
+    }
+
+    /// The next finished result, waiting for one.
+    func take() -> (Int, Result) {
+        while sem_wait(ready) != 0 {}  // EINTR: wait again
+        return done.withLock { $0.removeFirst() }
+    }
+}

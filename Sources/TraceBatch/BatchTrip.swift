@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+public import TraceReplay
+import TraceIO
+import TraceSharing
+
+/// One trip of a batch: a scenario sidecar that names its traces, or a trace file (replayed with
+/// its own sidecar `NAME.scenario.json` when one exists, else with everything inferred).
+public struct BatchTrip: Hashable, Sendable {
+    /// What kind of file the trip is.
+    public enum Kind: String, Hashable, Sendable {
+        /// A `*.scenario.json` sidecar: its `traces` member names the traces.
+        case sidecar
+        /// A trace file (GPX, CSV, PLT, REC), the helper's.
+        case trace
+    }
+
+    /// The trip's name in reports and baselines: its path relative to the folder or manifest that
+    /// listed it (as given on the command line for a file named there).
+    public var id: String
+    /// The file to open: `id` resolved against the folder or manifest.
+    public var path: String
+    public var kind: Kind
+
+    public init(id: String, path: String, kind: Kind) {
+        self.id = id
+        self.path = path
+        self.kind = kind
+    }
+
+    /// Replays the trip with `options`.
+    ///
+    /// A sidecar trip reads the sidecar and replays the traces it names; a trace trip replays the
+    /// trace as the helper's, with `NAME.scenario.json` beside it when that exists (as `tracekit
+    /// replay TRACE` does).
+    /// - Throws: ``BatchTripError`` naming the file and the problem.
+    public func replay(options: ReplayOptions) throws(BatchTripError) -> ReplayResult {
+        var none = NoReplayObserver()
+        return try replay(options: options, observer: &none)
+    }
+
+    /// ``replay(options:)``, showing `observer` each delivered update.
+    public func replay<Observer: ReplayObserver>(options: ReplayOptions, observer: inout Observer) throws(BatchTripError) -> ReplayResult {
+        var spec = ScenarioSpec()
+        var inputs: [TraceInput] = []
+        let sidecar: String?
+        switch kind {
+        case .sidecar:
+            sidecar = path
+        case .trace:
+            let candidate = Replay.sidecarPath(besides: path)
+            sidecar = access(candidate, R_OK) == 0 ? candidate : nil
+            inputs = [TraceInput(path: path, defaultRole: .helper, provenance: .flag)]
+        }
+        if let sidecar {
+            let bytes = try BatchFile.read(sidecar)
+            do {
+                spec = try ScenarioSpec(sidecarBytes: bytes, file: sidecar)
+            } catch {
+                throw BatchTripError(.data, error.description)
+            }
+            if kind == .sidecar && spec.traces.isEmpty {
+                throw BatchTripError(.data, "\(sidecar): names no traces (a sidecar replayed on its own needs a \"traces\" member)")
+            }
+        }
+        do {
+            return try Replay.run(inputs, scenario: spec, options: options, observer: &observer)
+        } catch {
+            switch error {
+            case .read(let e): throw BatchTripError(reading: e)
+            case .invalid(let m): throw BatchTripError(.data, m)
+            }
+        }
+    }
+}
+
+/// Why a trip could not be replayed: the kind of failure (as the exit statuses of `tracekit
+/// replay` classify it) and one line naming the file and the problem.
+public struct BatchTripError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Category: String, Hashable, Sendable {
+        /// A file could not be opened (replay's exit status 66).
+        case cannotOpen
+        /// The content is wrong: a bad line, a bad sidecar, no timed fix (65).
+        case data
+        /// No reader applies or the reading options do not fit (64).
+        case usage
+        /// Reading failed (74).
+        case io
+    }
+
+    public var category: Category
+    public var message: String
+
+    public init(_ category: Category, _ message: String) {
+        self.category = category
+        self.message = message
+    }
+
+    init(reading e: TraceReadError) {
+        switch e.category {
+        case .cannotOpen: self.init(.cannotOpen, e.description)
+        case .unknownFormat, .options: self.init(.usage, e.description)
+        case .data: self.init(.data, e.description)
+        case .io: self.init(.io, e.description)
+        }
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,214 @@
+import TraceJSON
+
+/// Finds the trips of a batch: under folders, in manifests, or named one by one.
+///
+/// - **Folder**: walked recursively (names beginning with "." and links to folders are skipped).
+///   A trip is a `*.scenario.json` sidecar whose `traces` member names its traces, or a trace file
+///   (`.gpx`, `.csv`, `.plt`, `.rec`, any case) that no sidecar in its folder claims (the sidecar
+///   names it in `traces`). A sidecar without `traces` is the sidecar of the trace with its name
+///   (`NAME.scenario.json` for `NAME.gpx`), which is then the trip; alone, it is a trip that
+///   fails. Trips are named by their path relative to the folder and sorted by it (byte order),
+///   so the order is the same on every machine.
+/// - **Manifest**: one trip per line, a sidecar or a trace path relative to the manifest's folder
+///   (to the working folder for standard input, `-`), or a folder to walk as above; blank lines
+///   and lines starting with `#` are skipped. Trips keep the manifest's order and are named by the
+///   line.
+/// - **A file named directly**: a sidecar (`*.scenario.json`) or a trace; any other file is read
+///   as a manifest.
+public enum TripDiscovery {
+    /// The extensions of trace files a folder walk picks up (compared case-insensitively).
+    public static let traceExtensions: Set<String> = ["gpx", "csv", "plt", "rec"]
+    /// The suffix of scenario sidecars.
+    public static let sidecarSuffix = ".scenario.json"
+
+    /// The trips of every input, in order: folders walked, manifests read, files taken as trips.
+    /// `stdin` supplies the manifest named "-" (read at most once).
+    /// - Throws: ``BatchTripError``: `.cannotOpen` for an input that cannot be read, `.usage` when
+    ///   two trips would have the same name.
+    public static func trips(inputs: [String], stdin: (() throws(BatchTripError) -> [UInt8])? = nil) throws(BatchTripError) -> [BatchTrip] {
+        var all: [BatchTrip] = []
+        var usedStdin = false
+        for input in inputs {
+            if input == "-" {
+                guard !usedStdin else { throw BatchTripError(.usage, "'-' (a manifest on standard input) given more than once") }
+                usedStdin = true
+                let bytes: [UInt8]
+                if let stdin { bytes = try stdin() } else { bytes = try BatchFile.read("-") }
+                all += try trips(manifest: bytes, name: "<stdin>", folder: nil)
+                continue
+            }
+            switch BatchFile.entry(input) {
+            case .folder:
+                all += try trips(under: input)
+            case .file:
+                if let trip = trip(file: input, id: input) {
+                    all.append(trip)
+                } else {
+                    all += try trips(manifest: BatchFile.read(input), name: input, folder: folder(of: input))
+                }
+            case .other:
+                _ = try BatchFile.read(input)  // throws the reason (missing, no permission)
+                throw BatchTripError(.cannotOpen, "\(input): not a folder, a trace, a sidecar or a manifest")
+            }
+        }
+        var seen = Set<String>()
+        for t in all where !seen.insert(t.id).inserted {
+            throw BatchTripError(.usage, "two trips are named '\(t.id)': give inputs whose trips have different relative paths")
+        }
+        return all
+    }
+
+    /// The trip a file is when named directly: a sidecar or a trace; nil for anything else.
+    public static func trip(file path: String, id: String) -> BatchTrip? {
+        if path.hasSuffix(sidecarSuffix) { return BatchTrip(id: id, path: path, kind: .sidecar) }
+        if isTrace(path) { return BatchTrip(id: id, path: path, kind: .trace) }
+        return nil
+    }
+
+    /// Whether the name has a trace extension.
+    public static func isTrace(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return false }
+        return traceExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    /// The trips under folder `root`, named relative to it, sorted by name.
+    /// - Throws: ``BatchTripError`` `.cannotOpen` when a folder cannot be listed.
+    public static func trips(under root: String) throws(BatchTripError) -> [BatchTrip] {
+        var found: [BatchTrip] = []
+        try walk(root: root, relative: "", into: &found)
+        return found.sorted { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) }
+    }
+
+    private static func walk(root: String, relative: String, into found: inout [BatchTrip]) throws(BatchTripError) {
+        let dir = relative.isEmpty ? root : join(root, relative)
+        let names = try BatchFile.names(in: dir).filter { !$0.hasPrefix(".") }
+        var sidecars: [String] = [], traces: [String] = []
+        for name in names {
+            let path = join(dir, name)
+            switch BatchFile.entry(path) {
+            case .folder:
+                if !BatchFile.isLink(path) { try walk(root: root, relative: relative.isEmpty ? name : join(relative, name), into: &found) }
+            case .file:
+                if name.hasSuffix(sidecarSuffix) { sidecars.append(name) } else if isTrace(name) { traces.append(name) }
+            case .other:
+                break
+            }
+        }
+        var claimed = Set<String>()
+        for name in sidecars {
+            let listed = claims(sidecar: join(dir, name))
+            if listed.isEmpty {
+                // The sidecar of NAME.ext beside it: that trace is the trip, if it exists.
+                let stem = String(name.dropLast(sidecarSuffix.count))
+                if traces.contains(where: { stemOf($0) == stem }) { continue }
+            }
+            claimed.formUnion(listed)
+            found.append(BatchTrip(id: relative.isEmpty ? name : join(relative, name), path: join(dir, name), kind: .sidecar))
+        }
+        for name in traces where !claimed.contains(name) {
+            found.append(BatchTrip(id: relative.isEmpty ? name : join(relative, name), path: join(dir, name), kind: .trace))
+        }
+    }
+
+    /// The trace names in the sidecar's folder that its `traces` member lists (empty when it
+    /// lists none or cannot be read: the replay reports a bad sidecar).
+    static func claims(sidecar path: String) -> Set<String> {
+        guard let bytes = try? BatchFile.read(path, limit: 16 << 20), let root = try? JSONParser.parse(bytes),
+              case .object(let members)? = root["traces"]?.kind else { return [] }
+        var names = Set<String>()
+        for m in members {
+            guard case .string(let s) = m.value.kind else { continue }
+            let normal = normalized(s)
+            if !normal.contains("/") { names.insert(normal) }
+        }
+        return names
+    }
+
+    /// Reads a manifest's lines: each a trip (sidecar or trace) or a folder, relative to `folder`
+    /// (nil: the working folder). `name` names the manifest in errors.
+    /// - Throws: ``BatchTripError`` `.cannotOpen` for a listed path that is missing or unreadable
+    ///   (naming the manifest's line), `.data` for a line that is neither.
+    public static func trips(manifest bytes: [UInt8], name: String, folder: String?) throws(BatchTripError) -> [BatchTrip] {
+        var found: [BatchTrip] = []
+        var lineNumber = 0
+        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = trimmed(String(decoding: raw, as: UTF8.self))
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let path = line.hasPrefix("/") || folder == nil ? line : join(folder!, line)
+            switch BatchFile.entry(path) {
+            case .folder:
+                found += try trips(under: path).map { BatchTrip(id: join(line, $0.id), path: $0.path, kind: $0.kind) }
+            case .file:
+                guard let trip = trip(file: path, id: line) else {
+                    throw BatchTripError(.data, "\(name):\(lineNumber): '\(line)' is not a sidecar (*.scenario.json), a trace (.gpx, .csv, .plt, .rec) or a folder")
+                }
+                found.append(trip)
+            case .other:
+                // A listed trip that is missing is that trip's failure, reported with the rest.
+                if let trip = trip(file: path, id: line) {
+                    found.append(trip)
+                } else {
+                    throw BatchTripError(.cannotOpen, "\(name):\(lineNumber): '\(line)': no such trip, trace or folder")
+                }
+            }
+        }
+        return found
+    }
+
+    static func join(_ a: String, _ b: String) -> String { a.hasSuffix("/") ? a + b : a + "/" + b }
+
+    static func folder(of path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func stemOf(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// `p` without "./" steps and with "x/.." pairs removed (textually).
+    static func normalized(_ p: String) -> String {
+        var parts: [Substring] = []
+        for part in p.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            parts.append(part)
+        }
+        return (p.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+
+    static func trimmed(_ s: String) -> String {
+        var u = Substring(s)
+        while let f = u.first, f == " " || f == "\t" || f == "\r" { u = u.dropFirst() }
+        while let l = u.last, l == " " || l == "\t" || l == "\r" { u = u.dropLast() }
+        return String(u)
+    }
+}
+
+/// `--shard I/N`: the trips whose index in the batch's order (the sorted walk, then the
+/// manifest's order, inputs in the order given) is I modulo N, so N machines that each take one
+/// shard of the same inputs replay every trip exactly once.
+public struct Shard: Hashable, Sendable {
+    public var index: Int
+    public var count: Int
+
+    public init?(index: Int, count: Int) {
+        guard count >= 1, index >= 0, index < count else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses "I/N" (0 ≤ I < N).
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else { return nil }
+        self.init(index: i, count: n)
+    }
+
+    /// The trips of this shard, in order.
+    public func select<T>(_ items: [T]) -> [T] {
+        items.enumerated().filter { $0.offset % count == index }.map(\.element)
+    }
+}

@@ -1,0 +1,22 @@
+/// Numbers for people: a fixed number of decimals, deterministic (no locale, no `printf`), shared
+/// by the replay's and the batch's reports.
+public enum DecimalText {
+    /// `x` with exactly `decimals` digits after the point, rounded half away from zero; a
+    /// non-finite or huge value in Swift's own form.
+    public static func fixed(_ x: Double, _ decimals: Int) -> String {
+        guard x.isFinite else { return "\(x)" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(x) * scale).rounded()
+        guard scaled < 9e15 else { return "\(x)" }
+        let n = Int(scaled)
+        let p = Int(scale)
+        let whole = n / p
+        var text = (x < 0 && n != 0 ? "-" : "") + "\(whole)"
+        if decimals > 0 {
+            let frac = String(n % p)
+            text += "." + String(repeating: "0", count: decimals - frac.count) + frac
+        }
+        return text
+    }
+}

@@ -1,0 +1,53 @@
+import Synchronization
+import Testing
+@testable import TraceBatch
+
+@Suite("BatchRunner")
+struct BatchRunnerTests {
+    @Test("results come back in index order whatever the completion order", arguments: [1, 2, 3, 8])
+    func ordered(jobs: Int) {
+        let out = BatchRunner(jobs: jobs).map(count: 50) { i in
+            // Uneven work so that completion order differs from index order with several jobs.
+            var x = UInt64(i)
+            for _ in 0..<((50 - i) * 2000) { x = x &* 6364136223846793005 &+ 1442695040888963407 }
+            return (i, x)
+        }
+        #expect(out.map(\.0) == Array(0..<50))
+    }
+
+    @Test("each index runs exactly once; completed sees every result on the calling thread")
+    func exactlyOnce() {
+        let runs = Mutex<[Int]>([])
+        var completed: [Int] = []
+        BatchRunner(jobs: 4).run(count: 200, work: { i in
+            runs.withLock { $0.append(i) }
+            return i * i
+        }, completed: { i, r in
+            #expect(r == i * i)
+            completed.append(i)
+        })
+        #expect(runs.withLock { $0.sorted() } == Array(0..<200))
+        #expect(completed.sorted() == Array(0..<200))
+    }
+
+    @Test("with two jobs, two items run at the same time")
+    func concurrent() {
+        let active = Atomic<Int>(0), peak = Atomic<Int>(0)
+        BatchRunner(jobs: 2).run(count: 8, work: { _ in
+            let now = active.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+            _ = peak.max(now, ordering: .sequentiallyConsistent)
+            // Wait (bounded) for the other worker to arrive.
+            var spins = 0
+            while active.load(ordering: .sequentiallyConsistent) < 2 && spins < 50_000_000 { spins += 1 }
+            active.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+            return 0
+        }, completed: { _, _ in })
+        #expect(peak.load(ordering: .sequentiallyConsistent) == 2)
+    }
+
+    @Test("no items: nothing runs")
+    func empty() {
+        #expect(BatchRunner(jobs: 3).map(count: 0) { $0 }.isEmpty)
+        #expect(BatchRunner(jobs: 0).jobs == 1)
+    }
+}
