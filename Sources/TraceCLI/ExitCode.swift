@@ -2,7 +2,8 @@
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success.
     case success = 0
-    /// A regression was detected (reserved for the batch gate).
+    /// The batch gate failed: a regression beyond tolerance (or, under `--strict`, another
+    /// change), a baseline trip not run, or a trip that failed to replay.
     case regression = 1
     /// The command line was wrong (EX_USAGE).
     case usage = 64
@@ -17,7 +18,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     var meaning: String {
         switch self {
         case .success: "success"
-        case .regression: "a regression beyond tolerance was detected"
+        case .regression: "batch: a regression beyond tolerance, a baseline trip not run, or a trip that failed to replay"
         case .usage: "usage error (unknown option, missing or malformed argument)"
         case .dataError: "bad input data (the message names the file and line)"
         case .noInput: "an input file could not be opened"

@@ -124,24 +124,7 @@ enum ReplayCommand {
         var options: ReplayOptions
 
         init(_ args: ParsedArguments) throws(CLIError) {
-            options = ReplayOptions()
-            options.read = try InfoCommand.readOptions(args)
-            options.inputFormat = args.value("input-format").flatMap(TraceFormat.init(rawValue:))
-            options.receiverRadio = args.value("receiver-radio") != "off"
-            options.tracekitVersion = TraceKitCommand.version
-            options.phone = try ReplayCommand.phone(args)
-            if let p = args.value("energy-profile") {
-                if let builtIn = EnergyProfile.builtIn(named: p) {
-                    options.energyProfile = builtIn
-                } else {
-                    let bytes = try readSmallFile(p)
-                    do {
-                        options.energyProfile = try EnergyProfile(fileBytes: bytes, file: p)
-                    } catch {
-                        throw .data(error.description)
-                    }
-                }
-            }
+            options = try Job.options(args)
 
             // The sidecar: --scenario, or beside the first trace.
             var spec = ScenarioSpec()
@@ -163,6 +146,30 @@ enum ReplayCommand {
                 throw .usage("'\(args.command)' needs a TRACE, or a --scenario naming the traces")
             }
             inputs = args.positionals.map { TraceInput(path: $0, defaultRole: .helper, provenance: .flag) }
+        }
+
+        /// The replay options the reading, energy and radio options give (not the policy): shared
+        /// by `replay`, `compare` and `batch`.
+        static func options(_ args: ParsedArguments) throws(CLIError) -> ReplayOptions {
+            var options = ReplayOptions()
+            options.read = try InfoCommand.readOptions(args)
+            options.inputFormat = args.value("input-format").flatMap(TraceFormat.init(rawValue:))
+            options.receiverRadio = args.value("receiver-radio") != "off"
+            options.tracekitVersion = TraceKitCommand.version
+            options.phone = try ReplayCommand.phone(args)
+            if let p = args.value("energy-profile") {
+                if let builtIn = EnergyProfile.builtIn(named: p) {
+                    options.energyProfile = builtIn
+                } else {
+                    let bytes = try readSmallFile(p)
+                    do {
+                        options.energyProfile = try EnergyProfile(fileBytes: bytes, file: p)
+                    } catch {
+                        throw .data(error.description)
+                    }
+                }
+            }
+            return options
         }
 
         /// Replays, mapping failures to exit statuses.

@@ -21,6 +21,7 @@ public enum TraceKitCommand {
         Command(spec: ConvertCommand.spec, run: ConvertCommand.run),
         Command(spec: ReplayCommand.spec, run: ReplayCommand.run),
         Command(spec: CompareCommand.spec, run: CompareCommand.run),
+        Command(spec: BatchCommand.spec, run: BatchCommand.run),
         Command(spec: SmoothCommand.spec, run: SmoothCommand.run),
         Command(spec: DistanceCommand.spec, run: DistanceCommand.run),
         Command(spec: PolicyCommands.show, run: PolicyCommands.runShow),

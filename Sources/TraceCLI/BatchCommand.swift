@@ -1,0 +1,294 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TraceBatch
+import TraceJSON
+import TraceReplay
+import TraceSharing
+
+/// `tracekit batch DIR|MANIFEST…`: every trip of a corpus replayed in parallel, aggregated, and
+/// gated against a baseline.
+enum BatchCommand {
+    static let spec = CommandSpec(
+        name: "batch",
+        abstract: "Replay every trip of a corpus in parallel; aggregate; write or gate against a baseline.",
+        discussion: """
+            Finds the trips under each DIR (a *.scenario.json sidecar naming its traces, or a \
+            .gpx/.csv/.plt/.rec trace no sidecar in its folder claims; sorted by path), in each \
+            MANIFEST (one trip or folder per line, relative to the manifest; '#' comments; '-' \
+            reads it from standard input), or named directly, and replays them on --jobs worker \
+            threads. Reports come in the trips' order whatever finishes first; --jsonl instead \
+            streams one JSON object per trip to standard output as each finishes. A trip that \
+            fails to replay is reported with its reason and the rest still run.
+
+            --write-baseline records, per trip, state and role, updates delivered, sent and \
+            forwarded, display error p95, staleness p95 and energy (total and parts), with the \
+            policy, the energy model and the TraceKit version (written atomically). --baseline \
+            compares: a figure worse than the baseline by more than both its relative and its \
+            absolute tolerance is a regression. Tolerances: the baseline's, then --tolerance-file, \
+            then --tolerance flags; defaults: counts 5 % and 2 updates, p95s 10 % and 1 m or 1 s, \
+            energy 5 % and 0.5 J.
+
+            Exit status: 0 all trips replayed and the gate passed; 1 a regression (under --strict \
+            also an improvement, a figure that appeared or disappeared, or a new trip), a baseline \
+            trip that was not run, or a trip that failed to replay; 65 a bad or refused baseline \
+            or tolerance file; 66 an input that cannot be read.
+            """,
+        positionals: [PositionalSpec(name: "INPUT…", help: "A folder of trips, a manifest ('-': standard input), or a sidecar or trace.")],
+        variadic: true,
+        options: [
+            OptionSpec(name: "jobs", short: "j", valueName: "N", help: "Worker threads, each replaying one trip at a time (default: the processors available)."),
+            OptionSpec(name: "shard", valueName: "I/N", help: "Replay only the trips whose index in the batch's order is I modulo N (0 ≤ I < N)."),
+            OptionSpec(name: "policy", valueName: "FILE", help: "A policy file whose overrides apply to the seed; 'seed' for the default table."),
+            OptionSpec(name: "compare", valueName: "FILE", help: "Also replay every trip under this policy ('seed' too) and aggregate both side by side."),
+            OptionSpec(name: "energy-profile", valueName: "FILE", help: "An energy profile file, or a built-in profile: lte, lte-modern, 3g, wifi."),
+            OptionSpec(name: "receiver-radio", valueName: "ON|OFF", choices: ["on", "off"], defaultValue: "on",
+                       help: "Charge each viewer's radio for the updates it receives."),
+            OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
+                       help: "Per-point problems in the traces (see 'tracekit info')."),
+            OptionSpec(name: "utc-offset", valueName: "HOURS", help: "CSV times written without a zone are local times this many hours east of UTC."),
+            OptionSpec(name: "jsonl", help: "Write one JSON object per trip (schema tracekit-batch-trip/1) to standard output as each finishes, instead of the report."),
+            OptionSpec(name: "write-baseline", valueName: "FILE", help: "Write the baseline of this run (schema tracekit-baseline/1), atomically."),
+            OptionSpec(name: "baseline", valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
+            OptionSpec(name: "tolerance", valueName: "METRIC=REL,ABS", repeatable: true,
+                       help: "Override a metric's tolerance, e.g. sent=10%,5 (REL a fraction or a percentage, ABS in the metric's unit; either may be empty). Metrics: \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))."),
+            OptionSpec(name: "tolerance-file", valueName: "FILE", help: "A tolerance file (schema tracekit-tolerances/1)."),
+            OptionSpec(name: "strict", help: "With --baseline: improvements beyond tolerance fail too (so the baseline gets refreshed)."),
+            OptionSpec(name: "junit", valueName: "FILE", help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
+            OptionSpec(name: "markdown", valueName: "FILE", help: "Write a Markdown summary for a pull-request comment."),
+            OptionSpec(name: "html", valueName: "FILE", help: "Write a self-contained HTML report with each trip's picture (as replay --svg)."),
+        ],
+        examples: [
+            "tracekit batch Traces/ --baseline Traces/baseline.json",
+            "tracekit batch Traces/ --write-baseline Traces/baseline.json",
+            "tracekit batch corpus/ --policy quiet.json --baseline baseline.json --junit junit.xml --markdown summary.md --html report.html",
+            "tracekit batch corpus/ --compare quiet.json",
+            "find corpus -name '*.scenario.json' | tracekit batch - --jsonl --jobs 4",
+            "tracekit batch manifest.txt --shard 3/16 --jsonl",
+        ])
+
+    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
+        var options = try ReplayCommand.Job.options(args)
+        options.policy = try args.value("policy").map { (p) throws(CLIError) in try PolicyCommands.load(p) } ?? .seed
+        let policyB = try args.value("compare").map { (p) throws(CLIError) in try PolicyCommands.load(p) }
+        let jobs = try jobCount(args)
+        let shard = try args.value("shard").map { (text) throws(CLIError) -> Shard in
+            guard let s = Shard(parsing: text) else { throw .usage("'--shard' takes I/N with 0 ≤ I < N, e.g. 0/4, not '\(text)'") }
+            return s
+        }
+        let baselinePath = try ReplayCommand.outputPath(args, "write-baseline")
+        let outputs = (junit: try ReplayCommand.outputPath(args, "junit"), markdown: try ReplayCommand.outputPath(args, "markdown"),
+                       html: try ReplayCommand.outputPath(args, "html"))
+        if baselinePath != nil && args.value("baseline") != nil {
+            throw .usage("give either --baseline (compare) or --write-baseline (record), not both")
+        }
+        if args.flags.contains("strict") && args.value("baseline") == nil { throw .usage("'--strict' needs --baseline") }
+
+        // The baseline and the tolerances, before any time is spent replaying.
+        var tolerances = Tolerances.defaults
+        var baseline: Baseline?
+        if let path = args.value("baseline") {
+            let b = try parse(path) { (bytes) throws(GateFileError) in try Baseline(fileBytes: bytes, file: path) }
+            if let reason = GateComparison.refusal(b.header, current: BaselineHeader(options)) { throw .data("\(path): \(reason)") }
+            baseline = b
+            tolerances = b.tolerances
+        }
+        if let path = args.value("tolerance-file") {
+            let base = tolerances
+            tolerances = try parse(path) { (bytes) throws(GateFileError) in try base.overriding(fileBytes: bytes, file: path) }
+        }
+        for text in args.all("tolerance") {
+            switch tolerances.overriding(flag: text) {
+            case .success(let t): tolerances = t
+            case .failure(let e): throw .usage("'--tolerance \(e.text)': \(e.message)")
+            }
+        }
+
+        var trips: [BatchTrip]
+        do {
+            trips = try TripDiscovery.trips(inputs: args.positionals)
+        } catch {
+            throw CLIError(error)
+        }
+        // Indices in the whole batch's order (a shard keeps them, so its lines name them).
+        var indices = Array(trips.indices)
+        if let shard {
+            trips = shard.select(trips)
+            indices = shard.select(indices)
+        }
+
+        options.recordTrack = outputs.html != nil
+        let jsonl = args.flags.contains("jsonl")
+        let work = TripWork(trips: trips, indices: indices, options: options, policyB: policyB, jsonl: jsonl)
+        var runs = [TripRun?](repeating: nil, count: trips.count)
+        var progress = Progress(total: trips.count)
+        var failed = 0
+        BatchRunner(jobs: jobs).run(count: trips.count, work: work.run) { i, run in
+            if let line = run.jsonLine {
+                output.write(line + "\n")
+                try? output.flush()
+            }
+            if case .failure = run.outcome { failed += 1 }
+            progress.step(failed: failed)
+            var kept = run
+            kept.jsonLine = nil
+            runs[i] = kept
+        }
+        progress.finish()
+
+        var report = BatchReport(inputs: args.positionals, header: BaselineHeader(options), policyB: policyB?.name, jobs: jobs,
+                                 shard: shard, trips: runs.map { $0! }, strict: args.flags.contains("strict"))
+        if let baseline, let path = args.value("baseline") {
+            do {
+                report.gate = try GateComparison(baseline: baseline, file: path, current: report.header, tolerances: tolerances,
+                                                 attempted: trips.map(\.id), results: report.replayedMetrics, sharded: shard != nil)
+            } catch {
+                throw .data(error.description)
+            }
+            report.baselinePath = path
+        }
+        if let baselinePath {
+            let b = Baseline(header: report.header, tolerances: tolerances, trips: report.replayed.map { (id: $0.trip.id, metrics: $0.report.metrics) })
+            try writeAtomically(baselinePath, JSONWriter.string(b.json) + "\n")
+        }
+        if let path = outputs.junit { try writeAtomically(path, report.junit) }
+        if let path = outputs.markdown { try writeAtomically(path, report.markdown) }
+        if let path = outputs.html { try writeAtomically(path, report.html) }
+
+        if jsonl {
+            for line in report.gateLines { printToStandardError("tracekit: \(line)") }
+        } else {
+            output.write(report.table)
+        }
+        if let verdict = report.failureSummary { throw CLIError(code: .regression, message: verdict) }
+    }
+
+    static func jobCount(_ args: ParsedArguments) throws(CLIError) -> Int {
+        guard let text = args.value("jobs") else { return BatchRunner.activeProcessors }
+        guard let n = Int(text), n >= 1, n <= 1024 else { throw .usage("'--jobs' takes a whole number from 1 to 1024, not '\(text)'") }
+        return n
+    }
+
+    /// Reads and parses a baseline or tolerance file: 66 when it cannot be read, 65 when it is bad.
+    static func parse<T>(_ path: String, _ body: ([UInt8]) throws(GateFileError) -> T) throws(CLIError) -> T {
+        let bytes = try readSmallFile(path, limit: 256 << 20)
+        do {
+            return try body(bytes)
+        } catch {
+            throw .data(error.description)
+        }
+    }
+
+    /// `text` written to `path` through a temporary file renamed into place.
+    static func writeAtomically(_ path: String, _ text: String) throws(CLIError) {
+        let file = try AtomicFile(path: path)
+        try file.write(text)
+        try file.commit()
+    }
+
+    /// Replays one trip (and again under the compared policy), on a worker thread.
+    struct TripWork: Sendable {
+        var trips: [BatchTrip]
+        /// Each trip's index in the whole batch (before `--shard`), for the `--jsonl` lines.
+        var indices: [Int]
+        var options: ReplayOptions
+        var policyB: SharingPolicy?
+        var jsonl: Bool
+
+        func run(_ i: Int) -> TripRun {
+            let trip = trips[i], index = indices[i]
+            do throws(BatchTripError) {
+                let r = try trip.replay(options: options)
+                var report = TripReport(r)
+                if options.recordTrack { report.svg = ReplaySVG.render(r, policy: options.policy) }
+                var resultB: ReplayResult?
+                if let policyB {
+                    var o = options
+                    o.policy = policyB
+                    o.recordTrack = false
+                    let b = try trip.replay(options: o)
+                    report.metricsB = TripMetrics(b)
+                    resultB = b
+                }
+                let line = jsonl ? JSONWriter.compact(BatchReport.jsonLine(index: index, trip: trip, result: r, report: report, resultB: resultB)) : nil
+                return TripRun(trip: trip, outcome: .success(report), jsonLine: line)
+            } catch {
+                let line = jsonl ? JSONWriter.compact(BatchReport.jsonLine(index: index, trip: trip, error: error)) : nil
+                return TripRun(trip: trip, outcome: .failure(error), jsonLine: line)
+            }
+        }
+    }
+
+    /// A progress bar on standard error, drawn only when it is a terminal.
+    struct Progress {
+        let total: Int
+        let enabled = isatty(STDERR_FILENO) == 1
+        var done = 0
+
+        init(total: Int) { self.total = total }
+
+        mutating func step(failed: Int) {
+            done += 1
+            guard enabled else { return }
+            let width = 30
+            let filled = total == 0 ? width : done * width / total
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let text = "\r[\(bar)] \(done)/\(total) trips" + (failed > 0 ? ", \(failed) failed" : "")
+            _ = text.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+        }
+
+        func finish() {
+            guard enabled, total > 0 else { return }
+            _ = "\r\u{1B}[K".withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+        }
+    }
+}
+
+extension CLIError {
+    /// The status for a batch input that could not be read or a trip that failed.
+    init(_ e: BatchTripError) {
+        switch e.category {
+        case .cannotOpen: self = .noInput(e.message)
+        case .usage: self = .usage(e.message)
+        case .data: self = .data(e.message)
+        case .io: self = .io(e.message)
+        }
+    }
+}
+
+/// One trip's outcome in a batch.
+struct TripRun: Sendable {
+    var trip: BatchTrip
+    var outcome: Result<TripReport, BatchTripError>
+    /// The `--jsonl` line, made on the worker; dropped once written.
+    var jsonLine: String?
+}
+
+/// What a batch keeps of a replayed trip.
+struct TripReport: Sendable {
+    var metrics: TripMetrics
+    /// Under the `--compare` policy.
+    var metricsB: TripMetrics?
+    var fixes: Int
+    var seconds: Double
+    var category: String
+    var phones: Int
+    var sent: Int
+    var joules: Double
+    var inferred: [String]
+    /// The picture, for `--html`.
+    var svg: String?
+
+    init(_ r: ReplayResult) {
+        metrics = TripMetrics(r)
+        fixes = r.roleTotals.reduce(0) { $0 + $1.rawFixes }
+        seconds = r.durationSeconds
+        category = r.scenario.category.value.name
+        phones = r.energy.filter(\.hasTrace).count
+        sent = r.roleTotals.reduce(0) { $0 + $1.sentUpdates }
+        joules = r.energy.reduce(0) { $0 + $1.estimate.totalJoules }
+        inferred = r.scenario.assumedItems
+    }
+}
