@@ -97,6 +97,8 @@ let package = Package(
         // libxml2, only as the oracle of the GPX reader's differential tests.
         .systemLibrary(name: "CLibXML2", path: "Tests/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "GPXOracle", dependencies: ["CLibXML2"], path: "Tests/GPXOracle"),
+        // libxml2's XML Schema validator, only for the JUnit report's tests.
+        .target(name: "XMLSchemaOracle", dependencies: ["CLibXML2"], path: "Tests/XMLSchemaOracle"),
         .target(name: "TestSupport", dependencies: ["TraceSimulation"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"], swiftSettings: testSettings),
@@ -124,7 +126,7 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceCLITests",
-            dependencies: ["TraceCLI", "tracekit", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceSharing", "TraceJSON"],
+            dependencies: ["TraceCLI", "tracekit", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceSharing", "TraceJSON", "XMLSchemaOracle"],
             exclude: ["Golden"],
             swiftSettings: testSettings),
         .testTarget(

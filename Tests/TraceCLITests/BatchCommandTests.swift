@@ -1,0 +1,289 @@
+import Foundation
+import Testing
+import TestSupport
+import TraceJSON
+
+/// `tracekit batch`, end to end with the built binary.
+@Suite("tracekit batch, end to end", .serialized)
+struct BatchCommandTests {
+    /// A scratch folder removed at the end.
+    static func scratch(_ body: (String) throws -> Void) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tracekit-batch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try body(dir)
+    }
+
+    static func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    /// A policy whose En Route distance filter is 10 m instead of 30 m: more updates, more energy.
+    static func chattyPolicy(_ dir: String) throws -> String {
+        let path = "\(dir)/chatty.json"
+        try #"{"format": "tracekit-policy", "version": 2, "name": "chatty", "states": {"enRoute": {"distanceFilterMetres": 10}}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("baseline round trip: write, compare (passes), write again byte for byte")
+    func roundTrip() throws {
+        try Self.scratch { dir in
+            let w = try Run(["batch", "Traces/trips", "--write-baseline", "\(dir)/b.json"])
+            #expect(w.status == 0, "\(w.stderr)")
+            let first = try Self.read("\(dir)/b.json")
+            #expect(first.hasPrefix("{\n  \"schema\": \"tracekit-baseline/1\",\n  \"tracekitVersion\": \"0.1.0\""))
+            #expect(first.contains("\"trip\": \"ride/ride.scenario.json\""))
+            let c = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/b.json"])
+            #expect(c.status == 0, "\(c.stderr)")
+            #expect(c.stdout.contains("Gate against \(dir)/b.json: 3 trips compared, 0 regressions, 0 improvements beyond tolerance: passed"))
+            #expect(try Run(["batch", "Traces/trips", "--write-baseline", "\(dir)/b.json", "--jobs", "1"]).status == 0)
+            #expect(try Self.read("\(dir)/b.json") == first)
+        }
+    }
+
+    @Test("a worse policy fails the gate with exit 1 and a readable diff; --strict fails an improvement")
+    func regression() throws {
+        try Self.scratch { dir in
+            #expect(try Run(["batch", "Traces/trips", "--write-baseline", "\(dir)/b.json"]).status == 0)
+            let policy = try Self.chattyPolicy(dir)
+            let r = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/b.json", "--policy", policy])
+            #expect(r.status == 1)
+            #expect(r.stdout.contains("REGRESSION ride/ride.scenario.json: En Route, helper: updates sent 147 → 382 (+160 %), over tolerance 5 % and 2 updates\n"))
+            #expect(r.stdout.contains("note: the baseline was measured with policy seed (file version 2), this run with chatty (file version 2)"))
+            #expect(r.stdout.contains(": FAILED\n"))
+            let last = r.stderr.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.hasPrefix("tracekit: gate failed against \(dir)/b.json: ") && last.hasSuffix(" regressions beyond tolerance"), "\(r.stderr)")
+            // A looser tolerance on every metric that moved lets it pass; the improvements still pass.
+            var loose = ["batch", "Traces/trips", "--baseline", "\(dir)/b.json", "--policy", policy]
+            for m in ["delivered", "sent", "forwarded", "displayErrorP95", "stalenessP95", "energyTotal", "energyLocation", "energyFixes", "energyRadio"] {
+                loose += ["--tolerance", "\(m)=400%,"]
+            }
+            #expect(try Run(loose).status == 0)
+            // The chatty policy's baseline against the seed: the seed improves on it; --strict fails that.
+            #expect(try Run(["batch", "Traces/trips", "--policy", policy, "--write-baseline", "\(dir)/chatty-baseline.json"]).status == 0)
+            let better = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/chatty-baseline.json"])
+            let strict = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/chatty-baseline.json", "--strict"])
+            #expect(strict.status == 1 && strict.stderr.contains("--strict: refresh the baseline"), "\(strict.stderr)")
+            #expect(better.stdout.contains("passes ride/ride.scenario.json: En Route, helper: updates sent 382 → 147 (−62 %), better by more than tolerance 5 % and 2 updates"))
+            // Improvements only in energy and view never make the seed fail without --strict… unless it regresses elsewhere.
+            #expect(better.status == (better.stdout.contains("REGRESSION") ? 1 : 0))
+        }
+    }
+
+    @Test("a corrupted, truncated or wrong-version baseline: exit 65 and one clear line", arguments: [
+        ("truncated", "not a baseline (invalid JSON: "),
+        ("schema", "schema: unsupported baseline schema \"tracekit-baseline/0\""),
+        ("model", "the baseline was measured with energy model tracekit-energy 99 and this TraceKit computes tracekit-energy 1; the numbers are not comparable"),
+        ("value", "trips[0].rows[0].sent: expected a number ≥ 0 or null, found a string"),
+    ])
+    func badBaseline(kind: String, message: String) throws {
+        try Self.scratch { dir in
+            #expect(try Run(["batch", "Traces/trips/ride", "--write-baseline", "\(dir)/b.json"]).status == 0)
+            var text = try Self.read("\(dir)/b.json")
+            switch kind {
+            case "truncated": text = String(text.prefix(text.count / 2))
+            case "schema": text = text.replacingOccurrences(of: "tracekit-baseline/1", with: "tracekit-baseline/0")
+            case "model": text = text.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 99,")
+            default:
+                let rows = text.range(of: "\"rows\"")!
+                let range = text.range(of: "\"sent\": ", range: rows.upperBound..<text.endIndex)!
+                let end = text[range.upperBound...].firstIndex(of: ",")!
+                text.replaceSubrange(range.upperBound..<end, with: "\"many\"")
+            }
+            try text.write(toFile: "\(dir)/b.json", atomically: true, encoding: .utf8)
+            let r = try Run(["batch", "Traces/trips/ride", "--baseline", "\(dir)/b.json"])
+            #expect(r.status == 65)
+            #expect(r.stdout.isEmpty)
+            let lines = r.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("tracekit: \(dir)/b.json") && lines[0].contains(message), "\(r.stderr)")
+        }
+    }
+
+    @Test("an interrupted baseline write leaves the old baseline intact", arguments: [
+        // SIGXFSZ kills the process in the middle of writing the temporary file (its default
+        // action, restored by env in case the test runner ignores it).
+        ("killed", "ulimit -f 8; exec env --default-signal=XFSZ"),
+        // With SIGXFSZ ignored, the write fails with EFBIG: the temporary file is removed, exit 74.
+        ("write error", "trap '' XFSZ; ulimit -f 8; exec"),
+    ])
+    func interruptedWrite(name: String, limit: String) throws {
+        try Self.scratch { dir in
+            #expect(try Run(["batch", "Traces/trips/ride", "--write-baseline", "\(dir)/b.json"]).status == 0)
+            let old = try Self.read("\(dir)/b.json")
+            // The old baseline (one trip) is under the 8 KiB limit; the new one (three trips) is not.
+            #expect(old.utf8.count < 8192)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/bash")
+            p.arguments = ["-c", "\(limit) \"$0\" batch Traces/trips --write-baseline \"$1\" > /dev/null", Run.binary.path, "\(dir)/b.json"]
+            p.currentDirectoryURL = packageRoot
+            try p.run()
+            p.waitUntilExit()
+            if name == "killed" {
+                #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGXFSZ)
+            } else {
+                #expect(p.terminationReason == .exit && p.terminationStatus == 74)
+                let left = try FileManager.default.contentsOfDirectory(atPath: dir)
+                #expect(left == ["b.json"], "temporary files left: \(left)")
+            }
+            #expect(try Self.read("\(dir)/b.json") == old)
+            #expect(try Run(["batch", "Traces/trips/ride", "--baseline", "\(dir)/b.json"]).status == 0)
+        }
+    }
+
+    @Test("JUnit: valid against the schema, one suite per trip, counts that match, failures with the diff")
+    func junit() throws {
+        try Self.scratch { dir in
+            #expect(try Run(["batch", "Traces/trips", "--write-baseline", "\(dir)/b.json"]).status == 0)
+            let policy = try Self.chattyPolicy(dir)
+            let r = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/b.json", "--policy", policy, "--junit", "\(dir)/j.xml"])
+            #expect(r.status == 1)
+            let xml = try Self.read("\(dir)/j.xml")
+            #expect(JUnitSchema.validates(xml))
+            #expect(!JUnitSchema.validates(xml.replacingOccurrences(of: " classname=", with: " class=")))  // the schema is not a rubber stamp
+            func count(_ s: String) -> Int { xml.components(separatedBy: s).count - 1 }
+            func attribute(_ name: String, in tag: String) -> Int {
+                let start = xml.range(of: "<\(tag) ")!
+                let end = xml[start.upperBound...].firstIndex(of: ">")!
+                let head = xml[start.upperBound..<end]
+                let r = head.range(of: "\(name)=\"")!
+                return Int(head[r.upperBound...].prefix { $0 != "\"" })!
+            }
+            #expect(count("<testsuite ") == 3)
+            #expect(attribute("tests", in: "testsuites") == count("<testcase "))
+            #expect(attribute("failures", in: "testsuites") == count("<failure "))
+            #expect(attribute("errors", in: "testsuites") == 0)
+            #expect(xml.contains("<testcase classname=\"ride/ride.scenario.json\" name=\"En Route/helper/updates\">\n      <failure message=\"En Route, helper: updates delivered 147 → 382 (+160 %), over tolerance 5 % and 2 updates\" type=\"regression\">"))
+            #expect(xml.contains("<testcase classname=\"ride/ride.scenario.json\" name=\"Finding Villager/helper/energy\"/>"))
+            // A failed trip is an error case.
+            try FileManager.default.createDirectory(atPath: "\(dir)/corpus", withIntermediateDirectories: true)
+            try "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"></trkpt></trkseg></trk></gpx>".write(toFile: "\(dir)/corpus/untimed.gpx", atomically: true, encoding: .utf8)
+            #expect(try Run(["batch", "\(dir)/corpus", "--junit", "\(dir)/e.xml"]).status == 1)
+            let e = try Self.read("\(dir)/e.xml")
+            #expect(JUnitSchema.validates(e))
+            #expect(e.contains("<testsuites name=\"tracekit batch\" tests=\"1\" failures=\"0\" errors=\"1\">"))
+            #expect(e.contains("<error message=\"\(dir)/corpus/untimed.gpx: no timed track points to replay\" type=\"replay\">"))
+        }
+    }
+
+    @Test("--jsonl: one valid JSON object per line, one per trip, each with its index and figures")
+    func jsonl() throws {
+        let r = try Run(["batch", "Traces/", "--jsonl", "--jobs", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "")
+        var indices: [Int] = []
+        for line in lines.dropLast() {
+            let v = try JSONParser.parse(String(line))
+            #expect(v["schema"] == .string("tracekit-batch-trip/1"))
+            #expect(v["status"] == .string("replayed"))
+            guard case .number(let i)? = v["index"]?.kind else { Issue.record("no index"); continue }
+            indices.append(Int(i))
+            #expect(v["replay"]?["schema"] == .string("tracekit-replay/1"))
+            guard case .array(let rows)? = v["gate"]?.kind else { Issue.record("no gate rows"); continue }
+            #expect(!rows.isEmpty)
+        }
+        #expect(indices.sorted() == Array(0..<12))
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test("a manifest on standard input, in shards: every trip once, lines naming the batch's index")
+    func stdinShards() throws {
+        let manifest = "# demo trips\nTraces/trips/ride/ride.scenario.json\nTraces/trips/dog-walk\nTraces/georust-garmin-activity.gpx\n"
+        var seen: [String: Int] = [:]
+        for shard in ["0/2", "1/2"] {
+            let r = try Run(["batch", "-", "--jsonl", "--shard", shard], stdin: manifest)
+            #expect(r.status == 0, "\(r.stderr)")
+            for line in r.stdout.split(separator: "\n") {
+                let v = try JSONParser.parse(String(line))
+                guard case .string(let trip)? = v["trip"]?.kind, case .number(let i)? = v["index"]?.kind else { continue }
+                #expect(Int(i) % 2 == (shard == "0/2" ? 0 : 1))
+                seen[trip] = Int(i)
+            }
+        }
+        #expect(seen == ["Traces/trips/ride/ride.scenario.json": 0, "Traces/trips/dog-walk/dog-walk.scenario.json": 1, "Traces/georust-garmin-activity.gpx": 2])
+    }
+
+    @Test("--jobs 1 and --jobs 2 write identical reports")
+    func deterministic() throws {
+        try Self.scratch { dir in
+            #expect(try Run(["batch", "Traces/trips", "--write-baseline", "\(dir)/b.json"]).status == 0)
+            var outputs: [[String]] = []
+            for jobs in ["1", "2"] {
+                let r = try Run(["batch", "Traces/", "--jobs", jobs, "--baseline", "\(dir)/b.json", "--compare", try Self.chattyPolicy(dir),
+                                 "--junit", "\(dir)/j\(jobs).xml", "--markdown", "\(dir)/m\(jobs).md", "--html", "\(dir)/h\(jobs).html"])
+                // Every trip of Traces/ is new to a baseline of Traces/trips, and none of its trips has that name.
+                #expect(r.status == 1)
+                let body = r.stdout.split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""
+                outputs.append([body, try Self.read("\(dir)/j\(jobs).xml"), try Self.read("\(dir)/m\(jobs).md"), try Self.read("\(dir)/h\(jobs).html")])
+            }
+            #expect(outputs[0] == outputs[1])
+            #expect(outputs[0][0].contains("Policy chatty against seed (B − A, % of A)"))
+            #expect(outputs[0][3].contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+            #expect(!outputs[0][3].contains("<?xml") && !outputs[0][3].contains("http://") == false)
+            #expect(!outputs[0][3].contains("src=") && !outputs[0][3].contains("<script") && !outputs[0][3].contains("<link"))
+        }
+    }
+
+    @Test("a trip that fails is reported with its reason while the rest run; no progress bar when stderr is not a terminal")
+    func failingTrip() throws {
+        try Self.scratch { dir in
+            let fm = FileManager.default
+            try fm.createDirectory(atPath: "\(dir)/corpus", withIntermediateDirectories: true)
+            try fm.copyItem(atPath: packageRoot.appendingPathComponent("Traces/trips/ride").path, toPath: "\(dir)/corpus/ride")
+            try "lat,lon,time\n47.1,8.5,2024-05-01T10:00:00Z\n95,8.5,2024-05-01T10:00:05Z\n".write(toFile: "\(dir)/corpus/a.csv", atomically: true, encoding: .utf8)
+            try "not a trace".write(toFile: "\(dir)/corpus/broken.gpx", atomically: true, encoding: .utf8)
+            try #"{"schema": "tracekit-scenario/1", "traces": {"helper": "gone.gpx"}}"#.write(toFile: "\(dir)/corpus/gone.scenario.json", atomically: true, encoding: .utf8)
+            let r = try Run(["batch", "\(dir)/corpus", "--jobs", "2"])
+            #expect(r.status == 1)
+            #expect(r.stdout.contains("\nride/ride.scenario.json  replayed"))
+            #expect(r.stdout.contains("\na.csv                    replayed"))
+            #expect(r.stdout.contains("  FAILED broken.gpx: \(dir)/corpus/broken.gpx:1:12: text before the root element"))
+            #expect(r.stdout.contains("  FAILED gone.scenario.json: \(dir)/corpus/gone.gpx: No such file or directory"))
+            #expect(r.stderr == "tracekit: 2 of 4 trips failed to replay\n")
+            #expect(!r.stderr.contains("\r") && !r.stderr.contains("[#"))
+        }
+    }
+
+    @Test("usage and input errors", arguments: [
+        (["batch"], Int32(64), "tracekit: 'batch' needs at least one INPUT…"),
+        (["batch", "Traces/", "--jobs", "0"], 64, "tracekit: '--jobs' takes a whole number from 1 to 1024, not '0'"),
+        (["batch", "Traces/", "--shard", "2/2"], 64, "tracekit: '--shard' takes I/N with 0 ≤ I < N, e.g. 0/4, not '2/2'"),
+        (["batch", "Traces/", "--strict"], 64, "tracekit: '--strict' needs --baseline"),
+        (["batch", "Traces/", "--baseline", "a.json", "--write-baseline", "b.json"], 64, "tracekit: give either --baseline (compare) or --write-baseline (record), not both"),
+        (["batch", "Traces/", "--tolerance", "speed=1,2"], 64, "tracekit: '--tolerance speed=1,2': unknown metric 'speed'; expected one of delivered, sent, forwarded, displayErrorP95, stalenessP95, energyTotal, energyLocation, energyFixes, energyRadio"),
+        (["batch", "/nonexistent/corpus"], 66, "tracekit: /nonexistent/corpus: No such file or directory"),
+        (["batch", "Traces/", "--baseline", "/nonexistent/b.json"], 66, "tracekit: /nonexistent/b.json: No such file or directory"),
+        (["batch", "Traces/", "--tolerance-file", "Traces/README.md"], 65, "tracekit: Traces/README.md:1:1: expected a value"),
+    ])
+    func errors(arguments: [String], status: Int32, firstLine: String) throws {
+        let r = try Run(arguments)
+        #expect(r.status == status)
+        let line = r.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line.hasPrefix(firstLine), "\(r.stderr)")
+    }
+
+    @Test("every trace of ../shared/traces: no crash; each trip replays or fails with its reason")
+    func sharedCorpus() throws {
+        let folder = sharedFolder.appendingPathComponent("traces").path
+        guard FileManager.default.fileExists(atPath: folder) else {
+            print("skipped: \(folder) is not present (set TRACEKIT_SHARED to run the shared corpus)")
+            return
+        }
+        let r = try Run(["batch", folder, "--jsonl"])
+        #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count >= 20)
+        var failed = 0
+        for line in lines {
+            let v = try JSONParser.parse(String(line))
+            if v["status"] == .string("failed") {
+                failed += 1
+                guard case .string(let m)? = v["error"]?["message"]?.kind else { Issue.record("a failure without a reason"); continue }
+                #expect(m.hasPrefix(folder + "/malformed/"), "\(m)")
+            } else {
+                #expect(v["status"] == .string("replayed"))
+            }
+        }
+        #expect((failed > 0) == (r.status == 1))
+        #expect(r.stderr.split(separator: "\n").filter { $0.hasPrefix("tracekit: FAILED ") }.count == failed)
+    }
+}
