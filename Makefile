@@ -8,7 +8,7 @@ DEB_PACKAGES := libproj-dev libgeos-dev pkg-config libxml2-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tracekit
 
-.PHONY: deps build run test bench clean
+.PHONY: deps build run test gate baseline bench clean
 
 ## deps: install the Debian packages that are missing (quick no-op when all are present)
 deps:
@@ -32,10 +32,21 @@ run: build
 	@echo "== tracekit policy show"
 	@$(BIN) policy show
 
-## test: build and run every test (warnings in our code are errors: Package.swift)
+## test: build and run every test (warnings in our code are errors: Package.swift), then the
+## regression gate: every trip of Traces/ against the committed baseline (exit 1 on a regression).
+## Refresh the baseline after an intended change: make baseline (and commit Traces/baseline.json).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) gate
+
+## gate: tracekit batch over Traces/ against Traces/baseline.json
+gate: build
+	$(BIN) batch Traces/ --baseline Traces/baseline.json
+
+## baseline: rewrite Traces/baseline.json from the current build
+baseline: build
+	$(BIN) batch Traces/ --write-baseline Traces/baseline.json
 
 ## bench: release benchmarks (see Benchmarks/README.md); BENCH_ARGS="--json out.json" for JSON
 bench: deps
