@@ -1,7 +1,9 @@
 // swift-tools-version: 6.2
 // TraceKit: replay GPS traces through a location-sharing policy.
 // Module graph (arrows point at dependencies):
-//   tracekit (executable) -> TraceCLI -> TraceReplay, TraceDevice, TraceEnergy, TraceSmoothing, TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   tracekit (executable) -> TraceCLI -> TraceBatch, TraceReplay, TraceDevice, TraceEnergy, TraceSmoothing, TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
+//   TraceBatch -> TraceReplay, TraceJSON, TraceIO, TraceSharing, TraceEnergy
+//     (batch replay and the CI gate: discovery, worker pool, aggregates, baselines, tolerances, comparison)
 //   TraceReplay -> TraceIO, TraceSharing, TraceEnergy, TraceDevice, TraceGeodesy, TraceProj, TraceJSON
 //     (scenario, inference, replay engine, metrics; each phone is a TraceDevice PhoneEmulator)
 //   TraceSmoothing -> TraceSharing (for AccuracyTier), TraceGeodesy (Kalman filter, RTS smoother)
@@ -15,7 +17,7 @@
 //   TraceProj -> CProj (system library, PROJ), TraceGeodesy
 //   TraceGeometry -> CGeos (system library, GEOS reentrant C API), TraceGeodesy
 //   TraceGeodesy: pure Swift, no dependency
-//   tracekit-bench (Benchmarks/) -> library modules (TraceDevice included), CBaselines (C reference kernels)
+//   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), CBaselines (C reference kernels)
 //   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceSharing, TraceGeodesy
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
 import PackageDescription
@@ -90,7 +92,7 @@ let package = Package(
         .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "CProj", "CBaselines", "TestSupport"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "TraceBatch", "CProj", "CBaselines", "TestSupport"],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
         ),
