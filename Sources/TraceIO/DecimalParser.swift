@@ -17,8 +17,10 @@ import Glibc
 ///
 /// One pass over the bytes accumulates up to 19 significant digits into a `UInt64` (leading zeros
 /// are skipped, digits beyond the 19th only move the decimal exponent, or mark the value as
-/// truncated when they are not zero); fraction digits are taken eight at a time with one unaligned
-/// load and three multiplications when they surely fit. Then Clinger's fast path: when no nonzero
+/// truncated when they are not zero); where eight bytes can be read, a short integer part and
+/// up to eight fraction digits at a time are taken with one unaligned load, a digit count and three
+/// multiplications when they surely fit (the same state the byte loop reaches). ``parsePrefix(_:limit:)``
+/// reads a number that ends where the grammar stops, for scanners that parse in place. Then Clinger's fast path: when no nonzero
 /// digit was dropped, the significand `m` is ≤ 2⁵³ and the decimal exponent `e` is in −22…22, `m`
 /// and `10^|e|` are both exact doubles, so `Double(m) * 10^e` (or `/ 10^−e`) is one correctly
 /// rounded IEEE operation. The case 22 < e ≤ 37 is folded in when `m · 10^(e−22)` is still ≤ 2⁵³ (exact
@@ -58,8 +60,28 @@ public enum DecimalParser {
     ///   exactly one number in the grammar.
     /// - Complexity: O(n); no allocation unless the `strtod` fallback is needed for a long input.
     public static func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        let n = bytes.count
-        guard n > 0 else { return nil }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
+        return parse(base, bytes.count, whole: true)?.value
+    }
+
+    /// Parses the longest number in the grammar at `p` (at most `limit` bytes, at least one
+    /// readable) and returns it with its length in bytes; the caller checks what follows it. The
+    /// value is bit-identical to ``parseDouble(_:)-(UnsafeBufferPointer<UInt8>)`` on exactly
+    /// those bytes. Returns nil when no number starts at `p`, or when the bytes after a valid
+    /// number could continue it but do not complete it (`1e` followed by a letter, `1e+`): such
+    /// text is never a number followed by a delimiter, so a caller that requires one loses nothing.
+    /// - Complexity: O(length); no allocation unless the `strtod` fallback is needed.
+    static func parsePrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
+        parse(p, limit, whole: false)
+    }
+
+    /// The parser behind both entry points: the number at `bytes[0...]`, of `n` bytes when `whole`
+    /// (nil otherwise), or its longest prefix in the grammar. Everything it decides before the
+    /// number's end depends only on the number's bytes (the eight-digit chunks read ahead, but
+    /// only use chunks that are all digits, which the number would continue with anyway), so a
+    /// prefix read gives exactly what a whole read of the same bytes gives.
+    @inline(__always)
+    private static func parse(_ bytes: UnsafePointer<UInt8>, _ n: Int, whole: Bool) -> (value: Double, length: Int)? {
         var i = 0
         var negative = false
         switch bytes[0] {
@@ -74,7 +96,18 @@ public enum DecimalParser {
         var sawDigit = false
         var truncated = false  // a nonzero digit did not fit in `significand`, or the exponent saturated
 
-        // Integer part.
+        // Integer part: a chunk of eight bytes at once when it holds all of it (at most seven
+        // digits), then byte by byte (which then stops at once, or reads a longer part).
+        if n &- i >= 8 {
+            let chunk = load8(bytes + i)
+            let k = digitCount(chunk)
+            if k > 0 && k < 8 {
+                significand = digitsValue(chunk, count: k)
+                significantDigits = significand == 0 ? 0 : k &- zeroCount(chunk)
+                sawDigit = true
+                i &+= k
+            }
+        }
         while i < n {
             let d = bytes[i] &- UInt8(ascii: "0")
             if d > 9 { break }
@@ -93,14 +126,24 @@ public enum DecimalParser {
         // Fraction.
         if i < n && bytes[i] == UInt8(ascii: ".") {
             i &+= 1
-            // Eight digits at a time while they surely fit (the common GPS case: 6–9 decimals).
-            if significand != 0, let base = bytes.baseAddress {
-                while significantDigits <= 11 && n &- i >= 8, let chunk = eightDigits(base + i) {
-                    significand = significand &* 100_000_000 &+ chunk
-                    significantDigits &+= 8
-                    scale &-= 8
-                    i &+= 8
+            // Up to eight digits at a time while they surely fit (the common GPS case: 6–17
+            // decimals), keeping exactly the byte loop's state: leading zeros are not counted as
+            // significant, and every digit moves the scale.
+            while significantDigits <= 11 && n &- i >= 8 {
+                let chunk = load8(bytes + i)
+                let k = digitCount(chunk)
+                if k == 0 { break }
+                let v = digitsValue(chunk, count: k)
+                if significand == 0 {
+                    significantDigits = v == 0 ? 0 : k &- zeroCount(chunk)
+                } else {
+                    significantDigits &+= k
                 }
+                significand = significand &* tenTo(k) &+ v
+                scale &-= k
+                sawDigit = true
+                i &+= k
+                if k < 8 { break }
             }
             while i < n {
                 let d = bytes[i] &- UInt8(ascii: "0")
@@ -143,10 +186,11 @@ public enum DecimalParser {
             guard i > start else { return nil }
             if exponentNegative { exponent = -exponent }
         }
-        guard i == n else { return nil }
+        if whole { guard i == n else { return nil } }
+        let length = i
 
         if !truncated {
-            if significand == 0 { return negative ? -0.0 : 0.0 }
+            if significand == 0 { return (negative ? -0.0 : 0.0, length) }
             let e = scale &+ exponent
             if significand <= 1 << 53 {
                 var value: Double?
@@ -160,14 +204,14 @@ public enum DecimalParser {
                 } else if e >= -22 {
                     value = Double(significand) / powerOfTen(-e)
                 }
-                if let value { return negative ? -value : value }
+                if let value { return (negative ? -value : value, length) }
             } else if e == 0 {
                 let value = Double(significand)  // one correctly rounded conversion
-                return negative ? -value : value
+                return (negative ? -value : value, length)
             }
-            if let value = eiselLemire(significand, e) { return negative ? -value : value }
+            if let value = eiselLemire(significand, e) { return (negative ? -value : value, length) }
         }
-        return viaStrtod(bytes)
+        return (viaStrtod(UnsafeBufferPointer(start: bytes, count: length)), length)
     }
 
     /// Parses a decimal number that must be the whole of `text` (see
@@ -249,20 +293,56 @@ public enum DecimalParser {
         }
     }
 
-    /// The value of the eight ASCII digits at `p`, or `nil` if any of the bytes is not a digit
-    /// (SWAR: one unaligned load, a digit test and three multiplications; after Lemire).
+    /// The eight bytes at `p`, the first in the low byte.
     @inline(__always)
-    private static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
-        let chunk = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
-        // Every byte is 0x30…0x39 iff its high nibble is 3 and adding 6 keeps it 3.
+    private static func load8(_ p: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    }
+
+    /// How many of the bytes of `chunk` (``load8(_:)``) are ASCII digits before the first that is
+    /// not, 0…8 (SWAR, after Lemire).
+    @inline(__always)
+    static func digitCount(_ chunk: UInt64) -> Int {
+        // A byte is 0x30…0x39 iff its high nibble is 3 and adding 6 keeps it 3. Adding 6 carries
+        // into the next byte only out of a byte ≥ 0xFA, which is not a digit: the bytes before
+        // the first non-digit are judged exactly.
         let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-        guard (chunk & high) | (((chunk &+ 0x0606_0606_0606_0606) & high) >> 4) == 0x3333_3333_3333_3333 else {
-            return nil
-        }
-        var v = chunk & 0x0F0F_0F0F_0F0F_0F0F  // digit values, first digit in the low byte
+        let bad = ((chunk & high) ^ 0x3030_3030_3030_3030) | (((chunk &+ 0x0606_0606_0606_0606) & high) ^ 0x3030_3030_3030_3030)
+        return bad.trailingZeroBitCount &>> 3
+    }
+
+    /// How many of the bytes of `chunk` are '0' before the first that is not, 0…8.
+    @inline(__always)
+    private static func zeroCount(_ chunk: UInt64) -> Int {
+        (chunk ^ 0x3030_3030_3030_3030).trailingZeroBitCount &>> 3
+    }
+
+    /// The value of the first `k` (1…8) bytes of `chunk`, all ASCII digits (SWAR: a shift and
+    /// three multiplications; after Lemire).
+    @inline(__always)
+    static func digitsValue(_ chunk: UInt64, count k: Int) -> UInt64 {
+        // The digits moved to the high bytes, zeros (digit value 0) below: an eight-digit number
+        // with leading zeros.
+        var v = (chunk &<< UInt64(64 &- 8 &* k)) & 0x0F0F_0F0F_0F0F_0F0F
         v = (v &* (1 + 10 << 8)) >> 8  // pairs: 10·d0 + d1 in every other byte
         v = ((v & 0x00FF_00FF_00FF_00FF) &* (1 + 100 << 16)) >> 16  // quads
         return ((v & 0x0000_FFFF_0000_FFFF) &* (1 + 10_000 << 32)) >> 32
+    }
+
+    /// 10^k for 0 ≤ k ≤ 8 (a lookup table once compiled).
+    @inline(__always)
+    private static func tenTo(_ k: Int) -> UInt64 {
+        switch k {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        default: 100_000_000
+        }
     }
 
     /// 10^e for 0 ≤ e ≤ 15.

@@ -28,9 +28,30 @@ private struct Comparison {
         checked += 1
         let got = parse(text)
         let want = strtodReference(text)
+        checkPrefix(text, whole: got)
         guard got?.bitPattern != want?.bitPattern else { return }
         if mismatches.count < 10 {
             mismatches.append("\(String(decoding: text, as: UTF8.self)): got \(got.map { "\($0)" } ?? "nil"), strtod \(want.map { "\($0)" } ?? "nil")")
+        }
+    }
+
+    /// `parsePrefix` on `text` followed by a delimiter and more bytes, and on `text` alone: what
+    /// it reads is exactly what `parseDouble` reads from the bytes it consumed, and a whole
+    /// number followed by a delimiter is read whole.
+    mutating func checkPrefix(_ text: [UInt8], whole: Double?) {
+        guard !text.isEmpty else { return }
+        for tail in [Array("\"".utf8), Array("</ele>12345678".utf8), []] {
+            let padded = text + tail
+            let got = padded.withUnsafeBufferPointer { DecimalParser.parsePrefix($0.baseAddress!, limit: $0.count) }
+            if let got {
+                let again = parse(Array(padded[0..<got.length]))
+                if again?.bitPattern != got.value.bitPattern && mismatches.count < 10 {
+                    mismatches.append("prefix of \(String(decoding: padded, as: UTF8.self)): \(got.value) in \(got.length) bytes, whole read \(again.map { "\($0)" } ?? "nil")")
+                }
+            }
+            if let whole, !tail.isEmpty, got?.length != text.count || got?.value.bitPattern != whole.bitPattern, mismatches.count < 10 {
+                mismatches.append("prefix of \(String(decoding: padded, as: UTF8.self)): \(String(describing: got)), whole \(whole)")
+            }
         }
     }
 
