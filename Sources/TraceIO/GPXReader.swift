@@ -33,6 +33,11 @@ public struct GPXReader: TraceReader {
     private var zoneAssumed = false
     /// Whether plain points are read whole (tests turn it off to compare both paths).
     var plainPoints = true
+    /// Whether points of the commonest shape are scanned and parsed in one pass
+    /// (``fusedPoint()``) before ``plainPoint()`` is tried (tests turn it off to compare the paths).
+    var fusedPoints = true
+    /// How many points ``fusedPoint()`` read (tests check that it is taken).
+    private(set) var fusedCount = 0
     /// `ReadOptions.zonelessUTCOffset`: the offset of times written without a zone.
     private let zonelessOffset: Int?
 
@@ -72,6 +77,13 @@ public struct GPXReader: TraceReader {
             if let item = queue.pop() { return item }
             // A whole plain point in one call.
             if plainPoints && pointDepth == 0 && field == nil && pendingStart == nil {
+                if fusedPoints {
+                    switch try fusedPoint() {
+                    case .item(let item): return item
+                    case .dropped: continue
+                    case .notPlain: break
+                    }
+                }
                 switch try plainPoint() {
                 case .item(let item): return item
                 case .dropped: continue
@@ -446,5 +458,239 @@ public struct GPXReader: TraceReader {
         case .route: return .routePoint(point.values)
         case .waypoint: return .waypoint(point.values)
         }
+    }
+}
+
+// MARK: - Fused points
+
+extension GPXReader {
+    /// The 8 bytes at `p`, the first in the lowest byte.
+    @inline(__always) private static func load8(_ p: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    }
+
+    /// A mask of the lowest `n` bytes (1…8).
+    @inline(__always) private static func lowBytes(_ n: Int) -> UInt64 {
+        n >= 8 ? ~0 : (1 &<< UInt64(n &* 8)) &- 1
+    }
+
+    /// Skips XML white space from `i` (a byte loop: the gaps inside a tag are short).
+    @inline(__always) private static func skipShortSpaces(_ base: UnsafePointer<UInt8>, _ i: inout Int, limit: Int) {
+        while i < limit && XMLScanner.isSpace(base[i]) { i &+= 1 }
+    }
+
+    /// The number in text from `i` up to `terminator` (optionally surrounded by XML white space),
+    /// exactly as ``DecimalParser/parseDouble(_:)-(UnsafeBufferPointer<UInt8>)`` reads the trimmed
+    /// text; `i` is left at the terminator. Nil (with `i` unchanged) when the text is anything
+    /// else, the value is not finite, or the terminator is not in the window.
+    @inline(__always)
+    private static func fusedNumber(_ base: UnsafePointer<UInt8>, _ i: inout Int, limit: Int, until terminator: UInt8) -> Double? {
+        var j = i
+        skipShortSpaces(base, &j, limit: limit)
+        guard j < limit, let (value, length) = DecimalParser.parsePrefix(base + j, limit: limit &- j), value.isFinite else { return nil }
+        j &+= length
+        skipShortSpaces(base, &j, limit: limit)
+        guard j < limit, base[j] == terminator else { return nil }
+        i = j
+        return value
+    }
+
+    /// The next point, when it has the commonest shape, scanned and parsed in one pass: after
+    /// white space, an unprefixed `<trkpt` (in an explicit segment), `<rtept` (in a route) or
+    /// `<wpt`; exactly the attributes `lat` and `lon` (in either order, either quote), each a
+    /// number with at most white space around it, a latitude in [-90, 90] and a longitude in
+    /// (-180, 180]; then, between white space, unprefixed children `<ele>`, `<time>`, `<hdop>`,
+    /// `<vdop>`, `<pdop>`, `<sat>`, `<speed>`, `<course>`, `<hAcc>` or `<vAcc>` whose text is a
+    /// readable value (a number is parsed straight from the text, a time from its first byte to
+    /// its end) and whose end tag follows at once; then the end tag; all in the scanner's window.
+    /// Anything else (another attribute, child, prefix, an entity reference, a comment, a value
+    /// with a problem, a time that the zone-less offset shifts out of range, the window's end)
+    /// gives `.notPlain` having changed nothing, and the general paths read the element. What it
+    /// accepts, it reads exactly as the token-by-token path does (same values, items and
+    /// diagnostics; the checks run with the scanner after the end tag, as there).
+    private mutating func fusedPoint() throws(TraceReadError) -> PlainPoint {
+        guard let window = scanner.elementWindow() else { return .notPlain }
+        let base = window.base, limit = window.limit
+        var i = ByteMasks.skipSpaces(base, from: window.position, limit: limit)
+        guard limit &- i >= 8 else { return .notPlain }
+        let head = GPXReader.load8(base + i)
+        let kind: PointKind
+        let nameLength: Int
+        let endTag: UInt64
+        if head & 0xFFFF_FFFF_FFFF == 0x7470_6B72_743C {  // "<trkpt"
+            guard trackDepth > 0 && segmentDepth > 0 && scanner.depth == segmentDepth else { return .notPlain }
+            kind = .track
+            nameLength = 5
+            endTag = 0x3E74_706B_7274_2F3C  // "</trkpt>"
+        } else if head & 0xFFFF_FFFF_FFFF == 0x7470_6574_723C {  // "<rtept"
+            guard routeDepth > 0 && scanner.depth == routeDepth else { return .notPlain }
+            kind = .route
+            nameLength = 5
+            endTag = 0x3E74_7065_7472_2F3C  // "</rtept>"
+        } else if head & 0xFFFF_FFFF == 0x7470_773C {  // "<wpt"
+            kind = .waypoint
+            nameLength = 3
+            endTag = 0x3E74_7077_2F3C  // "</wpt>"
+        } else {
+            return .notPlain
+        }
+        i &+= 1 &+ nameLength
+        guard XMLScanner.isSpace(base[i]) else { return .notPlain }
+
+        // Attributes: lat and lon, once each.
+        var latitude = 0.0, longitude = 0.0
+        var seen = 0
+        while true {
+            GPXReader.skipShortSpaces(base, &i, limit: limit)
+            guard limit &- i >= 8 else { return .notPlain }
+            if base[i] == UInt8(ascii: ">") { break }
+            let name = UInt32(truncatingIfNeeded: GPXReader.load8(base + i))
+            let isLatitude = name == 0x3D74_616C  // "lat="
+            guard isLatitude || name == 0x3D6E_6F6C else { return .notPlain }  // "lon="
+            let bit = isLatitude ? 1 : 2
+            guard seen & bit == 0 else { return .notPlain }
+            seen |= bit
+            let quote = base[i &+ 4]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return .notPlain }
+            i &+= 5
+            guard let value = GPXReader.fusedNumber(base, &i, limit: limit, until: quote) else { return .notPlain }
+            if isLatitude { latitude = value } else { longitude = value }
+            i &+= 1
+            guard i < limit else { return .notPlain }
+            if base[i] == UInt8(ascii: ">") { break }
+            guard XMLScanner.isSpace(base[i]) else { return .notPlain }
+        }
+        // Positions the checks would refuse or change go the general way (which reports them).
+        guard seen == 3, latitude >= -90, latitude <= 90, longitude > -180, longitude <= 180 else { return .notPlain }
+        i &+= 1
+
+        // Children, then the end tag.
+        var values = Fix(coordinate: Coordinate(uncheckedLatitude: latitude, longitude: longitude))
+        var zoneless = false
+        while true {
+            i = ByteMasks.skipSpaces(base, from: i, limit: limit)
+            guard limit &- i >= 8 else { return .notPlain }
+            let tag = GPXReader.load8(base + i)
+            if tag & 0xFFFF == 0x2F3C {  // "</"
+                let endLength = nameLength &+ 3
+                guard tag & GPXReader.lowBytes(endLength) == endTag else { return .notPlain }
+                scanner.consumeElement(endName: (i &+ 2)..<(i &+ 2 &+ nameLength), end: i &+ endLength)
+                break
+            }
+            let f: Field
+            let tagLength: Int
+            switch UInt8(truncatingIfNeeded: tag &>> 8) {
+            case UInt8(ascii: "e"):
+                guard tag & 0xFF_FFFF_FFFF == 0x3E_656C_653C else { return .notPlain }  // "<ele>"
+                f = .elevation
+                tagLength = 5
+            case UInt8(ascii: "t"):
+                guard tag & 0xFFFF_FFFF_FFFF == 0x3E65_6D69_743C else { return .notPlain }  // "<time>"
+                f = .time
+                tagLength = 6
+            case UInt8(ascii: "h"):
+                switch tag & 0xFFFF_FFFF_FFFF {
+                case 0x3E70_6F64_683C: f = .hdop  // "<hdop>"
+                case 0x3E63_6341_683C: f = .horizontalAccuracy  // "<hAcc>"
+                default: return .notPlain
+                }
+                tagLength = 6
+            case UInt8(ascii: "v"):
+                switch tag & 0xFFFF_FFFF_FFFF {
+                case 0x3E70_6F64_763C: f = .vdop  // "<vdop>"
+                case 0x3E63_6341_763C: f = .verticalAccuracy  // "<vAcc>"
+                default: return .notPlain
+                }
+                tagLength = 6
+            case UInt8(ascii: "p"):
+                guard tag & 0xFFFF_FFFF_FFFF == 0x3E70_6F64_703C else { return .notPlain }  // "<pdop>"
+                f = .pdop
+                tagLength = 6
+            case UInt8(ascii: "s"):
+                if tag & 0xFF_FFFF_FFFF == 0x3E_7461_733C {  // "<sat>"
+                    f = .satellites
+                    tagLength = 5
+                } else if tag & 0xFF_FFFF_FFFF_FFFF == 0x3E_6465_6570_733C {  // "<speed>"
+                    f = .speed
+                    tagLength = 7
+                } else {
+                    return .notPlain
+                }
+            case UInt8(ascii: "c"):
+                guard tag == 0x3E65_7372_756F_633C else { return .notPlain }  // "<course>"
+                f = .course
+                tagLength = 8
+            default:
+                return .notPlain
+            }
+            i &+= tagLength
+            if f == .time {
+                // The time's text: from its first byte (after any white space), at least the 19
+                // bytes every form has, then up to white space or markup; then only white space
+                // before the '<'. Exactly the trimmed text the other paths parse.
+                var j = i
+                GPXReader.skipShortSpaces(base, &j, limit: limit)
+                guard limit &- j > 19 else { return .notPlain }
+                var e = j &+ 19
+                while e < limit {
+                    let b = base[e]
+                    if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") || XMLScanner.isSpace(b) { break }
+                    e &+= 1
+                }
+                i = e
+                GPXReader.skipShortSpaces(base, &i, limit: limit)
+                guard i < limit, base[i] == UInt8(ascii: "<"),
+                      let parsed = Timestamp.parseISO8601(UnsafeBufferPointer(start: base + j, count: e &- j)),
+                      let stored = storedTime(parsed.timestamp, hadZone: parsed.hadZone) else { return .notPlain }
+                values.time = stored
+                zoneless = zoneless || !parsed.hadZone
+            } else {
+                guard let v = GPXReader.fusedNumber(base, &i, limit: limit, until: UInt8(ascii: "<")),
+                      GPXReader.storeFused(f, v, in: &values) else { return .notPlain }
+            }
+            // The end tag: "</" and the start tag's name and '>'.
+            guard limit &- i > 8 else { return .notPlain }
+            let expected = 0x2F3C | ((tag & GPXReader.lowBytes(tagLength)) &>> 8) &<< 16
+            let endLength = tagLength &+ 1
+            let found = GPXReader.load8(base + i)
+            if endLength <= 8 {
+                guard found & GPXReader.lowBytes(endLength) == expected else { return .notPlain }
+            } else {
+                guard found == expected, base[i &+ 8] == UInt8(ascii: ">") else { return .notPlain }
+            }
+            i &+= endLength
+        }
+        fusedCount &+= 1
+        if zoneless { assumeZoneless() }
+        // As ``finishPoint()``, for a position already known to be valid (nothing to note).
+        guard try checker.accept(valid: true, time: values.time, line: scanner.line, ordered: kind == .track) else { return .dropped }
+        switch kind {
+        case .track: return .item(.trackPoint(values))
+        case .route: return .item(.routePoint(values))
+        case .waypoint: return .item(.waypoint(values))
+        }
+    }
+
+    /// Stores number `v` of field `f` when ``read(_:_:)`` would read it without a problem;
+    /// returns false (storing nothing) when it would report one.
+    @inline(__always)
+    private static func storeFused(_ f: Field, _ v: Double, in values: inout Fix) -> Bool {
+        switch f {
+        case .elevation: values.elevation = v
+        case .hdop: guard !(v < 0) else { return false }; values.hdop = v
+        case .vdop: guard !(v < 0) else { return false }; values.vdop = v
+        case .pdop: guard !(v < 0) else { return false }; values.pdop = v
+        case .speed: guard !(v < 0) else { return false }; values.speed = v
+        case .horizontalAccuracy: guard !(v < 0) else { return false }; values.horizontalAccuracy = v
+        case .verticalAccuracy: guard !(v < 0) else { return false }; values.verticalAccuracy = v
+        case .satellites:
+            guard v >= 0 && v == v.rounded() && v < 1000 else { return false }
+            values.satellites = Int(v)
+        case .course:
+            guard v >= 0 && v <= 360 else { return false }
+            values.course = v
+        default: return false
+        }
+        return true
     }
 }

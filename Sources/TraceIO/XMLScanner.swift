@@ -723,6 +723,29 @@ struct XMLScanner {
         }
     }
 
+    /// The window, for a reader that reads one whole element of a shape it knows by itself (the
+    /// GPX reader's fused points): the bytes from `position` up to `limit` are readable. Nil unless
+    /// the scanner is where ``plainElement(maximumChildren:where:)`` may start: inside the root
+    /// element, in a UTF-8 document, no end tag pending, text not captured, and room for two more
+    /// levels of nesting. The reader must accept only well-formed XML that ``next()`` would read
+    /// as one start tag, text and child elements of ``simpleElement()``'s shape (ASCII names, no
+    /// references), and the matching end tag, then call ``consumeElement(endName:end:)``; or
+    /// change nothing.
+    func elementWindow() -> (base: UnsafePointer<UInt8>, position: Int, limit: Int)? {
+        guard !pendingEnd, !latin1, !captureText, !openEnds.isEmpty, openEnds.count + 1 < XMLScanner.maximumDepth else { return nil }
+        return (UnsafePointer(base), position, source.end)
+    }
+
+    /// Moves past an element a reader read by itself from ``elementWindow()``, leaving the
+    /// scanner as ``next()`` would after its end tag: the open elements are as before (the
+    /// element was opened and closed), ``name`` is the end tag's name (at `endName` in the
+    /// window), the scanner stands at `end`. The attributes are forgotten.
+    mutating func consumeElement(endName: Range<Int>, end: Int) {
+        nameRange = endName
+        attributeCount = 0
+        position = end
+    }
+
     /// Longest text ``simpleElement()`` takes; longer text goes through ``next()``.
     static let maximumSimpleText = 256
 

@@ -1,3 +1,4 @@
+import Glibc
 import TestSupport
 import Testing
 @testable import TraceIO
@@ -80,21 +81,263 @@ struct GPXPointPathTests {
         return text
     }
 
+    /// Reads `reader` to the end; returns what it read and how many points the fused path took.
+    static func read(_ reader: GPXReader) throws -> (result: ReadResult, fused: Int) {
+        var reader = reader
+        var items: [TraceItem] = []
+        while let item = try reader.next() { items.append(item) }
+        return (ReadResult(items: items, diagnostics: reader.diagnostics), reader.fusedCount)
+    }
+
+    /// Reads `bytes` three ways (fused and plain points, plain points only, token by token) and
+    /// checks that all three give the same items and diagnostics; returns the first way's reading.
+    @discardableResult
+    static func expectPathsAgree(_ bytes: [UInt8], options: ReadOptions = ReadOptions(), _ label: String) throws -> (result: ReadResult, fused: Int) {
+        let fused = GPXReader(bytes: bytes, options: options)
+        var plain = GPXReader(bytes: bytes, options: options)
+        plain.fusedPoints = false
+        var tokens = GPXReader(bytes: bytes, options: options)
+        tokens.plainPoints = false
+        let a = try read(fused), b = try read(plain), c = try read(tokens)
+        #expect(b.fused == 0 && c.fused == 0)
+        #expect(a.result.items == c.result.items, "\(label): fused vs tokens")
+        #expect(a.result.diagnostics == c.result.diagnostics, "\(label): fused vs tokens")
+        #expect(b.result.items == c.result.items, "\(label): plain vs tokens")
+        #expect(b.result.diagnostics == c.result.diagnostics, "\(label): plain vs tokens")
+        return a
+    }
+
     @Test("plain points read the same whole and token by token")
     func pathsAgree() throws {
         for seed in UInt64(1)...20 {
             let bytes = Array(Self.quirkyGPX(seed: seed).utf8)
             for offset in [nil, 3600] {
-                let options = ReadOptions(zonelessUTCOffset: offset)
-                let whole = GPXReader(bytes: bytes, options: options)
-                var tokens = GPXReader(bytes: bytes, options: options)
-                tokens.plainPoints = false
-                let a = try readTrace(whole), b = try readTrace(tokens)
-                #expect(a.points.count > 200)
-                #expect(a.items == b.items, "seed \(seed)")
-                #expect(a.diagnostics == b.diagnostics, "seed \(seed)")
+                let a = try Self.expectPathsAgree(bytes, options: ReadOptions(zonelessUTCOffset: offset), "seed \(seed)")
+                #expect(a.result.points.count > 200)
+                #expect(a.fused > 20, "seed \(seed)")
             }
         }
+    }
+
+    /// A number's text for the fused path's generator: mostly ordinary, often at the edges of the
+    /// number grammar or of what the fused path takes.
+    static func numberText(_ value: Double, _ r: inout SplitMix64) -> String {
+        switch r.next() % 120 {
+        case 0: return " \(value)"
+        case 1: return "\(value) "
+        case 2: return "\t\(value)\r\n"
+        case 3: return "+\(value)"
+        case 4: return "\(value)e0"
+        case 5: return "\(value * 1000)E-3"
+        case 6: return "000\(value)"
+        case 7: return "\(value)00000000001"  // 17–20+ digits
+        case 8: return "\(Int(value)).1234567890123456789"
+        case 9: return "\(value)m"
+        case 10: return "\(value)e"
+        case 11: return "\(value)e+"
+        case 12: return "\(value) 1"
+        case 13: return "-\(value)"
+        case 14: return "."
+        case 15: return "\(Int(value))."
+        case 16: return "0x10"
+        case 17: return "nan"
+        case 18: return "1e999"
+        case 19: return "-0"
+        case 20: return "&#52;2"
+        case 21: return "\(value)&#48;"
+        case 22: return ".5"
+        case 23: return "\(value)123456789012345678901234567890"
+        case 24: return "0.0000000000000000000000\(Int(value))"
+        default: return "\(value)"
+        }
+    }
+
+    /// A seeded GPX of points near the fused path's shape: most are taken by it; the others vary
+    /// one thing it must refuse (or take) exactly as the other paths read it.
+    static func fusedGPX(seed: UInt64, lineEnd: String = "\n") -> String {
+        var rng = SplitMix64(seed: seed)
+        var second = 0
+        func stamp(_ r: inout SplitMix64) -> String {
+            second += Int(r.next() % 3)
+            let s = second
+            let base = "2024-05-01T\(s / 3600 < 10 ? "0" : "")\(s / 3600):\(s / 60 % 60 < 10 ? "0" : "")\(s / 60 % 60):\(s % 60 < 10 ? "0" : "")\(s % 60)"
+            switch r.next() % 80 {
+            case 0: return base  // no zone
+            case 1: return base + ".123456789123Z"
+            case 2: return base + ".5+02:00"
+            case 3: return base + "-0130"
+            case 4: return base + "+05"
+            case 5: return " " + base + "Z "
+            case 6: return base + " Z"
+            case 7: return base.replacingOccurrences(of: "T", with: " ") + "Z"
+            case 8: return base.replacingOccurrences(of: "T", with: "t") + "z"
+            case 9: return "2024-02-30T00:00:00Z"
+            case 10: return "2024-05-01T24:00:00Z"
+            case 11: return "2024-05-01T23:59:60.5Z"
+            case 12: return "2024-05-01"
+            case 13: return base + "Z&#32;"
+            case 14: return "2262-04-12T00:00:00Z"
+            case 15: return base + ",25Z"
+            default: return base + "Z"
+            }
+        }
+        func child(_ r: inout SplitMix64) -> String {
+            let v = (r.uniform(0, 500) * 10).rounded() / 10
+            switch r.next() % 30 {
+            case 0: return "<hdop>\(numberText(v / 100, &r))</hdop>"
+            case 1: return "<vdop>\(numberText(v / 100, &r))</vdop>"
+            case 2: return "<pdop>\(numberText(v / 100, &r))</pdop>"
+            case 3: return "<sat>\(["7", "12", "12.0", "1e1", "-0", "999", "1000", "7.5", " 8 ", "+3"][Int(r.next() % 10)])</sat>"
+            case 4: return "<speed>\(numberText(v / 50, &r))</speed>"
+            case 5: return "<course>\(["0", "360", "360.0000000001", "359.9", "-0", "-1", "90e0"][Int(r.next() % 7)])</course>"
+            case 6: return "<hAcc>\(numberText(v / 20, &r))</hAcc>"
+            case 7: return "<vAcc>\(numberText(v / 20, &r))</vAcc>"
+            case 8: return "<ele/>"
+            case 9: return "<ele></ele>"
+            case 10: return "<ele><![CDATA[12]]></ele>"
+            case 11: return "<ele>1<!-- c -->2</ele>"
+            case 12: return "<ele >5</ele>"
+            case 13: return "<ele>5</ele >"
+            case 14: return "<elevation>5</elevation>"
+            case 15: return "<fix>3d</fix>"
+            case 16: return "<hdop>-0.5</hdop>"
+            case 17: return "<time>\(stamp(&r))</time>"
+            case 18: return "<gpx:ele>4</gpx:ele>"
+            case 19: return "<extensions><speed>2</speed></extensions>"
+            default: return "<ele>\(numberText(v, &r))</ele>"
+            }
+        }
+        func point(_ tag: String, _ r: inout SplitMix64) -> String {
+            let lat = 47 + r.uniform(-1, 1), lon = 8 + r.uniform(-1, 1)
+            let q = r.next() % 5 == 0 ? "'" : "\""
+            var attributes: String
+            switch r.next() % 30 {
+            case 0: attributes = "lon=\(q)\(numberText(lon, &r))\(q) lat=\(q)\(numberText(lat, &r))\(q)"
+            case 1: attributes = "lat=\(q)\(lat)\(q)\tlon=\(q)\(lon)\(q)\t"
+            case 2: attributes = "lat=\"\(lat)\" lon='\(lon)'"
+            case 3: attributes = "lat=\"\(lat)\" lon=\"\(lon)\" latitude=\"1\""
+            case 4: attributes = "lat = \"\(lat)\" lon=\"\(lon)\""
+            case 5: attributes = "lat=\"\(lat)\"\(lineEnd)  lon=\"\(lon)\""
+            case 6: attributes = "lat=\"\(["90", "-90", "90.0000001", "-0"][Int(r.next() % 4)])\" lon=\"\(["180", "-180", "179.9", "200", "-360.5", "1e3"][Int(r.next() % 6)])\""
+            case 7: attributes = "lat=\"\(lat)\" lon=\"\(lon)\" ele=\"5\""
+            case 8: attributes = "gpx:lat=\"\(lat)\" lon=\"\(lon)\""
+            case 9: attributes = "lat=\"\(lat)\""
+            case 10: return "<\(tag) lat=\"\(lat)\" lon=\"\(lon)\"/>" + lineEnd
+            default: attributes = "lat=\(q)\(numberText(lat, &r))\(q) lon=\(q)\(numberText(lon, &r))\(q)"
+            }
+            var children: [String] = []
+            if r.next() % 8 != 0 { children.append("<ele>\(numberText((r.uniform(300, 500) * 10).rounded() / 10, &r))</ele>") }
+            if r.next() % 8 != 0 { children.append("<time>\(stamp(&r))</time>") }
+            for _ in 0..<(r.next() % 4) { children.append(child(&r)) }
+            let gap = ["", lineEnd + "  ", " ", "\t", "\r\n\t"][Int(r.next() % 5)]
+            let end = r.next() % 50 == 0 ? "</\(tag) >" : "</\(tag)>"
+            return "<\(tag) \(attributes)>" + children.map { gap + $0 }.joined() + gap + end + lineEnd
+        }
+        var text = "<?xml version=\"1.0\"?>" + lineEnd + "<gpx version=\"1.1\">" + lineEnd
+        text += "<wpt lat=\"47.1\" lon=\"8.1\"><ele>3</ele></wpt>" + lineEnd
+        text += "<trk><name>t</name>" + lineEnd
+        for _ in 0..<3 {
+            text += "<trkseg>" + lineEnd
+            for _ in 0..<150 { text += "  " + point(rng.next() % 15 == 0 ? "wpt" : "trkpt", &rng) }
+            text += "</trkseg>" + lineEnd
+        }
+        text += "<trkpt lat=\"47\" lon=\"8\"><ele>1</ele></trkpt>" + lineEnd + "</trk>" + lineEnd  // outside a segment
+        text += "<rte><name>r</name>" + lineEnd
+        for _ in 0..<60 { text += point("rtept", &rng) }
+        text += "</rte>" + lineEnd + "<trkpt lat=\"1\" lon=\"2\"></trkpt>" + lineEnd + "</gpx>" + lineEnd
+        return text
+    }
+
+    @Test("points near the fused path's shape read the same on every path")
+    func fusedShapesAgree() throws {
+        for seed in UInt64(1)...12 {
+            for lineEnd in ["\n", "\r\n"] {
+                let bytes = Array(Self.fusedGPX(seed: seed, lineEnd: lineEnd).utf8)
+                for offset in [nil, 3600, -50_000_000_000] {
+                    let a = try Self.expectPathsAgree(bytes, options: ReadOptions(zonelessUTCOffset: offset), "seed \(seed)")
+                    #expect(a.fused > 60 && a.fused < a.result.items.count - 100, "seed \(seed): \(a.fused) fused of \(a.result.items.count)")
+                }
+            }
+        }
+    }
+
+    @Test("a duplicate attribute is the same error on every path")
+    func duplicateAttribute() {
+        let bytes = Array("<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\" lat=\"3\"><ele>1</ele></trkpt></trkseg></trk></gpx>".utf8)
+        var tokens = GPXReader(bytes: bytes)
+        tokens.plainPoints = false
+        var messages: [String] = []
+        for reader in [GPXReader(bytes: bytes), tokens] {
+            do {
+                _ = try Self.read(reader)
+                Issue.record("read a duplicate attribute")
+            } catch {
+                messages.append("\(error)")
+            }
+        }
+        #expect(messages.count == 2 && messages[0] == messages[1] && messages[0].contains("duplicate attribute"))
+    }
+
+    @Test("every child the fused path knows is read by it, with the values the other paths read")
+    func fusedTakesItsShape() throws {
+        let point = """
+              <trkpt lat="47.5" lon="-8.25">
+                <ele>442.1</ele><time>2024-05-01T00:00:01.5+01:00</time><hdop>1.6</hdop><vdop>2</vdop><pdop>2.5</pdop>
+                <sat>9</sat><speed>3.25</speed><course>271.5</course><hAcc>4.5</hAcc><vAcc>6.5</vAcc>
+              </trkpt>
+
+            """
+        let text = "<gpx><trk><trkseg>\n" + point + point.replacingOccurrences(of: "00:00:01", with: "00:00:02")
+            + "</trkseg></trk><rte>\n" + point.replacingOccurrences(of: "trkpt", with: "rtept") + "</rte>\n"
+            + point.replacingOccurrences(of: "trkpt", with: "wpt") + "</gpx>\n"
+        let a = try Self.expectPathsAgree(Array(text.utf8), "all children")
+        for (k, piece) in [point, point.replacingOccurrences(of: "trkpt", with: "wpt")].enumerated() {
+            let one = try Self.expectPathsAgree(Array(("<gpx><trk><trkseg>\n" + piece + "</trkseg></trk></gpx>").utf8), "piece \(k)")
+            #expect(one.fused == 1, "piece \(k)")
+        }
+        #expect(a.fused == 3)  // not the route's first point, which states the route
+        #expect(a.result.diagnostics.counts.isEmpty)
+        guard case .trackPoint(let f) = a.result.items.first(where: { if case .trackPoint = $0 { true } else { false } }) else {
+            Issue.record("no track point")
+            return
+        }
+        #expect(f.coordinate.latitude == 47.5 && f.coordinate.longitude == -8.25)
+        #expect(f.elevation == 442.1 && f.hdop == 1.6 && f.vdop == 2 && f.pdop == 2.5 && f.satellites == 9)
+        #expect(f.speed == 3.25 && f.course == 271.5 && f.horizontalAccuracy == 4.5 && f.verticalAccuracy == 6.5)
+        #expect(f.time == Timestamp.parseISO8601("2024-05-01T00:00:01.5+01:00")?.timestamp)
+    }
+
+    @Test("points across the streaming window's block boundaries read the same on every path")
+    func fusedAcrossBlocks() throws {
+        // About 3 MiB read from a file through the 1 MiB window: points of varying length fall
+        // across its end at every offset.
+        var rng = SplitMix64(seed: 7)
+        var text = "<gpx><trk><trkseg>\n"
+        var second = 0
+        while text.utf8.count < 3 << 20 {
+            second += 1
+            let pad = String(repeating: " ", count: Int(rng.next() % 23))
+            let lat = 47 + rng.uniform(-1, 1), lon = 8 + rng.uniform(-1, 1)
+            text += "<trkpt lat=\"\(lat)\" lon=\"\(lon)\">\(pad)<ele>\(rng.uniform(0, 900))</ele>\n<time>2024-05-01T00:00:00.\(second)Z</time><hdop>\(rng.uniform(0, 9))</hdop></trkpt>\n"
+        }
+        text += "</trkseg></trk></gpx>\n"
+        let path = "/tmp/tracekit-fused-blocks-\(getpid()).gpx"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        defer { unlink(path) }
+        func readFile(fused: Bool, plain: Bool) throws -> (result: ReadResult, fused: Int) {
+            var reader = GPXReader(source: try ByteSource(path: path), options: ReadOptions())
+            reader.fusedPoints = fused
+            reader.plainPoints = plain
+            return try Self.read(reader)
+        }
+        let a = try readFile(fused: true, plain: true), c = try readFile(fused: false, plain: false)
+        let memory = try Self.expectPathsAgree(Array(text.utf8), "in memory")
+        #expect(a.result.items == c.result.items)
+        #expect(a.result.diagnostics == c.result.diagnostics)
+        #expect(a.result.items == memory.result.items)
+        #expect(a.fused > a.result.points.count - 10 && a.fused < a.result.points.count)
     }
 
     @Test("the name-byte bitmap agrees with the name-byte class")
