@@ -71,8 +71,52 @@ public enum DecimalParser {
     /// number could continue it but do not complete it (`1e` followed by a letter, `1e+`): such
     /// text is never a number followed by a delimiter, so a caller that requires one loses nothing.
     /// - Complexity: O(length); no allocation unless the `strtod` fallback is needed.
+    @inline(__always)
     static func parsePrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
+        if let quick = parseCommonPrefix(p, limit: limit) { return quick }
+        return parseGeneralPrefix(p, limit: limit)
+    }
+
+    @inline(never)
+    private static func parseGeneralPrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
         parse(p, limit, whole: false)
+    }
+
+    /// ``parsePrefix(_:limit:)`` for the commonest shape, inlined into the caller: an optional
+    /// '-', 1–7 integer digits, '.', 1–15 fraction digits (at most 19 digits in all, a
+    /// significand ≤ 2⁵³), then a byte that is neither a digit nor 'e'/'E', with 25 bytes
+    /// readable. Then the value is Clinger's one correctly rounded division, exactly what the
+    /// general parser computes for the same significand and exponent. Nil for anything else (the
+    /// general parser then decides).
+    @inline(__always)
+    private static func parseCommonPrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
+        guard limit >= 25 else { return nil }
+        let negative = p[0] == UInt8(ascii: "-")
+        var i = negative ? 1 : 0
+        let c0 = load8(p + i)
+        let k0 = digitCount(c0)
+        guard k0 > 0 && k0 < 8 && p[i &+ k0] == UInt8(ascii: ".") else { return nil }
+        var m = digitsValue(c0, count: k0)
+        i &+= k0 &+ 1
+        let c1 = load8(p + i)
+        let k1 = digitCount(c1)
+        guard k1 > 0 else { return nil }
+        m = m &* tenTo(k1) &+ digitsValue(c1, count: k1)
+        i &+= k1
+        var fractionDigits = k1
+        if k1 == 8 {
+            let c2 = load8(p + i)
+            let k2 = digitCount(c2)
+            guard k2 < 8 && k0 &+ 8 &+ k2 <= 19 else { return nil }
+            if k2 > 0 {
+                m = m &* tenTo(k2) &+ digitsValue(c2, count: k2)
+                i &+= k2
+                fractionDigits &+= k2
+            }
+        }
+        guard p[i] | 0x20 != UInt8(ascii: "e"), m <= 1 << 53 else { return nil }
+        let value = Double(m) / powerOfTen(fractionDigits)
+        return (negative ? -value : value, i)
     }
 
     /// The parser behind both entry points: the number at `bytes[0...]`, of `n` bytes when `whole`

@@ -639,11 +639,15 @@ extension GPXReader {
                 }
                 i = e
                 GPXReader.skipShortSpaces(base, &i, limit: limit)
-                guard i < limit, base[i] == UInt8(ascii: "<"),
-                      let parsed = Timestamp.parseISO8601(UnsafeBufferPointer(start: base + j, count: e &- j)),
-                      let stored = storedTime(parsed.timestamp, hadZone: parsed.hadZone) else { return .notPlain }
-                values.time = stored
-                zoneless = zoneless || !parsed.hadZone
+                guard i < limit, base[i] == UInt8(ascii: "<") else { return .notPlain }
+                if e &- j == 20, let t = Timestamp.parseCommonUTC(base + j) {
+                    values.time = t
+                } else {
+                    guard let parsed = Timestamp.parseISO8601(UnsafeBufferPointer(start: base + j, count: e &- j)),
+                          let stored = storedTime(parsed.timestamp, hadZone: parsed.hadZone) else { return .notPlain }
+                    values.time = stored
+                    zoneless = zoneless || !parsed.hadZone
+                }
             } else {
                 guard let v = GPXReader.fusedNumber(base, &i, limit: limit, until: UInt8(ascii: "<")),
                       GPXReader.storeFused(f, v, in: &values) else { return .notPlain }

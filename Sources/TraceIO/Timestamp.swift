@@ -160,6 +160,38 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         return (Timestamp(nanoseconds: total), hadZone)
     }
 
+    /// The commonest form, exactly the 20 bytes `YYYY-MM-DDThh:mm:ssZ` at `p` with a year in
+    /// 1970…2261, hour 0…23 and second 0…59, read without the general parser's branches: the
+    /// instant ``parseISO8601(_:)-(UnsafeBufferPointer<UInt8>)`` gives for those bytes (with a
+    /// zone), or nil for anything else, which that parser then reads (or rejects) in full.
+    /// - Complexity: O(1), no allocation.
+    @inline(__always)
+    static func parseCommonUTC(_ p: UnsafePointer<UInt8>) -> Timestamp? {
+        let raw = UnsafeRawPointer(p)
+        let a = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))  // "YYYY-MM-"
+        let b = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))  // "DDThh:mm"
+        let c = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self))  // ":ssZ"
+        // The separators, then the digits (each byte minus '0' at most 9).
+        guard a & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000, b & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0054_0000,
+              c & 0xFF00_00FF == 0x5A00_003A else { return nil }
+        let digitsA = (a & 0x00FF_FF00_FFFF_FFFF) | 0x3000_0030_0000_0000  // separators as '0'
+        let digitsB = (b & 0xFFFF_00FF_FF00_FFFF) | 0x0000_3000_0030_0000
+        let digitsC = UInt64(c & 0x00FF_FF00) | 0x3030_3030_3000_0030
+        guard DecimalParser.digitCount(digitsA) == 8, DecimalParser.digitCount(digitsB) == 8, DecimalParser.digitCount(digitsC) == 8 else { return nil }
+        @inline(__always) func digit(_ w: UInt64, _ k: Int) -> Int { Int((w &>> UInt64(8 &* k)) & 0x0F) }
+        let year = digit(a, 0) &* 1000 &+ digit(a, 1) &* 100 &+ digit(a, 2) &* 10 &+ digit(a, 3)
+        let month = digit(a, 5) &* 10 &+ digit(a, 6)
+        let day = digit(b, 0) &* 10 &+ digit(b, 1)
+        let hour = digit(b, 3) &* 10 &+ digit(b, 4)
+        let minute = digit(b, 6) &* 10 &+ digit(b, 7)
+        let second = digit(digitsC, 1) &* 10 &+ digit(digitsC, 2)
+        guard year >= 1970, year <= 2261, month >= 1, month <= 12, day >= 1, day <= daysInMonth(month, year: year),
+              hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let days = Int64(daysFromCivil(year: year, month: month, day: day))
+        let seconds = days &* 86_400 &+ Int64(hour &* 3600 &+ minute &* 60 &+ second)
+        return Timestamp(nanoseconds: seconds &* 1_000_000_000)  // < 2262-04-11: no overflow
+    }
+
     /// Parses ISO 8601 text that must be the whole of `text` (see
     /// ``parseISO8601(_:)-(UnsafeBufferPointer<UInt8>)``).
     public static func parseISO8601(_ text: Substring) -> (timestamp: Timestamp, hadZone: Bool)? {

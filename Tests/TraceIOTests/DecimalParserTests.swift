@@ -40,7 +40,7 @@ private struct Comparison {
     /// number followed by a delimiter is read whole.
     mutating func checkPrefix(_ text: [UInt8], whole: Double?) {
         guard !text.isEmpty else { return }
-        for tail in [Array("\"".utf8), Array("</ele>12345678".utf8), []] {
+        for tail in [Array("\"".utf8), Array("</ele>12345678".utf8), Array("<\n123456789012345678901234".utf8), []] {
             let padded = text + tail
             let got = padded.withUnsafeBufferPointer { DecimalParser.parsePrefix($0.baseAddress!, limit: $0.count) }
             if let got {

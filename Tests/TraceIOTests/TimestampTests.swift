@@ -1,7 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
-import TraceIO
+@testable import TraceIO
 
 private let second: Int64 = 1_000_000_000
 
@@ -196,5 +196,53 @@ struct TimestampTests {
         #expect(Timestamp(nanoseconds: 1) < Timestamp(nanoseconds: 2))
         #expect(Timestamp(nanoseconds: -5) < Timestamp(nanoseconds: 0))
         #expect(Set([Timestamp(nanoseconds: 3), Timestamp(nanoseconds: 3)]).count == 1)
+    }
+}
+
+@Suite("Timestamp common form")
+struct TimestampCommonFormTests {
+    /// `parseCommonUTC` on `text` (20 bytes) agrees with `parseISO8601` whenever it answers.
+    private static func agrees(_ text: [UInt8]) -> Bool {
+        text.withUnsafeBufferPointer { b -> Bool in
+            guard let quick = Timestamp.parseCommonUTC(b.baseAddress!) else { return true }
+            guard let full = Timestamp.parseISO8601(b) else { return false }
+            return full.hadZone && full.timestamp == quick
+        }
+    }
+
+    @Test("every byte at every position agrees with the general parser, and common times are taken")
+    func everyByte() {
+        var mismatches: [String] = []
+        var taken = 0
+        for base in ["2024-02-29T23:59:59Z", "2023-02-28T00:00:00Z", "1970-01-01T00:00:00Z", "2261-12-31T12:34:56Z", "2000-12-31T09:05:07Z"] {
+            let original = Array(base.utf8)
+            if original.withUnsafeBufferPointer({ Timestamp.parseCommonUTC($0.baseAddress!) }) != nil { taken += 1 }
+            for position in original.indices {
+                for byte in UInt8.min...UInt8.max {
+                    var text = original
+                    text[position] = byte
+                    if !Self.agrees(text) && mismatches.count < 10 { mismatches.append(String(decoding: text, as: UTF8.self)) }
+                }
+            }
+        }
+        #expect(mismatches == [])
+        #expect(taken == 5)
+    }
+
+    @Test("random dates and times agree with the general parser")
+    func randomTimes() {
+        var rng = SplitMix64(seed: 11)
+        var mismatches: [String] = []
+        var taken = 0
+        for _ in 0..<200_000 {
+            func two(_ n: UInt64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            let year = 1960 + rng.next() % 320
+            let text = "\(year)-\(two(rng.next() % 14))-\(two(rng.next() % 33))T\(two(rng.next() % 26)):\(two(rng.next() % 62)):\(two(rng.next() % 62))Z"
+            let bytes = Array(text.utf8)
+            if bytes.withUnsafeBufferPointer({ Timestamp.parseCommonUTC($0.baseAddress!) }) != nil { taken += 1 }
+            if !Self.agrees(bytes) && mismatches.count < 10 { mismatches.append(text) }
+        }
+        #expect(mismatches == [])
+        #expect(taken > 50_000)
     }
 }
