@@ -1,7 +1,7 @@
 public import TraceJSON
 public import TraceReplay
 import TraceEnergy
-public import TraceSharing
+import TraceSharing
 
 /// What a batch was measured with: the instrument (TraceKit, the energy model) and the thing
 /// measured (the policy, the energy profile).
@@ -107,10 +107,8 @@ public struct Baseline: Hashable, Sendable {
     }
 }
 
-private struct BaselineReader {
+private struct BaselineReader: JSONFieldReading {
     let file: String
-
-    func fail(_ v: JSONValue?, _ path: String, _ message: String) -> GateFileError { GateFileError(file: file, v, path, message) }
 
     func object(_ v: JSONValue?, _ path: String, allowed: [String]) throws(GateFileError) -> JSONValue {
         guard let v else { throw fail(nil, path, "missing") }

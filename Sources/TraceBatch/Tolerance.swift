@@ -1,5 +1,4 @@
 public import TraceJSON
-public import TraceSharing
 
 /// How far a figure may move before the gate calls it a change: a relative and an absolute
 /// allowance, both of which a change must exceed.
@@ -165,11 +164,4 @@ public struct ToleranceFlagError: Error, Hashable, Sendable {
 /// A baseline or tolerance file that cannot be used: one line naming the file, the place and the
 /// reason (or, for a baseline of another model, why it is refused). The same type as a policy
 /// file's error, so a command reports them alike.
-public typealias GateFileError = PolicyFileError
-
-extension PolicyFileError {
-    /// An error about value `v` (nil: a missing member) at `field` of `file`.
-    init(file: String, _ v: JSONValue?, _ field: String, _ message: String) {
-        self.init(file: file, line: v?.line ?? 0, column: v?.column ?? 0, field: field, message: message)
-    }
-}
+public typealias GateFileError = JSONFileError

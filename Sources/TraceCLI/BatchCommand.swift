@@ -43,12 +43,7 @@ enum BatchCommand {
             OptionSpec(name: "shard", valueName: "I/N", help: "Replay only the trips whose index in the batch's order is I modulo N (0 ≤ I < N)."),
             OptionSpec(name: "policy", valueName: "FILE", help: "A policy file whose overrides apply to the seed; 'seed' for the default table."),
             OptionSpec(name: "compare", valueName: "FILE", help: "Also replay every trip under this policy ('seed' too) and aggregate both side by side."),
-            OptionSpec(name: "energy-profile", valueName: "FILE", help: "An energy profile file, or a built-in profile: lte, lte-modern, 3g, wifi."),
-            OptionSpec(name: "receiver-radio", valueName: "ON|OFF", choices: ["on", "off"], defaultValue: "on",
-                       help: "Charge each viewer's radio for the updates it receives."),
-            OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
-                       help: "Per-point problems in the traces (see 'tracekit info')."),
-            OptionSpec(name: "utc-offset", valueName: "HOURS", help: "CSV times written without a zone are local times this many hours east of UTC."),
+        ] + ReplayCommand.inputOptions.filter { ["energy-profile", "receiver-radio", "on-problem", "utc-offset"].contains($0.name) } + [
             OptionSpec(name: "jsonl", help: "Write one JSON object per trip (schema tracekit-batch-trip/1) to standard output as each finishes, instead of the report."),
             OptionSpec(name: "write-baseline", valueName: "FILE", help: "Write the baseline of this run (schema tracekit-baseline/1), atomically."),
             OptionSpec(name: "baseline", valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),

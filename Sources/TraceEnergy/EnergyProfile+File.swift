@@ -1,10 +1,10 @@
 public import TraceJSON
-public import TraceSharing
+import TraceSharing
 
 /// An energy profile file that could not be used: file, line, column, the member's path (e.g.
 /// "radio.tailMilliwatts") and why, described on one line. The same type as a policy file's
 /// error, so that a command reports both alike.
-public typealias EnergyProfileError = PolicyFileError
+public typealias EnergyProfileError = JSONFileError
 
 /// Energy profile files: JSON, versioned, starting from a built-in profile and overriding any
 /// constant.
@@ -78,30 +78,8 @@ extension EnergyProfile {
 }
 
 /// Validates a parsed profile document member by member.
-private struct ProfileReader {
+private struct ProfileReader: JSONFieldReading {
     let file: String
-
-    func fail(_ v: JSONValue?, _ path: String, _ message: String) -> EnergyProfileError {
-        EnergyProfileError(file: file, line: v?.line ?? 0, column: v?.column ?? 0, field: path, message: message)
-    }
-
-    /// Text from the file as shown in a message: with JSON's escapes, so that every message stays
-    /// on one line.
-    func shown(_ text: String) -> String { String(JSONWriter.quoted(text).dropFirst().dropLast()) }
-
-    func objectMembers(_ v: JSONValue, _ path: String, allowed: [String]) throws(EnergyProfileError) -> [(key: String, value: JSONValue)] {
-        guard case .object(let m) = v.kind else { throw fail(v, path, "expected an object, found \(v.typeName)") }
-        for (key, value) in m where !allowed.contains(key) {
-            let p = path.isEmpty ? shown(key) : "\(path).\(shown(key))"
-            throw fail(value, p, "unknown member; expected one of \(allowed.joined(separator: ", "))")
-        }
-        return m
-    }
-
-    func text(_ v: JSONValue, _ path: String) throws(EnergyProfileError) -> String {
-        guard case .string(let s) = v.kind else { throw fail(v, path, "expected a string, found \(v.typeName)") }
-        return s
-    }
 
     func constant(_ v: JSONValue, _ c: EnergyConstant) throws(EnergyProfileError) -> Double {
         guard case .number(let x) = v.kind else { throw fail(v, c.path, "expected a number of \(c.unit), found \(v.typeName)") }
@@ -117,17 +95,17 @@ private struct ProfileReader {
         let groups = ["locationMilliwatts", "radio"]
         let topConstants = EnergyConstant.allCases.filter { $0.group == nil }
         let allowed = ["format", "version", "model", "modelVersion", "name", "base"] + topConstants.map(\.member) + groups + ["assumed"]
-        let top = try objectMembers(root, "", allowed: allowed)
+        let top = try members(root, "", allowed: allowed)
         guard let format = root["format"] else {
             throw fail(root, "format", "missing; an energy profile file starts with \"format\": \"tracekit-energy-profile\"")
         }
-        guard try text(format, "format") == "tracekit-energy-profile" else { throw fail(format, "format", "expected \"tracekit-energy-profile\"") }
+        guard try string(format, "format") == "tracekit-energy-profile" else { throw fail(format, "format", "expected \"tracekit-energy-profile\"") }
         guard let version = root["version"] else { throw fail(root, "version", "missing; this TraceKit reads version \(EnergyProfile.fileVersion)") }
         guard case .number(let v) = version.kind else { throw fail(version, "version", "expected a number, found \(version.typeName)") }
         guard v == Double(EnergyProfile.fileVersion) else {
             throw fail(version, "version", "unsupported version \(JSONWriter.number(v)); this TraceKit reads version \(EnergyProfile.fileVersion)")
         }
-        if let m = root["model"], try text(m, "model") != EnergyProfile.modelName {
+        if let m = root["model"], try string(m, "model") != EnergyProfile.modelName {
             throw fail(m, "model", "this profile is for another model; this TraceKit's is \(EnergyProfile.modelName)")
         }
         if let m = root["modelVersion"] {
@@ -138,7 +116,7 @@ private struct ProfileReader {
         }
         var profile = EnergyProfile.lte
         if let b = root["base"] {
-            let name = try text(b, "base")
+            let name = try string(b, "base")
             guard let base = EnergyProfile.builtIn(named: name) else {
                 throw fail(b, "base", "unknown profile \"\(shown(name))\"; expected one of \(EnergyProfile.builtIn.map(\.name).joined(separator: ", "))")
             }
@@ -150,9 +128,9 @@ private struct ProfileReader {
                 profile[c] = try constant(value, c)
                 set.insert(c)
             } else if groups.contains(key) {
-                let members = EnergyConstant.allCases.filter { $0.group == key }
-                for (k, x) in try objectMembers(value, key, allowed: members.map(\.member)) {
-                    let c = members.first { $0.member == k }!
+                let inGroup = EnergyConstant.allCases.filter { $0.group == key }
+                for (k, x) in try members(value, key, allowed: inGroup.map(\.member)) {
+                    let c = inGroup.first { $0.member == k }!
                     profile[c] = try constant(x, c)
                     set.insert(c)
                 }
@@ -164,7 +142,7 @@ private struct ProfileReader {
             profile.assumed.subtract(set)
         }
         if let n = root["name"] {
-            profile.name = try text(n, "name")
+            profile.name = try string(n, "name")
             if profile.name.isEmpty || profile.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
                 throw fail(n, "name", "must be non-empty, without control characters (line breaks, tabs)")
             }
@@ -179,7 +157,7 @@ private struct ProfileReader {
         var result: Set<EnergyConstant> = []
         for (i, item) in items.enumerated() {
             let p = "assumed[\(i)]"
-            let path = try text(item, p)
+            let path = try string(item, p)
             guard let c = EnergyConstant.allCases.first(where: { $0.path == path }) else {
                 throw fail(item, p, "unknown constant \"\(shown(path))\"; expected one of \(EnergyConstant.allCases.map(\.path).joined(separator: ", "))")
             }

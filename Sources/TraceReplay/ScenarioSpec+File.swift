@@ -1,11 +1,11 @@
-import TraceJSON
-public import TraceSharing
+public import TraceJSON
+import TraceSharing
 import TraceGeodesy
 import TraceIO
 
 /// A scenario sidecar that could not be used: file, line, column, the member's path and why, on
 /// one line (the same type as a policy file's error, so a command reports both alike).
-public typealias ScenarioFileError = PolicyFileError
+public typealias ScenarioFileError = JSONFileError
 
 /// Scenario sidecars: `trip.scenario.json` beside `trip.gpx` (found automatically) or
 /// `--scenario FILE`.
@@ -56,25 +56,8 @@ extension ScenarioSpec {
     }
 }
 
-private struct SidecarReader {
+private struct SidecarReader: JSONFieldReading {
     let file: String
-
-    func fail(_ v: JSONValue?, _ path: String, _ message: String) -> ScenarioFileError {
-        ScenarioFileError(file: file, line: v?.line ?? 0, column: v?.column ?? 0, field: path, message: message)
-    }
-
-    func members(_ v: JSONValue, _ path: String, allowed: [String]) throws(ScenarioFileError) -> [(key: String, value: JSONValue)] {
-        guard case .object(let m) = v.kind else { throw fail(v, path, "expected an object, found \(v.typeName)") }
-        for (key, value) in m where !allowed.contains(key) {
-            throw fail(value, path.isEmpty ? key : "\(path).\(key)", "unknown member; expected one of \(allowed.joined(separator: ", "))")
-        }
-        return m
-    }
-
-    func string(_ v: JSONValue, _ path: String) throws(ScenarioFileError) -> String {
-        guard case .string(let s) = v.kind else { throw fail(v, path, "expected a string, found \(v.typeName)") }
-        return s
-    }
 
     func time(_ v: JSONValue, _ path: String) throws(ScenarioFileError) -> Timestamp {
         let text = try string(v, path)

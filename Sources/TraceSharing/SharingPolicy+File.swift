@@ -1,32 +1,8 @@
 public import TraceJSON
 
-/// A policy file that could not be used: where, which field, and why.
-public struct PolicyFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file's name as given (or "<policy>").
-    public var file: String
-    /// 1-based line and column of the offending value (0 when it is a missing field).
-    public var line: Int
-    public var column: Int
-    /// The field's path, e.g. "states.enRoute.distanceFilterMetres" (empty for syntax errors).
-    public var field: String
-    /// What is wrong.
-    public var message: String
-
-    /// An error at `line` and `column` of `file` (0 and 0 for a missing member), about `field`.
-    /// Other JSON file readers (energy profiles) throw it too.
-    public init(file: String, line: Int, column: Int, field: String, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.field = field
-        self.message = message
-    }
-
-    public var description: String {
-        let place = line > 0 ? "\(file):\(line):\(column)" : file
-        return field.isEmpty ? "\(place): \(message)" : "\(place): \(field): \(message)"
-    }
-}
+/// A policy file that could not be used: where, which field, and why (one line). The project's
+/// other JSON files (energy profiles, scenarios, baselines) report with the same type.
+public typealias PolicyFileError = JSONFileError
 
 /// Policy files: JSON, versioned, overriding any field of the seed table.
 ///
@@ -125,41 +101,10 @@ extension SharingPolicy {
 }
 
 /// Validates a parsed policy document field by field.
-private struct PolicyReader {
+private struct PolicyReader: JSONFieldReading {
     let file: String
     /// The version the file declares (1 or 2), once read.
     var fileVersion = SharingPolicy.fileVersion
-
-    func fail(_ v: JSONValue?, _ path: String, _ message: String) -> PolicyFileError {
-        PolicyFileError(file: file, line: v?.line ?? 0, column: v?.column ?? 0, field: path, message: message)
-    }
-
-    func members(_ v: JSONValue, _ path: String, allowed: [String]) throws(PolicyFileError) -> [(key: String, value: JSONValue)] {
-        guard case .object(let m) = v.kind else { throw fail(v, path, "expected an object, found \(v.typeName)") }
-        for (key, value) in m where !allowed.contains(key) {
-            throw fail(value, path.isEmpty ? key : "\(path).\(key)", "unknown member; expected one of \(allowed.joined(separator: ", "))")
-        }
-        return m
-    }
-
-    func number(_ v: JSONValue, _ path: String, in range: ClosedRange<Double>, lowerOpen: Bool = false, unit: String) throws(PolicyFileError) -> Double {
-        guard case .number(let x) = v.kind else { throw fail(v, path, "expected a number of \(unit), found \(v.typeName)") }
-        let low = lowerOpen ? "greater than \(JSONWriter.number(range.lowerBound))" : "at least \(JSONWriter.number(range.lowerBound))"
-        guard range.contains(x), !(lowerOpen && x == range.lowerBound) else {
-            throw fail(v, path, "must be \(low) and at most \(JSONWriter.number(range.upperBound)) \(unit), got \(JSONWriter.number(x))")
-        }
-        return x
-    }
-
-    func bool(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> Bool {
-        guard case .bool(let b) = v.kind else { throw fail(v, path, "expected true or false, found \(v.typeName)") }
-        return b
-    }
-
-    func string(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> String {
-        guard case .string(let s) = v.kind else { throw fail(v, path, "expected a string, found \(v.typeName)") }
-        return s
-    }
 
     mutating func policy(_ root: JSONValue) throws(PolicyFileError) -> SharingPolicy {
         let top = try members(root, "", allowed: ["format", "version", "name", "states"])
