@@ -19,11 +19,12 @@ enum ReplayReport {
         out += "  category   \(s.category.value.name)\(s.category.value.isRide ? "" : " (not a ride)")\(label(s.category))\n"
         if s.pickupHandedOff.value { out += "  pickup handed off to the delegate\(label(s.pickupHandedOff))\n" }
         for (name, p) in [("pickup", s.pickup), ("dropoff", s.dropoff)] {
+            let pad = String(repeating: " ", count: 11 - name.count)  // the values start in one column
             guard let p else {
-                out += "  \(name)    none\n"
+                out += "  \(name)\(pad)none\n"
                 continue
             }
-            out += "  \(name)\(name == "pickup" ? "    " : "   ")\(fixed(p.value.latitude, 6)), \(fixed(p.value.longitude, 6))\(label(p))\n"
+            out += "  \(name)\(pad)\(fixed(p.value.latitude, 6)), \(fixed(p.value.longitude, 6))\(label(p))\n"
         }
         out += "  timeline   " + (s.timeline.isEmpty ? "none" : s.timeline.map { "\($0.state.displayName) \(clock($0.time))\($0.provenance == .inferred ? "*" : "")" }.joined(separator: ", ")) + "\n"
         if s.timeline.contains(where: { $0.provenance == .inferred }) {
