@@ -393,6 +393,8 @@ public struct CSVReader: TraceReader {
     /// The time or date header says UTC ("UTC TIME", "time_utc"): zone-less times are UTC.
     private var headerSaysUTC = false
     private var queue = ItemQueue()
+    /// The text of the last item ``nextLean()`` reduced (a track's name, a point's role), if any.
+    package var leanText: String?
     /// ISO 8601 text composed from a date and a time of day, reused row to row.
     private var iso: [UInt8] = []
     /// The zone-less-times assumption was stated (so it is not looked up per row).

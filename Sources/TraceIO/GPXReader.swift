@@ -20,6 +20,8 @@ public struct GPXReader: TraceReader {
     private var checker: PointChecker
     private var queue = ItemQueue()
     private var rootChecked = false
+    /// The text of the last item ``nextLean()`` reduced (a track's name, a point's role), if any.
+    package var leanText: String?
 
     /// Where the reader is in the GPX structure.
     private var trackDepth = 0, segmentDepth = 0, routeDepth = 0

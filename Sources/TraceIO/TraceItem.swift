@@ -1,3 +1,5 @@
+package import TraceGeodesy
+
 /// One item of a trace stream: structure markers and points, in file order.
 ///
 /// Every reader produces the same items: a track's points come after its `trackStart` and the
@@ -34,5 +36,81 @@ public enum TraceFormat: String, CaseIterable, Hashable, Sendable {
         case "ndjson", "jsonl": self = .ndjson
         default: return nil
         }
+    }
+}
+
+/// An item reduced to what a replay merges, in plain values only (package-internal: the replay's
+/// hand-off from the readers, with no ``Fix`` copied and nothing to release): a track's start, a
+/// track point, the end, or anything else. The texts (a track's name, a point's `role`) are left
+/// in the reader's ``GPXReader/leanText`` (``CSVReader/leanText``).
+package struct LeanItem {
+    package enum Kind { case trackStart, trackPoint, other, end }
+    package var kind: Kind = .end
+    /// A track point: whether it carries a `role` text (then in `leanText`) and a time.
+    package var hasRole = false
+    package var hasTime = false
+    /// Nanoseconds since 1970 (UTC); 0 when the point has no time.
+    package var time: Int64 = 0
+    package var coordinate = Coordinate(uncheckedLatitude: 0, longitude: 0)
+    /// Metres and metres per second; NaN when absent.
+    package var horizontalAccuracy = Double.nan
+    package var speed = Double.nan
+
+    package init() {}
+
+    /// Whether it is a track's start (a switch, not the generic `==` across modules).
+    package var isTrackStart: Bool {
+        if case .trackStart = kind { return true }
+        return false
+    }
+
+    /// Reduces `item`, putting its text (if any) in `text`.
+    @inline(__always)
+    init(_ item: consuming TraceItem?, text: inout String?) {
+        // Consumed: the payload is moved out rather than copied, and the optional item is not
+        // destroyed as a whole (which goes through value witnesses, about 300 instructions).
+        switch consume item {
+        case nil:
+            return
+        case .trackStart(let name)?:
+            kind = .trackStart
+            text = name
+        case .trackPoint(let fix)?:
+            kind = .trackPoint
+            if let role = fix.role {
+                hasRole = true
+                text = role
+            }
+            if let t = fix.time {
+                hasTime = true
+                time = t.nanoseconds
+            }
+            coordinate = fix.coordinate
+            horizontalAccuracy = fix.horizontalAccuracy ?? .nan
+            speed = fix.speed ?? .nan
+        case .segmentStart?, .routeStart?, .routePoint?, .waypoint?:
+            kind = .other
+        }
+    }
+}
+
+extension GPXReader {
+    /// The next item reduced (``LeanItem``); its text in ``leanText``.
+    package mutating func nextLean() throws(TraceReadError) -> LeanItem {
+        LeanItem(try next(), text: &leanText)
+    }
+}
+
+extension CSVReader {
+    /// The next item reduced (``LeanItem``); its text in ``leanText``.
+    package mutating func nextLean() throws(TraceReadError) -> LeanItem {
+        LeanItem(try next(), text: &leanText)
+    }
+}
+
+extension TraceReader {
+    /// The next item reduced (``LeanItem``), its text in `text` (any reader; the slower way).
+    package mutating func nextLean(text: inout String?) throws(TraceReadError) -> LeanItem {
+        LeanItem(try next(), text: &text)
     }
 }

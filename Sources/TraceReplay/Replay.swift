@@ -208,8 +208,8 @@ public enum Replay {
                 }
                 pass.records.append((fileIndex, r))
             }
-            pass.files.append(FileDiagnostics(path: input.path == "-" ? "<stdin>" : input.path, format: reader.reader.format,
-                                              diagnostics: reader.reader.diagnostics, untimedFixes: untimed, outOfOrderFixes: 0))
+            pass.files.append(FileDiagnostics(path: input.path == "-" ? "<stdin>" : input.path, format: reader.format,
+                                              diagnostics: reader.diagnostics, untimedFixes: untimed, outOfOrderFixes: 0))
         }
         return pass
     }

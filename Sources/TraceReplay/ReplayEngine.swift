@@ -16,10 +16,16 @@ private struct FixStream {
     /// tallied while replaying. `abandoned` when the file turns out to need the first pass (a
     /// point of another role, or a time before the previous one).
     var live: StreamRecord?
+    /// Single pass: the record's tallies, kept here as plain values while replaying (so the
+    /// per-fix path does not reach into the optional record) and written back at the end.
+    var isLive = false
+    var liveFixes = 0, liveUntimed = 0
+    var liveLastTime = Int64.min
+    var liveNamed = false
     var abandoned = false
 
     mutating func advance() throws(ReplayError) {
-        if live != nil {
+        if isLive {
             try advanceLive()
             return
         }
@@ -32,9 +38,9 @@ private struct FixStream {
             }
             return
         }
-        while let item = try reader!.next() {
-            if case .point(let r, _, let fix) = item, r == role, let t = fix.time {
-                head = ReplayFix(time: t.nanoseconds, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, speed: fix.speed)
+        while let p = try reader!.nextPoint() {
+            if p.role == role, p.timed {
+                head = p.fix
                 return
             }
         }
@@ -42,24 +48,24 @@ private struct FixStream {
     }
 
     private mutating func advanceLive() throws(ReplayError) {
-        while let item = try reader!.next() {
-            guard case .point(let r, let named, let fix) = item else { continue }
-            guard r == role else {
+        while let p = try reader!.nextPoint() {
+            guard p.role == role else {
                 abandoned = true
                 break
             }
-            guard let t = fix.time?.nanoseconds else {
-                live!.untimed += 1
+            guard p.timed else {
+                liveUntimed += 1
                 continue
             }
-            guard t >= live!.lastTime else {
+            let t = p.fix.time
+            guard t >= liveLastTime else {
                 abandoned = true
                 break
             }
-            live!.lastTime = t
-            live!.fixes += 1
-            if named { live!.named = true }
-            head = ReplayFix(time: t, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, speed: fix.speed)
+            liveLastTime = t
+            liveFixes += 1
+            if p.named { liveNamed = true }
+            head = p.fix
             return
         }
         head = nil
@@ -193,6 +199,7 @@ struct Engine<Observer: ReplayObserver> {
                         throw .read(error)
                     }
                     s.live = StreamRecord(path: input.path, role: role, defaultRole: role, rules: rules)
+                    s.isLive = true
                     try s.advance()
                     if s.abandoned { return nil }
                     if s.head != nil { scans[role.rawValue] = RoleScan() }   // finished after the merge
@@ -353,9 +360,13 @@ struct Engine<Observer: ReplayObserver> {
         }
         let ordered = streams.sorted { $0.file < $1.file }
         for s in ordered {
-            guard let record = s.live, let reader = s.reader else { continue }
+            guard var record = s.live, let reader = s.reader else { continue }
+            record.fixes = s.liveFixes
+            record.untimed = s.liveUntimed
+            record.lastTime = s.liveLastTime
+            record.named = s.liveNamed
             if record.fixes > 0 { first.records.append((s.file, record)) }
-            first.files.append(FileDiagnostics(path: record.path, format: reader.reader.format, diagnostics: reader.reader.diagnostics,
+            first.files.append(FileDiagnostics(path: record.path, format: reader.format, diagnostics: reader.diagnostics,
                                                untimedFixes: record.untimed, outOfOrderFixes: 0))
         }
     }
