@@ -181,6 +181,9 @@ struct Engine<Observer: ReplayObserver> {
 
     @inline(__always) private func seconds(_ t: Int64) -> Double { Double(t &- t0) / 1e9 }
 
+    /// The role of raw value `i` (0, 1, 2), without `Role.allCases` or a failable init per fix.
+    @inline(__always) private static func role(_ i: Int) -> Role { i == 0 ? .hirer : i == 1 ? .helper : .delegate }
+
     /// The replay; nil when a single pass had to be abandoned (run again with a first pass).
     mutating func run() throws(ReplayError) -> ReplayResult? {
         let rules = options.rules
@@ -514,9 +517,10 @@ struct Engine<Observer: ReplayObserver> {
                 if sends {
                     cells[index].sent += 1
                     meters[r]!.send(at: now)
-                    for v in Role.allCases where viewers.contains(RoleSet(v)) {
+                    for vi in 0..<3 where viewers.rawValue & (1 << vi) != 0 {
+                        let v = Self.role(vi)
                         cells[index].forwarded[v] += 1
-                        forwarded.insert(RoleSet(v))
+                        forwarded.insert(RoleSet(rawValue: 1 << vi))
                         if options.receiverRadio { meters[v.rawValue]?.receive(at: now) }
                         received[v.rawValue * 3 + r] = (shown, fix.time)
                         if role == .helper && v != .helper { noteVisibility(of: shown, at: fix.time, to: v) }
@@ -527,9 +531,13 @@ struct Engine<Observer: ReplayObserver> {
                 recorder?.delivered(shown, role: role, state: state, seconds: now, sent: sends)
             }
         }
-        for v in Role.allCases where viewers.contains(RoleSet(v)) {
-            if let last = received[v.rawValue * 3 + r] {
-                cells[index].error.add(TangentPlane.distance(from: c, to: last.coordinate, fallback: geodesic))
+        for vi in 0..<3 where viewers.rawValue & (1 << vi) != 0 {
+            if let last = received[vi * 3 + r] {
+                // The update just forwarded from this very fix (a pass-through position): 0 m, as
+                // the tangent plane gives for identical points inside its domain.
+                let error = last.coordinate == c && abs(c.latitude) <= TangentPlane.maximumLatitude
+                    ? 0 : TangentPlane.distance(from: c, to: last.coordinate, fallback: geodesic)
+                cells[index].error.add(error)
                 cells[index].staleness.add(Double(fix.time - last.time) / 1e9)
             } else {
                 cells[index].withoutUpdate += 1

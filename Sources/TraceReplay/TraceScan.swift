@@ -247,7 +247,22 @@ struct RoleScanner {
     }
 
     /// Within `radius` of each other? Beyond 2 km the answer is no without an exact distance.
+    ///
+    /// Pre-check, exact: the tangent plane's north offset is at least 110,000 m per degree of
+    /// latitude (the meridional radius gives 110,574 at the equator, more elsewhere), and its
+    /// east offset at least 19,000 m per degree of longitude wherever it answers at all
+    /// (|φ| ≤ 80°: N·cos 80°·π/180 ≥ 19,330), and the distance is at least either offset; so a
+    /// latitude or longitude difference beyond those bounds is outside without computing the
+    /// distance (the margins, ≥ 0.5 %, dwarf the rounding). Only for radii of at least 1e-6 m, so
+    /// that no product underflows.
+    @inline(__always)
     static func within(_ a: Coordinate, _ b: Coordinate, _ radius: Double) -> Bool {
+        if radius >= 1e-6 {
+            if abs(b.latitude - a.latitude) * 110_000 > radius { return false }
+            var dLon = abs(b.longitude - a.longitude)
+            if dLon > 180 { dLon = 360 - dLon }
+            if dLon * 19_000 > radius { return false }
+        }
         guard let d = TangentPlane.distanceIfNear(from: a, to: b) else { return false }
         return d <= radius
     }
