@@ -460,7 +460,7 @@ struct Engine<Observer: ReplayObserver> {
             applyScheduled(through: helperLast)
             completeIfDue()
         }
-        applyScheduled(through: fix.time)
+        if nextScheduled < scheduled.count && scheduled[nextScheduled].time <= fix.time { applyScheduled(through: fix.time) }
         if cancelled {
             afterCancellation += 1
             lastTime[r] = fix.time

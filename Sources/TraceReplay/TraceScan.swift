@@ -263,6 +263,13 @@ struct RoleScanner {
             if dLon > 180 { dLon = 360 - dLon }
             if dLon * 19_000 > radius { return false }
         }
+        return withinByDistance(a, b, radius)
+    }
+
+    /// ``within(_:_:_:)`` without the pre-check, for pairs usually near each other (a stay's
+    /// anchor and the next fix).
+    @inline(__always)
+    static func withinByDistance(_ a: Coordinate, _ b: Coordinate, _ radius: Double) -> Bool {
         guard let d = TangentPlane.distanceIfNear(from: a, to: b) else { return false }
         return d <= radius
     }
@@ -278,7 +285,7 @@ struct RoleScanner {
             start(time, c)
             return (true, nil)
         }
-        if Self.within(a.coordinate, c, radius) {
+        if Self.withinByDistance(a.coordinate, c, radius) {
             count += 1
             sumLat += c.latitude - a.coordinate.latitude
             var dLon = c.longitude - a.coordinate.longitude
