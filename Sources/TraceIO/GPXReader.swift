@@ -38,6 +38,9 @@ public struct GPXReader: TraceReader {
     /// Whether points of the commonest shape are scanned and parsed in one pass
     /// (``fusedPoint()``) before ``plainPoint()`` is tried (tests turn it off to compare the paths).
     var fusedPoints = true
+    /// Set by ``nextLean()`` when ``fusedPoint()`` declined the element: ``next()`` then starts
+    /// at ``plainPoint()``, as it would have after the same answer.
+    private var skipFusedOnce = false
     /// How many points ``fusedPoint()`` read (tests check that it is taken).
     private(set) var fusedCount = 0
     /// `ReadOptions.zonelessUTCOffset`: the offset of times written without a zone.
@@ -73,19 +76,22 @@ public struct GPXReader: TraceReader {
     }
 
     @inline(__always) public mutating func next() throws(TraceReadError) -> TraceItem? {
+        var skipFused = skipFusedOnce
+        skipFusedOnce = false
         while true {
             // Queued items go first; so the queue is empty whenever a token is handled, and a
             // point (the only item an end tag produces) can be returned directly, in file order.
             if let item = queue.pop() { return item }
             // A whole plain point in one call.
             if plainPoints && pointDepth == 0 && field == nil && pendingStart == nil {
-                if fusedPoints {
+                if fusedPoints && !skipFused {
                     switch try fusedPoint() {
                     case .item(let item): return item
                     case .dropped: continue
                     case .notPlain: break
                     }
                 }
+                skipFused = false
                 switch try plainPoint() {
                 case .item(let item): return item
                 case .dropped: continue
@@ -108,6 +114,22 @@ public struct GPXReader: TraceReader {
                 break  // collected in scanner.text while a field is open
             }
         }
+    }
+
+    /// ``next()`` reduced for a replay (``LeanItem``, its text in ``leanText``). A fused point
+    /// (the common case) is reduced straight from the fused path's result, so no
+    /// `Optional<TraceItem>` is made and destroyed (that goes through value witnesses); any other
+    /// item comes from ``next()``. The same items in the same order either way.
+    package mutating func nextLean() throws(TraceReadError) -> LeanItem {
+        while queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
+            switch try fusedPoint() {
+            case .item(let item): return LeanItem(item, text: &leanText)
+            case .dropped: continue
+            case .notPlain: skipFusedOnce = true  // next() goes on where the fused path declined
+            }
+            break
+        }
+        return LeanItem(try next(), text: &leanText)
     }
 
     @inline(__always) private static func equals(_ a: UnsafeBufferPointer<UInt8>, _ b: StaticString) -> Bool {

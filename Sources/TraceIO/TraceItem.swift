@@ -67,15 +67,23 @@ package struct LeanItem {
     /// Reduces `item`, putting its text (if any) in `text`.
     @inline(__always)
     init(_ item: consuming TraceItem?, text: inout String?) {
-        // Consumed: the payload is moved out rather than copied, and the optional item is not
-        // destroyed as a whole (which goes through value witnesses, about 300 instructions).
         switch consume item {
         case nil:
-            return
-        case .trackStart(let name)?:
+            self.init()
+        case let item?:
+            self.init(item, text: &text)
+        }
+    }
+
+    /// Reduces `item`, putting its text (if any) in `text`.
+    @inline(__always)
+    init(_ item: consuming TraceItem, text: inout String?) {
+        self.init()
+        switch consume item {
+        case .trackStart(let name):
             kind = .trackStart
             text = name
-        case .trackPoint(let fix)?:
+        case .trackPoint(let fix):
             kind = .trackPoint
             if let role = fix.role {
                 hasRole = true
@@ -88,16 +96,9 @@ package struct LeanItem {
             coordinate = fix.coordinate
             horizontalAccuracy = fix.horizontalAccuracy ?? .nan
             speed = fix.speed ?? .nan
-        case .segmentStart?, .routeStart?, .routePoint?, .waypoint?:
+        case .segmentStart, .routeStart, .routePoint, .waypoint:
             kind = .other
         }
-    }
-}
-
-extension GPXReader {
-    /// The next item reduced (``LeanItem``); its text in ``leanText``.
-    package mutating func nextLean() throws(TraceReadError) -> LeanItem {
-        LeanItem(try next(), text: &leanText)
     }
 }
 
