@@ -7,7 +7,7 @@ import TestSupport
 struct TripDiscoveryTests {
     /// A scratch folder removed at the end.
     static func scratch(_ body: (String) throws -> Void) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tracekit-discovery-\(UUID().uuidString)").path
+        let dir = scratchFolder.appendingPathComponent("tracekit-discovery-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try body(dir)

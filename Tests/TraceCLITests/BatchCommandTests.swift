@@ -8,7 +8,7 @@ import TraceJSON
 struct BatchCommandTests {
     /// A scratch folder removed at the end.
     static func scratch(_ body: (String) throws -> Void) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tracekit-batch-\(UUID().uuidString)").path
+        let dir = scratchFolder.appendingPathComponent("tracekit-batch-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try body(dir)

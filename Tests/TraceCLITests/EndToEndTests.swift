@@ -156,7 +156,7 @@ struct EndToEndTests {
 @Suite("tracekit policy, end to end")
 struct PolicyEndToEndTests {
     func temp(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString).json").path
+        let path = scratchFolder.appendingPathComponent("policy-\(UUID().uuidString).json").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -282,7 +282,7 @@ struct TraceCommandsTests {
 
     @Test("info: a readable table with the diagnostics")
     func infoTable() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("info-\(UUID().uuidString).gpx").path
+        let path = scratchFolder.appendingPathComponent("info-\(UUID().uuidString).gpx").path
         try """
             <gpx><trk><trkseg>
             <trkpt lat="1" lon="1"><time>2020-01-01T00:00:00Z</time></trkpt>
@@ -317,7 +317,7 @@ struct TraceCommandsTests {
         #expect(try span(["--utc-offset", "-5", csv]) == reference)
         #expect(try span([csv]) != reference)
         #expect(try Run(["info", "--utc-offset", "x", csv]).status == 64)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cols-\(UUID().uuidString).csv").path
+        let path = scratchFolder.appendingPathComponent("cols-\(UUID().uuidString).csv").path
         try "a,b,c\n1,47.5,8.25\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try Run(["info", path]).status == 65)
         let mapped = try Run(["info", "--column", "latitude=b,longitude=3", path])
@@ -326,7 +326,7 @@ struct TraceCommandsTests {
 
     @Test("convert: formats from extensions, atomic output, the target untouched on failure")
     func convert() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID().uuidString)")
+        let dir = scratchFolder.appendingPathComponent("convert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let input = dir.appendingPathComponent("in.gpx").path
         try "<gpx><wpt lat='1' lon='2'/><trk><trkseg><trkpt lat='3' lon='4'><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>"

@@ -5,7 +5,7 @@ import TestSupport
 @Suite("tracekit replay, end to end")
 struct ReplayCommandTests {
     func tempDir() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("replay-cli-\(UUID().uuidString)")
+        let dir = scratchFolder.appendingPathComponent("replay-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

@@ -9,7 +9,7 @@ struct ReportFormatTests {
     static let ride = ["--scenario", "Traces/trips/ride/ride.scenario.json"]
 
     func tempDir() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reports-cli-\(UUID().uuidString)")
+        let dir = scratchFolder.appendingPathComponent("reports-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

@@ -46,7 +46,7 @@ struct SmoothCommandTests {
 
     @Test("--rts: fewer metres of error than the fixes, the spike rejected and replaced, a one-line summary")
     func smoothRTS() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smooth-\(UUID().uuidString)")
+        let dir = scratchFolder.appendingPathComponent("smooth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let (input, truth, spike) = try Self.walk(in: dir)
         let out = dir.appendingPathComponent("out.gpx").path
@@ -72,7 +72,7 @@ struct SmoothCommandTests {
 
     @Test("far outliers ((0, 0) and 4,000 km off) in a 40 km drive: rejected, the estimates unharmed; accuracy 0 read as none; --gate inf runs")
     func farOutliers() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smooth-\(UUID().uuidString)")
+        let dir = scratchFolder.appendingPathComponent("smooth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var generator = TrajectoryGenerator(profile: .drive, origin: Coordinate(uncheckedLatitude: 47.37, longitude: 8.54), seed: 11)
         let truth = generator.generate(duration: 2999)
@@ -129,7 +129,7 @@ struct SmoothCommandTests {
 
     @Test("points without a time are written unchanged and counted; a missing input is 66")
     func untimed() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smooth-\(UUID().uuidString)")
+        let dir = scratchFolder.appendingPathComponent("smooth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let input = dir.appendingPathComponent("in.gpx").path
         try """

@@ -30,7 +30,7 @@ func runGenerator(_ arguments: [String]) throws -> (status: Int32, stdout: Strin
 
 /// A fresh temporary folder.
 func temporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracekit-corpus-\(UUID().uuidString)")
+    let url = scratchFolder.appendingPathComponent("tracekit-corpus-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }

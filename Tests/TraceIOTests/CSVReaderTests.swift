@@ -69,7 +69,7 @@ func corpus(_ path: String) -> String { traces.appendingPathComponent(path).path
 
 /// A temporary file with `bytes`; removed by the caller.
 func temporaryFile(_ bytes: [UInt8], ext: String) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("traceio-\(UUID().uuidString).\(ext)")
+    let url = scratchFolder.appendingPathComponent("traceio-\(UUID().uuidString).\(ext)")
     try Data(bytes).write(to: url)
     return url.path
 }

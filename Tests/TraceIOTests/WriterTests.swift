@@ -7,7 +7,7 @@ import TraceJSON
 
 /// Writes `items` in `format` to a temporary file and returns its path.
 func writeTemporary(_ items: [TraceItem], _ format: TraceFormat) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("tracekit-\(UUID().uuidString).\(format.rawValue)").path
+    let path = scratchFolder.appendingPathComponent("tracekit-\(UUID().uuidString).\(format.rawValue)").path
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     defer { close(fd) }
     var writer = try makeTraceWriter(format, to: ByteSink(fd: fd, name: path))
@@ -74,7 +74,7 @@ struct WriterTests {
         bad.name = "a\u{1}b\rc"
         let items: [TraceItem] = [.trackStart(name: "T"), .segmentStart, .segmentStart, .trackPoint(bad), .trackStart(name: nil)]
         func written(_ format: TraceFormat) throws -> [String: Int] {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("nw-\(UUID().uuidString).\(format.rawValue)").path
+            let path = scratchFolder.appendingPathComponent("nw-\(UUID().uuidString).\(format.rawValue)").path
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             defer { close(fd); unlink(path) }
             var writer = try makeTraceWriter(format, to: ByteSink(fd: fd, name: path))
@@ -131,7 +131,7 @@ struct WriterTests {
 
     @Test("CSV: track points with every column; waypoints counted as not written")
     func csv() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tracekit-\(UUID().uuidString).csv").path
+        let path = scratchFolder.appendingPathComponent("tracekit-\(UUID().uuidString).csv").path
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         var writer = try makeTraceWriter(.csv, to: ByteSink(fd: fd, name: path))
         for item in Self.sample { try writer.write(item) }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import TraceIO
 import TraceReplay
 import TraceSharing
@@ -36,7 +37,7 @@ func gpx(_ tracks: [(name: String?, points: [P])], waypoints: [(String, P)] = []
 
 /// Writes `text` to a fresh temporary file with `ext` and returns its path.
 func temp(_ text: String, ext: String = "gpx") throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+    let dir = scratchFolder.appendingPathComponent("replay-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let path = dir.appendingPathComponent("trip.\(ext)").path
     try text.write(toFile: path, atomically: true, encoding: .utf8)
