@@ -20,6 +20,8 @@
 //   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), CBaselines (C reference kernels)
 //   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceSharing, TraceGeodesy
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
+//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO
+//     (libFuzzer targets, make fuzz; policy and scenario also -> TraceSharing, TraceReplay)
 import PackageDescription
 
 // Warnings in our own code fail the build (SwiftPM does not apply this to packages that depend
@@ -89,6 +91,16 @@ let package = Package(
             path: "Tools/TripGenerator",
             swiftSettings: strict
         ),
+        // libFuzzer targets (make fuzz; README, "Hardening: fuzzing"): one per input kind, each an
+        // executable that a normal build links as a file replayer; not in any product.
+        .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+        .target(name: "FuzzSupport", dependencies: ["TraceIO", "CFuzzDriver"], path: "Fuzz/Support", swiftSettings: strict),
+        .executableTarget(name: "fuzz-gpx", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/GPX", swiftSettings: strict),
+        .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/CSV", swiftSettings: strict),
+        .executableTarget(name: "fuzz-plt", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/PLT", swiftSettings: strict),
+        .executableTarget(name: "fuzz-rec", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/REC", swiftSettings: strict),
+        .executableTarget(name: "fuzz-policy", dependencies: ["FuzzSupport", "TraceSharing"], path: "Fuzz/Policy", swiftSettings: strict),
+        .executableTarget(name: "fuzz-scenario", dependencies: ["FuzzSupport", "TraceReplay"], path: "Fuzz/Scenario", swiftSettings: strict),
         .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",

@@ -1,0 +1,2 @@
+// Empty: the target exists for its header.
+#include "CFuzzDriver.h"
