@@ -8,7 +8,7 @@ DEB_PACKAGES := libproj-dev libgeos-dev pkg-config libxml2-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tracekit
 
-.PHONY: deps build run test gate baseline bench clean
+.PHONY: deps build run test gate baseline bench fuzz clean
 
 ## deps: install the Debian packages that are missing (quick no-op when all are present)
 deps:
@@ -52,6 +52,19 @@ baseline: build
 bench: deps
 	$(SWIFT) build -c release --product tracekit-bench
 	.build/release/tracekit-bench $(BENCH_ARGS)
+
+## fuzz: every libFuzzer target of Fuzz/ (GPX, CSV, PLT, REC readers; policy and scenario files) with
+## address sanitizer, FUZZ_SECONDS each (default 120); FUZZ_TARGETS picks some. Built into
+## .build/fuzz (never disturbs the normal build); exit 1, with the reproducer's path, on a crash.
+FUZZ_SECONDS ?= 120
+FUZZ_TARGETS ?= gpx csv plt rec policy scenario
+FUZZ_FLAGS := --build-path .build/fuzz -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+fuzz: deps
+	@set -o pipefail; for t in $(FUZZ_TARGETS); do \
+	  echo "== building fuzz-$$t"; \
+	  $(SWIFT) build $(FUZZ_FLAGS) --product fuzz-$$t 2>&1 | { grep -v "Cannot export local symbol" || true; } || exit 1; \
+	done
+	@Fuzz/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	$(SWIFT) package clean
