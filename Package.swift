@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"], swiftSettings: testSettings),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
-        .testTarget(name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TestSupport", "GPXOracle"], swiftSettings: testSettings),
+        .testTarget(name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TestSupport", "GPXOracle"], exclude: ["Fuzz"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
         .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceSharing", "TraceJSON"], swiftSettings: testSettings),

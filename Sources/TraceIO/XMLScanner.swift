@@ -464,6 +464,8 @@ struct XMLScanner {
     private mutating func scanProcessingInstruction() throws(TraceReadError) {
         var keep = position
         let atStart = source.discarded + keep == documentStart
+        // The closing "?>" comes after the opening "<?": in "<?>" they overlap, and it is unterminated.
+        position += 2
         guard let close = try find(XMLScanner.piEnd, keeping: &keep) else { throw error("unterminated processing instruction", at: keep) }
         let content = Array(UnsafeBufferPointer(rebasing: source.bytes[(keep + 2)..<close]))
         if content.starts(with: Array("xml".utf8)) && (content.count == 3 || [0x20, 0x09, 0x0A, 0x0D].contains(content[3])) {
