@@ -50,7 +50,7 @@ for t in "$@"; do
     done
     echo "== fuzz-$t: ${seconds}s, $seeded seed files, corpus $corpus, max_len $(maxlen "$t")"
     log=$build/fuzz-$t.log
-    "$bin/fuzz-$t" "$corpus" -max_total_time="$seconds" -max_len="$(maxlen "$t")" -timeout=10 \
+    SWIFT_BACKTRACE=enable=no "$bin/fuzz-$t" "$corpus" -max_total_time="$seconds" -max_len="$(maxlen "$t")" -timeout=10 \
         -rss_limit_mb=2048 -artifact_prefix="$crashes/$t-" -print_final_stats=1 > "$log" 2>&1
     status=$?
     grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" | sed 's/^/   /'
@@ -62,7 +62,7 @@ for t in "$@"; do
 done
 if [ ${#failed[@]} -ne 0 ]; then
     echo "fuzz: crashes in: ${failed[*]} (reproducers in $build/crashes; replay one with .build/debug/fuzz-TARGET FILE,"
-    echo "      minimise with $bin/fuzz-TARGET -minimize_crash=1 -runs=100000 FILE)"
+    echo "      minimise with SWIFT_BACKTRACE=enable=no $bin/fuzz-TARGET -minimize_crash=1 -max_total_time=60 FILE)"
     exit 1
 fi
 echo "fuzz: no crash in: $*"
