@@ -22,6 +22,8 @@
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
 //   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO
 //     (libFuzzer targets, make fuzz; policy and scenario also -> TraceSharing, TraceReplay)
+//   fuzz-gpx-diff (Fuzz/GPXDiff) -> FuzzSupport, GPXDifferential -> GPXOracle -> CLibXML2 (libxml2), TraceIO
+//     (differential: the GPX reader against libxml2; GPXDifferential also serves the tests)
 import PackageDescription
 
 // Warnings in our own code fail the build (SwiftPM does not apply this to packages that depend
@@ -101,6 +103,7 @@ let package = Package(
         .executableTarget(name: "fuzz-rec", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/REC", swiftSettings: strict),
         .executableTarget(name: "fuzz-policy", dependencies: ["FuzzSupport", "TraceSharing"], path: "Fuzz/Policy", swiftSettings: strict),
         .executableTarget(name: "fuzz-scenario", dependencies: ["FuzzSupport", "TraceReplay"], path: "Fuzz/Scenario", swiftSettings: strict),
+        .executableTarget(name: "fuzz-gpx-diff", dependencies: ["FuzzSupport", "GPXDifferential"], path: "Fuzz/GPXDiff", swiftSettings: strict),
         .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",
@@ -111,13 +114,15 @@ let package = Package(
         // libxml2, only as the oracle of the GPX reader's differential tests.
         .systemLibrary(name: "CLibXML2", path: "Tests/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "GPXOracle", dependencies: ["CLibXML2"], path: "Tests/GPXOracle"),
+        // The GPX reader compared with libxml2: the differential tests' and fuzzer's verdict.
+        .target(name: "GPXDifferential", dependencies: ["GPXOracle", "TraceIO", "TraceGeodesy"], path: "Tests/GPXDifferential", swiftSettings: strict),
         // libxml2's XML Schema validator, only for the JUnit report's tests.
         .target(name: "XMLSchemaOracle", dependencies: ["CLibXML2"], path: "Tests/XMLSchemaOracle"),
         .target(name: "TestSupport", dependencies: ["TraceSimulation"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"], swiftSettings: testSettings),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
-        .testTarget(name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TestSupport", "GPXOracle"], exclude: ["Fuzz"], swiftSettings: testSettings),
+        .testTarget(name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TestSupport", "GPXDifferential"], exclude: ["Fuzz"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
         .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceSharing", "TraceJSON"], swiftSettings: testSettings),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets built by `make fuzz` (README, "Hardening: fuzzing").
-# Usage: Fuzz/fuzz.sh SECONDS TARGET...   (targets: gpx csv plt rec policy scenario)
+# Usage: Fuzz/fuzz.sh SECONDS TARGET...   (targets: gpx gpx-diff csv plt rec policy scenario)
 # Env: SHARED_TRACES (default ../shared/traces), FUZZ_BUILD (default .build/fuzz).
 # Each target's corpus is .build/fuzz/corpus/TARGET, seeded on every run from the shared corpus
 # (when present), Traces/, Fuzz/Seeds/TARGET and the committed regression inputs under
@@ -14,7 +14,7 @@ bin=$build/debug
 # The seed files of a target: name patterns, and the largest input libFuzzer may make.
 patterns() {
     case $1 in
-        gpx) echo '*.gpx *.xml' ;;
+        gpx | gpx-diff) echo '*.gpx *.xml' ;;
         csv) echo '*.csv *.tsv' ;;
         plt) echo '*.plt' ;;
         rec) echo '*.rec' ;;
@@ -24,7 +24,7 @@ patterns() {
 }
 maxlen() {
     case $1 in
-        gpx) echo 16384 ;;
+        gpx | gpx-diff) echo 16384 ;;
         csv | plt | rec) echo 8192 ;;
         *) echo 4096 ;;
     esac

@@ -41,6 +41,10 @@ public struct GPXReader: TraceReader {
     /// Set by ``nextLean()`` when ``fusedPoint()`` declined the element: ``next()`` then starts
     /// at ``plainPoint()``, as it would have after the same answer.
     private var skipFusedOnce = false
+    /// The fields whose repetition in a point was stated (``repeated(_:)``).
+    private var repeatsStated = 0
+    /// Whether a point inside a point was stated.
+    private var nestedPointStated = false
     /// How many points ``fusedPoint()`` read (tests check that it is taken).
     private(set) var fusedCount = 0
     /// `ReadOptions.zonelessUTCOffset`: the offset of times written without a zone.
@@ -55,11 +59,36 @@ public struct GPXReader: TraceReader {
         /// An unreadable lat/lon was already noted (so it is not counted again as missing).
         var coordinateNoted = false
         var values = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+        /// The fields given so far (bit ``Field/rawValue``): a repeat is not read.
+        var given = 0
     }
 
-    private enum Field {
+    private enum Field: Int, CustomStringConvertible {
         case elevation, time, hdop, vdop, pdop, satellites, fixType, name, speed, course
         case horizontalAccuracy, verticalAccuracy, role, state, containerName
+
+        /// The field's bit in a set of fields.
+        var bit: Int { 1 << rawValue }
+
+        var description: String {
+            switch self {
+            case .elevation: "elevation"
+            case .time: "time"
+            case .hdop: "hdop"
+            case .vdop: "vdop"
+            case .pdop: "pdop"
+            case .satellites: "satellite count"
+            case .fixType: "fix type"
+            case .name: "name"
+            case .speed: "speed"
+            case .course: "course"
+            case .horizontalAccuracy: "horizontal accuracy"
+            case .verticalAccuracy: "vertical accuracy"
+            case .role: "role"
+            case .state: "state"
+            case .containerName: "name"
+            }
+        }
     }
 
     public var diagnostics: Diagnostics { checker.diagnostics }
@@ -184,11 +213,15 @@ public struct GPXReader: TraceReader {
             return
         }
         if pointDepth > 0 {
-            // Inside a point: pick the fields we read; everything else is skipped.
+            // Inside a point: pick the fields we read; everything else is skipped, but a point
+            // nested in a point (not GPX) is said to be skipped.
             let direct = depth == pointDepth + 1
             let f = GPXReader.pointField(local, direct: direct)
             if let f, field == nil {
                 beginField(f, depth: depth)
+            } else if f == nil && !nestedPointStated && (GPXReader.equals(local, "trkpt") || GPXReader.equals(local, "rtept") || GPXReader.equals(local, "wpt")) {
+                nestedPointStated = true
+                checker.diagnostics.assume("points inside another point are not read (first at line \(scanner.line))")
             }
             return
         }
@@ -344,6 +377,14 @@ public struct GPXReader: TraceReader {
         return t.adding(seconds: -offset)
     }
 
+    /// States that a point gave field `f` more than once (two `<time>` elements, or `<speed>` and
+    /// an extension's speed): the first is read, the repeats are not.
+    private mutating func repeated(_ f: Field) {
+        guard repeatsStated & f.bit == 0 else { return }  // once per field, however many points
+        repeatsStated |= f.bit
+        checker.diagnostics.assume("a point gives its \(f) more than once (first at line \(scanner.line)): the first is read")
+    }
+
     /// Stores (or reports) the value of field `f` in the current point.
     private mutating func apply(_ f: Field, _ value: FieldValue) throws(TraceReadError) {
         switch value {
@@ -408,6 +449,8 @@ public struct GPXReader: TraceReader {
             return
         }
         guard pointDepth > 0 else { return }
+        guard point.given & f.bit == 0 else { return repeated(f) }
+        point.given |= f.bit
         try apply(f, GPXReader.read(f, raw))
     }
 
@@ -445,9 +488,22 @@ public struct GPXReader: TraceReader {
         // can still go back to the token-by-token path.
         var values = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
         var zoneless = false
+        var given = 0
         for k in 0..<scanner.plainChildCount {
             let child = scanner.plainChild(k)
-            guard let f = GPXReader.pointField(child.localName, direct: true) else { continue }
+            guard let f = GPXReader.pointField(child.localName, direct: true) else {
+                let local = child.localName
+                if GPXReader.equals(local, "trkpt") || GPXReader.equals(local, "rtept") || GPXReader.equals(local, "wpt") {
+                    scanner.undoPlainElement()  // a point inside a point: the general path states it
+                    return .notPlain
+                }
+                continue
+            }
+            guard given & f.bit == 0 else {  // a repeated field: the general path states it
+                scanner.undoPlainElement()
+                return .notPlain
+            }
+            given |= f.bit
             let value = GPXReader.read(f, child.text)
             switch value {
             case .problem:
@@ -591,6 +647,7 @@ extension GPXReader {
         // Children, then the end tag.
         var values = Fix(coordinate: Coordinate(uncheckedLatitude: latitude, longitude: longitude))
         var zoneless = false
+        var given = 0
         while true {
             i = ByteMasks.skipSpaces(base, from: i, limit: limit)
             guard limit &- i >= 8 else { return .notPlain }
@@ -647,6 +704,8 @@ extension GPXReader {
             default:
                 return .notPlain
             }
+            guard given & f.bit == 0 else { return .notPlain }  // a repeated field: the general path states it
+            given |= f.bit
             i &+= tagLength
             if f == .time {
                 // The time's text: from its first byte (after any white space), at least the 19

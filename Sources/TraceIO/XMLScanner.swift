@@ -81,8 +81,10 @@ struct XMLScanner {
     private var rootSeen = false
     private var rootClosed = false
     private var started = false
-    /// Offset of the document's first byte after any byte order mark.
-    private var documentStart = 0
+    /// The window's bytes before this are checked characters (``validateWindow()``); checking
+    /// starts once the encoding is known, after the XML declaration.
+    private var validated = 0
+    private var validating = false
 
     /// `source.bytes.baseAddress`, cached: refreshed after every refill (the window may move).
     private var base: UnsafeMutablePointer<UInt8>
@@ -155,13 +157,31 @@ struct XMLScanner {
     /// ``ensure(_:keeping:)`` when the window is short of the bytes.
     private mutating func refill(toHold n: Int, keeping keep: inout Int) throws(TraceReadError) -> Bool {
         while position + n > source.end {
-            let (shift, grew) = try source.refill(keeping: keep)
-            base = source.bytes.baseAddress!
+            let (shift, grew) = try refillSource(keeping: keep)
             position -= shift
             keep -= shift
             if !grew && position + n > source.end { return false }
         }
         return true
+    }
+
+    /// Refills the window (``ByteSource/refill(keeping:)``) and checks the bytes that arrived.
+    private mutating func refillSource(keeping keep: Int) throws(TraceReadError) -> (shift: Int, grew: Bool) {
+        let (shift, grew) = try source.refill(keeping: keep)
+        base = source.bytes.baseAddress!
+        validated -= shift
+        if validating { try validateWindow() }
+        return (shift, grew)
+    }
+
+    /// Checks that the window's bytes from `validated` on are XML characters in the document's
+    /// encoding (``XMLCharacters``). A character cut by the window's end is checked once the
+    /// rest has arrived.
+    private mutating func validateWindow() throws(TraceReadError) {
+        let scan = XMLCharacters.scan(base, from: validated, to: source.end, latin1: latin1)
+        validated = scan.valid
+        guard let problem = scan.problem, problem != .truncated || source.atEOF else { return }
+        throw error(XMLCharacters.message(problem), at: scan.valid)
     }
 
     @inline(__always) private func byte(_ i: Int) -> UInt8 { base[i] }
@@ -185,8 +205,7 @@ struct XMLScanner {
                 }
                 from = max(from, p)
             }
-            let (shift, grew) = try source.refill(keeping: keep)
-            base = source.bytes.baseAddress!
+            let (shift, grew) = try refillSource(keeping: keep)
             position -= shift
             keep -= shift
             from -= shift
@@ -203,8 +222,15 @@ struct XMLScanner {
             var keep = 0
             if try ensure(3, keeping: &keep), byte(0) == 0xEF, byte(1) == 0xBB, byte(2) == 0xBF {
                 position = 3
-                documentStart = 3
             }
+            // "<?xml" and a space: the XML declaration, which says how to read the bytes after it.
+            keep = position
+            if try ensure(6, keeping: &keep), window(position..<(position + 5)).elementsEqual("<?xml".utf8), XMLScanner.isSpace(byte(position + 5)) {
+                try scanXMLDeclaration()
+            }
+            validated = position
+            validating = true
+            try validateWindow()
         }
         if pendingEnd {
             pendingEnd = false
@@ -460,33 +486,88 @@ struct XMLScanner {
         }
     }
 
-    /// `<?...?>`: the XML declaration is read for its encoding; other instructions are skipped.
+    /// `<?target ...?>`, a processing instruction: skipped. Its target is a name, and not `xml`
+    /// in any case (the XML declaration is read only at the start, by ``scanXMLDeclaration()``).
     private mutating func scanProcessingInstruction() throws(TraceReadError) {
         var keep = position
-        let atStart = source.discarded + keep == documentStart
         // The closing "?>" comes after the opening "<?": in "<?>" they overlap, and it is unterminated.
         position += 2
         guard let close = try find(XMLScanner.piEnd, keeping: &keep) else { throw error("unterminated processing instruction", at: keep) }
-        let content = Array(UnsafeBufferPointer(rebasing: source.bytes[(keep + 2)..<close]))
-        if content.starts(with: Array("xml".utf8)) && (content.count == 3 || [0x20, 0x09, 0x0A, 0x0D].contains(content[3])) {
-            guard atStart else { throw error("XML declaration not at the start of the document", at: keep) }
-            let lower = content.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-            let key = Array("encoding".utf8)
-            if let at = (0...max(lower.count - key.count, 0)).first(where: { lower.count >= key.count && Array(lower[$0..<($0 + key.count)]) == key }) {
-                let after = lower[(at + key.count)...].drop(while: { $0 == 0x20 || $0 == UInt8(ascii: "=") || $0 == 0x22 || $0 == 0x27 })
-                let enc = String(decoding: after.prefix(while: { $0 != 0x22 && $0 != 0x27 && $0 != 0x20 }), as: UTF8.self)
-                switch enc {
-                case "utf-8", "utf8", "us-ascii", "ascii": break
-                case "iso-8859-1", "iso8859-1", "latin1", "latin-1": latin1 = true
-                case "windows-1252", "cp1252":
-                    latin1 = true
-                    windows1252 = true
-                default: throw error("unsupported encoding '\(enc)' (UTF-8 and ISO-8859-1 are read)", at: keep)
-                }
-            }
+        var p = keep + 2
+        while p < close && XMLScanner.isNameByte(byte(p)) { p += 1 }
+        guard p > keep + 2 else { throw error("expected a processing instruction's target after '<?'", at: p) }
+        guard p == close || XMLScanner.isSpace(byte(p)) else { throw error("expected white space after the processing instruction's target", at: p) }
+        try validateName((keep + 2)..<p)
+        let target = window((keep + 2)..<p)
+        if target.count == 3 && target[0] | 0x20 == UInt8(ascii: "x") && target[1] | 0x20 == UInt8(ascii: "m") && target[2] | 0x20 == UInt8(ascii: "l") {
+            throw error("the XML declaration is allowed only at the start of the document", at: keep)
         }
         position = close + 2
     }
+
+    /// The XML declaration at the start of the document, `<?xml version="1.x" encoding="…"
+    /// standalone="yes|no"?>`, checked against XML 1.0's grammar and read for its encoding:
+    /// UTF-8 (or US-ASCII), ISO-8859-1 or windows-1252; any other encoding is an error.
+    private mutating func scanXMLDeclaration() throws(TraceReadError) {
+        var keep = position
+        position += 2
+        guard let close = try find(XMLScanner.piEnd, keeping: &keep) else { throw error("unterminated XML declaration", at: keep) }
+        var p = keep + 5  // after "<?xml"
+        func spaces() -> Bool {
+            let from = p
+            while p < close && XMLScanner.isSpace(byte(p)) { p += 1 }
+            return p > from
+        }
+        /// ` name = "value"`: the value's range, or nil when the declaration does not go on with `name`.
+        func pseudoAttribute(_ name: String) throws(TraceReadError) -> Range<Int>? {
+            let mark = p
+            guard spaces(), close - p >= name.utf8.count, window(p..<(p + name.utf8.count)).elementsEqual(name.utf8) else { p = mark; return nil }
+            p += name.utf8.count
+            _ = spaces()
+            guard p < close, byte(p) == UInt8(ascii: "=") else { throw error("expected '=' after '\(name)' in the XML declaration", at: p) }
+            p += 1
+            _ = spaces()
+            guard p < close, byte(p) == 0x22 || byte(p) == 0x27 else { throw error("expected a quoted value of '\(name)' in the XML declaration", at: p) }
+            let quote = byte(p)
+            let from = p + 1
+            p = from
+            while p < close && byte(p) != quote { p += 1 }
+            guard p < close else { throw error("unterminated value of '\(name)' in the XML declaration", at: from) }
+            p += 1
+            return from..<(p - 1)
+        }
+        guard let version = try pseudoAttribute("version") else { throw error("the XML declaration has no version", at: p) }
+        let v = window(version)
+        guard v.count > 2, v[0] == UInt8(ascii: "1"), v[1] == UInt8(ascii: "."), v.dropFirst(2).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw error("unsupported XML version '\(String(decoding: v, as: UTF8.self))'", at: version.lowerBound)
+        }
+        if let encoding = try pseudoAttribute("encoding") {
+            let e = window(encoding)
+            let wellFormed = !e.isEmpty && XMLScanner.isASCIILetter(e[0])
+                && e.allSatisfy { XMLScanner.isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+            let name = String(decoding: e, as: UTF8.self)
+            guard wellFormed else { throw error("invalid encoding name '\(name)' in the XML declaration", at: encoding.lowerBound) }
+            switch name.lowercased() {
+            case "utf-8", "utf8", "us-ascii", "ascii": break
+            case "iso-8859-1", "iso8859-1", "latin1", "latin-1": latin1 = true
+            case "windows-1252", "cp1252":
+                latin1 = true
+                windows1252 = true
+            default: throw error("unsupported encoding '\(name)' (UTF-8 and ISO-8859-1 are read)", at: encoding.lowerBound)
+            }
+        }
+        if let standalone = try pseudoAttribute("standalone") {
+            let value = window(standalone)
+            guard value.elementsEqual("yes".utf8) || value.elementsEqual("no".utf8) else {
+                throw error("standalone must be 'yes' or 'no' in the XML declaration", at: standalone.lowerBound)
+            }
+        }
+        _ = spaces()
+        guard p == close else { throw error("unexpected characters in the XML declaration", at: p) }
+        position = close + 2
+    }
+
+    @inline(__always) private static func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
 
     /// The common case of ``scanEndTag()``: `</name>` in the window closing the open element.
     /// Returns false (having changed nothing) for anything else.
@@ -540,12 +621,22 @@ struct XMLScanner {
         }
         var ascii = true
         for i in r where byte(i) >= 0x80 { ascii = false; break }
-        if ascii || latin1 { return }
-        guard let s = String(validating: UnsafeBufferPointer(rebasing: source.bytes[r]), as: UTF8.self) else {
-            throw error("name is not valid UTF-8", at: r.lowerBound)
+        if ascii { return }
+        // The name's characters: UTF-8, or one per byte in ISO-8859-1 (windows-1252 above 0x7F).
+        var scalars: [UInt32] = []
+        if latin1 {
+            scalars = r.map { i in
+                let b = byte(i)
+                if windows1252 && b >= 0x80 && b < 0xA0, case let u = XMLScanner.windows1252High[Int(b - 0x80)], u != 0 { return UInt32(u) }
+                return UInt32(b)
+            }
+        } else {
+            guard let s = String(validating: UnsafeBufferPointer(rebasing: source.bytes[r]), as: UTF8.self) else {
+                throw error("name is not valid UTF-8", at: r.lowerBound)
+            }
+            scalars = s.unicodeScalars.map(\.value)
         }
-        for (i, u) in s.unicodeScalars.enumerated() where u.value >= 0x80 {
-            let v = u.value
+        for (i, v) in scalars.enumerated() where v >= 0x80 {
             var ok = (0xC0...0xD6).contains(v) || (0xD8...0xF6).contains(v) || (0xF8...0x2FF).contains(v) || (0x370...0x37D).contains(v)
                 || (0x37F...0x1FFF).contains(v) || (0x200C...0x200D).contains(v) || (0x2070...0x218F).contains(v)
                 || (0x2C00...0x2FEF).contains(v) || (0x3001...0xD7FF).contains(v) || (0xF900...0xFDCF).contains(v)

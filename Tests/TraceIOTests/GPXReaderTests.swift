@@ -140,7 +140,7 @@ struct GPXReaderTests {
         ("<gpx>\n<wpt lat=\"1\" lon=\"2\"\n</gpx>", "t.gpx:3:1: '<' inside a start tag"),
         ("<xml∂></xml∂>", "t.gpx:1:2: invalid character U+2202 in a name"),
         ("", "t.gpx:1:1: unexpected end of file: no root element"),
-        ("<?xml version='1.0' encoding='UTF-16'?><gpx/>", "t.gpx:1:1: unsupported encoding 'utf-16' (UTF-8 and ISO-8859-1 are read)"),
+        ("<?xml version='1.0' encoding='UTF-16'?><gpx/>", "t.gpx:1:31: unsupported encoding 'UTF-16' (UTF-8 and ISO-8859-1 are read)"),
         ("<gpx><!-- open comment", "t.gpx:1:6: unterminated comment"),
         ("<gpx>&#0;</gpx>", "t.gpx:1:6: character reference to an invalid character"),
     ])
@@ -161,6 +161,31 @@ struct GPXReaderTests {
             <gpx><wpt lat="1" lon="1"><name>&lol3;</name></wpt></gpx>
             """
         #expect(throws: TraceReadError.self) { _ = try readGPX(doc) }
+    }
+
+    @Test("a value given twice in a point: the first is read, on every path, and that is stated")
+    func repeatedValues() throws {
+        let point = "<time>2024-01-01T00:00:01Z</time><ele>5</ele><time>2024-01-01T00:00:09Z</time><ele>x</ele>"
+        for (attributes, comment) in [("lat=\"1\" lon=\"2\"", ""), ("lon='2' lat='1'", "<!-- c -->"), ("lat=\"1\"  lon=\"2\"", "<![CDATA[]]>")] {
+            let (items, d) = try readGPX("<gpx><trk><trkseg><trkpt \(attributes)>\(comment)\(point)</trkpt></trkseg></trk></gpx>")
+            let fix = try #require(trackPoints(items).first)
+            #expect(fix.time == Timestamp.parseISO8601("2024-01-01T00:00:01Z")?.timestamp && fix.elevation == 5)
+            #expect(d.counts.isEmpty)
+            #expect(d.assumptions.contains("a point gives its time more than once (first at line 1): the first is read"))
+            #expect(d.assumptions.contains("a point gives its elevation more than once (first at line 1): the first is read"))
+        }
+        // Stated once per field, however many points repeat it.
+        let many = String(repeating: "<trkpt lat='1' lon='2'>\(point)</trkpt>\n", count: 50)
+        #expect(try readGPX("<gpx><trk><trkseg>\(many)</trkseg></trk></gpx>").diagnostics.assumptions.count == 2)
+    }
+
+    @Test("a point inside a point (not GPX) is not read, and that is stated")
+    func nestedPoints() throws {
+        for inner in ["<wpt lat='3' lon='4'/>", "<trkpt lat='3' lon='4'><ele>1</ele></trkpt>"] {
+            let (items, d) = try readGPX("<gpx><trk><trkseg><trkpt lat='1' lon='2'><ele>5</ele>\(inner)</trkpt></trkseg></trk></gpx>")
+            #expect(trackPoints(items).map(\.coordinate.latitude) == [1])
+            #expect(d.assumptions == ["points inside another point are not read (first at line 1)"])
+        }
     }
 
     @Test("tokens spanning the streaming window's block boundaries read the same")

@@ -7,8 +7,8 @@
 typedef struct {
     char lat[64];   // the attribute's text ("" when absent)
     char lon[64];
-    char ele[128];  // the <ele> text, concatenated text and CDATA ("" when absent)
-    char time[128];
+    char ele[128];  // the first direct child <ele>'s text, its text and CDATA concatenated ("" when absent)
+    char time[128]; // the same for <time>
     int has_ele;
     int has_time;
 } oracle_point;

@@ -1,0 +1,80 @@
+/// The XML 1.0 `Char` production over raw bytes: which bytes of a document may appear at all.
+///
+/// XML allows tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD and U+10000–U+10FFFF, encoded (here) as
+/// well-formed UTF-8, or as ISO-8859-1 bytes (every byte from 0x20 up is a character there). The
+/// check runs over whole blocks, sixteen bytes at a time while they are printable ASCII (the
+/// common case), one code point at a time otherwise.
+enum XMLCharacters {
+    /// Why a byte sequence is not a character.
+    enum Problem: Equatable {
+        /// A complete code point that XML forbids (a control character, U+FFFE, U+FFFF).
+        case forbidden(UInt32)
+        /// Bytes that are not UTF-8 (the first offending byte).
+        case malformed(UInt8)
+        /// A UTF-8 sequence cut short by the end of the block.
+        case truncated
+    }
+
+    /// The outcome of checking a block: every byte valid up to `valid`; when `valid` is short of
+    /// the block's end, `problem` says why the character there fails.
+    struct Scan: Equatable {
+        var valid: Int
+        var problem: Problem?
+    }
+
+    /// Checks `bytes[from..<to]`; `latin1` reads them as ISO-8859-1 instead of UTF-8.
+    static func scan(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int, latin1: Bool) -> Scan {
+        var i = from
+        while true {
+            // Sixteen printable ASCII bytes (or tab, LF, CR) at a time.
+            while i + 16 <= to {
+                let v = UnsafeRawPointer(bytes + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                let printable = (v &- 0x20) .< SIMD16(repeating: 0x5F) .| (v .== 0x7F)
+                let space = (v .== 0x09) .| (v .== 0x0A) .| (v .== 0x0D)
+                if !all(printable .| space) { break }
+                i += 16
+            }
+            guard i < to else { return Scan(valid: to, problem: nil) }
+            // One character.
+            let b = bytes[i]
+            if b < 0x80 || latin1 {
+                guard b >= 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { return Scan(valid: i, problem: .forbidden(UInt32(b))) }
+                i += 1
+                continue
+            }
+            let length: Int, low: UInt8, high: UInt8  // the sequence's length and its second byte's range
+            switch b {
+            case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+            case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+            case 0xE1...0xEC, 0xEE, 0xEF: (length, low, high) = (3, 0x80, 0xBF)
+            case 0xED: (length, low, high) = (3, 0x80, 0x9F)  // no surrogates
+            case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+            case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+            case 0xF4: (length, low, high) = (4, 0x80, 0x8F)  // up to U+10FFFF
+            default: return Scan(valid: i, problem: .malformed(b))
+            }
+            var scalar = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+            for k in 1..<length {
+                guard i + k < to else { return Scan(valid: i, problem: .truncated) }
+                let c = bytes[i + k]
+                guard k == 1 ? (c >= low && c <= high) : (c & 0xC0 == 0x80) else { return Scan(valid: i, problem: .malformed(b)) }
+                scalar = scalar << 6 | UInt32(c & 0x3F)
+            }
+            if scalar == 0xFFFE || scalar == 0xFFFF { return Scan(valid: i, problem: .forbidden(scalar)) }
+            i += length
+        }
+    }
+
+    /// A message for `problem`.
+    static func message(_ problem: Problem) -> String {
+        switch problem {
+        case .forbidden(let v):
+            let hex = String(v, radix: 16, uppercase: true)
+            return "character U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) is not allowed in XML"
+        case .malformed(let b):
+            return "not UTF-8 (byte 0x\(String(b, radix: 16, uppercase: true))): declare the document's encoding if it is ISO-8859-1"
+        case .truncated:
+            return "not UTF-8 (the file ends inside a multi-byte character)"
+        }
+    }
+}
