@@ -9,7 +9,7 @@ import TestSupport
 
 /// The hostile-input catalogue of issue 8, end to end: each case writes a file (or streams one
 /// through a pipe), runs the built `tracekit`, and checks the exit status and the first line of
-/// stderr (file, line, column, the problem). README.md's "Hostile input" table lists the same cases.
+/// stderr (file, line, column, the problem). README.md's "Hardening: hostile input" lists the same cases.
 ///
 /// Streams that would be 2 GB are written into a pipe by a writer that stops when the reader exits,
 /// so nothing large touches the disk; the child's peak RSS (wait4's ru_maxrss) must stay under
@@ -22,7 +22,7 @@ struct HostileRun {
     /// The probe, built beside `tracekit` (the test target depends on it).
     static let probe = Run.binary.deletingLastPathComponent().appendingPathComponent("rss-probe")
 
-    /// The bound on the child's peak resident set, bytes (README: "Hostile input").
+    /// The bound on the child's peak resident set, bytes (README: "Hardening: hostile input").
     static let peakRSSBound = 64 << 20
     /// A run still going after this long is killed (and the test fails): never a hang.
     static let deadline: TimeInterval = 120
@@ -98,11 +98,11 @@ struct HostileRun {
         status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
         // ru_maxrss is in KiB on Linux (bytes on Darwin). No figure (the probe was killed) is
         // reported as unbounded.
-        let kib = (try? String(contentsOfFile: rssPath, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let figure = (try? String(contentsOfFile: rssPath, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         #if canImport(Darwin)
-        peakRSS = kib ?? .max
+        peakRSS = figure ?? .max
         #else
-        peakRSS = kib.map { $0 * 1024 } ?? .max
+        peakRSS = figure.map { $0 * 1024 } ?? .max
         #endif
         stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         stderr = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self)
