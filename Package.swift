@@ -118,6 +118,8 @@ let package = Package(
         .target(name: "GPXDifferential", dependencies: ["GPXOracle", "TraceIO", "TraceGeodesy"], path: "Tests/GPXDifferential", swiftSettings: strict),
         // libxml2's XML Schema validator, only for the JUnit report's tests.
         .target(name: "XMLSchemaOracle", dependencies: ["CLibXML2"], path: "Tests/XMLSchemaOracle"),
+        // Runs a program and reports its own peak RSS (the hostile-input tests' memory bound).
+        .executableTarget(name: "rss-probe", path: "Tests/RSSProbe"),
         .target(name: "TestSupport", dependencies: ["TraceSimulation"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"], swiftSettings: testSettings),
@@ -145,7 +147,7 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceCLITests",
-            dependencies: ["TraceCLI", "tracekit", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceSharing", "TraceJSON", "XMLSchemaOracle"],
+            dependencies: ["TraceCLI", "tracekit", "rss-probe", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceSharing", "TraceJSON", "XMLSchemaOracle"],
             exclude: ["Golden"],
             swiftSettings: testSettings),
         .testTarget(

@@ -17,10 +17,14 @@ func openRegularFile(_ path: String) throws(CLIError) -> Int32 {
     return fd
 }
 
-/// Reads a whole small file (a policy or scenario file): at most `limit` bytes.
+/// The largest policy, scenario or energy profile file read, bytes. Such files are kilobytes; the
+/// bound keeps a hostile one cheap, since parsed JSON takes some 25 times its size in memory.
+let smallFileLimit = 1 << 20
+
+/// Reads a whole small file (a policy, scenario or energy profile file): at most `limit` bytes.
 /// - Throws: ``CLIError`` 66 when it cannot be opened, 65 when it is larger than `limit`, 74 on a
 ///   read error.
-func readSmallFile(_ path: String, limit: Int = 16 << 20) throws(CLIError) -> [UInt8] {
+func readSmallFile(_ path: String, limit: Int = smallFileLimit) throws(CLIError) -> [UInt8] {
     let fd = try openRegularFile(path)
     defer { close(fd) }
     var bytes: [UInt8] = []
@@ -32,7 +36,10 @@ func readSmallFile(_ path: String, limit: Int = 16 << 20) throws(CLIError) -> [U
             throw .io("\(path): read failed: \(String(cString: strerror(errno)))")
         }
         if n == 0 { return bytes }
+        // Checked before appending, and the buffer grows by doubling up to `limit` and no further,
+        // so a 2 GB stream costs at most `limit` (not the next power of two, plus a copy).
+        if bytes.count + n > limit { throw .data("\(path): larger than \(limit) bytes") }
+        if bytes.count + n > bytes.capacity { bytes.reserveCapacity(min(limit, max(2 * bytes.capacity, bytes.count + n))) }
         bytes += chunk[0..<n]
-        if bytes.count > limit { throw .data("\(path): larger than \(limit) bytes") }
     }
 }

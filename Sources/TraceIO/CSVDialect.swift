@@ -160,6 +160,17 @@ enum TextValue {
         return s.count > 40 ? String(s.prefix(40)) + "…" : s
     }
 
+    /// Why `bytes` gave no number, for a diagnostic: "'1e400' is out of range" for a number too
+    /// large for a Double (beyond ±1.8e308: a 400-digit integer, an exponent of 400), else
+    /// "'x' is not a number" (NaN and infinities included).
+    static func notANumber(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let t = trimmed(bytes)
+        if let v = DecimalParser.parseDouble(t), v.isInfinite, t.contains(where: isDigit) {
+            return "'\(shown(t))' is out of range (beyond ±1.8e308)"
+        }
+        return "'\(shown(t))' is not a number"
+    }
+
     /// Case-insensitive ASCII comparison.
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         guard bytes.count == text.utf8CodeUnitCount else { return false }

@@ -679,7 +679,7 @@ public struct CSVReader: TraceReader {
         while hi > lo && TextValue.isSpace(t[hi - 1]) { hi -= 1 }
         if hi >= lo + 2 && t[hi - 2] == 0xC2 && t[hi - 1] == 0xB0 { hi -= 2 }
         guard let v = TextValue.double(UnsafeBufferPointer(rebasing: t[lo..<hi]), decimalComma: decimalComma) else {
-            return .failure(Note(kind: .invalidCoordinate, detail: "\(what) '\(TextValue.shown(t))' is not a number"))
+            return .failure(Note(kind: .invalidCoordinate, detail: "\(what) \(TextValue.notANumber(t))"))
         }
         var sign = 0.0
         if let letter {
@@ -790,7 +790,7 @@ public struct CSVReader: TraceReader {
         // A plain number with no unit in the header: every factor is 1 for the unit "".
         if units[field] == nil, let v = plainNumber(t), !nonNegative || v >= 0 { return v }
         guard let (v, valueUnit) = TextValue.numberWithUnit(t, decimalComma: decimalComma) else {
-            row.notes.append(Note(kind: .invalidValue, detail: "\(field.label) '\(TextValue.shown(t))' is not a number"))
+            row.notes.append(Note(kind: .invalidValue, detail: "\(field.label) \(TextValue.notANumber(t))"))
             return nil
         }
         let unit = valueUnit.isEmpty ? (units[field] ?? "") : valueUnit

@@ -313,12 +313,7 @@ public struct GPXReader: TraceReader {
         guard let text else { return nil }
         let v = DecimalParser.parseDouble(GPXReader.trimmed(text))
         if let v, v.isFinite { return v }
-        let shown = String(decoding: text.prefix(40), as: UTF8.self)
-        if required {
-            try checker.note(.invalidCoordinate, line: scanner.line, "\(what) '\(shown)' is not a number")
-        } else {
-            try checker.note(.invalidValue, line: scanner.line, "\(what) '\(shown)' is not a number")
-        }
+        try checker.note(required ? .invalidCoordinate : .invalidValue, line: scanner.line, "\(what) \(TextValue.notANumber(text))")
         return nil
     }
 
@@ -341,7 +336,7 @@ public struct GPXReader: TraceReader {
         if text.isEmpty { return .none }
         func shown() -> String { String(decoding: text.prefix(40), as: UTF8.self) }
         func number(_ what: String, nonNegative: Bool = false) -> FieldValue {
-            guard let v = DecimalParser.parseDouble(text), v.isFinite else { return .problem(.invalidValue, "\(what) '\(shown())' is not a number") }
+            guard let v = DecimalParser.parseDouble(text), v.isFinite else { return .problem(.invalidValue, "\(what) \(TextValue.notANumber(text))") }
             if nonNegative && v < 0 { return .problem(.invalidValue, "\(what) \(v) is negative") }
             return .number(v)
         }

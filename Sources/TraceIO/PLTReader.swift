@@ -127,7 +127,7 @@ public struct PLTReader: TraceReader {
         }
         let lat = number(0), lon = number(1)
         for (c, what) in [(lat, "latitude"), (lon, "longitude")] where !c.text.isEmpty && c.value == nil && !coordinateNoted {
-            try checker.note(.invalidCoordinate, line: line, "\(what) '\(TextValue.shown(c.text))' is not a number")
+            try checker.note(.invalidCoordinate, line: line, "\(what) \(TextValue.notANumber(c.text))")
             coordinateNoted = true
         }
         if TextValue.trimmed(scanner.field(2)).elementsEqual([UInt8(ascii: "1")]) && rows > 1 {
@@ -139,7 +139,7 @@ public struct PLTReader: TraceReader {
             if let a = altitude.value {
                 if a != -777 { values.elevation = feet ? a * 0.3048 : a }
             } else {
-                try checker.note(.invalidValue, line: line, "altitude '\(TextValue.shown(altitude.text))' is not a number")
+                try checker.note(.invalidValue, line: line, "altitude \(TextValue.notANumber(altitude.text))")
             }
         }
         try readTime(into: &values, line: line)

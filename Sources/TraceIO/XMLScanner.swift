@@ -22,10 +22,14 @@ enum XMLToken: Equatable {
 ///
 /// Security: a DOCTYPE is skipped and never interpreted: no external entity or DTD is loaded and
 /// no declared entity is expanded (a reference to one is an error), so entity expansion cannot
-/// blow up. Nesting depth (``maximumDepth``), attributes per element (``maximumAttributes``) and
-/// token length (``ByteSource/maximumWindow``) are bounded. Well-formedness errors (mismatched
-/// tags, bad names, an unterminated construct, bytes after the root) are fatal, with the file,
-/// line and column. Memory: the source's window plus the current tag and captured text.
+/// blow up. Bounded, each with its own error: nesting depth (``maximumDepth``), attributes per
+/// element (``maximumAttributes``), the length of a name (``maximumNameLength``), captured text
+/// (``maximumText``), and any other single token (a tag, an attribute value, a comment, a
+/// processing instruction, a DOCTYPE: ``ByteSource/maximumWindow``); text that is not captured is
+/// skipped as it streams. Well-formedness errors (mismatched tags, bad names, bytes after the
+/// root) are fatal, with the file, line and column; a document that ends inside a construct is
+/// reported where it ends, naming where the construct opened. Memory: the source's window plus
+/// the current tag and captured text.
 ///
 /// Speed: names and attribute values are not copied; they are ranges into the window, valid
 /// until the next call of ``next()`` (only a refill moves the window, and refills happen only
@@ -43,6 +47,8 @@ struct XMLScanner {
     static let maximumAttributes = 256
     /// Longest captured text value, bytes.
     static let maximumText = 1 << 20
+    /// Longest element or attribute name, bytes (GPX's are under 40).
+    static let maximumNameLength = 1024
 
     let source: ByteSource
     private(set) var position = 0
@@ -141,6 +147,13 @@ struct XMLScanner {
     func error(_ message: String, at p: Int? = nil) -> TraceReadError {
         let (l, c) = source.location(of: p ?? position)
         return TraceReadError(file: source.name, line: l, column: c, message: message)
+    }
+
+    /// The error for a document that ends inside `construct`, which opened at `start` (in the
+    /// window): reported where the input ends, naming where the construct opened.
+    func unexpectedEnd(in construct: String, openedAt start: Int) -> TraceReadError {
+        let (l, c) = source.location(of: start)
+        return error("unexpected end of file in \(construct) (opened at \(l):\(c))", at: source.end)
     }
 
     /// The line of the current position (for diagnostics).
@@ -251,7 +264,7 @@ struct XMLScanner {
                 continue
             }
             // Markup.
-            guard try ensure(2, keeping: &keep) else { throw error("unexpected end of file after '<'") }
+            guard try ensure(2, keeping: &keep) else { throw error("unexpected end of file after '<'", at: source.end) }
             switch byte(position + 1) {
             case UInt8(ascii: "/"):
                 if !scanEndTagFast() { try scanEndTag() }
@@ -375,7 +388,10 @@ struct XMLScanner {
     /// A character or entity reference at `position` ('&'); appends its character when capturing.
     private mutating func scanReference(keeping keep: inout Int) throws(TraceReadError) {
         var k = min(keep, position)
-        guard let semi = try findSemicolon(keeping: &k) else { throw error("unterminated character reference") }
+        guard let semi = try findSemicolon(keeping: &k) else {
+            // No ';' within 12 bytes is a malformed reference; fewer than 12 left, a truncated one.
+            throw source.end - position > 12 ? error("unterminated character reference") : unexpectedEnd(in: "a character reference", openedAt: position)
+        }
         keep = k
         let ref = Array(UnsafeBufferPointer(rebasing: source.bytes[(position + 1)..<semi]))
         let scalar = try decodeReference(ref, at: position)
@@ -438,18 +454,18 @@ struct XMLScanner {
     /// `<!--`, `<![CDATA[` or `<!DOCTYPE`. Returns true when CDATA produced a text token.
     private mutating func scanBang() throws(TraceReadError) -> Bool {
         var keep = position
-        guard try ensure(4, keeping: &keep) else { throw error("unexpected end of file in markup") }
+        guard try ensure(4, keeping: &keep) else { throw unexpectedEnd(in: "markup", openedAt: position) }
         if byte(position + 2) == UInt8(ascii: "-") && byte(position + 3) == UInt8(ascii: "-") {
             position += 4
-            guard let close = try find(XMLScanner.commentEnd, keeping: &keep) else { throw error("unterminated comment", at: keep) }
+            guard let close = try find(XMLScanner.commentEnd, keeping: &keep) else { throw unexpectedEnd(in: "a comment", openedAt: keep) }
             position = close + 3
             return false
         }
-        guard try ensure(9, keeping: &keep) else { throw error("unexpected end of file in markup") }
+        guard try ensure(9, keeping: &keep) else { throw unexpectedEnd(in: "markup", openedAt: position) }
         if UnsafeBufferPointer(rebasing: source.bytes[(position + 2)..<(position + 9)]).elementsEqual("[CDATA[".utf8) {
             guard rootSeen && !rootClosed else { throw error("CDATA outside the root element") }
             position += 9
-            guard let close = try find(XMLScanner.cdataEnd, keeping: &keep) else { throw error("unterminated CDATA section", at: keep) }
+            guard let close = try find(XMLScanner.cdataEnd, keeping: &keep) else { throw unexpectedEnd(in: "a CDATA section", openedAt: keep) }
             if captureText { try appendText((keep + 9)..<close) }  // `keep` is still the '<' of the section
             position = close + 3
             return captureText
@@ -462,13 +478,14 @@ struct XMLScanner {
         throw error("unknown markup '<!'")
     }
 
-    /// Skips a DOCTYPE declaration, internal subset included, without interpreting it.
+    /// Skips a DOCTYPE declaration, internal subset included, without interpreting it. It is one
+    /// token: longer than ``ByteSource/maximumWindow`` is an error (not a read of the whole input).
     private mutating func skipDoctype(keeping keep: inout Int) throws(TraceReadError) {
         var bracket = 0
         var quote: UInt8 = 0
         position += 9
         while true {
-            guard try ensure(1, keeping: &keep) else { throw error("unterminated DOCTYPE", at: keep) }
+            guard try ensure(1, keeping: &keep) else { throw unexpectedEnd(in: "a DOCTYPE", openedAt: keep) }
             let b = byte(position)
             position += 1
             if quote != 0 {
@@ -482,7 +499,6 @@ struct XMLScanner {
             } else if b == UInt8(ascii: ">") && bracket <= 0 {
                 return
             }
-            if position - keep > ByteSource.maximumWindow / 2 { keep = position }
         }
     }
 
@@ -492,7 +508,7 @@ struct XMLScanner {
         var keep = position
         // The closing "?>" comes after the opening "<?": in "<?>" they overlap, and it is unterminated.
         position += 2
-        guard let close = try find(XMLScanner.piEnd, keeping: &keep) else { throw error("unterminated processing instruction", at: keep) }
+        guard let close = try find(XMLScanner.piEnd, keeping: &keep) else { throw unexpectedEnd(in: "a processing instruction", openedAt: keep) }
         var p = keep + 2
         while p < close && XMLScanner.isNameByte(byte(p)) { p += 1 }
         guard p > keep + 2 else { throw error("expected a processing instruction's target after '<?'", at: p) }
@@ -511,7 +527,7 @@ struct XMLScanner {
     private mutating func scanXMLDeclaration() throws(TraceReadError) {
         var keep = position
         position += 2
-        guard let close = try find(XMLScanner.piEnd, keeping: &keep) else { throw error("unterminated XML declaration", at: keep) }
+        guard let close = try find(XMLScanner.piEnd, keeping: &keep) else { throw unexpectedEnd(in: "the XML declaration", openedAt: keep) }
         var p = keep + 5  // after "<?xml"
         func spaces() -> Bool {
             let from = p
@@ -585,10 +601,11 @@ struct XMLScanner {
 
     private mutating func scanEndTag() throws(TraceReadError) {
         var keep = position
-        guard let gt = try find(XMLScanner.gt, keeping: &keep) else { throw error("unterminated end tag", at: keep) }
+        guard let gt = try find(XMLScanner.gt, keeping: &keep) else { throw unexpectedEnd(in: "an end tag", openedAt: keep) }
         var p = keep + 2
         let nameStart = p
         while p < gt && !XMLScanner.isSpace(byte(p)) { p += 1 }
+        guard p - nameStart <= XMLScanner.maximumNameLength else { throw error("a name longer than \(XMLScanner.maximumNameLength) bytes", at: nameStart) }
         nameRange = nameStart..<p
         while p < gt && XMLScanner.isSpace(byte(p)) { p += 1 }
         guard p == gt else { throw error("unexpected characters in end tag", at: p) }
@@ -615,6 +632,7 @@ struct XMLScanner {
     /// Checks a name: ASCII names by byte class; others by XML 1.0's NameStartChar/NameChar.
     private func validateName(_ r: Range<Int>) throws(TraceReadError) {
         guard !r.isEmpty else { throw error("expected a name", at: r.lowerBound) }
+        guard r.count <= XMLScanner.maximumNameLength else { throw error("a name longer than \(XMLScanner.maximumNameLength) bytes", at: r.lowerBound) }
         let first = byte(r.lowerBound)
         if first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 0x30 && first <= 0x39) {
             throw error("invalid name", at: r.lowerBound)
@@ -667,9 +685,12 @@ struct XMLScanner {
         b < 0x80 && isNameByte(b) && b != UInt8(ascii: "-") && b != UInt8(ascii: ".") && !(b >= 0x30 && b <= 0x39)
     }
 
-    /// The end of the ASCII name bytes from `i` (at most `limit`).
+    /// The end of the ASCII name bytes from `i` (at most `limit`), looking at most
+    /// ``maximumNameLength`` bytes: a longer name ends on a name byte, so the fast paths refuse it
+    /// and the general path reports it.
     @inline(__always) private func asciiNameEnd(from i: Int, limit: Int) -> Int {
         var i = i
+        let limit = min(limit, i + XMLScanner.maximumNameLength)
         while i < limit && XMLScanner.isASCIINameByte(base[i]) { i += 1 }
         return i
     }
@@ -899,7 +920,7 @@ struct XMLScanner {
             checked = limit
             let before = keep
             var k = keep
-            guard try ensure(limit - position + 1, keeping: &k) else { throw error("unexpected end of file in a start tag", at: k) }
+            guard try ensure(limit - position + 1, keeping: &k) else { throw unexpectedEnd(in: "a start tag", openedAt: k) }
             keep = k
             let shift = before - keep
             p = limit - shift

@@ -1,8 +1,9 @@
 /// A strict JSON (RFC 8259) parser that records each value's line and column.
 ///
 /// Limits, so hostile input cannot exhaust memory or the stack: nesting depth ≤ 64, input ≤ 16 MiB
-/// (policy and scenario files are kilobytes). Numbers must be finite doubles. Duplicate keys are an
-/// error. A UTF-8 byte order mark is skipped. O(n).
+/// (policy and scenario files are kilobytes). Numbers must be finite doubles: any number of
+/// digits is read to the nearest double (`1e-400` is 0); a magnitude beyond ±1.8e308 is an error.
+/// Duplicate keys are an error. A UTF-8 byte order mark is skipped. O(n).
 public enum JSONParser {
     /// Deepest nesting of arrays and objects accepted.
     public static let maximumDepth = 64
@@ -165,7 +166,8 @@ public enum JSONParser {
             }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             guard let v = Double(text), v.isFinite else {
-                throw JSONError(line: l, column: c, message: "number \(text) is out of range")
+                let shown = text.count > 40 ? text.prefix(40) + "… (\(text.count) characters)" : text
+                throw JSONError(line: l, column: c, message: "number \(shown) is out of range (beyond ±1.8e308)")
             }
             return v
         }

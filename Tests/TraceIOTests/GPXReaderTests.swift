@@ -141,7 +141,7 @@ struct GPXReaderTests {
         ("<xml∂></xml∂>", "t.gpx:1:2: invalid character U+2202 in a name"),
         ("", "t.gpx:1:1: unexpected end of file: no root element"),
         ("<?xml version='1.0' encoding='UTF-16'?><gpx/>", "t.gpx:1:31: unsupported encoding 'UTF-16' (UTF-8 and ISO-8859-1 are read)"),
-        ("<gpx><!-- open comment", "t.gpx:1:6: unterminated comment"),
+        ("<gpx><!-- open comment", "t.gpx:1:23: unexpected end of file in a comment (opened at 1:6)"),
         ("<gpx>&#0;</gpx>", "t.gpx:1:6: character reference to an invalid character"),
     ])
     func fatal(doc: String, message: String) {

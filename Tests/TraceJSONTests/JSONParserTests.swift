@@ -17,7 +17,7 @@ struct JSONParserTests {
         ("[1, 2", "1:6: unexpected end of file: expected ',' or ']' in an array"),
         ("{\"a\": 1, \"a\": 2}", "1:10: duplicate key \"a\""),
         ("[01]", "1:2: a number may not have a leading zero"),
-        ("[1e999]", "1:2: number 1e999 is out of range"),
+        ("[1e999]", "1:2: number 1e999 is out of range (beyond ±1.8e308)"),
         ("\"\\x\"", "1:4: invalid escape '\\x'"),
         ("\"a\nb\"", "1:3: control character in a string (escape it)"),
         ("[nul]", "1:2: expected 'null'"),
