@@ -60,6 +60,21 @@ public struct GPXReader: TraceReader {
     private enum Field {
         case elevation, time, hdop, vdop, pdop, satellites, fixType, name, speed, course
         case horizontalAccuracy, verticalAccuracy, role, state, containerName
+
+        /// The number it stores, for the fields that hold one.
+        var measure: Fix.Measure? {
+            switch self {
+            case .elevation: .elevation
+            case .hdop: .hdop
+            case .vdop: .vdop
+            case .pdop: .pdop
+            case .speed: .speed
+            case .course: .course
+            case .horizontalAccuracy: .horizontalAccuracy
+            case .verticalAccuracy: .verticalAccuracy
+            case .time, .satellites, .fixType, .name, .role, .state, .containerName: nil
+            }
+        }
     }
 
     public var diagnostics: Diagnostics { checker.diagnostics }
@@ -372,17 +387,7 @@ public struct GPXReader: TraceReader {
     private static func store(_ f: Field, _ value: FieldValue, in values: inout Fix) {
         switch value {
         case .number(let v):
-            switch f {
-            case .elevation: values.elevation = v
-            case .hdop: values.hdop = v
-            case .vdop: values.vdop = v
-            case .pdop: values.pdop = v
-            case .speed: values.speed = v
-            case .course: values.course = v
-            case .horizontalAccuracy: values.horizontalAccuracy = v
-            case .verticalAccuracy: values.verticalAccuracy = v
-            default: break
-            }
+            if let m = f.measure { values.set(m, v) }
         case .count(let n): values.satellites = n
         case .fix(let t): values.fixType = t
         case .text(let s):
