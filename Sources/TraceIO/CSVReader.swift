@@ -430,6 +430,8 @@ public struct CSVReader: TraceReader {
     /// Whether rows of the commonest shape are scanned and parsed in one pass (``fusedRow()``)
     /// before the row scanner splits them (tests turn it off to compare the paths).
     var fusedRows = true
+    /// The date of the last common time the fused path read (``Timestamp/parseCommonUTC(_:day:)``).
+    private var utcDay = Timestamp.CommonUTCDay()
     /// How many rows ``fusedRow()`` read (tests check that it is taken).
     private(set) var fusedCount = 0
 
@@ -1005,7 +1007,7 @@ public struct CSVReader: TraceReader {
             case .time:
                 guard limit &- i > 20 else { return .notPlain }
                 let t = base[i &+ 20]
-                if t == d || t == lf || t == cr, let time = Timestamp.parseCommonUTC(base + i) {
+                if t == d || t == lf || t == cr, let time = Timestamp.parseCommonUTC(base + i, day: &utcDay) {
                     values.time = time
                     i &+= 20
                 } else {

@@ -45,6 +45,8 @@ public struct GPXReader: TraceReader {
     private(set) var fusedCount = 0
     /// `ReadOptions.zonelessUTCOffset`: the offset of times written without a zone.
     private let zonelessOffset: Int?
+    /// The date of the last common time the fused path read (``Timestamp/parseCommonUTC(_:day:)``).
+    private var utcDay = Timestamp.CommonUTCDay()
 
     private enum PendingStart { case track(String?), route(String?) }
     private enum PointKind { case track, route, waypoint }
@@ -669,7 +671,7 @@ extension GPXReader {
                 i = e
                 GPXReader.skipShortSpaces(base, &i, limit: limit)
                 guard i < limit, base[i] == UInt8(ascii: "<") else { return .notPlain }
-                if e &- j == 20, let t = Timestamp.parseCommonUTC(base + j) {
+                if e &- j == 20, let t = Timestamp.parseCommonUTC(base + j, day: &utcDay) {
                     values.time = t
                 } else {
                     guard let parsed = Timestamp.parseISO8601(UnsafeBufferPointer(start: base + j, count: e &- j)),
