@@ -226,6 +226,29 @@ struct RowScanner {
         return .row
     }
 
+    /// The window from the next row on, for a reader that reads a plain row by itself
+    /// (``CSVReader``'s fused rows): the window's base, the next row's start and the end of the
+    /// valid bytes. Nil before the first row was read (the byte order mark is not skipped yet).
+    @inline(__always) func rowWindow() -> (base: UnsafePointer<UInt8>, position: Int, limit: Int)? {
+        guard started else { return nil }
+        return (UnsafePointer(bytes.baseAddress!), position, source.end)
+    }
+
+    /// Moves past a row a reader read by itself from ``rowWindow()``, whose line ends at
+    /// `newline` (in the window, within ``maximumRowLength``), leaving the scanner as
+    /// ``nextRow()`` would after it (line, row range) except that no fields are split.
+    @inline(__always) mutating func consumeRow(newline: Int) {
+        let base = bytes.baseAddress!
+        rowStart = position
+        var end = newline
+        while end > rowStart && base[end - 1] == 0x0D { end -= 1 }
+        rowEnd = end
+        line = nextLine
+        nextLine += 1
+        position = newline + 1
+        fieldCount = 0
+    }
+
     /// Appends the field between `lo` and `hi` of `base` (the window), without its padding.
     @inline(__always) private mutating func addTrimmed(_ base: UnsafePointer<UInt8>, _ lo: Int, _ hi: Int) {
         var lo = lo, hi = hi
@@ -401,6 +424,16 @@ public struct CSVReader: TraceReader {
     private var zonelessAssumed = false
     /// The epoch unit last stated as an assumption (so it is not restated per row).
     private var statedEpochUnit: TextTime.EpochUnit?
+    /// The columns of a row as ``fusedRow()`` reads them (up to the last column it needs), or
+    /// nil when the header's columns rule it out (see ``fusedLayout()``).
+    private var fusedColumns: [FusedColumn]?
+    /// Whether rows of the commonest shape are scanned and parsed in one pass (``fusedRow()``)
+    /// before the row scanner splits them (tests turn it off to compare the paths).
+    var fusedRows = true
+    /// The date of the last common time the fused path read (``Timestamp/parseCommonUTC(_:day:)``).
+    private var utcDay = Timestamp.CommonUTCDay()
+    /// How many rows ``fusedRow()`` read (tests check that it is taken).
+    private(set) var fusedCount = 0
 
     // Structure.
     private var pendingTrack: PendingTrack?
@@ -483,6 +516,14 @@ public struct CSVReader: TraceReader {
                 try readHeader()
                 continue
             }
+            if direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
+               let layout = fusedColumns {
+                switch try fusedRow(layout) {
+                case .item(let fix): return .trackPoint(fix)
+                case .dropped: continue
+                case .notPlain: break
+                }
+            }
             guard try scanner.nextRow() else {
                 try finish()
                 continue
@@ -552,6 +593,7 @@ public struct CSVReader: TraceReader {
         }
         pendingTrack = columns[.track] == nil ? PendingTrack(name: nil) : nil
         pendingSegment = columns[.track] == nil
+        fusedColumns = fusedLayout()
     }
 
     private mutating func applyColumnOptions(names: [String], line: Int) throws(TraceReadError) {
@@ -878,6 +920,154 @@ public struct CSVReader: TraceReader {
     private func textValue(_ field: CSVField) -> String? {
         let t = text(field)
         return t.isEmpty ? nil : TextValue.string(t)
+    }
+
+    // MARK: Fused rows
+
+    /// What ``fusedRow(_:)`` reads from a column.
+    private struct FusedColumn {
+        enum Kind { case skip, latitude, longitude, time, measure, nonNegative, course }
+        var kind: Kind
+        /// Where a measure is stored.
+        var measure: Fix.Measure
+    }
+
+    /// The columns ``fusedRow(_:)`` reads, from the header, up to the last one it needs: nil when a
+    /// column is one it does not read (a date, hemispheres, track, segment, point type,
+    /// satellites, fix, texts), a measure's header states a unit, or values may have a decimal
+    /// comma. Those files take the row scanner's path for every row.
+    private func fusedLayout() -> [FusedColumn]? {
+        guard !decimalComma else { return nil }
+        var layout: [FusedColumn] = []
+        for field in CSVField.allCases {
+            guard let index = columns[field] else { continue }
+            let kind: FusedColumn.Kind
+            var measure = Fix.Measure.elevation
+            switch field {
+            case .latitude: kind = .latitude
+            case .longitude: kind = .longitude
+            case .time: kind = .time
+            case .elevation, .accuracy, .verticalAccuracy, .speed, .course, .hdop, .vdop, .pdop:
+                guard units[field] == nil else { return nil }
+                // As ``readValues()``: elevation may be negative, a course is in [0, 360].
+                kind = field == .elevation ? .measure : field == .course ? .course : .nonNegative
+                measure = CSVReader.measures[field]!
+            case .latitudeHemisphere, .longitudeHemisphere, .date, .satellites, .fixType, .name, .role, .state, .track, .segment, .pointType:
+                return nil
+            }
+            while layout.count <= index { layout.append(FusedColumn(kind: .skip, measure: .elevation)) }
+            layout[index] = FusedColumn(kind: kind, measure: measure)
+        }
+        return layout
+    }
+
+    /// The measure each numeric column holds.
+    private static let measures: [CSVField: Fix.Measure] = [
+        .elevation: .elevation, .accuracy: .horizontalAccuracy, .verticalAccuracy: .verticalAccuracy, .speed: .speed,
+        .course: .course, .hdop: .hdop, .vdop: .vdop, .pdop: .pdop,
+    ]
+
+    /// What ``fusedRow(_:)`` did.
+    private enum FusedRow {
+        /// Not a row of the fused shape: the row scanner reads it (nothing was consumed).
+        case notPlain
+        /// A row read and dropped by the checks.
+        case dropped
+        case item(Fix)
+    }
+
+    /// The next row, when it has the commonest shape, scanned and parsed in one pass from the
+    /// window, without splitting it into fields first: every column up to the last one read
+    /// ends at the delimiter (the last one read at the delimiter or the line end); coordinates and
+    /// measures are plain decimal numbers (``plainNumber(_:)``'s shape, parsed in place by
+    /// ``DecimalParser/parsePrefix(_:limit:)``: no padding, unit, letter or placeholder) within
+    /// what the checks accept unchanged (latitude in [-90, 90], longitude in (-180, 180], measures
+    /// non-negative where they must be, a course in [0, 360]); the time is ISO 8601 with a zone
+    /// (`YYYY-MM-DDThh:mm:ssZ` through ``Timestamp/parseCommonUTC(_:)``); the columns not read
+    /// hold no quote, and the line end is in the window. Anything else gives `.notPlain` having
+    /// changed nothing, and the row scanner reads the row. What it accepts, it reads exactly as
+    /// ``parseRow()`` and ``check()`` read it in a file in time order (same values, items and
+    /// diagnostics; the tests compare the paths).
+    private mutating func fusedRow(_ layout: [FusedColumn]) throws(TraceReadError) -> FusedRow {
+        guard let window = scanner.rowWindow(), let d = scanner.delimiter else { return .notPlain }
+        let base = window.base, limit = window.limit
+        let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        var i = window.position
+        var latitude = 0.0, longitude = 0.0
+        var values = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+        let last = layout.count &- 1
+        var atLineEnd = false
+        for k in 0...last {
+            let column = layout[k]
+            switch column.kind {
+            case .skip:
+                let e = ByteMasks.firstOf(d, lf, UInt8(ascii: "\""), base, from: i, limit: limit)
+                guard e < limit, base[e] == d else { return .notPlain }
+                i = e
+            case .time:
+                guard limit &- i > 20 else { return .notPlain }
+                let t = base[i &+ 20]
+                if t == d || t == lf || t == cr, let time = Timestamp.parseCommonUTC(base + i, day: &utcDay) {
+                    values.time = time
+                    i &+= 20
+                } else {
+                    // Other ISO 8601 forms with a zone (fractions, offsets), as ``readTime()``
+                    // reads them; none is an epoch number.
+                    let e = ByteMasks.firstOf(d, lf, cr, base, from: i, limit: limit)
+                    guard e < limit, let parsed = Timestamp.parseISO8601(UnsafeBufferPointer(start: base + i, count: e &- i)),
+                          parsed.hadZone else { return .notPlain }
+                    values.time = parsed.timestamp
+                    i = e
+                }
+            case .latitude, .longitude, .measure, .nonNegative, .course:
+                guard i < limit, let (v, length) = DecimalParser.parsePrefix(base + i, limit: limit &- i), v.isFinite else { return .notPlain }
+                i &+= length
+                guard i < limit, base[i &- 1] &- UInt8(ascii: "0") < 10 else { return .notPlain }
+                switch column.kind {
+                case .latitude:
+                    guard v >= -90 && v <= 90 else { return .notPlain }
+                    latitude = v
+                case .longitude:
+                    guard v > -180 && v <= 180 else { return .notPlain }
+                    longitude = v
+                case .nonNegative:
+                    guard v >= 0 else { return .notPlain }
+                    values.set(column.measure, v)
+                case .course:
+                    guard v >= 0 && v <= 360 else { return .notPlain }
+                    values.course = v
+                default:
+                    values.set(column.measure, v)
+                }
+            }
+            // `i` is at the column's end: the delimiter, or (for the last column read) the line end.
+            let t = base[i]
+            if t == d {
+                i &+= 1
+            } else if (t == lf || t == cr) && k == last {
+                atLineEnd = true
+            } else {
+                return .notPlain
+            }
+        }
+        // The rest of the row: columns not read (no quote), then the line end.
+        let newline: Int
+        if !atLineEnd {
+            newline = ByteMasks.firstOf(lf, UInt8(ascii: "\""), base, from: i, limit: limit)
+            guard newline < limit, base[newline] == lf else { return .notPlain }
+        } else if base[i] == lf {
+            newline = i
+        } else {
+            guard i &+ 1 < limit, base[i &+ 1] == lf else { return .notPlain }  // CR LF
+            newline = i &+ 1
+        }
+        guard newline &- window.position <= RowScanner.maximumRowLength else { return .notPlain }
+        values.coordinate = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
+        scanner.consumeRow(newline: newline)
+        fusedCount &+= 1
+        // As ``check()`` for a point row with a valid position and no notes, in time order.
+        guard try checker.accept(valid: true, time: values.time, line: scanner.line) else { return .dropped }
+        return .item(values)
     }
 
     // MARK: Checks

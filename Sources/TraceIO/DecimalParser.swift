@@ -83,11 +83,11 @@ public enum DecimalParser {
     }
 
     /// ``parsePrefix(_:limit:)`` for the commonest shape, inlined into the caller: an optional
-    /// '-', 1–7 integer digits, '.', 1–15 fraction digits (at most 19 digits in all, a
-    /// significand ≤ 2⁵³), then a byte that is neither a digit nor 'e'/'E', with 25 bytes
-    /// readable. Then the value is Clinger's one correctly rounded division, exactly what the
-    /// general parser computes for the same significand and exponent. Nil for anything else (the
-    /// general parser then decides).
+    /// '-', 1–7 integer digits, '.', 1–15 fraction digits (at most 19 digits in all), then a byte
+    /// that is neither a digit nor 'e'/'E', with 25 bytes readable. Then the value is Clinger's
+    /// one correctly rounded division for a significand ≤ 2⁵³, else the Eisel–Lemire step, exactly
+    /// what the general parser computes for the same significand and exponent. Nil for anything
+    /// else, or when Eisel–Lemire cannot decide (the general parser then decides).
     @inline(__always)
     private static func parseCommonPrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
         guard limit >= 25 else { return nil }
@@ -114,8 +114,17 @@ public enum DecimalParser {
                 fractionDigits &+= k2
             }
         }
-        guard p[i] | 0x20 != UInt8(ascii: "e"), m <= 1 << 53 else { return nil }
-        let value = Double(m) / powerOfTen(fractionDigits)
+        guard p[i] | 0x20 != UInt8(ascii: "e") else { return nil }
+        let value: Double
+        if m <= 1 << 53 {
+            value = Double(m) / powerOfTen(fractionDigits)
+        } else {
+            // 16–19 digits (shortest round-trip output often has 17): what the general parser
+            // does for this significand and exponent (no digit dropped, so `m` is exact), without
+            // reading the number again; an undecided product is left to it (and strtod).
+            guard let v = eiselLemire(m, -fractionDigits) else { return nil }
+            value = v
+        }
         return (negative ? -value : value, i)
     }
 

@@ -144,6 +144,25 @@ public struct Fix: Hashable, Sendable {
         set { setLabels(name: name, role: role, state: newValue) }
     }
 
+    /// The optional numbers a reader stores by column or element (``set(_:_:)``).
+    enum Measure {
+        case elevation, horizontalAccuracy, verticalAccuracy, hdop, vdop, pdop, speed, course
+    }
+
+    /// Sets measure `m` to `v` (readers: one switch instead of one per reader).
+    @inline(__always) mutating func set(_ m: Measure, _ v: Double) {
+        switch m {
+        case .elevation: elevation = v
+        case .horizontalAccuracy: horizontalAccuracy = v
+        case .verticalAccuracy: verticalAccuracy = v
+        case .hdop: hdop = v
+        case .vdop: vdop = v
+        case .pdop: pdop = v
+        case .speed: speed = v
+        case .course: course = v
+        }
+    }
+
     /// Sets the three texts at once (one allocation, or none when all are nil).
     public mutating func setLabels(name: String?, role: String?, state: String?) {
         labels = name == nil && role == nil && state == nil ? nil : Labels(name: name, role: role, state: state)

@@ -49,6 +49,8 @@ public struct GPXReader: TraceReader {
     private(set) var fusedCount = 0
     /// `ReadOptions.zonelessUTCOffset`: the offset of times written without a zone.
     private let zonelessOffset: Int?
+    /// The date of the last common time the fused path read (``Timestamp/parseCommonUTC(_:day:)``).
+    private var utcDay = Timestamp.CommonUTCDay()
 
     private enum PendingStart { case track(String?), route(String?) }
     private enum PointKind { case track, route, waypoint }
@@ -87,6 +89,21 @@ public struct GPXReader: TraceReader {
             case .role: "role"
             case .state: "state"
             case .containerName: "name"
+            }
+        }
+
+        /// The number it stores, for the fields that hold one.
+        var measure: Fix.Measure? {
+            switch self {
+            case .elevation: .elevation
+            case .hdop: .hdop
+            case .vdop: .vdop
+            case .pdop: .pdop
+            case .speed: .speed
+            case .course: .course
+            case .horizontalAccuracy: .horizontalAccuracy
+            case .verticalAccuracy: .verticalAccuracy
+            case .time, .satellites, .fixType, .name, .role, .state, .containerName: nil
             }
         }
     }
@@ -408,17 +425,7 @@ public struct GPXReader: TraceReader {
     private static func store(_ f: Field, _ value: FieldValue, in values: inout Fix) {
         switch value {
         case .number(let v):
-            switch f {
-            case .elevation: values.elevation = v
-            case .hdop: values.hdop = v
-            case .vdop: values.vdop = v
-            case .pdop: values.pdop = v
-            case .speed: values.speed = v
-            case .course: values.course = v
-            case .horizontalAccuracy: values.horizontalAccuracy = v
-            case .verticalAccuracy: values.verticalAccuracy = v
-            default: break
-            }
+            if let m = f.measure { values.set(m, v) }
         case .count(let n): values.satellites = n
         case .fix(let t): values.fixType = t
         case .text(let s):
@@ -718,7 +725,7 @@ extension GPXReader {
                 i = e
                 GPXReader.skipShortSpaces(base, &i, limit: limit)
                 guard i < limit, base[i] == UInt8(ascii: "<") else { return .notPlain }
-                if e &- j == 20, let t = Timestamp.parseCommonUTC(base + j) {
+                if e &- j == 20, let t = Timestamp.parseCommonUTC(base + j, day: &utcDay) {
                     values.time = t
                 } else {
                     guard let parsed = Timestamp.parseISO8601(UnsafeBufferPointer(start: base + j, count: e &- j)),

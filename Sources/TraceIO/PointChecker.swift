@@ -63,6 +63,15 @@ struct PointChecker {
     /// ``finish(_:line:ordered:)`` for a reader that keeps the fix itself (no copy): `valid` says
     /// whether it has a usable position, `time` is its time. Returns whether to emit it.
     mutating func accept(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Bool {
+        // The usual point, decided without the general checks below (which would note nothing and
+        // keep it): a usable position in a segment, nothing noted, a plausible time after the
+        // previous one.
+        if valid && ordered && pending.isEmpty, let t = time, let p = previousTime, t > p,
+           t >= PointChecker.earliest, t < PointChecker.latest {
+            diagnostics.pointsRead += 1
+            previousTime = t
+            return true
+        }
         diagnostics.pointsRead += 1
         if valid && ordered {
             if let t = time {

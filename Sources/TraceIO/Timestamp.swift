@@ -167,29 +167,81 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     /// - Complexity: O(1), no allocation.
     @inline(__always)
     static func parseCommonUTC(_ p: UnsafePointer<UInt8>) -> Timestamp? {
+        let (a, b, c) = commonUTCWords(p)
+        guard let day = commonUTCDay(a, b), let second = commonUTCSecondOfDay(b, c) else { return nil }
+        return Timestamp(nanoseconds: (day &+ second) &* 1_000_000_000)  // < 2262-04-11: no overflow
+    }
+
+    /// The last date ``parseCommonUTC(_:day:)`` read: its bytes and its first second.
+    struct CommonUTCDay {
+        /// "YYYY-MM-" and (low 16 bits) "DD"; `valid` false until a date was read.
+        fileprivate var head: UInt64 = 0, tail: UInt64 = 0
+        fileprivate var valid = false
+        fileprivate var start: Int64 = 0
+        init() {}
+    }
+
+    /// ``parseCommonUTC(_:)`` for a reader whose times mostly share their date with the one
+    /// before: when the 10 date bytes equal those of the last date read (held in `day`), their
+    /// validation and day count are reused; otherwise the date is read and remembered. The same
+    /// result as ``parseCommonUTC(_:)`` for every input (the tests compare them).
+    @inline(__always)
+    static func parseCommonUTC(_ p: UnsafePointer<UInt8>, day: inout CommonUTCDay) -> Timestamp? {
+        let (a, b, c) = commonUTCWords(p)
+        let start: Int64
+        if day.valid && a == day.head && b & 0xFFFF == day.tail {
+            start = day.start
+        } else {
+            guard let s = commonUTCDay(a, b) else { return nil }
+            day.head = a
+            day.tail = b & 0xFFFF
+            day.valid = true
+            day.start = s
+            start = s
+        }
+        guard let second = commonUTCSecondOfDay(b, c) else { return nil }
+        return Timestamp(nanoseconds: (start &+ second) &* 1_000_000_000)
+    }
+
+    /// The 20 bytes at `p` as little-endian words: "YYYY-MM-", "DDThh:mm" and ":ssZ".
+    @inline(__always)
+    private static func commonUTCWords(_ p: UnsafePointer<UInt8>) -> (UInt64, UInt64, UInt32) {
         let raw = UnsafeRawPointer(p)
-        let a = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))  // "YYYY-MM-"
-        let b = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))  // "DDThh:mm"
-        let c = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self))  // ":ssZ"
-        // The separators, then the digits (each byte minus '0' at most 9).
-        guard a & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000, b & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0054_0000,
-              c & 0xFF00_00FF == 0x5A00_003A else { return nil }
+        return (UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+    }
+
+    @inline(__always) private static func digit(_ w: UInt64, _ k: Int) -> Int { Int((w &>> UInt64(8 &* k)) & 0x0F) }
+
+    /// The first second (since 1970) of the date `YYYY-MM-DD` in `a` and the low bytes of `b`,
+    /// when its separators and digits are right and it is a real date in 1970…2261; else nil.
+    @inline(__always)
+    private static func commonUTCDay(_ a: UInt64, _ b: UInt64) -> Int64? {
+        guard a & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000 else { return nil }
         let digitsA = (a & 0x00FF_FF00_FFFF_FFFF) | 0x3000_0030_0000_0000  // separators as '0'
-        let digitsB = (b & 0xFFFF_00FF_FF00_FFFF) | 0x0000_3000_0030_0000
-        let digitsC = UInt64(c & 0x00FF_FF00) | 0x3030_3030_3000_0030
-        guard DecimalParser.digitCount(digitsA) == 8, DecimalParser.digitCount(digitsB) == 8, DecimalParser.digitCount(digitsC) == 8 else { return nil }
-        @inline(__always) func digit(_ w: UInt64, _ k: Int) -> Int { Int((w &>> UInt64(8 &* k)) & 0x0F) }
+        let digitsD = (b & 0xFFFF) | 0x3030_3030_3030_0000
+        guard DecimalParser.digitCount(digitsA) == 8, DecimalParser.digitCount(digitsD) == 8 else { return nil }
         let year = digit(a, 0) &* 1000 &+ digit(a, 1) &* 100 &+ digit(a, 2) &* 10 &+ digit(a, 3)
         let month = digit(a, 5) &* 10 &+ digit(a, 6)
         let day = digit(b, 0) &* 10 &+ digit(b, 1)
+        guard year >= 1970, year <= 2261, month >= 1, month <= 12, day >= 1, day <= daysInMonth(month, year: year) else { return nil }
+        return Int64(daysFromCivil(year: year, month: month, day: day)) &* 86_400
+    }
+
+    /// The second of the day of `Thh:mm` in `b` (after the date's two bytes) and `:ssZ` in `c`,
+    /// when the separators and digits are right, the hour is 0…23 and the minute and second 0…59.
+    @inline(__always)
+    private static func commonUTCSecondOfDay(_ b: UInt64, _ c: UInt32) -> Int64? {
+        guard b & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0054_0000, c & 0xFF00_00FF == 0x5A00_003A else { return nil }
+        let digitsB = (b & 0xFFFF_00FF_FF00_0000) | 0x0000_3000_0030_3030  // date, 'T' and ':' as '0'
+        let digitsC = UInt64(c & 0x00FF_FF00) | 0x3030_3030_3000_0030
+        guard DecimalParser.digitCount(digitsB) == 8, DecimalParser.digitCount(digitsC) == 8 else { return nil }
         let hour = digit(b, 3) &* 10 &+ digit(b, 4)
         let minute = digit(b, 6) &* 10 &+ digit(b, 7)
         let second = digit(digitsC, 1) &* 10 &+ digit(digitsC, 2)
-        guard year >= 1970, year <= 2261, month >= 1, month <= 12, day >= 1, day <= daysInMonth(month, year: year),
-              hour <= 23, minute <= 59, second <= 59 else { return nil }
-        let days = Int64(daysFromCivil(year: year, month: month, day: day))
-        let seconds = days &* 86_400 &+ Int64(hour &* 3600 &+ minute &* 60 &+ second)
-        return Timestamp(nanoseconds: seconds &* 1_000_000_000)  // < 2262-04-11: no overflow
+        guard hour <= 23, minute <= 59, second <= 59 else { return nil }
+        return Int64(hour &* 3600 &+ minute &* 60 &+ second)
     }
 
     /// Parses ISO 8601 text that must be the whole of `text` (see

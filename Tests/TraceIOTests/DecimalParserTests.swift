@@ -663,4 +663,31 @@ struct DecimalParserTests {
         #expect(c.mismatches == [])
         #expect(c.checked >= 150_000)  // 1,078,911 in all
     }
+
+    /// The in-place common path (`parsePrefix` with 25 bytes readable) takes 16–19-digit
+    /// coordinates and measures straight to Eisel–Lemire; every value must still be strtod's.
+    @Test("coordinates with 16–19 significant digits read in place match strtod bit for bit")
+    func longCoordinatesInPlace() {
+        var rng = SplitMix64(seed: 0x6E0)
+        var c = Comparison()
+        var text: [UInt8] = []
+        for k in 0..<200_000 {
+            text.removeAll(keepingCapacity: true)
+            if k % 2 == 0 {
+                // Shortest round-trip output of doubles in GPS ranges (mostly 16–17 digits).
+                let x = [rng.uniform(-90, 90), rng.uniform(-180, 180), rng.uniform(0, 9_000), rng.uniform(-1, 1)][k / 2 % 4]
+                text.append(contentsOf: String(x).utf8)
+            } else {
+                // 1–7 integer digits and enough fraction digits for 16–19 in all.
+                if rng.chance(0.5) { text.append(UInt8(ascii: "-")) }
+                let integer = rng.int(1...7)
+                text.append(rng.nonzeroDigit())
+                for _ in 1..<integer { text.append(rng.digit()) }
+                text.append(UInt8(ascii: "."))
+                for _ in 0..<min(15, rng.int(16...19) - integer) { text.append(rng.digit()) }
+            }
+            c.check(text)
+        }
+        #expect(c.mismatches == [])
+    }
 }

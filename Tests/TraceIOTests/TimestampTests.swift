@@ -245,4 +245,33 @@ struct TimestampCommonFormTests {
         #expect(mismatches == [])
         #expect(taken > 50_000)
     }
+
+    @Test("the date cache gives what the uncached parser gives, over runs of times sharing a date")
+    func dateCacheAgrees() {
+        var rng = SplitMix64(seed: 12)
+        var day = Timestamp.CommonUTCDay()
+        var mismatches: [String] = []
+        var hits = 0
+        var text = Array("2024-05-01T00:00:00Z".utf8)
+        for _ in 0..<300_000 {
+            // Mostly a new time of day on the same date; sometimes a new date, a broken byte
+            // anywhere, or a date that does not exist.
+            switch rng.next() % 20 {
+            case 0: text.replaceSubrange(0..<10, with: Array("\(1960 + rng.next() % 320)-\(rng.next() % 2)\(rng.next() % 10)-\(rng.next() % 4)\(rng.next() % 10)".utf8))
+            case 1: text[Int(rng.next() % 20)] = UInt8(truncatingIfNeeded: rng.next())
+            case 2: text = Array("2024-05-01T00:00:00Z".utf8)
+            default:
+                let t = Array("\(rng.next() % 3)\(rng.next() % 10):\(rng.next() % 7)\(rng.next() % 10):\(rng.next() % 7)\(rng.next() % 10)".utf8)
+                text.replaceSubrange(11..<19, with: t)
+            }
+            guard text.count == 20 else { text = Array("2024-05-01T00:00:00Z".utf8); continue }
+            let (plain, cached) = text.withUnsafeBufferPointer { b in
+                (Timestamp.parseCommonUTC(b.baseAddress!), Timestamp.parseCommonUTC(b.baseAddress!, day: &day))
+            }
+            if plain != cached && mismatches.count < 10 { mismatches.append(String(decoding: text, as: UTF8.self)) }
+            if cached != nil { hits += 1 }
+        }
+        #expect(mismatches == [])
+        #expect(hits > 50_000)
+    }
 }

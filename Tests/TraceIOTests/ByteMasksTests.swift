@@ -1,0 +1,32 @@
+import TestSupport
+import Testing
+@testable import TraceIO
+
+/// The block scans must answer what a byte loop answers, for every alignment and length.
+@Suite("Byte masks")
+struct ByteMasksTests {
+    @Test("count and lastIndex agree with a byte loop on random buffers, ranges and densities")
+    func countAndLastIndex() {
+        var rng = SplitMix64(seed: 3)
+        for round in 0..<3_000 {
+            // Sparse to dense newlines; some buffers long enough for the counters' 255-step flush.
+            let n = round % 100 == 0 ? 9_000 + Int(rng.next() % 100) : Int(rng.next() % 300)
+            let density = UInt64(1 + round % 7)
+            let bytes = (0..<n).map { _ in rng.next() % (density * 8) == 0 ? UInt8(0x0A) : UInt8(truncatingIfNeeded: 0x20 + rng.next() % 90) }
+            let from = n == 0 ? 0 : Int(rng.next() % UInt64(n / 2 + 1))
+            let to = from + Int(rng.next() % UInt64(n - from + 1))
+            bytes.withUnsafeBufferPointer { b in
+                let base = b.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                let count = bytes[from..<to].filter { $0 == 0x0A }.count
+                let last = bytes[from..<to].lastIndex(of: 0x0A)
+                #expect(ByteMasks.count(0x0A, base, from: from, to: to) == count, "n \(n) \(from)..<\(to)")
+                #expect(ByteMasks.lastIndex(of: 0x0A, base, from: from, to: to) == last, "n \(n) \(from)..<\(to)")
+            }
+        }
+        // All matches, past the 255 steps of the byte counters.
+        let lines = [UInt8](repeating: 0x0A, count: 16 * 600 + 5)
+        lines.withUnsafeBufferPointer { b in
+            #expect(ByteMasks.count(0x0A, b.baseAddress!, from: 0, to: lines.count) == lines.count)
+        }
+    }
+}
