@@ -51,4 +51,14 @@ extension CLIError {
         case .io: self = .io(error.description)
         }
     }
+
+    /// The status for a file that could not be written (74), naming it.
+    init(writing error: TraceWriteError) {
+        self = .io(error.description)
+    }
+}
+
+/// Writes `text` to `path` atomically (``AtomicFile``): the only way a command writes a whole file.
+func writeAtomically(_ path: String, _ text: String) throws(CLIError) {
+    do { try AtomicFile.write(path, text) } catch { throw CLIError(writing: error) }
 }

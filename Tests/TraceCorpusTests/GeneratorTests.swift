@@ -28,6 +28,26 @@ struct GeneratorTests {
         #expect(differsWithOtherSeed == names.count)
     }
 
+    @Test("a write that fails (file size limit; killed by SIGXFSZ, or EFBIG with it ignored) leaves the previous trips and no temporary file",
+          arguments: ["exec env --default-signal=XFSZ", "trap '' XFSZ; exec"])
+    func atomicWrites(start: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try runGenerator(["--out", folder.path, "--seed", "7"]).status == 0)
+        let names = files(below: folder)
+        let before = try names.map { try Data(contentsOf: folder.appendingPathComponent($0)) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", "ulimit -f 1; \(start) \"$0\" --out \"$1\" --seed 6 > /dev/null 2>&1", generatorBinary.path, folder.path]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus != 0)
+        #expect(files(below: folder) == names)
+        for (name, bytes) in zip(names, before) {
+            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == bytes, "\(name) changed")
+        }
+    }
+
     @Test("usage errors exit 64 with a one-line reason; --help exits 0", arguments: [
         (["--seed", "x", "--out", "/tmp/x"], "--seed: 'x' is not an unsigned 64-bit integer"),
         (["--seed", "6"], "--out FOLDER is required"),
