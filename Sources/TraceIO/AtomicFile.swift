@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A file written atomically: every file TraceKit writes (converted and smoothed traces, replay
 /// pictures and GeoJSON, batch baselines and reports, the trip generator's trips) goes through it.
@@ -147,8 +146,15 @@ public final class AtomicFile {
 /// handler only reads memory and calls `unlink`, which is async-signal-safe.
 enum TemporaryFiles {
     static let capacity = 256
-    private static let lock = Mutex(false)  // whether the handlers are installed
-    // Written under `lock`; read without it only by the signal handler.
+    // `slots` and `installed` are written only with `lock` held; the signal handler reads `slots`
+    // without it. A pthread mutex rather than Synchronization's Mutex: thread sanitizer sees its
+    // ordering (see TraceBatch's BatchRunner).
+    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let p = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(p, nil)
+        return p
+    }()
+    nonisolated(unsafe) private static var installed = false
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
         p.initialize(repeating: nil, count: capacity)
@@ -156,9 +162,15 @@ enum TemporaryFiles {
     }()
     static let signals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ]
 
+    private static func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return body()
+    }
+
     /// Takes a slot for `name` (nil when all are taken: that file is then not removed on a signal).
     static func register(_ name: [CChar]) -> Int? {
-        lock.withLock { (installed: inout Bool) -> Int? in
+        locked { () -> Int? in
             var slot: Int?
             for i in 0..<capacity where slots[i] == nil {
                 slots[i] = strdup(name)
@@ -185,7 +197,7 @@ enum TemporaryFiles {
 
     static func unregister(_ slot: Int?) {
         guard let slot else { return }
-        lock.withLock { (_: inout Bool) in
+        locked {
             let old = slots[slot]
             slots[slot] = nil
             free(old)

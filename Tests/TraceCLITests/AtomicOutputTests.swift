@@ -8,7 +8,7 @@ import TraceIO
 /// byte-identical, with its mode, and no temporary file beside it.
 @Suite("atomic output, end to end")
 struct AtomicOutputTests {
-    static let previous = Data("the previous file\n".utf8)
+    static let previous = Array("the previous file\n".utf8)
     static let ride = "Traces/trips/ride/ride.scenario.json"
 
     /// A fresh folder holding each of `targets` with ``previous`` as its bytes and mode 0640.
@@ -16,7 +16,7 @@ struct AtomicOutputTests {
         let dir = scratchFolder.appendingPathComponent("atomic-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         for t in targets {
-            try previous.write(to: URL(fileURLWithPath: "\(dir)/\(t)"))
+            try Data(previous).write(to: URL(fileURLWithPath: "\(dir)/\(t)"))
             chmod("\(dir)/\(t)", 0o640)
         }
         return dir
@@ -25,7 +25,7 @@ struct AtomicOutputTests {
     /// Each target is still ``previous`` with mode 0640, and the folder holds exactly `files`.
     static func expectUntouched(_ dir: String, _ targets: [String], files: [String], _ context: String) throws {
         for t in targets {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(t)")) == previous, "\(context): \(t) changed")
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(t)"))) == previous, "\(context): \(t) changed")
             var info = stat()
             stat("\(dir)/\(t)", &info)
             #expect(info.st_mode & 0o7777 == 0o640, "\(context): \(t) mode \(String(info.st_mode & 0o7777, radix: 8))")
@@ -103,7 +103,8 @@ struct AtomicOutputTests {
         (["batch", "Traces/trips/ride", "--jobs", "1", "--html"], "h.html"),
     ]
 
-    @Test("a write that fails half-way (file size limit): the previous file stays, the temporary file goes", arguments: [false, true])
+    @Test("a write that fails half-way (file size limit): the previous file stays, the temporary file goes",
+          .disabled(if: sanitizer == "thread", "TSan's runtime faults (SIGBUS in its shadow memory) in a process under a file size limit"), arguments: [false, true])
     func writeFails(killed: Bool) throws {
         for (arguments, target) in Self.writers {
             let dir = try Self.folder([target])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("trip-generator: deterministic, and the committed trips are its output")
 struct GeneratorTests {
@@ -29,6 +30,7 @@ struct GeneratorTests {
     }
 
     @Test("a write that fails (file size limit; killed by SIGXFSZ, or EFBIG with it ignored) leaves the previous trips and no temporary file",
+          .disabled(if: sanitizer == "thread", "TSan's runtime faults (SIGBUS in its shadow memory) in a process under a file size limit"),
           arguments: ["exec env --default-signal=XFSZ", "trap '' XFSZ; exec"])
     func atomicWrites(start: String) throws {
         let folder = try temporaryFolder()
