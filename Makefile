@@ -8,7 +8,7 @@ DEB_PACKAGES := libproj-dev libgeos-dev pkg-config libxml2-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tracekit
 
-.PHONY: deps build run test gate baseline bench fuzz clean
+.PHONY: deps build run test test-sanitize gate baseline bench fuzz clean
 
 ## deps: install the Debian packages that are missing (quick no-op when all are present)
 deps:
@@ -39,6 +39,27 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) gate
+
+## test-sanitize: every test built and run with address sanitizer (and LeakSanitizer), then with
+## thread sanitizer, each in its own build path (.build/asan, .build/tsan; the normal build is never
+## disturbed). Tests that run tracekit or trip-generator run the sanitized binaries beside the test
+## bundle. TRACEKIT_SANITIZER and TRACEKIT_SANITIZER_ADDRESS|THREAD tell the tests (TestSupport's
+## `sanitizer`: the peak RSS bound does not apply under shadow memory; TSan faults under a file size
+## limit). XCTest is off (every test uses Swift Testing; XCTest's own runner
+## leaks). Suppressions, each explained: Tests/Sanitizers/. SANITIZERS="thread" runs one.
+## Exit 1 on any report.
+SANITIZERS ?= address thread
+test-sanitize: deps
+	@set -e -o pipefail; for s in $(SANITIZERS); do \
+	  case $$s in address) dir=asan;; thread) dir=tsan;; *) echo "unknown sanitizer $$s"; exit 64;; esac; \
+	  flags="--build-path .build/$$dir --sanitize=$$s -Xswiftc -DTRACEKIT_SANITIZER -Xswiftc -DTRACEKIT_SANITIZER_$$(echo $$s | tr a-z A-Z)"; \
+	  echo "== swift build --build-tests $$flags"; \
+	  $(SWIFT) build --build-tests $$flags; \
+	  echo "== swift test $$flags"; \
+	  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
+	  TSAN_OPTIONS=second_deadlock_stack=1 \
+	    $(SWIFT) test $$flags --disable-xctest; \
+	done
 
 ## gate: tracekit batch over Traces/ against Traces/baseline.json
 gate: build

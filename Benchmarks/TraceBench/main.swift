@@ -492,8 +492,8 @@ do {
 
 if let jsonPath {
     let text = bench.json()
-    guard let f = fopen(jsonPath, "w"), fputs(text, f) >= 0, fclose(f) == 0 else {
-        printError("tracekit-bench: cannot write \(jsonPath)")
+    do { try AtomicFile.write(jsonPath, text) } catch {
+        printError("tracekit-bench: \(error)")
         exit(74)
     }
 }

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import Synchronization  // Atomic
 
 /// Runs independent jobs on a bounded pool of worker threads and hands each result to the caller's
 /// thread as it finishes.
@@ -82,17 +82,23 @@ private protocol BatchWorker: AnyObject {
 /// What the workers and the caller share: the next index (atomic), the finished results (behind a
 /// mutex) and a semaphore counting them.
 private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
-    // @unchecked: `ready` is a POSIX semaphore, safe to use from any thread; everything else is an
-    // atomic, a mutex or immutable.
+    // @unchecked: `done` is only touched with `lock` held; `ready` is a POSIX semaphore, safe to
+    // use from any thread; everything else is an atomic or immutable. The lock is a pthread mutex,
+    // not Synchronization's Mutex: thread sanitizer sees a pthread mutex's ordering, while Mutex's
+    // futex, inside the uninstrumented standard library, looks to it like no ordering at all and
+    // every hand-over of a result like a data race.
     let count: Int
     let work: @Sendable (Int) -> Result
     let next = Atomic<Int>(0)
-    let done = Mutex<[(Int, Result)]>([])
+    private var done: [(Int, Result)] = []
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
     let ready: UnsafeMutablePointer<sem_t>
 
     init(count: Int, work: @escaping @Sendable (Int) -> Result) {
         self.count = count
         self.work = work
+        lock = .allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
         ready = .allocate(capacity: 1)
         sem_init(ready, 0, 0)
     }
@@ -100,6 +106,8 @@ private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
     deinit {
         sem_destroy(ready)
         ready.deallocate()
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
     }
 
     func runWorker() {
@@ -107,7 +115,9 @@ private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
             let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard i < count else { return }
             let r = work(i)
-            done.withLock { $0.append((i, r)) }
+            pthread_mutex_lock(lock)
+            done.append((i, r))
+            pthread_mutex_unlock(lock)
             sem_post(ready)
         }
     }
@@ -115,6 +125,8 @@ private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
     /// The next finished result, waiting for one.
     func take() -> (Int, Result) {
         while sem_wait(ready) != 0 {}  // EINTR: wait again
-        return done.withLock { $0.removeFirst() }
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return done.removeFirst()
     }
 }

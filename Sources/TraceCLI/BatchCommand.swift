@@ -176,13 +176,6 @@ enum BatchCommand {
         }
     }
 
-    /// `text` written to `path` through a temporary file renamed into place.
-    static func writeAtomically(_ path: String, _ text: String) throws(CLIError) {
-        let file = try AtomicFile(path: path)
-        try file.write(text)
-        try file.commit()
-    }
-
     /// Replays one trip (and again under the compared policy), on a worker thread.
     struct TripWork: Sendable {
         var trips: [BatchTrip]

@@ -57,7 +57,8 @@ enum ConvertCommand {
             throw CLIError(reading: error)
         }
         try output.flush()
-        let target = try AtomicFile(path: out)
+        let target: AtomicFile
+        do { target = try AtomicFile(path: out) } catch { throw CLIError(writing: error) }
         do {
             let sink = ByteSink(fd: target.fd, name: out)
             var writer = try makeTraceWriter(format, to: sink)
@@ -77,7 +78,7 @@ enum ConvertCommand {
             throw error
         } catch let error as TraceWriteError {
             target.abandon()
-            throw .io(error.description)
+            throw CLIError(writing: error)
         } catch {
             target.abandon()
             throw .io("\(out): \(error)")
@@ -107,77 +108,4 @@ protocol TraceStage {
 func printToStandardError(_ line: String) {
     let text = line + "\n"
     _ = text.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
-}
-
-/// A file written atomically: a temporary file in the same folder, renamed over the target by
-/// ``commit()``; ``abandon()`` removes it. "-" writes standard output directly. The new file gets
-/// the default mode (0666 less the umask); a target that is a symbolic link is replaced by the
-/// file, not written through.
-final class AtomicFile {
-    let path: String
-    let fd: Int32
-    private let temporary: String?
-    private var done = false
-
-    init(path: String) throws(CLIError) {
-        self.path = path
-        if path == "-" {
-            fd = STDOUT_FILENO
-            temporary = nil
-            return
-        }
-        var template = Array((path + ".tmp-XXXXXX").utf8CString)
-        let f = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard f >= 0 else { throw .io("\(path): cannot create a temporary file beside it: \(String(cString: strerror(errno)))") }
-        // mkstemp creates 0600: give the file the mode a new file would get (0666 less the umask).
-        let mask = umask(0)
-        umask(mask)
-        fchmod(f, 0o666 & ~mask)
-        fd = f
-        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
-
-    /// Writes all of `text` to the temporary file.
-    func write(_ text: String) throws(CLIError) {
-        var failure: Int32 = 0
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
-        }
-        if failure != 0 { throw .io("\(path): write failed: \(String(cString: strerror(failure)))") }
-    }
-
-    /// Flushes to disk and renames into place.
-    func commit() throws(CLIError) {
-        guard let temporary else { return }
-        done = true
-        guard fsync(fd) == 0, close(fd) == 0 else {
-            unlink(temporary)
-            throw .io("\(path): \(String(cString: strerror(errno)))")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .io("\(path): cannot rename into place: \(reason)")
-        }
-    }
-
-    /// Removes the temporary file; the target is untouched.
-    func abandon() {
-        guard let temporary, !done else { return }
-        done = true
-        close(fd)
-        unlink(temporary)
-    }
-
-    deinit { abandon() }
 }

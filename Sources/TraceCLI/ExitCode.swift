@@ -1,4 +1,12 @@
 /// The process exit statuses of `tracekit`, following BSD `sysexits.h` where one applies.
+///
+/// Closed output: when standard output (or error) is a pipe whose reader has gone
+/// (`tracekit info big.gpx | head -1`), the next write raises SIGPIPE and its default action ends
+/// the process at once, as it ends coreutils: nothing on stderr, no exit status of its own (a
+/// shell reports 128 + 13 = 141; `wait` sees WIFSIGNALED with SIGPIPE). `tracekit` restores that
+/// default at start even when its parent ignores SIGPIPE, so the behaviour does not depend on the
+/// caller. Temporary files of unfinished atomic writes are removed first (``AtomicFile``); files
+/// already committed stay.
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success.
     case success = 0
@@ -13,6 +21,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case noInput = 66
     /// Reading or writing failed (EX_IOERR).
     case ioError = 74
+
+    /// The line of `--help` for a closed standard output (not an exit status of `tracekit`).
+    static let closedOutputLine = (status: "141", meaning: "standard output closed early (| head): ended by SIGPIPE, silently (a shell shows 128 + 13)")
 
     /// One line for `--help`.
     var meaning: String {
@@ -51,4 +62,14 @@ extension CLIError {
         case .io: self = .io(error.description)
         }
     }
+
+    /// The status for a file that could not be written (74), naming it.
+    init(writing error: TraceWriteError) {
+        self = .io(error.description)
+    }
+}
+
+/// Writes `text` to `path` atomically (``AtomicFile``): the only way a command writes a whole file.
+func writeAtomically(_ path: String, _ text: String) throws(CLIError) {
+    do { try AtomicFile.write(path, text) } catch { throw CLIError(writing: error) }
 }

@@ -87,20 +87,22 @@ enum ReplayCommand {
         job.options.recordTrack = svg != nil
         let result: ReplayResult
         if let geojson {
-            let file = try AtomicFile(path: geojson)
+            let file: AtomicFile
+            do { file = try AtomicFile(path: geojson) } catch { throw CLIError(writing: error) }
             var updates = GeoJSONUpdates(writer: GeoJSONPointWriter(sink: ByteSink(fd: file.fd, name: geojson)))
-            result = try job.replay(observer: &updates)
-            try updates.finish(result)
-            try file.commit()
+            do {
+                result = try job.replay(observer: &updates)
+                try updates.finish(result)
+            } catch {
+                file.abandon()
+                throw error
+            }
+            do { try file.commit() } catch { throw CLIError(writing: error) }
         } else {
             var none = NoReplayObserver()
             result = try job.replay(observer: &none)
         }
-        if let svg {
-            let file = try AtomicFile(path: svg)
-            try file.write(ReplaySVG.render(result, policy: job.options.policy))
-            try file.commit()
-        }
+        if let svg { try writeAtomically(svg, ReplaySVG.render(result, policy: job.options.policy)) }
         switch args.value("format") ?? "table" {
         case "json": output.write(JSONWriter.string(result.json) + "\n")
         case "csv": output.write(ReplayReport.csv(result))

@@ -53,6 +53,7 @@ public enum TraceKitCommand {
         lines.append(CommandSpec.row("--version", "Show the version."))
         lines += ["", "EXIT STATUS:"]
         for code in ExitCode.allCases { lines.append(CommandSpec.row("\(code.rawValue)", code.meaning)) }
+        lines.append(CommandSpec.row(ExitCode.closedOutputLine.status, ExitCode.closedOutputLine.meaning))
         return lines.joined(separator: "\n") + "\n"
     }
 

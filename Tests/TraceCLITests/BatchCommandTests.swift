@@ -98,9 +98,9 @@ struct BatchCommandTests {
         }
     }
 
-    @Test("an interrupted baseline write leaves the old baseline intact", arguments: [
+    @Test("an interrupted baseline write leaves the old baseline intact", .disabled(if: sanitizer == "thread", "TSan's runtime faults (SIGBUS in its shadow memory) in a process under a file size limit"), arguments: [
         // SIGXFSZ kills the process in the middle of writing the temporary file (its default
-        // action, restored by env in case the test runner ignores it).
+        // action, restored by env in case the test runner ignores it), once the temporary file is gone.
         ("killed", "ulimit -f 8; exec env --default-signal=XFSZ"),
         // With SIGXFSZ ignored, the write fails with EFBIG: the temporary file is removed, exit 74.
         ("write error", "trap '' XFSZ; ulimit -f 8; exec"),
@@ -121,9 +121,10 @@ struct BatchCommandTests {
                 #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGXFSZ)
             } else {
                 #expect(p.terminationReason == .exit && p.terminationStatus == 74)
-                let left = try FileManager.default.contentsOfDirectory(atPath: dir)
-                #expect(left == ["b.json"], "temporary files left: \(left)")
             }
+            // Killed too: AtomicFile's handler removes the temporary file before the signal's action.
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir)
+            #expect(left == ["b.json"], "temporary files left: \(left)")
             #expect(try Self.read("\(dir)/b.json") == old)
             #expect(try Run(["batch", "Traces/trips/ride", "--baseline", "\(dir)/b.json"]).status == 0)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("trip-generator: deterministic, and the committed trips are its output")
 struct GeneratorTests {
@@ -26,6 +27,27 @@ struct GeneratorTests {
         }
         // Every GPX depends on the seed; the sidecars of a handful of trips could only coincide by chance.
         #expect(differsWithOtherSeed == names.count)
+    }
+
+    @Test("a write that fails (file size limit; killed by SIGXFSZ, or EFBIG with it ignored) leaves the previous trips and no temporary file",
+          .disabled(if: sanitizer == "thread", "TSan's runtime faults (SIGBUS in its shadow memory) in a process under a file size limit"),
+          arguments: ["exec env --default-signal=XFSZ", "trap '' XFSZ; exec"])
+    func atomicWrites(start: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try runGenerator(["--out", folder.path, "--seed", "7"]).status == 0)
+        let names = files(below: folder)
+        let before = try names.map { try Data(contentsOf: folder.appendingPathComponent($0)) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", "ulimit -f 1; \(start) \"$0\" --out \"$1\" --seed 6 > /dev/null 2>&1", generatorBinary.path, folder.path]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus != 0)
+        #expect(files(below: folder) == names)
+        for (name, bytes) in zip(names, before) {
+            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == bytes, "\(name) changed")
+        }
     }
 
     @Test("usage errors exit 64 with a one-line reason; --help exits 0", arguments: [

@@ -11,12 +11,16 @@ let tracesFolder = packageRoot.appendingPathComponent("Traces")
 /// The seed of the committed trips (`trip-generator`'s default; Traces/README.md).
 let corpusSeed = "6"
 
-/// Runs the built `trip-generator` (the test target depends on it, so `swift test` builds it).
-func runGenerator(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+/// The built `trip-generator` (the test target depends on it, so `swift test` builds it).
+let generatorBinary: URL = {
     let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("trip-generator")
-    let binary = FileManager.default.isExecutableFile(atPath: beside.path) ? beside : packageRoot.appendingPathComponent(".build/debug/trip-generator")
+    return FileManager.default.isExecutableFile(atPath: beside.path) ? beside : packageRoot.appendingPathComponent(".build/debug/trip-generator")
+}()
+
+/// Runs the built `trip-generator`.
+func runGenerator(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     let p = Process()
-    p.executableURL = binary
+    p.executableURL = generatorBinary
     p.arguments = arguments
     let output = Pipe(), errors = Pipe()
     p.standardOutput = output

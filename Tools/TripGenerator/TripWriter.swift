@@ -59,39 +59,16 @@ enum TripWriter {
         }
     }
 
-    /// Writes `text` (UTF-8) to `path`.
+    /// Writes `text` (UTF-8) to `path` atomically.
     private static func writeText(_ path: String, _ text: String) throws(GeneratorError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw GeneratorError("\(path): cannot write: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw GeneratorError("\(path): write failed: \(String(cString: strerror(errno)))")
-            }
-            offset += n
-        }
+        do { try AtomicFile.write(path, text) } catch { throw GeneratorError(error.description) }
     }
 
-    /// Writes `path` through a ``ByteSink``; returns the bytes written.
+    /// Writes `path` atomically through a ``ByteSink``; returns the bytes written.
     private static func writeFile(_ path: String, _ body: (ByteSink) throws(TraceWriteError) -> Void) throws(GeneratorError) -> Int {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw GeneratorError("\(path): cannot write: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let sink = ByteSink(fd: fd, name: path)
-        do { try body(sink) } catch { throw GeneratorError(error.description) }
-        return sink.count
+        do { return try AtomicFile.write(path, body) } catch { throw GeneratorError(error.description) }
     }
 }
-
-#if canImport(Glibc)
-private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-private let systemWrite = Darwin.write
-#endif
 
 /// A failure the generator reports on one line.
 struct GeneratorError: Error, CustomStringConvertible {
