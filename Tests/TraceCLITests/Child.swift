@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 /// A child process started with `posix_spawn`, for what `Process` cannot do: hand it descriptors
-/// exactly as given (a pipe whose reader is already closed), and watch its memory.
+/// exactly as given (a pipe whose reader is already closed).
 struct Child {
     let pid: pid_t
 
@@ -34,18 +34,6 @@ struct Child {
         let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
         let signal = status & 0x7F != 0 && status & 0x7F != 0x7F ? status & 0x7F : nil
         return (exited, signal)
-    }
-
-    /// The child's peak resident set size so far, in bytes (`VmHWM` of /proc/PID/status), or nil
-    /// once it has exited. Not `wait4`'s `ru_maxrss`: glibc's posix_spawn runs the child in this
-    /// process's memory until exec (CLONE_VM), and Linux carries that memory's high-water mark
-    /// into the child's `ru_maxrss`, so it reports at least this test process's own peak.
-    func peakBytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        else { return nil }
-        return kilobytes * 1024
     }
 
     /// A pipe whose descriptors are closed on exec (only the dup2'd copies reach a child).
