@@ -178,6 +178,27 @@ public struct GPXReader: TraceReader {
         return LeanItem(try next(), text: &leanText)
     }
 
+    /// Reads up to `limit` items into `batch` (``TraceReader/read(into:limit:)``): a point of the
+    /// fused path's shape goes from ``fusedPoint()`` straight into the columns (as ``nextLean()``
+    /// takes it); anything else through ``next()``. The same items and diagnostics as ``next()``.
+    public mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int {
+        batch.removeAll()
+        while batch.count < limit {
+            if !skipFusedOnce && queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
+                switch try fusedPoint() {
+                case .item(let item):
+                    batch.append(item)
+                    continue
+                case .dropped: continue
+                case .notPlain: skipFusedOnce = true  // next() goes on where the fused path declined
+                }
+            }
+            guard let item = try next() else { break }
+            batch.append(item)
+        }
+        return batch.count
+    }
+
     @inline(__always) private static func equals(_ a: UnsafeBufferPointer<UInt8>, _ b: StaticString) -> Bool {
         XMLScanner.equal(a, UnsafeBufferPointer(start: b.utf8Start, count: b.utf8CodeUnitCount))
     }
