@@ -18,6 +18,24 @@ import Glibc
 #endif
 
 /// Timings of a debug build mean nothing: stop before measuring.
+/// Reads the trace at `path` in batches of 1024 items (`read(into:limit:)`, through `openTrace`'s
+/// `any TraceReader`, as `tracekit info` reads) and sums `value` over its track points, which must
+/// number `points`.
+@inline(__always)
+func readInBatches(_ path: String, points expected: Int, _ value: (FixBatch, Int) -> Double) -> Double {
+    var reader = try! openTrace(path)
+    var batch = FixBatch(capacity: 1024)
+    var sum = 0.0, points = 0
+    while try! reader.read(into: &batch, limit: 1024) > 0 {
+        for i in 0..<batch.count where batch.kind(i) == .trackPoint {
+            points += 1
+            sum += value(batch, i)
+        }
+    }
+    precondition(points == expected, "read \(points) points of \(expected) in batches")
+    return sum
+}
+
 func refuseDebugBuild() {
     #if DEBUG
     printError("tracekit-bench: refusing to run a debug build; use `make bench` (swift build -c release).")
@@ -282,6 +300,10 @@ do {
         precondition(points == n, "GPX benchmark read \(points) points")
         return sum
     }
+    // The same file in batches of columns (`read(into:limit:)`, what `tracekit info` reads).
+    let batched = bench.measure("GPX read in batches (GPXReader.read(into:)), 1M trkpt", items: n) {
+        readInBatches(path, points: n) { b, i in b.latitude(i) + (b.elevation(i) ?? 0) + (b.hdop(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18 }
+    }
     let peer = bench.measure("GPX read, C libxml2 SAX2 peer, 1M trkpt", items: n) {
         var checksum = 0.0
         let points = cb_libxml2_sax_gpx(path, &checksum)
@@ -292,6 +314,10 @@ do {
         print("  GPX: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (libxml2 SAX2), file \(fmt(megabytes, 1)) MB")
     }
     bench.ratio("GPX read TraceKit / libxml2 SAX2", ours, over: peer)
+    if let batched, let peer {
+        print("  GPX in batches: \(fmt(megabytes / (batched.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (libxml2 SAX2)")
+    }
+    bench.ratio("GPX read in batches TraceKit / libxml2 SAX2", batched, over: peer)
 }
 
 // MARK: End-to-end replay of the same 1 M-point GPX (no scenario: inferred; two passes).
@@ -363,6 +389,9 @@ do {
         precondition(points == n, "CSV benchmark read \(points) points")
         return sum
     }
+    let batched = bench.measure("CSV read in batches (CSVReader.read(into:)), 1M rows", items: n) {
+        readInBatches(path, points: n) { b, i in b.latitude(i) + (b.horizontalAccuracy(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18 }
+    }
     let peer = bench.measure("CSV read, C fgets + strtod loop, 1M rows", items: n) {
         var checksum = 0.0
         let rows = cb_strtod_csv(path, &checksum)
@@ -373,6 +402,10 @@ do {
         print("  CSV: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtod loop), file \(fmt(megabytes, 1)) MB")
     }
     bench.ratio("CSV read TraceKit / C strtod loop", ours, over: peer)
+    if let batched, let peer {
+        print("  CSV in batches: \(fmt(megabytes / (batched.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtod loop)")
+    }
+    bench.ratio("CSV read in batches TraceKit / C strtod loop", batched, over: peer)
 }
 
 // MARK: Kalman filter, gate and RTS smoother (PERFORMANCE.md: 100 k points; the C dense 4×4 peer).

@@ -58,10 +58,12 @@ enum InfoCommand {
         }
     }
 
-    /// Reads every item of `reader` into a summary.
+    /// Reads every item of `reader` into a summary, a batch of columns at a time
+    /// (``TraceReader/read(into:limit:)``: the same items as ``TraceReader/next()``).
     static func summarise(_ reader: inout some TraceReader) throws(TraceReadError) -> TraceSummary {
         var summary = TraceSummary()
-        while let item = try reader.next() { summary.add(item) }
+        var batch = FixBatch(capacity: 1024)
+        while try reader.read(into: &batch, limit: 1024) > 0 { summary.add(batch) }
         return summary
     }
 

@@ -518,8 +518,9 @@ public struct CSVReader: TraceReader {
             }
             if direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
                let layout = fusedColumns {
-                switch try fusedRow(layout) {
-                case .item(let fix): return .trackPoint(fix)
+                var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+                switch try fusedRow(layout, into: &fix) {
+                case .item: return .trackPoint(fix)
                 case .dropped: continue
                 case .notPlain: break
                 }
@@ -544,6 +545,29 @@ public struct CSVReader: TraceReader {
                 queue.push(.trackPoint(row.values))
             }
         }
+    }
+
+    /// Reads up to `limit` items into `batch` (``TraceReader/read(into:limit:)``): a row of the
+    /// fused path's shape goes from ``fusedRow(_:)`` straight into the columns; anything else
+    /// through ``next()``. The same items and diagnostics as ``next()``.
+    public mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int {
+        batch.removeAll()
+        while batch.count < limit {
+            if queue.isEmpty && direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
+               let layout = fusedColumns {
+                var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+                switch try fusedRow(layout, into: &fix) {
+                case .item:
+                    batch.append(.trackPoint, fix)
+                    continue
+                case .dropped: continue
+                case .notPlain: break
+                }
+            }
+            guard let item = try next() else { break }
+            batch.append(item)
+        }
+        return batch.count
     }
 
     // MARK: Header
@@ -973,7 +997,8 @@ public struct CSVReader: TraceReader {
         case notPlain
         /// A row read and dropped by the checks.
         case dropped
-        case item(Fix)
+        /// A point, in the fix passed in.
+        case item
     }
 
     /// The next row, when it has the commonest shape, scanned and parsed in one pass from the
@@ -984,17 +1009,18 @@ public struct CSVReader: TraceReader {
     /// what the checks accept unchanged (latitude in [-90, 90], longitude in (-180, 180], measures
     /// non-negative where they must be, a course in [0, 360]); the time is ISO 8601 with a zone
     /// (`YYYY-MM-DDThh:mm:ssZ` through ``Timestamp/parseCommonUTC(_:)``); the columns not read
-    /// hold no quote, and the line end is in the window. Anything else gives `.notPlain` having
-    /// changed nothing, and the row scanner reads the row. What it accepts, it reads exactly as
-    /// ``parseRow()`` and ``check()`` read it in a file in time order (same values, items and
-    /// diagnostics; the tests compare the paths).
-    private mutating func fusedRow(_ layout: [FusedColumn]) throws(TraceReadError) -> FusedRow {
+    /// hold no quote, and the line end is in the window. The point's values go into `values` (a
+    /// fresh fix from the caller), so that ``next()`` and ``read(into:limit:)`` take it without a
+    /// copy through an enum's payload. Anything else gives `.notPlain` having changed nothing but
+    /// `values` (which the caller then drops), and the row scanner reads the row. What it accepts,
+    /// it reads exactly as ``parseRow()`` and ``check()`` read it in a file in time order (same
+    /// values, items and diagnostics; the tests compare the paths).
+    private mutating func fusedRow(_ layout: [FusedColumn], into values: inout Fix) throws(TraceReadError) -> FusedRow {
         guard let window = scanner.rowWindow(), let d = scanner.delimiter else { return .notPlain }
         let base = window.base, limit = window.limit
         let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         var i = window.position
         var latitude = 0.0, longitude = 0.0
-        var values = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
         let last = layout.count &- 1
         var atLineEnd = false
         for k in 0...last {
@@ -1067,7 +1093,7 @@ public struct CSVReader: TraceReader {
         fusedCount &+= 1
         // As ``check()`` for a point row with a valid position and no notes, in time order.
         guard try checker.accept(valid: true, time: values.time, line: scanner.line) else { return .dropped }
-        return .item(values)
+        return .item
     }
 
     // MARK: Checks

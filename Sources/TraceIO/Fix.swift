@@ -163,6 +163,20 @@ public struct Fix: Hashable, Sendable {
         }
     }
 
+    /// The presence bits ``FixBatch`` stores (``batchColumns``).
+    static let presentTime = Present.time.rawValue, presentElevation = Present.elevation.rawValue
+    static let presentHorizontalAccuracy = Present.horizontalAccuracy.rawValue, presentHDOP = Present.hdop.rawValue
+    static let presentSpeed = Present.speed.rawValue
+
+    /// What ``FixBatch``'s columns store of this fix: the presence bits and the values behind
+    /// them (0 when absent), and whether that is every value (no texts, nothing else present).
+    @inline(__always)
+    var batchColumns: (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool) {
+        let columns: Present = [.time, .elevation, .horizontalAccuracy, .hdop, .speed]
+        return (present.rawValue, timeValue, elevationValue, horizontalAccuracyValue, hdopValue, speedValue,
+                labels == nil && present.subtracting(columns).isEmpty)
+    }
+
     /// Sets the three texts at once (one allocation, or none when all are nil).
     public mutating func setLabels(name: String?, role: String?, state: String?) {
         labels = name == nil && role == nil && state == nil ? nil : Labels(name: name, role: role, state: state)

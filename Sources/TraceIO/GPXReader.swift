@@ -36,16 +36,16 @@ public struct GPXReader: TraceReader {
     /// Whether plain points are read whole (tests turn it off to compare both paths).
     var plainPoints = true
     /// Whether points of the commonest shape are scanned and parsed in one pass
-    /// (``fusedPoint()``) before ``plainPoint()`` is tried (tests turn it off to compare the paths).
+    /// (``fusedPoint(into:)``) before ``plainPoint()`` is tried (tests turn it off to compare the paths).
     var fusedPoints = true
-    /// Set by ``nextLean()`` when ``fusedPoint()`` declined the element: ``next()`` then starts
+    /// Set by ``nextLean()`` when ``fusedPoint(into:)`` declined the element: ``next()`` then starts
     /// at ``plainPoint()``, as it would have after the same answer.
     private var skipFusedOnce = false
     /// The fields whose repetition in a point was stated (``repeated(_:)``).
     private var repeatsStated = 0
     /// Whether a point inside a point was stated.
     private var nestedPointStated = false
-    /// How many points ``fusedPoint()`` read (tests check that it is taken).
+    /// How many points ``fusedPoint(into:)`` read (tests check that it is taken).
     private(set) var fusedCount = 0
     /// `ReadOptions.zonelessUTCOffset`: the offset of times written without a zone.
     private let zonelessOffset: Int?
@@ -131,8 +131,9 @@ public struct GPXReader: TraceReader {
             // A whole plain point in one call.
             if plainPoints && pointDepth == 0 && field == nil && pendingStart == nil {
                 if fusedPoints && !skipFused {
-                    switch try fusedPoint() {
-                    case .item(let item): return item
+                    var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+                    switch try fusedPoint(into: &fix) {
+                    case .point(let kind): return GPXReader.item(kind, fix)
                     case .dropped: continue
                     case .notPlain: break
                     }
@@ -168,14 +169,37 @@ public struct GPXReader: TraceReader {
     /// item comes from ``next()``. The same items in the same order either way.
     package mutating func nextLean() throws(TraceReadError) -> LeanItem {
         while queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
-            switch try fusedPoint() {
-            case .item(let item): return LeanItem(item, text: &leanText)
+            var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+            switch try fusedPoint(into: &fix) {
+            case .point(let kind): return LeanItem(GPXReader.item(kind, fix), text: &leanText)
             case .dropped: continue
             case .notPlain: skipFusedOnce = true  // next() goes on where the fused path declined
             }
             break
         }
         return LeanItem(try next(), text: &leanText)
+    }
+
+    /// Reads up to `limit` items into `batch` (``TraceReader/read(into:limit:)``): a point of the
+    /// fused path's shape goes from ``fusedPoint(into:)`` straight into the columns (as ``nextLean()``
+    /// takes it); anything else through ``next()``. The same items and diagnostics as ``next()``.
+    public mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int {
+        batch.removeAll()
+        while batch.count < limit {
+            if !skipFusedOnce && queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
+                var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+                switch try fusedPoint(into: &fix) {
+                case .point(let kind):
+                    batch.append(kind, fix)
+                    continue
+                case .dropped: continue
+                case .notPlain: skipFusedOnce = true  // next() goes on where the fused path declined
+                }
+            }
+            guard let item = try next() else { break }
+            batch.append(item)
+        }
+        return batch.count
     }
 
     @inline(__always) private static func equals(_ a: UnsafeBufferPointer<UInt8>, _ b: StaticString) -> Bool {
@@ -587,10 +611,11 @@ extension GPXReader {
     /// its end) and whose end tag follows at once; then the end tag; all in the scanner's window.
     /// Anything else (another attribute, child, prefix, an entity reference, a comment, a value
     /// with a problem, a time that the zone-less offset shifts out of range, the window's end)
-    /// gives `.notPlain` having changed nothing, and the general paths read the element. What it
-    /// accepts, it reads exactly as the token-by-token path does (same values, items and
-    /// diagnostics; the checks run with the scanner after the end tag, as there).
-    private mutating func fusedPoint() throws(TraceReadError) -> PlainPoint {
+    /// gives `.notPlain` having changed nothing but `values` (which the caller then drops), and
+    /// the general paths read the element. A point's values go into `values` and its kind comes
+    /// back. What it accepts, it reads exactly as the token-by-token path does (same values,
+    /// items and diagnostics; the checks run with the scanner after the end tag, as there).
+    private mutating func fusedPoint(into values: inout Fix) throws(TraceReadError) -> FusedPoint {
         guard let window = scanner.elementWindow() else { return .notPlain }
         let base = window.base, limit = window.limit
         var i = ByteMasks.skipSpaces(base, from: window.position, limit: limit)
@@ -647,7 +672,7 @@ extension GPXReader {
         i &+= 1
 
         // Children, then the end tag.
-        var values = Fix(coordinate: Coordinate(uncheckedLatitude: latitude, longitude: longitude))
+        values = Fix(coordinate: Coordinate(uncheckedLatitude: latitude, longitude: longitude))
         var zoneless = false
         var given = 0
         while true {
@@ -754,9 +779,26 @@ extension GPXReader {
         // As ``finishPoint()``, for a position already known to be valid (nothing to note).
         guard try checker.accept(valid: true, time: values.time, line: scanner.line, ordered: kind == .track) else { return .dropped }
         switch kind {
-        case .track: return .item(.trackPoint(values))
-        case .route: return .item(.routePoint(values))
-        case .waypoint: return .item(.waypoint(values))
+        case .track: return .point(.trackPoint)
+        case .route: return .point(.routePoint)
+        case .waypoint: return .point(.waypoint)
+        }
+    }
+
+    /// What ``fusedPoint(into:)`` did: as ``PlainPoint``, but a point's values are in the fix
+    /// passed in (no copy through an enum's payload), and only its kind comes back.
+    private enum FusedPoint {
+        case notPlain, dropped
+        case point(FixBatch.Kind)
+    }
+
+    /// The item of a fused point of kind `kind`.
+    @inline(__always)
+    private static func item(_ kind: FixBatch.Kind, _ values: consuming Fix) -> TraceItem {
+        switch kind {
+        case .routePoint: .routePoint(values)
+        case .waypoint: .waypoint(values)
+        default: .trackPoint(values)
         }
     }
 

@@ -11,6 +11,14 @@ public protocol TraceReader {
     mutating func next() throws(TraceReadError) -> TraceItem?
     /// What was reported so far (complete once `next()` has returned nil).
     var diagnostics: Diagnostics { get }
+    /// Reads the next items, at most `limit` (at least 1), into `batch`, which is emptied first:
+    /// exactly the items (and diagnostics, and errors) that as many calls of ``next()`` would
+    /// give, in columns (``FixBatch``). Returns how many it read: 0 at the end of the file. The
+    /// two may be mixed. The default calls ``next()``; the GPX and CSV readers fill the columns
+    /// straight from their fast paths, which saves most of the cost of handing items out one by
+    /// one (especially through `any TraceReader`).
+    /// - Throws: as ``next()``; the items read before the error are in `batch`.
+    mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int
 }
 
 /// How to read.

@@ -27,7 +27,9 @@ public struct TraceSummary: Sendable {
     public private(set) var pointsWithAccuracy = 0
     private var intervals = ExactMedian()
     private var accuracies = Histogram(resolution: 0.1, limit: 10_000)
-    private var previous: Fix?
+    /// The previous track point of the segment, if any: its coordinate and time.
+    private var previous: Coordinate?
+    private var previousTime: Timestamp?
     private let geodesic = Geodesic()
 
     public init() {}
@@ -35,44 +37,74 @@ public struct TraceSummary: Sendable {
     /// Adds one item.
     public mutating func add(_ item: TraceItem) {
         switch item {
+        case .trackStart: addMarker(.trackStart)
+        case .segmentStart: addMarker(.segmentStart)
+        case .routeStart: addMarker(.routeStart)
+        case .routePoint: addMarker(.routePoint)
+        case .waypoint: addMarker(.waypoint)
+        case .trackPoint(let f):
+            addTrackPoint(f.coordinate, time: f.time, elevation: f.elevation, accuracy: f.horizontalAccuracy)
+        }
+    }
+
+    /// Adds every item of `batch`, as ``add(_:)-(TraceItem)`` would one by one (reading the
+    /// columns only).
+    public mutating func add(_ batch: FixBatch) {
+        for i in 0..<batch.count {
+            let kind = batch.kind(i)
+            if kind == .trackPoint {
+                addTrackPoint(batch.coordinate(i), time: batch.time(i), elevation: batch.elevation(i), accuracy: batch.horizontalAccuracy(i))
+            } else {
+                addMarker(kind)
+            }
+        }
+    }
+
+    /// Counts an item other than a track point.
+    private mutating func addMarker(_ kind: FixBatch.Kind) {
+        switch kind {
         case .trackStart:
             tracks += 1
             previous = nil
+            previousTime = nil
         case .segmentStart:
             segments += 1
             previous = nil
-        case .routeStart:
-            routes += 1
-        case .routePoint:
-            routePoints += 1
-        case .waypoint:
-            waypoints += 1
-        case .trackPoint(let f):
-            trackPoints += 1
-            if let t = f.time {
-                timedPoints += 1
-                firstTime = min(firstTime ?? t, t)
-                lastTime = max(lastTime ?? t, t)
-                // Sampling interval: the size of the step, whichever way the file runs (newest-first
-                // files step backwards); steps beyond Int64 nanoseconds (292 years) are not sampling.
-                if let pt = previous?.time, t != pt {
-                    let (d, overflow) = t.nanoseconds.subtractingReportingOverflow(pt.nanoseconds)
-                    if !overflow && d != Int64.min { intervals.add(abs(d)) }
-                }
-            }
-            if let p = previous {
-                length += TangentPlane.distance(from: p.coordinate, to: f.coordinate, fallback: geodesic)
-            }
-            if let e = f.elevation {
-                minimumElevation = min(minimumElevation ?? e, e)
-                maximumElevation = max(maximumElevation ?? e, e)
-            }
-            if let a = f.horizontalAccuracy {
-                pointsWithAccuracy += 1
-                accuracies.add(a)
-            }
-            previous = f
+            previousTime = nil
+        case .routeStart: routes += 1
+        case .routePoint: routePoints += 1
+        case .waypoint: waypoints += 1
+        case .trackPoint: break
         }
+    }
+
+    @inline(__always)
+    private mutating func addTrackPoint(_ c: Coordinate, time: Timestamp?, elevation: Double?, accuracy: Double?) {
+        trackPoints += 1
+        if let t = time {
+            timedPoints += 1
+            firstTime = min(firstTime ?? t, t)
+            lastTime = max(lastTime ?? t, t)
+            // Sampling interval: the size of the step, whichever way the file runs (newest-first
+            // files step backwards); steps beyond Int64 nanoseconds (292 years) are not sampling.
+            if previous != nil, let pt = previousTime, t != pt {
+                let (d, overflow) = t.nanoseconds.subtractingReportingOverflow(pt.nanoseconds)
+                if !overflow && d != Int64.min { intervals.add(abs(d)) }
+            }
+        }
+        if let p = previous {
+            length += TangentPlane.distance(from: p, to: c, fallback: geodesic)
+        }
+        if let e = elevation {
+            minimumElevation = min(minimumElevation ?? e, e)
+            maximumElevation = max(maximumElevation ?? e, e)
+        }
+        if let a = accuracy {
+            pointsWithAccuracy += 1
+            accuracies.add(a)
+        }
+        previous = c
+        previousTime = time
     }
 
     /// Median interval between consecutive timed points of a segment, seconds (exact while the

@@ -1,9 +1,13 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// The XML 1.0 `Char` production over raw bytes: which bytes of a document may appear at all.
 ///
 /// XML allows tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD and U+10000–U+10FFFF, encoded (here) as
 /// well-formed UTF-8, or as ISO-8859-1 bytes (every byte from 0x20 up is a character there). The
-/// check runs over whole blocks, sixteen bytes at a time while they are printable ASCII (the
-/// common case), one code point at a time otherwise.
+/// check runs over whole blocks, 64 then 16 bytes at a time while they are printable ASCII (the
+/// common case; ``asciiPrefix(_:from:to:)``), one code point at a time otherwise.
 enum XMLCharacters {
     /// Why a byte sequence is not a character.
     enum Problem: Equatable {
@@ -22,18 +26,12 @@ enum XMLCharacters {
         var problem: Problem?
     }
 
-    /// Checks `bytes[from..<to]`; `latin1` reads them as ISO-8859-1 instead of UTF-8.
-    static func scan(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int, latin1: Bool) -> Scan {
+    /// Checks `bytes[from..<to]`; `latin1` reads them as ISO-8859-1 instead of UTF-8. `blocks`
+    /// off checks one character at a time throughout (tests compare the two).
+    static func scan(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int, latin1: Bool, blocks: Bool = true) -> Scan {
         var i = from
         while true {
-            // Sixteen printable ASCII bytes (or tab, LF, CR) at a time.
-            while i + 16 <= to {
-                let v = UnsafeRawPointer(bytes + i).loadUnaligned(as: SIMD16<UInt8>.self)
-                let printable = (v &- 0x20) .< SIMD16(repeating: 0x5F) .| (v .== 0x7F)
-                let space = (v .== 0x09) .| (v .== 0x0A) .| (v .== 0x0D)
-                if !all(printable .| space) { break }
-                i += 16
-            }
+            if blocks { i = asciiPrefix(bytes, from: i, to: to) }
             guard i < to else { return Scan(valid: to, problem: nil) }
             // One character.
             let b = bytes[i]
@@ -63,6 +61,44 @@ enum XMLCharacters {
             if scalar == 0xFFFE || scalar == 0xFFFF { return Scan(valid: i, problem: .forbidden(scalar)) }
             i += length
         }
+    }
+
+    /// The end of the run of whole 16-byte blocks from `from` (before `to`) that hold only ASCII
+    /// characters XML allows (0x20–0x7F, tab, LF, CR): 64 bytes per step while they all are, then
+    /// 16. Every byte before the result is such a character; the byte loop takes over from there.
+    @inline(__always)
+    static func asciiPrefix(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        var i = from
+        #if arch(x86_64)
+        // A byte is allowed when, as a signed byte, it is above 0x1F (0x20–0x7F), or it is LF, or
+        // it is tab or CR (exactly the bytes whose value with bit 2 set is 0x0D). Seven SSE2
+        // operations per 16 bytes, one test per 64.
+        let c1F = _mm_set1_epi8(0x1F), lf = _mm_set1_epi8(0x0A), cr = _mm_set1_epi8(0x0D), bit2 = _mm_set1_epi8(0x04)
+        @inline(__always) func allowed(_ k: Int) -> __m128i {
+            let v = _mm_loadu_si128(UnsafeRawPointer(bytes + k).assumingMemoryBound(to: __m128i.self))
+            let printable = _mm_cmpgt_epi8(v, c1F)
+            let spaces = _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(_mm_or_si128(v, bit2), cr))
+            return _mm_or_si128(printable, spaces)
+        }
+        while i + 64 <= to {
+            let all = _mm_and_si128(_mm_and_si128(allowed(i), allowed(i + 16)), _mm_and_si128(allowed(i + 32), allowed(i + 48)))
+            if _mm_movemask_epi8(all) != 0xFFFF { break }
+            i += 64
+        }
+        while i + 16 <= to {
+            if _mm_movemask_epi8(allowed(i)) != 0xFFFF { break }
+            i += 16
+        }
+        #else
+        while i + 16 <= to {
+            let v = UnsafeRawPointer(bytes + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            let printable = (v &- 0x20) .< SIMD16(repeating: 0x5F) .| (v .== 0x7F)
+            let space = (v .== 0x09) .| (v .== 0x0A) .| (v .== 0x0D)
+            if !all(printable .| space) { break }
+            i += 16
+        }
+        #endif
+        return i
     }
 
     /// A message for `problem`.

@@ -56,6 +56,49 @@ struct XMLCharacterTests {
         }
     }
 
+    @Test("the 64- and 16-byte ASCII blocks give what the byte loop gives, on long runs with a bad byte anywhere")
+    func blocksAgainstByteLoop() {
+        var rng = SplitMix64(seed: 64)
+        // Mostly printable ASCII, tab, LF and CR (so the block paths run long), with now and then
+        // any byte: controls, DEL, bytes whose value with bit 2 set is CR (0x09, 0x0D, and the
+        // near misses 0x05, 0x0B, 0x0C), lead and continuation bytes.
+        let rare: [UInt8] = [0x00, 0x01, 0x05, 0x08, 0x0B, 0x0C, 0x0E, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xEF, 0xBF, 0xBE, 0xF0, 0xFF]
+        for round in 0..<20_000 {
+            let length = Int(rng.uniform(0, 300))
+            let density = [0.0, 0.001, 0.01, 0.1][round % 4]
+            let bytes: [UInt8] = (0..<length).map { _ in
+                if rng.uniform(0, 1) < density { return rng.uniform(0, 1) < 0.5 ? rare[Int(rng.uniform(0, Double(rare.count)))] : UInt8(rng.uniform(0, 256)) }
+                let r = rng.uniform(0, 1)
+                return r < 0.05 ? [0x09, 0x0A, 0x0D][Int(rng.uniform(0, 3))] : UInt8(rng.uniform(0x20, 0x80))
+            }
+            let from = length == 0 ? 0 : Int(rng.uniform(0, Double(min(length, 20))))
+            bytes.withUnsafeBufferPointer { b in
+                let base = b.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                for latin1 in [false, true] {
+                    let fast = XMLCharacters.scan(base, from: from, to: b.count, latin1: latin1)
+                    let slow = XMLCharacters.scan(base, from: from, to: b.count, latin1: latin1, blocks: false)
+                    #expect(fast == slow, "\(bytes) from \(from), latin1 \(latin1)")
+                }
+                // Every byte before the block prefix is an allowed ASCII character.
+                let prefix = XMLCharacters.asciiPrefix(base, from: from, to: b.count)
+                #expect(prefix >= from && prefix <= b.count && (prefix - from) % 16 == 0)
+                #expect(b[from..<prefix].allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x80) })
+            }
+        }
+        // Each byte value in each of 64 lanes of an otherwise printable run.
+        for value in 0...255 {
+            for lane in stride(from: 0, to: 80, by: 7) {
+                var bytes = [UInt8](repeating: 0x61, count: 80)
+                bytes[lane] = UInt8(value)
+                let fast = bytes.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: 80, latin1: false) }
+                let slow = bytes.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: 80, latin1: false, blocks: false) }
+                #expect(fast == slow, "byte \(value) in lane \(lane)")
+                let allowed = value == 0x09 || value == 0x0A || value == 0x0D || (value >= 0x20 && value < 0x80)
+                #expect((fast.problem == nil) == allowed, "byte \(value) in lane \(lane)")
+            }
+        }
+    }
+
     @Test("ISO-8859-1: every byte from 0x20 up is a character, controls are not")
     func latin1() {
         let ok: [UInt8] = Array(0x20...0xFF) + [0x09, 0x0A, 0x0D]
