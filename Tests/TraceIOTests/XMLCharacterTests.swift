@@ -99,6 +99,26 @@ struct XMLCharacterTests {
         }
     }
 
+    @Test("the portable 8-byte words: every byte value in every lane is classified as the byte rule says")
+    func portableWords() {
+        func allowed(_ b: UInt8) -> Bool { (b >= 0x20 && b < 0x80) || b == 0x09 || b == 0x0A || b == 0x0D }
+        var rng = SplitMix64(seed: 8)
+        let fillers: [UInt8] = [0x61, 0x20, 0x09, 0x0A, 0x0D, 0x7F, 0x3C]
+        for lane in 0..<24 {
+            for value in 0...255 {
+                var bytes = (0..<24).map { _ in fillers[Int(rng.uniform(0, Double(fillers.count)))] }
+                bytes[lane] = UInt8(value)
+                let end = bytes.withUnsafeBufferPointer { XMLCharacters.asciiPrefixWords($0.baseAddress!, from: 0, to: 24) }
+                // The words before the one holding the lane are clean; that word is clean only if the byte is allowed.
+                let expected = allowed(UInt8(value)) ? 24 : lane / 8 * 8
+                #expect(end == expected, "lane \(lane), byte \(value)")
+            }
+        }
+        // Whole blocks only: a tail shorter than a word is left to the byte loop.
+        let short: [UInt8] = Array(repeating: 0x61, count: 13)
+        #expect(short.withUnsafeBufferPointer { XMLCharacters.asciiPrefixWords($0.baseAddress!, from: 0, to: 13) } == 8)
+    }
+
     @Test("ISO-8859-1: every byte from 0x20 up is a character, controls are not")
     func latin1() {
         let ok: [UInt8] = Array(0x20...0xFF) + [0x09, 0x0A, 0x0D]
