@@ -33,6 +33,50 @@ public func drain(_ reader: inout some TraceReader) {
     }
 }
 
+/// Reads the input twice, from two fresh readers: item by item (``drain(_:)``'s checks), and in
+/// batches (`read(into:limit:)`, batch sizes 1, 7 and 1,024 in turn). Traps unless both give the
+/// same items, the same error (or none) and the same diagnostics: the batch paths are a second
+/// implementation of the same reading.
+public func drainBothWays<R: TraceReader>(_ make: () -> R) {
+    var one = make()
+    var items: [TraceItem] = []
+    var error: TraceReadError?
+    while true {
+        do {
+            guard let item = try one.next() else { break }
+            switch item {
+            case .trackPoint(let fix), .routePoint(let fix), .waypoint(let fix): check(fix)
+            case .trackStart, .segmentStart, .routeStart: break
+            }
+            items.append(item)
+        } catch let e {
+            error = e
+            break
+        }
+    }
+    var batched = make()
+    var batch = FixBatch()
+    var batchItems: [TraceItem] = []
+    var batchError: TraceReadError?
+    let limits = [1, 7, 1024]
+    var round = 0
+    while true {
+        do {
+            let n = try batched.read(into: &batch, limit: limits[round % limits.count])
+            batchItems += batch.items
+            if n == 0 { break }
+        } catch let e {
+            batchItems += batch.items
+            batchError = e
+            break
+        }
+        round += 1
+    }
+    precondition(items == batchItems, "read(into:) gave \(batchItems.count) items, next() \(items.count)")
+    precondition(error == batchError, "read(into:) ended with \(String(describing: batchError)), next() with \(String(describing: error))")
+    precondition(one.diagnostics == batched.diagnostics, "read(into:) and next() report different diagnostics")
+}
+
 /// Traps unless `fix` keeps the readers' promises: latitude finite in [-90, 90], longitude finite
 /// in (-180, 180], every optional number finite.
 public func check(_ fix: Fix) {
