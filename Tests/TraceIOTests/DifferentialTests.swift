@@ -71,6 +71,18 @@ struct DifferentialTests {
         #expect(throws: TraceReadError.self) { _ = try readGPX(doc) }
     }
 
+    @Test("an encoding TraceKit does not read, or a root that is not <gpx>, which libxml2 reads, is declined, not a disagreement", arguments: [
+        ("<?xml version='1.0' encoding='UTF-7'?><gpx/>", "t.gpx:1:31: unsupported encoding 'UTF-7' (UTF-8 and ISO-8859-1 are read)"),
+        ("<kml><trkpt lat='1' lon='2'/></kml>", "t.gpx:1:6: not a GPX document: the root element is <kml>, expected <gpx>"),
+    ])
+    func declined(doc: String, message: String) {
+        guard case .declined(let error) = compareGPXWithLibxml2(Array(doc.utf8), name: "t.gpx") else {
+            Issue.record("expected .declined")
+            return
+        }
+        #expect(error.description == message)
+    }
+
     @Test("bytes that are not XML characters, and malformed XML declarations, are rejected by both (found by fuzz-gpx-diff)", arguments: [
         Array("<gpx>\n\t".utf8) + [0xFE] + Array("</gpx>".utf8),
         Array("<gpx>".utf8) + [0xC3] + Array("</gpx>".utf8),
