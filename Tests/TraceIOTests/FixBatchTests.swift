@@ -194,7 +194,9 @@ struct FixBatchTests {
                 files.append(url)
             }
         }
-        #expect(files.count > 20)
+        // Traces/ alone holds 17 readable traces; ../shared, when present (it is in CI), adds its corpus.
+        let sharedPresent = FileManager.default.fileExists(atPath: folders[1].path)
+        #expect(files.count > (sharedPresent ? 20 : 10), "\(files.count) files (../shared \(sharedPresent ? "present" : "not found: only Traces/ is read"))")
         for url in files {
             let bytes = Array(try Data(contentsOf: url))
             let format = TraceFormat(pathExtension: url.path)!
