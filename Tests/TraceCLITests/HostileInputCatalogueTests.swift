@@ -98,14 +98,22 @@ struct HostileRun {
         status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
         // ru_maxrss is in KiB on Linux (bytes on Darwin). No figure (the probe was killed) is
         // reported as unbounded.
-        let figure = (try? String(contentsOfFile: rssPath, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let figure = Int(HostileRun.text(rssPath).trimmingCharacters(in: .whitespacesAndNewlines))
         #if canImport(Darwin)
         peakRSS = figure ?? .max
         #else
         peakRSS = figure.map { $0 * 1024 } ?? .max
         #endif
-        stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        stderr = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self)
+        stdout = HostileRun.text(outPath)
+        stderr = HostileRun.text(errPath)
+    }
+
+    /// The text of the file at `path` ("" when it cannot be opened), read with read(2): Foundation's
+    /// `String(contentsOfFile:)` and `Data(contentsOf:)` leak their buffer for an empty file here
+    /// (LeakSanitizer, `make test-sanitize`).
+    static func text(_ path: String) -> String {
+        let fd = open(path, O_RDONLY)
+        return fd < 0 ? "" : Child.readAll(fd)
     }
 
     /// Writes `head`, then `unit` over and over, until `total` bytes or a failed write (the
@@ -332,7 +340,7 @@ struct HostileInputCatalogueTests {
         #expect(r.status == file.status, "\(r.stderr)")
         #expect(r.firstLine == file.firstLine.replacingOccurrences(of: "FILE", with: path))
         if let text = file.stdoutHolds { #expect(r.stdout.contains(text), "\(r.stdout)") }
-        #expect(r.peakRSS < HostileRun.peakRSSBound)
+        #expect(r.peakRSS < HostileRun.peakRSSBound || sanitizer != nil)  // a sanitizer's shadow memory is not the program's
     }
 
     @Test("an external DTD file is never read: its entity stays undefined")
@@ -447,7 +455,7 @@ struct HostileStreamTests {
         #expect(r.status == 65, "\(r.stderr)")
         #expect(r.firstLine == s.firstLine)
         #expect(r.written < 64 << 20, "the reader took \(r.written) bytes")
-        #expect(r.peakRSS < HostileRun.peakRSSBound, "peak RSS \(r.peakRSS >> 20) MB")
+        #expect(r.peakRSS < HostileRun.peakRSSBound || sanitizer != nil, "peak RSS \(r.peakRSS >> 20) MB")  // not under a sanitizer's shadow memory
         print("\(s.name): peak RSS \(r.peakRSS >> 10) KiB, \(r.written >> 20) MiB written")
     }
 }

@@ -69,7 +69,7 @@ struct PeakMemoryTests {
         let r = child.wait()
         let text = Child.readAll(output.read)  // a few lines: the pipe holds them until now
         // ru_maxrss, KiB on Linux; no figure (the probe failed) counts as unbounded.
-        let kilobytes = (try? String(contentsOfFile: rssPath, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let kilobytes = Int(HostileRun.text(rssPath).trimmingCharacters(in: .whitespacesAndNewlines))
         return (r.exited, kilobytes.map { $0 * 1024 } ?? .max, text, points, bytes)
     }
 
