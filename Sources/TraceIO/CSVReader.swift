@@ -424,15 +424,15 @@ public struct CSVReader: TraceReader {
     private var zonelessAssumed = false
     /// The epoch unit last stated as an assumption (so it is not restated per row).
     private var statedEpochUnit: TextTime.EpochUnit?
-    /// The columns of a row as ``fusedRow()`` reads them (up to the last column it needs), or
+    /// The columns of a row as ``fusedRow(_:into:)`` reads them (up to the last column it needs), or
     /// nil when the header's columns rule it out (see ``fusedLayout()``).
     private var fusedColumns: [FusedColumn]?
-    /// Whether rows of the commonest shape are scanned and parsed in one pass (``fusedRow()``)
+    /// Whether rows of the commonest shape are scanned and parsed in one pass (``fusedRow(_:into:)``)
     /// before the row scanner splits them (tests turn it off to compare the paths).
     var fusedRows = true
     /// The date of the last common time the fused path read (``Timestamp/parseCommonUTC(_:day:)``).
     private var utcDay = Timestamp.CommonUTCDay()
-    /// How many rows ``fusedRow()`` read (tests check that it is taken).
+    /// How many rows ``fusedRow(_:into:)`` read (tests check that it is taken).
     private(set) var fusedCount = 0
 
     // Structure.
@@ -519,7 +519,7 @@ public struct CSVReader: TraceReader {
             if direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
                let layout = fusedColumns {
                 var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
-                switch try fusedRow(layout, into: &fix) {
+                switch try nextFusedRow(layout, into: &fix) {
                 case .item: return .trackPoint(fix)
                 case .dropped: continue
                 case .notPlain: break
@@ -548,21 +548,25 @@ public struct CSVReader: TraceReader {
     }
 
     /// Reads up to `limit` items into `batch` (``TraceReader/read(into:limit:)``): a row of the
-    /// fused path's shape goes from ``fusedRow(_:)`` straight into the columns; anything else
+    /// fused path's shape goes from ``fusedRow(_:into:)`` straight into the columns; anything else
     /// through ``next()``. The same items and diagnostics as ``next()``.
     public mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int {
         batch.removeAll()
         while batch.count < limit {
             if queue.isEmpty && direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
                let layout = fusedColumns {
-                var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
-                switch try fusedRow(layout, into: &fix) {
-                case .item:
-                    batch.append(.trackPoint, fix)
-                    continue
-                case .dropped: continue
-                case .notPlain: break
+                // Fused rows one after another until one is not of their shape (nothing the loop
+                // tests can change while they are read).
+                var plain = true
+                while plain && batch.count < limit {
+                    var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+                    switch try fusedRow(layout, into: &fix) {
+                    case .item: batch.append(.trackPoint, fix)
+                    case .dropped: break
+                    case .notPlain: plain = false
+                    }
                 }
+                if batch.count == limit { break }
             }
             guard let item = try next() else { break }
             batch.append(item)
@@ -948,7 +952,7 @@ public struct CSVReader: TraceReader {
 
     // MARK: Fused rows
 
-    /// What ``fusedRow(_:)`` reads from a column.
+    /// What ``fusedRow(_:into:)`` reads from a column.
     private struct FusedColumn {
         enum Kind { case skip, latitude, longitude, time, measure, nonNegative, course }
         var kind: Kind
@@ -956,7 +960,7 @@ public struct CSVReader: TraceReader {
         var measure: Fix.Measure
     }
 
-    /// The columns ``fusedRow(_:)`` reads, from the header, up to the last one it needs: nil when a
+    /// The columns ``fusedRow(_:into:)`` reads, from the header, up to the last one it needs: nil when a
     /// column is one it does not read (a date, hemispheres, track, segment, point type,
     /// satellites, fix, texts), a measure's header states a unit, or values may have a decimal
     /// comma. Those files take the row scanner's path for every row.
@@ -991,7 +995,7 @@ public struct CSVReader: TraceReader {
         .course: .course, .hdop: .hdop, .vdop: .vdop, .pdop: .pdop,
     ]
 
-    /// What ``fusedRow(_:)`` did.
+    /// What ``fusedRow(_:into:)`` did.
     private enum FusedRow {
         /// Not a row of the fused shape: the row scanner reads it (nothing was consumed).
         case notPlain
@@ -999,6 +1003,13 @@ public struct CSVReader: TraceReader {
         case dropped
         /// A point, in the fix passed in.
         case item
+    }
+
+    /// ``fusedRow(_:into:)`` for ``next()``, out of line (``read(into:limit:)`` has it inlined in
+    /// its loop).
+    @inline(never)
+    private mutating func nextFusedRow(_ layout: [FusedColumn], into values: inout Fix) throws(TraceReadError) -> FusedRow {
+        try fusedRow(layout, into: &values)
     }
 
     /// The next row, when it has the commonest shape, scanned and parsed in one pass from the
@@ -1014,7 +1025,9 @@ public struct CSVReader: TraceReader {
     /// copy through an enum's payload. Anything else gives `.notPlain` having changed nothing but
     /// `values` (which the caller then drops), and the row scanner reads the row. What it accepts,
     /// it reads exactly as ``parseRow()`` and ``check()`` read it in a file in time order (same
-    /// values, items and diagnostics; the tests compare the paths).
+    /// values, items and diagnostics; the tests compare the paths). Inlined into
+    /// ``read(into:limit:)``'s loop; ``next()`` calls it through ``nextFusedRow(_:into:)``.
+    @inline(always)
     private mutating func fusedRow(_ layout: [FusedColumn], into values: inout Fix) throws(TraceReadError) -> FusedRow {
         guard let window = scanner.rowWindow(), let d = scanner.delimiter else { return .notPlain }
         let base = window.base, limit = window.limit

@@ -71,7 +71,7 @@ public enum DecimalParser {
     /// number could continue it but do not complete it (`1e` followed by a letter, `1e+`): such
     /// text is never a number followed by a delimiter, so a caller that requires one loses nothing.
     /// - Complexity: O(length); no allocation unless the `strtod` fallback is needed.
-    @inline(__always)
+    @inline(always)
     static func parsePrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
         if let quick = parseCommonPrefix(p, limit: limit) { return quick }
         return parseGeneralPrefix(p, limit: limit)
@@ -88,7 +88,7 @@ public enum DecimalParser {
     /// one correctly rounded division for a significand ≤ 2⁵³, else the Eisel–Lemire step, exactly
     /// what the general parser computes for the same significand and exponent. Nil for anything
     /// else, or when Eisel–Lemire cannot decide (the general parser then decides).
-    @inline(__always)
+    @inline(always)
     private static func parseCommonPrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
         guard limit >= 25 else { return nil }
         let negative = p[0] == UInt8(ascii: "-")
@@ -96,12 +96,20 @@ public enum DecimalParser {
         let c0 = load8(p + i)
         let k0 = digitCount(c0)
         guard k0 > 0 && k0 < 8 && p[i &+ k0] == UInt8(ascii: ".") else { return nil }
-        var m = digitsValue(c0, count: k0)
         i &+= k0 &+ 1
         let c1 = load8(p + i)
         let k1 = digitCount(c1)
         guard k1 > 0 else { return nil }
-        m = m &* tenTo(k1) &+ digitsValue(c1, count: k1)
+        var m: UInt64
+        if k0 &+ k1 <= 8 {
+            // Both parts in one word: the integer digits of `c0`, then the fraction's bytes moved
+            // up over the point (so one conversion instead of two and a multiply).
+            let integerBytes = UInt64(8 &* k0)
+            let merged = (c0 & ((1 &<< integerBytes) &- 1)) | (c1 &<< integerBytes)
+            m = digitsValue(merged, count: k0 &+ k1)
+        } else {
+            m = digitsValue(c0, count: k0) &* tenTo(k1) &+ digitsValue(c1, count: k1)
+        }
         i &+= k1
         var fractionDigits = k1
         if k1 == 8 {

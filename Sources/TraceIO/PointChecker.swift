@@ -62,16 +62,23 @@ struct PointChecker {
 
     /// ``finish(_:line:ordered:)`` for a reader that keeps the fix itself (no copy): `valid` says
     /// whether it has a usable position, `time` is its time. Returns whether to emit it.
+    @inline(always)
     mutating func accept(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Bool {
-        // The usual point, decided without the general checks below (which would note nothing and
-        // keep it): a usable position in a segment, nothing noted, a plausible time after the
-        // previous one.
+        // The usual point, decided here, inlined into the readers' loops, without the general
+        // checks (which would note nothing and keep it): a usable position in a segment, nothing
+        // noted, a plausible time after the previous one.
         if valid && ordered && pending.isEmpty, let t = time, let p = previousTime, t > p,
            t >= PointChecker.earliest, t < PointChecker.latest {
-            diagnostics.pointsRead += 1
+            diagnostics.pointsRead &+= 1
             previousTime = t
             return true
         }
+        return try acceptChecked(valid: valid, time: time, line: line(), ordered: ordered)
+    }
+
+    /// ``accept(valid:time:line:ordered:)`` for any point: every check, out of line.
+    @inline(never)
+    private mutating func acceptChecked(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool) throws(TraceReadError) -> Bool {
         diagnostics.pointsRead += 1
         if valid && ordered {
             if let t = time {

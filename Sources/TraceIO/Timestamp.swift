@@ -185,7 +185,7 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     /// before: when the 10 date bytes equal those of the last date read (held in `day`), their
     /// validation and day count are reused; otherwise the date is read and remembered. The same
     /// result as ``parseCommonUTC(_:)`` for every input (the tests compare them).
-    @inline(__always)
+    @inline(always)
     static func parseCommonUTC(_ p: UnsafePointer<UInt8>, day: inout CommonUTCDay) -> Timestamp? {
         let (a, b, c) = commonUTCWords(p)
         let start: Int64
