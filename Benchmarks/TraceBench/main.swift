@@ -398,6 +398,22 @@ do {
         precondition(rows == n, "strtod loop read \(rows) rows")
         return checksum
     }
+    // The floor: the simplest C parser of exactly these rows (checks nothing); it must read the
+    // same values (the same sum, in the same order, as the batches' case).
+    var batchedSum: Double?
+    let floor = bench.measure("CSV read, C minimal unchecked parser (a floor, not a peer), 1M rows", items: n) {
+        var checksum = 0.0
+        let rows = cb_minimal_csv(path, &checksum)
+        precondition(rows == n, "the minimal C parser read \(rows) rows")
+        if batchedSum == nil {
+            batchedSum = readInBatches(path, points: n) { b, i in b.latitude(i) + (b.horizontalAccuracy(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18 }
+        }
+        if checksum != batchedSum {
+            printError("tracekit-bench: the minimal C parser's values differ from TraceKit's (sums \(checksum) and \(batchedSum!))")
+            exit(1)
+        }
+        return checksum
+    }
     if let ours, let peer {
         print("  CSV: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtod loop), file \(fmt(megabytes, 1)) MB")
     }
@@ -406,6 +422,8 @@ do {
         print("  CSV in batches: \(fmt(megabytes / (batched.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtod loop)")
     }
     bench.ratio("CSV read in batches TraceKit / C strtod loop", batched, over: peer)
+    bench.ratio("CSV minimal unchecked C floor / C strtod loop", floor, over: peer)
+    bench.ratio("CSV read in batches TraceKit / minimal unchecked C floor", batched, over: floor)
 }
 
 // MARK: Kalman filter, gate and RTS smoother (PERFORMANCE.md: 100 k points; the C dense 4×4 peer).

@@ -36,6 +36,11 @@ long cb_libxml2_sax_gpx(const char *path, double *checksum);
 /// rows read, -1 on error.
 long cb_strtod_csv(const char *path, double *checksum);
 
+/// The floor for the CSV case (not a peer: it checks nothing and reads only that file's exact row
+/// shape): read(2) blocks, the same eight-bytes-at-once number method as TraceKit, times from
+/// their digits, columns of 1,024 rows. Returns rows read, -1 when a row is not of that shape.
+long cb_minimal_csv(const char *path, double *checksum);
+
 /// The dense peer of TraceKit's Kalman filter: a textbook 4×4 constant-velocity filter (state
 /// east, north, v_east, v_north; F, Q, P as full 4×4 matrices; 2×2 innovation inverse) with the
 /// same gate, over n fixes (times t, positions e/n, variances var). Returns a checksum.
