@@ -556,10 +556,11 @@ public struct CSVReader: TraceReader {
             if queue.isEmpty && direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
                let layout = fusedColumns {
                 // Fused rows one after another until one is not of their shape (nothing the loop
-                // tests can change while they are read).
+                // tests can change while they are read), into one fix: each row sets all of its
+                // fields or is not taken.
                 var plain = true
+                var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
                 while plain && batch.count < limit {
-                    var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
                     switch try fusedRow(layout, into: &fix) {
                     case .item: batch.append(.trackPoint, fix)
                     case .dropped: break
@@ -1021,8 +1022,9 @@ public struct CSVReader: TraceReader {
     /// non-negative where they must be, a course in [0, 360]); the time is ISO 8601 with a zone
     /// (`YYYY-MM-DDThh:mm:ssZ` through ``Timestamp/parseCommonUTC(_:)``); the columns not read
     /// hold no quote, and the line end is in the window. The point's values go into `values` (a
-    /// fresh fix from the caller), so that ``next()`` and ``read(into:limit:)`` take it without a
-    /// copy through an enum's payload. Anything else gives `.notPlain` having changed nothing but
+    /// fix from the caller), so that ``next()`` and ``read(into:limit:)`` take it without a copy
+    /// through an enum's payload. The layout decides which fields a row sets, the same for every
+    /// row taken, so a caller may pass the same fix again for the next row. Anything else gives `.notPlain` having changed nothing but
     /// `values` (which the caller then drops), and the row scanner reads the row. What it accepts,
     /// it reads exactly as ``parseRow()`` and ``check()`` read it in a file in time order (same
     /// values, items and diagnostics; the tests compare the paths). Inlined into
