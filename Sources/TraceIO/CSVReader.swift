@@ -955,10 +955,20 @@ public struct CSVReader: TraceReader {
 
     /// What ``fusedRow(_:into:)`` reads from a column.
     private struct FusedColumn {
-        enum Kind { case skip, latitude, longitude, time, measure, nonNegative, course }
+        enum Kind { case skip, time, number }
+        /// Where a number goes.
+        enum Target { case latitude, longitude, measure(Fix.Measure) }
         var kind: Kind
-        /// Where a measure is stored.
-        var measure: Fix.Measure
+        var target = Target.latitude
+        /// The numbers the checks take unchanged: `lowest...highest` (an open end is the next
+        /// double inward, as longitude's -180).
+        var lowest = -Double.infinity, highest = Double.infinity
+
+        static let skip = FusedColumn(kind: .skip)
+        static let time = FusedColumn(kind: .time)
+        static func number(_ target: Target, _ lowest: Double, _ highest: Double) -> FusedColumn {
+            FusedColumn(kind: .number, target: target, lowest: lowest, highest: highest)
+        }
     }
 
     /// The columns ``fusedRow(_:into:)`` reads, from the header, up to the last one it needs: nil when a
@@ -970,22 +980,25 @@ public struct CSVReader: TraceReader {
         var layout: [FusedColumn] = []
         for field in CSVField.allCases {
             guard let index = columns[field] else { continue }
-            let kind: FusedColumn.Kind
-            var measure = Fix.Measure.elevation
+            let column: FusedColumn
             switch field {
-            case .latitude: kind = .latitude
-            case .longitude: kind = .longitude
-            case .time: kind = .time
+            // As ``coordinate(_:hemisphere:positive:negative:what:)`` and ``check()`` take them
+            // unchanged: latitude in [-90, 90], longitude in (-180, 180].
+            case .latitude: column = .number(.latitude, -90, 90)
+            case .longitude: column = .number(.longitude, (-180.0).nextUp, 180)
+            case .time: column = .time
             case .elevation, .accuracy, .verticalAccuracy, .speed, .course, .hdop, .vdop, .pdop:
                 guard units[field] == nil else { return nil }
-                // As ``readValues()``: elevation may be negative, a course is in [0, 360].
-                kind = field == .elevation ? .measure : field == .course ? .course : .nonNegative
-                measure = CSVReader.measures[field]!
+                // As ``readValues()``: elevation may be negative, a course is in [0, 360], the
+                // others are not negative.
+                let measure = CSVReader.measures[field]!
+                column = field == .elevation ? .number(.measure(measure), -.infinity, .infinity)
+                    : field == .course ? .number(.measure(measure), 0, 360) : .number(.measure(measure), 0, .infinity)
             case .latitudeHemisphere, .longitudeHemisphere, .date, .satellites, .fixType, .name, .role, .state, .track, .segment, .pointType:
                 return nil
             }
-            while layout.count <= index { layout.append(FusedColumn(kind: .skip, measure: .elevation)) }
-            layout[index] = FusedColumn(kind: kind, measure: measure)
+            while layout.count <= index { layout.append(.skip) }
+            layout[index] = column
         }
         return layout
     }
@@ -1060,25 +1073,24 @@ public struct CSVReader: TraceReader {
                     values.time = parsed.timestamp
                     i = e
                 }
-            case .latitude, .longitude, .measure, .nonNegative, .course:
-                guard i < limit, let (v, length) = DecimalParser.parsePrefix(base + i, limit: limit &- i), v.isFinite else { return .notPlain }
-                i &+= length
-                guard i < limit, base[i &- 1] &- UInt8(ascii: "0") < 10 else { return .notPlain }
-                switch column.kind {
-                case .latitude:
-                    guard v >= -90 && v <= 90 else { return .notPlain }
-                    latitude = v
-                case .longitude:
-                    guard v > -180 && v <= 180 else { return .notPlain }
-                    longitude = v
-                case .nonNegative:
-                    guard v >= 0 else { return .notPlain }
-                    values.set(column.measure, v)
-                case .course:
-                    guard v >= 0 && v <= 360 else { return .notPlain }
-                    values.course = v
-                default:
-                    values.set(column.measure, v)
+            case .number:
+                let v: Double
+                if let (value, length) = DecimalParser.parseCommonPrefix(base + i, limit: limit &- i) {
+                    // Finite, ending with a digit, with a byte after it in the window.
+                    v = value
+                    i &+= length
+                } else {
+                    guard i < limit, let (value, length) = DecimalParser.parseGeneralPrefix(base + i, limit: limit &- i),
+                          value.isFinite else { return .notPlain }
+                    v = value
+                    i &+= length
+                    guard i < limit, base[i &- 1] &- UInt8(ascii: "0") < 10 else { return .notPlain }
+                }
+                guard v >= column.lowest && v <= column.highest else { return .notPlain }
+                switch column.target {
+                case .latitude: latitude = v
+                case .longitude: longitude = v
+                case .measure(let m): values.set(m, v)
                 }
             }
             // `i` is at the column's end: the delimiter, or (for the last column read) the line end.

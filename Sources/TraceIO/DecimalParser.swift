@@ -77,8 +77,10 @@ public enum DecimalParser {
         return parseGeneralPrefix(p, limit: limit)
     }
 
+    /// ``parsePrefix(_:limit:)`` without its inlined quick path: for a caller that tried
+    /// ``parseCommonPrefix(_:limit:)`` itself.
     @inline(never)
-    private static func parseGeneralPrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
+    static func parseGeneralPrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
         parse(p, limit, whole: false)
     }
 
@@ -87,9 +89,11 @@ public enum DecimalParser {
     /// that is neither a digit nor 'e'/'E', with 25 bytes readable. Then the value is Clinger's
     /// one correctly rounded division for a significand ≤ 2⁵³, else the Eisel–Lemire step, exactly
     /// what the general parser computes for the same significand and exponent. Nil for anything
-    /// else, or when Eisel–Lemire cannot decide (the general parser then decides).
+    /// else, or when Eisel–Lemire cannot decide (the general parser then decides). A number it
+    /// returns is finite and ends with a digit, and the byte after it is readable (it is within
+    /// the 25 bytes).
     @inline(always)
-    private static func parseCommonPrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
+    static func parseCommonPrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
         guard limit >= 25 else { return nil }
         let negative = p[0] == UInt8(ascii: "-")
         var i = negative ? 1 : 0
