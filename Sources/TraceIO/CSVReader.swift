@@ -236,13 +236,18 @@ struct RowScanner {
 
     /// Moves past a row a reader read by itself from ``rowWindow()``, whose line ends at
     /// `newline` (in the window, within ``maximumRowLength``), leaving the scanner as
-    /// ``nextRow()`` would after it (line, row range) except that no fields are split.
-    @inline(__always) mutating func consumeRow(newline: Int) {
-        let base = bytes.baseAddress!
+    /// ``nextRow()`` would after it (line, row range) except that no fields are split. `end` is
+    /// where the row's text ends, without the CRs before the LF, when the reader knows it.
+    @inline(__always) mutating func consumeRow(newline: Int, end known: Int? = nil) {
         rowStart = position
-        var end = newline
-        while end > rowStart && base[end - 1] == 0x0D { end -= 1 }
-        rowEnd = end
+        if let known {
+            rowEnd = known
+        } else {
+            let base = bytes.baseAddress!
+            var end = newline
+            while end > rowStart && base[end - 1] == 0x0D { end -= 1 }
+            rowEnd = end
+        }
         line = nextLine
         nextLine += 1
         position = newline + 1
@@ -1105,18 +1110,21 @@ public struct CSVReader: TraceReader {
         }
         // The rest of the row: columns not read (no quote), then the line end.
         let newline: Int
+        var end: Int?  // the text's end, when `i` is at the line end (a column does not end with CR)
         if !atLineEnd {
             newline = ByteMasks.firstOf(lf, UInt8(ascii: "\""), base, from: i, limit: limit)
             guard newline < limit, base[newline] == lf else { return .notPlain }
         } else if base[i] == lf {
             newline = i
+            end = i
         } else {
             guard i &+ 1 < limit, base[i &+ 1] == lf else { return .notPlain }  // CR LF
             newline = i &+ 1
+            end = i
         }
         guard newline &- window.position <= RowScanner.maximumRowLength else { return .notPlain }
         values.coordinate = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
-        scanner.consumeRow(newline: newline)
+        scanner.consumeRow(newline: newline, end: end)
         fusedCount &+= 1
         // As ``check()`` for a point row with a valid position and no notes, in time order.
         guard try checker.accept(valid: true, time: values.time, line: scanner.line) else { return .dropped }

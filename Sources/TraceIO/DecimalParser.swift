@@ -368,11 +368,11 @@ public enum DecimalParser {
     /// not, 0…8 (SWAR, after Lemire).
     @inline(__always)
     static func digitCount(_ chunk: UInt64) -> Int {
-        // A byte is 0x30…0x39 iff its high nibble is 3 and adding 6 keeps it 3. Adding 6 carries
-        // into the next byte only out of a byte ≥ 0xFA, which is not a digit: the bytes before
-        // the first non-digit are judged exactly.
-        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-        let bad = ((chunk & high) ^ 0x3030_3030_3030_3030) | (((chunk &+ 0x0606_0606_0606_0606) & high) ^ 0x3030_3030_3030_3030)
+        // After `^ 0x30` a byte is a digit iff it is 0…9, that is iff neither it nor it plus 0x76
+        // has its top bit set. Adding 0x76 carries into the next byte only out of a byte ≥ 0x8A,
+        // which is not a digit: the bytes before the first non-digit are judged exactly.
+        let t = chunk ^ 0x3030_3030_3030_3030
+        let bad = (t | (t &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
         return bad.trailingZeroBitCount &>> 3
     }
 

@@ -289,6 +289,25 @@ struct DecimalParserTests {
         #expect(c.mismatches == [])
     }
 
+    /// The eight-byte digit count behind the fast paths: every byte value at every position
+    /// after a run of digits, with digits and arbitrary bytes after it.
+    @Test("digit count of eight bytes: every byte after every run of digits")
+    func digitCount() {
+        var rng = SplitMix64(seed: 8)
+        for run in 0..<8 {
+            for byte in UInt8.min...UInt8.max {
+                for tail in 0..<4 {
+                    var bytes = (0..<8).map { _ in UInt8(ascii: "0") + UInt8(rng.next() % 10) }
+                    bytes[run] = byte
+                    for k in (run + 1)..<8 where tail > 0 { bytes[k] = tail == 1 ? UInt8(rng.next() & 0xFF) : tail == 2 ? 0xFF : 0x39 }
+                    let expected = bytes.firstIndex { !(0x30...0x39).contains($0) } ?? 8
+                    let chunk = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    #expect(DecimalParser.digitCount(chunk) == expected, "\(bytes)")
+                }
+            }
+        }
+    }
+
     @Test("signed zeros, subnormals and overflow")
     func specialValues() {
         #expect(DecimalParser.parseDouble("-0")?.bitPattern == (-0.0).bitPattern)
