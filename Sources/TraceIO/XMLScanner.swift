@@ -188,10 +188,12 @@ struct XMLScanner {
     }
 
     /// Checks that the window's bytes from `validated` on are XML characters in the document's
-    /// encoding (``XMLCharacters``). A character cut by the window's end is checked once the
-    /// rest has arrived.
+    /// encoding (``XMLCharacters``), and hands the line feeds the check counted to the source
+    /// (``ByteSource/noteLines(_:from:to:)``), which then need not count them. A character cut by
+    /// the window's end is checked once the rest has arrived.
     private mutating func validateWindow() throws(TraceReadError) {
         let scan = XMLCharacters.scan(base, from: validated, to: source.end, latin1: latin1)
+        source.noteLines(scan.lines, from: validated, to: scan.valid)
         validated = scan.valid
         guard let problem = scan.problem, problem != .truncated || source.atEOF else { return }
         throw error(XMLCharacters.message(problem), at: scan.valid)
