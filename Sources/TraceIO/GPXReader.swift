@@ -575,9 +575,9 @@ extension GPXReader {
         UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
     }
 
-    /// A mask of the lowest `n` bytes (1…8).
+    /// A mask of the lowest `n` bytes (1…8): one shift, no branch.
     @inline(__always) private static func lowBytes(_ n: Int) -> UInt64 {
-        n >= 8 ? ~0 : (1 &<< UInt64(n &* 8)) &- 1
+        UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* n)
     }
 
     /// Skips XML white space from `i` (a byte loop: the gaps inside a tag are short).
@@ -588,8 +588,10 @@ extension GPXReader {
     /// The number in text from `i` up to `terminator` (optionally surrounded by XML white space),
     /// exactly as ``DecimalParser/parseDouble(_:)-(UnsafeBufferPointer<UInt8>)`` reads the trimmed
     /// text; `i` is left at the terminator. Nil (with `i` unchanged) when the text is anything
-    /// else, the value is not finite, or the terminator is not in the window.
-    @inline(__always)
+    /// else, the value is not finite, or the terminator is not in the window. Inlined into
+    /// ``fusedPoint(into:)`` (`@inline(always)`, guaranteed: `@inline(__always)` was declined
+    /// there, and the call cost about 20 instructions per number).
+    @inline(always)
     private static func fusedNumber(_ base: UnsafePointer<UInt8>, _ i: inout Int, limit: Int, until terminator: UInt8) -> Double? {
         var j = i
         skipShortSpaces(base, &j, limit: limit)
@@ -619,7 +621,7 @@ extension GPXReader {
     private mutating func fusedPoint(into values: inout Fix.Numbers) throws(TraceReadError) -> FusedPoint {
         guard let window = scanner.elementWindow() else { return .notPlain }
         let base = window.base, limit = window.limit
-        var i = ByteMasks.skipSpaces(base, from: window.position, limit: limit)
+        var i = XMLScanner.skipCheckedSpaces(base, from: window.position, limit: limit)
         guard limit &- i >= 8 else { return .notPlain }
         let head = GPXReader.load8(base + i)
         let kind: PointKind
@@ -677,7 +679,7 @@ extension GPXReader {
         var zoneless = false
         var given = 0
         while true {
-            i = ByteMasks.skipSpaces(base, from: i, limit: limit)
+            i = XMLScanner.skipCheckedSpaces(base, from: i, limit: limit)
             guard limit &- i >= 8 else { return .notPlain }
             let tag = GPXReader.load8(base + i)
             if tag & 0xFFFF == 0x2F3C {  // "</"

@@ -62,16 +62,25 @@ struct PointChecker {
 
     /// ``finish(_:line:ordered:)`` for a reader that keeps the fix itself (no copy): `valid` says
     /// whether it has a usable position, `time` is its time. Returns whether to emit it.
+    ///
+    /// The usual point is decided here, inlined into the reader (`@inline(always)`: guaranteed,
+    /// where `@inline(__always)` may be declined in a large caller): a usable position in a
+    /// segment, nothing noted, a plausible time after the previous one; the general checks
+    /// (``acceptChecked(valid:time:line:ordered:)``), which would note nothing and keep it, are
+    /// a call for every other point.
+    @inline(always)
     mutating func accept(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Bool {
-        // The usual point, decided without the general checks below (which would note nothing and
-        // keep it): a usable position in a segment, nothing noted, a plausible time after the
-        // previous one.
         if valid && ordered && pending.isEmpty, let t = time, let p = previousTime, t > p,
            t >= PointChecker.earliest, t < PointChecker.latest {
             diagnostics.pointsRead += 1
             previousTime = t
             return true
         }
+        return try acceptChecked(valid: valid, time: time, line: line(), ordered: ordered)
+    }
+
+    /// ``accept(valid:time:line:ordered:)`` with every check.
+    private mutating func acceptChecked(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool) throws(TraceReadError) -> Bool {
         diagnostics.pointsRead += 1
         if valid && ordered {
             if let t = time {
