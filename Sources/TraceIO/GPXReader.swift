@@ -185,9 +185,9 @@ public struct GPXReader: TraceReader {
     /// takes it); anything else through ``next()``. The same items and diagnostics as ``next()``.
     public mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int {
         batch.removeAll()
+        var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))  // fusedPoint(into:) starts it afresh
         while batch.count < limit {
             if !skipFusedOnce && queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
-                var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
                 switch try fusedPoint(into: &fix) {
                 case .point(let kind):
                     batch.append(kind, fix)
