@@ -43,6 +43,34 @@ enum ByteMasks {
         #endif
     }
 
+    /// The mask of the bytes at most `x` (unsigned) in the 16 bytes at `p`.
+    @inline(__always)
+    static func atMost(_ x: UInt8, in p: UnsafePointer<UInt8>) -> UInt32 {
+        #if arch(x86_64)
+        let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+        let low = _mm_cmpeq_epi8(_mm_min_epu8(block, _mm_set1_epi8(Int8(bitPattern: x))), block)
+        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(low))
+        #else
+        var m: UInt32 = 0
+        for k in 0..<16 where p[k] <= x { m |= 1 << k }
+        return m
+        #endif
+    }
+
+    /// The index of the first byte above `x` at or after `from` and before `limit` (`limit` when
+    /// there is none).
+    @inline(__always)
+    static func skipAtMost(_ x: UInt8, _ base: UnsafePointer<UInt8>, from: Int, limit: Int) -> Int {
+        var i = from
+        while i + 16 <= limit {
+            let m = atMost(x, in: base + i)
+            if m != 0xFFFF { return i + (~m).trailingZeroBitCount }
+            i += 16
+        }
+        while i < limit && base[i] <= x { i += 1 }
+        return i
+    }
+
     /// The index of the first byte at or after `from` and before `limit` that is not XML white
     /// space (`limit` when there is none).
     @inline(__always)

@@ -10,7 +10,9 @@ import Darwin
 /// Readers scan `bytes[position..<end]`; when they need more, ``refill(keeping:)`` moves the
 /// unconsumed tail to the front and reads the next block. The window grows only while a single
 /// token is longer than it, up to ``maximumWindow``. Lines are counted as bytes leave the
-/// window, so ``location(of:)`` is exact for any position still in it.
+/// window, so ``location(of:)`` is exact for any position still in it. A reader that passes over
+/// the window's bytes anyway may count their line feeds on the way and say so
+/// (``noteLines(_:from:to:)``): the source then counts only the bytes nobody counted.
 final class ByteSource {
     /// Bytes read per `read` call.
     static let blockSize = 1 << 20
@@ -31,6 +33,9 @@ final class ByteSource {
     private var baseColumn = 1
     /// Total bytes discarded from the front of the window so far.
     private(set) var discarded = 0
+    /// `bytes[0..<countedEnd]` holds `countedLines` line feeds (``noteLines(_:from:to:)``).
+    private var countedEnd = 0
+    private var countedLines = 0
 
     /// Opens `path` ("-" is standard input).
     /// - Throws: ``TraceReadError`` naming the file when it cannot be opened or is a directory.
@@ -106,18 +111,51 @@ final class ByteSource {
         }
     }
 
-    /// Counts the lines in `bytes[0..<keep]` (``ByteMasks``: the count costs little next to parsing).
+    /// Moves the line and column of `bytes[0]` to those of `bytes[keep]` (``location(of:)``), and
+    /// the counted prefix with them.
     private func advanceLines(through keep: Int) {
         let (l, c) = location(of: keep)
+        if countedEnd >= keep {
+            countedLines -= l - baseLine
+            countedEnd -= keep
+        } else {
+            countedLines = 0
+            countedEnd = 0
+        }
         baseLine = l
         baseColumn = c
     }
 
-    /// 1-based line and column (in bytes) of `bytes[position]`. O(position), 16 bytes per step.
+    /// Records that `bytes[from..<to]` holds `lines` line feeds, counted by a reader that passes
+    /// over those bytes anyway (the XML scanner's character check), so that ``location(of:)`` and
+    /// ``refill(keeping:)`` need not count them again. The counted bytes are a prefix of the
+    /// window: a gap before `from` is counted here; a range that does not reach past what is
+    /// already counted changes nothing.
+    func noteLines(_ lines: Int, from: Int, to: Int) {
+        guard from <= to, to <= end else { return }
+        if from > countedEnd {
+            countedLines += ByteMasks.count(0x0A, UnsafePointer(bytes.baseAddress!), from: countedEnd, to: from)
+        } else if from < countedEnd {
+            return
+        }
+        countedLines += lines
+        countedEnd = to
+    }
+
+    /// 1-based line and column (in bytes) of `bytes[position]`. The line counts line feeds from the
+    /// nearer end of the counted prefix (``noteLines(_:from:to:)``), or from the window's start,
+    /// 16 bytes per step; the column looks back for the last line feed.
     func location(of position: Int) -> (line: Int, column: Int) {
         let limit = min(position, end)
         let base = UnsafePointer(bytes.baseAddress!)
-        let line = baseLine + ByteMasks.count(0x0A, base, from: 0, to: limit)
+        let line: Int
+        if limit >= countedEnd {
+            line = baseLine + countedLines + ByteMasks.count(0x0A, base, from: countedEnd, to: limit)
+        } else if countedEnd - limit < limit {
+            line = baseLine + countedLines - ByteMasks.count(0x0A, base, from: limit, to: countedEnd)
+        } else {
+            line = baseLine + ByteMasks.count(0x0A, base, from: 0, to: limit)
+        }
         guard let lastNewline = ByteMasks.lastIndex(of: 0x0A, base, from: 0, to: limit) else { return (line, baseColumn + limit) }
         return (line, limit - lastNewline)
     }

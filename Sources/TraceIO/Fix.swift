@@ -12,23 +12,115 @@ public enum FixType: String, Hashable, Sendable, CaseIterable {
 /// One validated position fix with whatever a recording carried about it. Units are SI and
 /// explicit: metres, metres per second, degrees; times are UTC.
 ///
-/// Stored compactly (about 110 bytes rather than the 240 that plain optionals take): the optional
-/// numbers sit in plain fields with one bit each saying whether they are present, and the rarely
-/// present texts share one reference. Readers hand out millions of fixes, so the size of a copy
-/// is much of the cost of reading. Every property reads and writes as a plain optional; equality
-/// and hashing are those of the optionals.
+/// Stored compactly (about 110 bytes rather than the 240 that plain optionals take): the position
+/// and the optional numbers sit in a plain value (``Numbers``: plain fields with one bit each
+/// saying whether they are present), and the rarely present texts share one reference. Readers
+/// hand out millions of fixes, so the size of a copy is much of the cost of reading; a reader's
+/// fast path fills a ``Numbers`` (nothing to retain or release) and wraps it (``init(_:)``).
+/// Every property reads and writes as a plain optional; equality and hashing are those of the
+/// optionals.
 public struct Fix: Hashable, Sendable {
-    /// The position (validated: latitude in [-90, 90], longitude normalised).
-    public var coordinate: Coordinate
-    // The values behind the optionals; each is 0 while absent, so that the synthesised equality
-    // and hashing see exactly what the optionals would.
-    private var timeValue: Int64 = 0
-    private var elevationValue = 0.0, horizontalAccuracyValue = 0.0, verticalAccuracyValue = 0.0
-    private var hdopValue = 0.0, vdopValue = 0.0, pdopValue = 0.0, speedValue = 0.0, courseValue = 0.0
-    private var satellitesValue = 0
-    private var present: Present = []
-    private var fixTypeValue: FixType = .none
+    /// The position and the numbers.
+    private(set) var numbers: Numbers
     private var labels: Labels?
+
+    /// The position and the optional numbers of a fix, without its texts: a plain value.
+    struct Numbers: Hashable, Sendable {
+        /// The position (validated: latitude in [-90, 90], longitude normalised).
+        var coordinate: Coordinate
+        // The values behind the optionals; each is 0 while absent, so that the synthesised equality
+        // and hashing see exactly what the optionals would.
+        private var timeValue: Int64 = 0
+        private var elevationValue = 0.0, horizontalAccuracyValue = 0.0, verticalAccuracyValue = 0.0
+        private var hdopValue = 0.0, vdopValue = 0.0, pdopValue = 0.0, speedValue = 0.0, courseValue = 0.0
+        private var satellitesValue = 0
+        private var present: Present = []
+        private var fixTypeValue: FixType = .none
+
+        /// A position with no other value.
+        init(coordinate: Coordinate) {
+            self.coordinate = coordinate
+        }
+
+        @inline(__always) private func get<T>(_ value: T, _ flag: Present) -> T? { present.contains(flag) ? value : nil }
+        @inline(__always) private static func set<T>(_ value: inout T, _ present: inout Present, _ new: T?, _ flag: Present, absent: T) {
+            if let new {
+                value = new
+                present.insert(flag)
+            } else {
+                value = absent
+                present.remove(flag)
+            }
+        }
+
+        var time: Timestamp? {
+            get { get(Timestamp(nanoseconds: timeValue), .time) }
+            set { Self.set(&timeValue, &present, newValue?.nanoseconds, .time, absent: 0) }
+        }
+        var elevation: Double? {
+            get { get(elevationValue, .elevation) }
+            set { Self.set(&elevationValue, &present, newValue, .elevation, absent: 0) }
+        }
+        var horizontalAccuracy: Double? {
+            get { get(horizontalAccuracyValue, .horizontalAccuracy) }
+            set { Self.set(&horizontalAccuracyValue, &present, newValue, .horizontalAccuracy, absent: 0) }
+        }
+        var verticalAccuracy: Double? {
+            get { get(verticalAccuracyValue, .verticalAccuracy) }
+            set { Self.set(&verticalAccuracyValue, &present, newValue, .verticalAccuracy, absent: 0) }
+        }
+        var hdop: Double? {
+            get { get(hdopValue, .hdop) }
+            set { Self.set(&hdopValue, &present, newValue, .hdop, absent: 0) }
+        }
+        var vdop: Double? {
+            get { get(vdopValue, .vdop) }
+            set { Self.set(&vdopValue, &present, newValue, .vdop, absent: 0) }
+        }
+        var pdop: Double? {
+            get { get(pdopValue, .pdop) }
+            set { Self.set(&pdopValue, &present, newValue, .pdop, absent: 0) }
+        }
+        var satellites: Int? {
+            get { get(satellitesValue, .satellites) }
+            set { Self.set(&satellitesValue, &present, newValue, .satellites, absent: 0) }
+        }
+        var fixType: FixType? {
+            get { get(fixTypeValue, .fixType) }
+            set { Self.set(&fixTypeValue, &present, newValue, .fixType, absent: .none) }
+        }
+        var speed: Double? {
+            get { get(speedValue, .speed) }
+            set { Self.set(&speedValue, &present, newValue, .speed, absent: 0) }
+        }
+        var course: Double? {
+            get { get(courseValue, .course) }
+            set { Self.set(&courseValue, &present, newValue, .course, absent: 0) }
+        }
+
+        /// What ``FixBatch``'s columns store of these numbers: the presence bits and the values
+        /// behind them (0 when absent), and whether that is every value (nothing else present).
+        @inline(__always)
+        var batchColumns: (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool) {
+            let columns: Present = [.time, .elevation, .horizontalAccuracy, .hdop, .speed]
+            return (present.rawValue, timeValue, elevationValue, horizontalAccuracyValue, hdopValue, speedValue,
+                    present.subtracting(columns).isEmpty)
+        }
+
+        /// Sets measure `m` to `v` (readers: one switch instead of one per reader).
+        @inline(__always) mutating func set(_ m: Measure, _ v: Double) {
+            switch m {
+            case .elevation: elevation = v
+            case .horizontalAccuracy: horizontalAccuracy = v
+            case .verticalAccuracy: verticalAccuracy = v
+            case .hdop: hdop = v
+            case .vdop: vdop = v
+            case .pdop: pdop = v
+            case .speed: speed = v
+            case .course: course = v
+            }
+        }
+    }
 
     /// Which optional values are present.
     private struct Present: OptionSet, Hashable, Sendable {
@@ -62,71 +154,65 @@ public struct Fix: Hashable, Sendable {
         }
     }
 
-    @inline(__always) private func get<T>(_ value: T, _ flag: Present) -> T? { present.contains(flag) ? value : nil }
-    @inline(__always) private static func set<T>(_ value: inout T, _ present: inout Present, _ new: T?, _ flag: Present, absent: T) {
-        if let new {
-            value = new
-            present.insert(flag)
-        } else {
-            value = absent
-            present.remove(flag)
-        }
+    /// The position (validated: latitude in [-90, 90], longitude normalised).
+    public var coordinate: Coordinate {
+        get { numbers.coordinate }
+        set { numbers.coordinate = newValue }
     }
-
     /// When it was taken, if the recording says.
     public var time: Timestamp? {
-        get { get(Timestamp(nanoseconds: timeValue), .time) }
-        set { Self.set(&timeValue, &present, newValue?.nanoseconds, .time, absent: 0) }
+        get { numbers.time }
+        set { numbers.time = newValue }
     }
     /// Height above the ellipsoid or mean sea level as the source wrote it, metres.
     public var elevation: Double? {
-        get { get(elevationValue, .elevation) }
-        set { Self.set(&elevationValue, &present, newValue, .elevation, absent: 0) }
+        get { numbers.elevation }
+        set { numbers.elevation = newValue }
     }
     /// Horizontal accuracy (radius), metres, as reported.
     public var horizontalAccuracy: Double? {
-        get { get(horizontalAccuracyValue, .horizontalAccuracy) }
-        set { Self.set(&horizontalAccuracyValue, &present, newValue, .horizontalAccuracy, absent: 0) }
+        get { numbers.horizontalAccuracy }
+        set { numbers.horizontalAccuracy = newValue }
     }
     /// Vertical accuracy, metres, as reported.
     public var verticalAccuracy: Double? {
-        get { get(verticalAccuracyValue, .verticalAccuracy) }
-        set { Self.set(&verticalAccuracyValue, &present, newValue, .verticalAccuracy, absent: 0) }
+        get { numbers.verticalAccuracy }
+        set { numbers.verticalAccuracy = newValue }
     }
     /// Horizontal dilution of precision.
     public var hdop: Double? {
-        get { get(hdopValue, .hdop) }
-        set { Self.set(&hdopValue, &present, newValue, .hdop, absent: 0) }
+        get { numbers.hdop }
+        set { numbers.hdop = newValue }
     }
     /// Vertical dilution of precision.
     public var vdop: Double? {
-        get { get(vdopValue, .vdop) }
-        set { Self.set(&vdopValue, &present, newValue, .vdop, absent: 0) }
+        get { numbers.vdop }
+        set { numbers.vdop = newValue }
     }
     /// Position dilution of precision.
     public var pdop: Double? {
-        get { get(pdopValue, .pdop) }
-        set { Self.set(&pdopValue, &present, newValue, .pdop, absent: 0) }
+        get { numbers.pdop }
+        set { numbers.pdop = newValue }
     }
     /// Satellites used.
     public var satellites: Int? {
-        get { get(satellitesValue, .satellites) }
-        set { Self.set(&satellitesValue, &present, newValue, .satellites, absent: 0) }
+        get { numbers.satellites }
+        set { numbers.satellites = newValue }
     }
     /// Fix kind.
     public var fixType: FixType? {
-        get { get(fixTypeValue, .fixType) }
-        set { Self.set(&fixTypeValue, &present, newValue, .fixType, absent: .none) }
+        get { numbers.fixType }
+        set { numbers.fixType = newValue }
     }
     /// Speed over ground, metres per second.
     public var speed: Double? {
-        get { get(speedValue, .speed) }
-        set { Self.set(&speedValue, &present, newValue, .speed, absent: 0) }
+        get { numbers.speed }
+        set { numbers.speed = newValue }
     }
     /// Course over ground, degrees clockwise from true north.
     public var course: Double? {
-        get { get(courseValue, .course) }
-        set { Self.set(&courseValue, &present, newValue, .course, absent: 0) }
+        get { numbers.course }
+        set { numbers.course = newValue }
     }
     /// A name (waypoints, route points).
     public var name: String? {
@@ -151,16 +237,7 @@ public struct Fix: Hashable, Sendable {
 
     /// Sets measure `m` to `v` (readers: one switch instead of one per reader).
     @inline(__always) mutating func set(_ m: Measure, _ v: Double) {
-        switch m {
-        case .elevation: elevation = v
-        case .horizontalAccuracy: horizontalAccuracy = v
-        case .verticalAccuracy: verticalAccuracy = v
-        case .hdop: hdop = v
-        case .vdop: vdop = v
-        case .pdop: pdop = v
-        case .speed: speed = v
-        case .course: course = v
-        }
+        numbers.set(m, v)
     }
 
     /// The presence bits ``FixBatch`` stores (``batchColumns``).
@@ -172,9 +249,9 @@ public struct Fix: Hashable, Sendable {
     /// them (0 when absent), and whether that is every value (no texts, nothing else present).
     @inline(__always)
     var batchColumns: (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool) {
-        let columns: Present = [.time, .elevation, .horizontalAccuracy, .hdop, .speed]
-        return (present.rawValue, timeValue, elevationValue, horizontalAccuracyValue, hdopValue, speedValue,
-                labels == nil && present.subtracting(columns).isEmpty)
+        var c = numbers.batchColumns
+        c.fits = c.fits && labels == nil
+        return c
     }
 
     /// Sets the three texts at once (one allocation, or none when all are nil).
@@ -200,7 +277,13 @@ public struct Fix: Hashable, Sendable {
 
     /// A fix at `coordinate`, with nothing else known.
     public init(coordinate: Coordinate, time: Timestamp? = nil) {
-        self.coordinate = coordinate
-        self.time = time
+        numbers = Numbers(coordinate: coordinate)
+        numbers.time = time
+    }
+
+    /// A fix with `numbers` and no texts.
+    @inline(__always)
+    init(_ numbers: Numbers) {
+        self.numbers = numbers
     }
 }

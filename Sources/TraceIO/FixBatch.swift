@@ -212,18 +212,40 @@ public struct FixBatch: Sendable {
     @inline(__always)
     package mutating func append(_ kind: Kind, _ f: borrowing Fix) {
         prepareAppend()
-        let s = storage, i = s.count
+        let i = storage.count
         let c = f.batchColumns
-        if _slowPath(!c.fits) {
-            switch kind {
-            case .routePoint: whole[i] = .routePoint(copy f)
-            case .waypoint: whole[i] = .waypoint(copy f)
-            default: whole[i] = .trackPoint(copy f)
-            }
+        if _slowPath(!c.fits) { whole[i] = FixBatch.point(kind, copy f) }
+        appendRow(kind, f.coordinate, c)
+    }
+
+    /// Appends a point of kind `kind` with numbers `n` and no texts (a reader's fast path that
+    /// fills a plain ``Fix/Numbers``: no fix is made, so nothing is retained or released).
+    @inline(__always)
+    mutating func append(_ kind: Kind, _ n: Fix.Numbers) {
+        prepareAppend()
+        let i = storage.count
+        let c = n.batchColumns
+        if _slowPath(!c.fits) { whole[i] = FixBatch.point(kind, Fix(n)) }
+        appendRow(kind, n.coordinate, c)
+    }
+
+    /// The item of a point of kind `kind`.
+    private static func point(_ kind: Kind, _ f: consuming Fix) -> TraceItem {
+        switch kind {
+        case .routePoint: .routePoint(f)
+        case .waypoint: .waypoint(f)
+        default: .trackPoint(f)
         }
+    }
+
+    /// Writes a point's row (storage already prepared) and counts it.
+    @inline(__always)
+    private func appendRow(_ kind: Kind, _ coordinate: Coordinate,
+                           _ c: (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool)) {
+        let s = storage, i = s.count
         s.kinds[i] = kind
-        s.latitudes[i] = f.coordinate.latitude
-        s.longitudes[i] = f.coordinate.longitude
+        s.latitudes[i] = coordinate.latitude
+        s.longitudes[i] = coordinate.longitude
         s.present[i] = c.present
         s.times[i] = c.time
         s.elevations[i] = c.elevation

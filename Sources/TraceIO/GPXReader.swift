@@ -131,9 +131,9 @@ public struct GPXReader: TraceReader {
             // A whole plain point in one call.
             if plainPoints && pointDepth == 0 && field == nil && pendingStart == nil {
                 if fusedPoints && !skipFused {
-                    var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+                    var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
                     switch try fusedPoint(into: &fix) {
-                    case .point(let kind): return GPXReader.item(kind, fix)
+                    case .point(let kind): return GPXReader.item(kind, Fix(fix))
                     case .dropped: continue
                     case .notPlain: break
                     }
@@ -169,9 +169,9 @@ public struct GPXReader: TraceReader {
     /// item comes from ``next()``. The same items in the same order either way.
     package mutating func nextLean() throws(TraceReadError) -> LeanItem {
         while queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
-            var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+            var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
             switch try fusedPoint(into: &fix) {
-            case .point(let kind): return LeanItem(GPXReader.item(kind, fix), text: &leanText)
+            case .point(let kind): return LeanItem(GPXReader.item(kind, Fix(fix)), text: &leanText)
             case .dropped: continue
             case .notPlain: skipFusedOnce = true  // next() goes on where the fused path declined
             }
@@ -185,9 +185,9 @@ public struct GPXReader: TraceReader {
     /// takes it); anything else through ``next()``. The same items and diagnostics as ``next()``.
     public mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int {
         batch.removeAll()
+        var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))  // fusedPoint(into:) starts it afresh
         while batch.count < limit {
             if !skipFusedOnce && queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
-                var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
                 switch try fusedPoint(into: &fix) {
                 case .point(let kind):
                     batch.append(kind, fix)
@@ -575,9 +575,9 @@ extension GPXReader {
         UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
     }
 
-    /// A mask of the lowest `n` bytes (1…8).
+    /// A mask of the lowest `n` bytes (1…8): one shift, no branch.
     @inline(__always) private static func lowBytes(_ n: Int) -> UInt64 {
-        n >= 8 ? ~0 : (1 &<< UInt64(n &* 8)) &- 1
+        UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* n)
     }
 
     /// Skips XML white space from `i` (a byte loop: the gaps inside a tag are short).
@@ -588,8 +588,10 @@ extension GPXReader {
     /// The number in text from `i` up to `terminator` (optionally surrounded by XML white space),
     /// exactly as ``DecimalParser/parseDouble(_:)-(UnsafeBufferPointer<UInt8>)`` reads the trimmed
     /// text; `i` is left at the terminator. Nil (with `i` unchanged) when the text is anything
-    /// else, the value is not finite, or the terminator is not in the window.
-    @inline(__always)
+    /// else, the value is not finite, or the terminator is not in the window. Inlined into
+    /// ``fusedPoint(into:)`` (`@inline(always)`, guaranteed: `@inline(__always)` was declined
+    /// there, and the call cost about 20 instructions per number).
+    @inline(always)
     private static func fusedNumber(_ base: UnsafePointer<UInt8>, _ i: inout Int, limit: Int, until terminator: UInt8) -> Double? {
         var j = i
         skipShortSpaces(base, &j, limit: limit)
@@ -612,13 +614,14 @@ extension GPXReader {
     /// Anything else (another attribute, child, prefix, an entity reference, a comment, a value
     /// with a problem, a time that the zone-less offset shifts out of range, the window's end)
     /// gives `.notPlain` having changed nothing but `values` (which the caller then drops), and
-    /// the general paths read the element. A point's values go into `values` and its kind comes
-    /// back. What it accepts, it reads exactly as the token-by-token path does (same values,
+    /// the general paths read the element. A point's values go into `values` (a plain
+    /// ``Fix/Numbers``: the callers wrap it in a ``Fix`` with no texts, so nothing is retained or
+    /// released per point) and its kind comes back. What it accepts, it reads exactly as the token-by-token path does (same values,
     /// items and diagnostics; the checks run with the scanner after the end tag, as there).
-    private mutating func fusedPoint(into values: inout Fix) throws(TraceReadError) -> FusedPoint {
+    private mutating func fusedPoint(into values: inout Fix.Numbers) throws(TraceReadError) -> FusedPoint {
         guard let window = scanner.elementWindow() else { return .notPlain }
         let base = window.base, limit = window.limit
-        var i = ByteMasks.skipSpaces(base, from: window.position, limit: limit)
+        var i = XMLScanner.skipCheckedSpaces(base, from: window.position, limit: limit)
         guard limit &- i >= 8 else { return .notPlain }
         let head = GPXReader.load8(base + i)
         let kind: PointKind
@@ -672,11 +675,11 @@ extension GPXReader {
         i &+= 1
 
         // Children, then the end tag.
-        values = Fix(coordinate: Coordinate(uncheckedLatitude: latitude, longitude: longitude))
+        values = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: latitude, longitude: longitude))
         var zoneless = false
         var given = 0
         while true {
-            i = ByteMasks.skipSpaces(base, from: i, limit: limit)
+            i = XMLScanner.skipCheckedSpaces(base, from: i, limit: limit)
             guard limit &- i >= 8 else { return .notPlain }
             let tag = GPXReader.load8(base + i)
             if tag & 0xFFFF == 0x2F3C {  // "</"
@@ -785,7 +788,7 @@ extension GPXReader {
         }
     }
 
-    /// What ``fusedPoint(into:)`` did: as ``PlainPoint``, but a point's values are in the fix
+    /// What ``fusedPoint(into:)`` did: as ``PlainPoint``, but a point's values are in the numbers
     /// passed in (no copy through an enum's payload), and only its kind comes back.
     private enum FusedPoint {
         case notPlain, dropped
@@ -805,7 +808,7 @@ extension GPXReader {
     /// Stores number `v` of field `f` when ``read(_:_:)`` would read it without a problem;
     /// returns false (storing nothing) when it would report one.
     @inline(__always)
-    private static func storeFused(_ f: Field, _ v: Double, in values: inout Fix) -> Bool {
+    private static func storeFused(_ f: Field, _ v: Double, in values: inout Fix.Numbers) -> Bool {
         switch f {
         case .elevation: values.elevation = v
         case .hdop: guard !(v < 0) else { return false }; values.hdop = v

@@ -62,11 +62,14 @@ struct PointChecker {
 
     /// ``finish(_:line:ordered:)`` for a reader that keeps the fix itself (no copy): `valid` says
     /// whether it has a usable position, `time` is its time. Returns whether to emit it.
+    ///
+    /// The usual point is decided here, inlined into the reader (`@inline(always)`: guaranteed,
+    /// where `@inline(__always)` may be declined in a large caller): a usable position in a
+    /// segment, nothing noted, a plausible time after the previous one; the general checks
+    /// (``acceptChecked(valid:time:line:ordered:)``), which would note nothing and keep it, are
+    /// a call for every other point.
     @inline(always)
     mutating func accept(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Bool {
-        // The usual point, decided here, inlined into the readers' loops, without the general
-        // checks (which would note nothing and keep it): a usable position in a segment, nothing
-        // noted, a plausible time after the previous one.
         if valid && ordered && pending.isEmpty, let t = time, let p = previousTime, t > p,
            t >= PointChecker.earliest, t < PointChecker.latest {
             diagnostics.pointsRead &+= 1
@@ -76,7 +79,7 @@ struct PointChecker {
         return try acceptChecked(valid: valid, time: time, line: line(), ordered: ordered)
     }
 
-    /// ``accept(valid:time:line:ordered:)`` for any point: every check, out of line.
+    /// ``accept(valid:time:line:ordered:)`` with every check, out of line.
     @inline(never)
     private mutating func acceptChecked(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool) throws(TraceReadError) -> Bool {
         diagnostics.pointsRead += 1

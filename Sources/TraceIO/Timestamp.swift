@@ -184,7 +184,9 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     /// ``parseCommonUTC(_:)`` for a reader whose times mostly share their date with the one
     /// before: when the 10 date bytes equal those of the last date read (held in `day`), their
     /// validation and day count are reused; otherwise the date is read and remembered. The same
-    /// result as ``parseCommonUTC(_:)`` for every input (the tests compare them).
+    /// result as ``parseCommonUTC(_:)`` for every input (the tests compare them). Inlined into the
+    /// reader (`@inline(always)`: guaranteed, where `@inline(__always)` was declined), with a call
+    /// only for a new date (``rememberCommonUTCDay(_:_:in:)``).
     @inline(always)
     static func parseCommonUTC(_ p: UnsafePointer<UInt8>, day: inout CommonUTCDay) -> Timestamp? {
         let (a, b, c) = commonUTCWords(p)
@@ -192,15 +194,23 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         if day.valid && a == day.head && b & 0xFFFF == day.tail {
             start = day.start
         } else {
-            guard let s = commonUTCDay(a, b) else { return nil }
-            day.head = a
-            day.tail = b & 0xFFFF
-            day.valid = true
-            day.start = s
+            guard let s = rememberCommonUTCDay(a, b, in: &day) else { return nil }
             start = s
         }
         guard let second = commonUTCSecondOfDay(b, c) else { return nil }
         return Timestamp(nanoseconds: (start &+ second) &* 1_000_000_000)
+    }
+
+    /// The first second of the date in `a` and `b` (``commonUTCDay(_:_:)``), remembered in `day`
+    /// when it is one; nil (and `day` unchanged) otherwise.
+    @inline(never)
+    private static func rememberCommonUTCDay(_ a: UInt64, _ b: UInt64, in day: inout CommonUTCDay) -> Int64? {
+        guard let s = commonUTCDay(a, b) else { return nil }
+        day.head = a
+        day.tail = b & 0xFFFF
+        day.valid = true
+        day.start = s
+        return s
     }
 
     /// The 20 bytes at `p` as little-endian words: "YYYY-MM-", "DDThh:mm" and ":ssZ".

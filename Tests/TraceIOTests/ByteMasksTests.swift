@@ -29,4 +29,30 @@ struct ByteMasksTests {
             #expect(ByteMasks.count(0x0A, b.baseAddress!, from: 0, to: lines.count) == lines.count)
         }
     }
+
+    @Test("skipAtMost agrees with a byte loop for every byte value in every lane, and skipCheckedSpaces with skipSpaces on checked text")
+    func skipAtMost() {
+        for value in 0...255 {
+            for lane in 0..<40 {
+                var bytes = [UInt8](repeating: 0x20, count: 40)
+                bytes[lane] = UInt8(value)
+                for x: UInt8 in [0x00, 0x20, 0x7F, 0x80, 0xFF] {
+                    let expected = bytes.firstIndex { $0 > x } ?? bytes.count
+                    let found = bytes.withUnsafeBufferPointer { ByteMasks.skipAtMost(x, $0.baseAddress!, from: 0, limit: $0.count) }
+                    #expect(found == expected, "byte \(value) in lane \(lane), x \(x)")
+                }
+            }
+        }
+        // On text the character check passes (white space, printable ASCII, UTF-8), the same as skipSpaces.
+        var rng = SplitMix64(seed: 5)
+        let alphabet: [UInt8] = [0x20, 0x09, 0x0A, 0x0D, 0x3C, 0x61, 0x21, 0x7F, 0xC3, 0xA9]
+        for _ in 0..<5_000 {
+            let bytes = (0..<Int(rng.next() % 70)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            let from = Int(rng.next() % UInt64(bytes.count + 1))
+            bytes.withUnsafeBufferPointer { b in
+                let base = b.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                #expect(XMLScanner.skipCheckedSpaces(base, from: from, limit: b.count) == ByteMasks.skipSpaces(base, from: from, limit: b.count), "\(bytes) from \(from)")
+            }
+        }
+    }
 }

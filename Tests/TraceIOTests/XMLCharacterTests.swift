@@ -79,10 +79,18 @@ struct XMLCharacterTests {
                     let slow = XMLCharacters.scan(base, from: from, to: b.count, latin1: latin1, blocks: false)
                     #expect(fast == slow, "\(bytes) from \(from), latin1 \(latin1)")
                 }
-                // Every byte before the block prefix is an allowed ASCII character.
-                let prefix = XMLCharacters.asciiPrefix(base, from: from, to: b.count)
+                // The line feeds counted on the way are those before `valid`.
+                let scan = XMLCharacters.scan(base, from: from, to: b.count, latin1: false)
+                #expect(scan.lines == b[from..<scan.valid].count(where: { $0 == 0x0A }), "\(bytes) from \(from)")
+                // Every byte before the block prefix is an allowed ASCII character, and its line feeds are counted.
+                var lines = 0
+                let prefix = XMLCharacters.asciiPrefix(base, from: from, to: b.count, lines: &lines)
                 #expect(prefix >= from && prefix <= b.count && (prefix - from) % 16 == 0)
                 #expect(b[from..<prefix].allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x80) })
+                #expect(lines == b[from..<prefix].count(where: { $0 == 0x0A }))
+                var wordLines = 0
+                let words = XMLCharacters.asciiPrefixWords(base, from: from, to: b.count, lines: &wordLines)
+                #expect(wordLines == b[from..<words].count(where: { $0 == 0x0A }))
             }
         }
         // Each byte value in each of 64 lanes of an otherwise printable run.
@@ -108,23 +116,45 @@ struct XMLCharacterTests {
             for value in 0...255 {
                 var bytes = (0..<24).map { _ in fillers[Int(rng.uniform(0, Double(fillers.count)))] }
                 bytes[lane] = UInt8(value)
-                let end = bytes.withUnsafeBufferPointer { XMLCharacters.asciiPrefixWords($0.baseAddress!, from: 0, to: 24) }
+                var lines = 0
+                let end = bytes.withUnsafeBufferPointer { XMLCharacters.asciiPrefixWords($0.baseAddress!, from: 0, to: 24, lines: &lines) }
                 // The words before the one holding the lane are clean; that word is clean only if the byte is allowed.
                 let expected = allowed(UInt8(value)) ? 24 : lane / 8 * 8
                 #expect(end == expected, "lane \(lane), byte \(value)")
+                #expect(lines == bytes[..<end].count(where: { $0 == 0x0A }), "lane \(lane), byte \(value)")
             }
         }
         // Whole blocks only: a tail shorter than a word is left to the byte loop.
         let short: [UInt8] = Array(repeating: 0x61, count: 13)
-        #expect(short.withUnsafeBufferPointer { XMLCharacters.asciiPrefixWords($0.baseAddress!, from: 0, to: 13) } == 8)
+        var lines = 0
+        #expect(short.withUnsafeBufferPointer { XMLCharacters.asciiPrefixWords($0.baseAddress!, from: 0, to: 13, lines: &lines) } == 8)
+    }
+
+    @Test("line feeds are counted exactly over long runs (byte counters summed before they wrap)")
+    func longRunsOfLineFeeds() {
+        var rng = SplitMix64(seed: 10)
+        for length in [0, 15, 16, 63, 64, 65, 3968, 3969, 4096, 10_000, 70_001] {
+            for density in [1.0, 0.5, 0.03] {
+                var bytes = (0..<length).map { _ in rng.uniform(0, 1) < density ? UInt8(0x0A) : UInt8(0x61) }
+                let expected = bytes.count(where: { $0 == 0x0A })
+                let scan = bytes.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, from: 0, to: $0.count, latin1: false) }
+                #expect(scan == XMLCharacters.Scan(valid: length, problem: nil, lines: expected), "length \(length), density \(density)")
+                // A bad byte near the end: the line feeds before it.
+                if length > 10 {
+                    bytes[length - 7] = 0x01
+                    let cut = bytes.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: $0.count, latin1: false) }
+                    #expect(cut == XMLCharacters.Scan(valid: length - 7, problem: .forbidden(1), lines: bytes[..<(length - 7)].count(where: { $0 == 0x0A })))
+                }
+            }
+        }
     }
 
     @Test("ISO-8859-1: every byte from 0x20 up is a character, controls are not")
     func latin1() {
         let ok: [UInt8] = Array(0x20...0xFF) + [0x09, 0x0A, 0x0D]
-        #expect(ok.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: $0.count, latin1: true) } == XMLCharacters.Scan(valid: ok.count, problem: nil))
+        #expect(ok.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: $0.count, latin1: true) } == XMLCharacters.Scan(valid: ok.count, problem: nil, lines: 1))
         let bad: [UInt8] = [0x41, 0xE9, 0x01]
-        #expect(bad.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: 3, latin1: true) } == XMLCharacters.Scan(valid: 2, problem: .forbidden(1)))
+        #expect(bad.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: 3, latin1: true) } == XMLCharacters.Scan(valid: 2, problem: .forbidden(1), lines: 0))
     }
 
     /// Documents as byte strings: each scalar of `text` (all ≤ U+00FF) is one byte.
