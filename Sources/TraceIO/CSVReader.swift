@@ -29,8 +29,10 @@ struct RowScanner {
     var plainRows = true
     /// 1-based line on which the current row starts.
     private(set) var line = 0
-    private var nextLine = 1
-    private var position = 0
+    /// The line on which ``position`` is.
+    private(set) var nextLine = 1
+    /// Where the next row starts.
+    private(set) var position = 0
     private var started = false
     private(set) var rowStart = 0
     private(set) var rowEnd = 0
@@ -408,7 +410,7 @@ struct RowScanner {
 public struct CSVReader: TraceReader {
     /// Always ``TraceFormat/csv``.
     public let format = TraceFormat.csv
-    private var scanner: RowScanner
+    private(set) var scanner: RowScanner
     private var checker: PointChecker
     private let options: ReadOptions
     /// Column index per field (by ``CSVField`` raw value); nil when absent.
@@ -523,9 +525,9 @@ public struct CSVReader: TraceReader {
             }
             if direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
                let layout = fusedColumns {
-                var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+                var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
                 switch try nextFusedRow(layout, into: &fix) {
-                case .item: return .trackPoint(fix)
+                case .item: return .trackPoint(Fix(fix))
                 case .dropped: continue
                 case .notPlain: break
                 }
@@ -562,9 +564,11 @@ public struct CSVReader: TraceReader {
                let layout = fusedColumns {
                 // Fused rows one after another until one is not of their shape (nothing the loop
                 // tests can change while they are read), into one fix: each row sets all of its
-                // fields or is not taken.
+                // fields or is not taken. Each row taken holds one line feed, its last byte:
+                // the source is told, so that it does not count them again.
                 var plain = true
-                var fix = Fix(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+                var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
+                let runStart = scanner.position, rowsBefore = fusedCount
                 while plain && batch.count < limit {
                     switch try fusedRow(layout, into: &fix) {
                     case .item: batch.append(.trackPoint, fix)
@@ -572,6 +576,7 @@ public struct CSVReader: TraceReader {
                     case .notPlain: plain = false
                     }
                 }
+                scanner.source.noteLines(fusedCount &- rowsBefore, from: runStart, to: scanner.position)
                 if batch.count == limit { break }
             }
             guard let item = try next() else { break }
@@ -1027,7 +1032,7 @@ public struct CSVReader: TraceReader {
     /// ``fusedRow(_:into:)`` for ``next()``, out of line (``read(into:limit:)`` has it inlined in
     /// its loop).
     @inline(never)
-    private mutating func nextFusedRow(_ layout: [FusedColumn], into values: inout Fix) throws(TraceReadError) -> FusedRow {
+    private mutating func nextFusedRow(_ layout: [FusedColumn], into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
         try fusedRow(layout, into: &values)
     }
 
@@ -1039,16 +1044,18 @@ public struct CSVReader: TraceReader {
     /// what the checks accept unchanged (latitude in [-90, 90], longitude in (-180, 180], measures
     /// non-negative where they must be, a course in [0, 360]); the time is ISO 8601 with a zone
     /// (`YYYY-MM-DDThh:mm:ssZ` through ``Timestamp/parseCommonUTC(_:)``); the columns not read
-    /// hold no quote, and the line end is in the window. The point's values go into `values` (a
-    /// fix from the caller), so that ``next()`` and ``read(into:limit:)`` take it without a copy
-    /// through an enum's payload. The layout decides which fields a row sets, the same for every
-    /// row taken, so a caller may pass the same fix again for the next row. Anything else gives `.notPlain` having changed nothing but
-    /// `values` (which the caller then drops), and the row scanner reads the row. What it accepts,
+    /// hold no quote, and the line end is in the window. The point's values go into `values`
+    /// (plain numbers from the caller: ``next()`` makes a fix of them, ``read(into:limit:)``
+    /// appends them to the batch's columns, neither copies them through an enum's payload nor
+    /// retains anything). The layout decides which fields a row sets, the same for every row
+    /// taken, so a caller may pass the same values again for the next row. Anything else gives
+    /// `.notPlain` having changed nothing but `values` (which the caller then drops), and the row
+    /// scanner reads the row. What it accepts,
     /// it reads exactly as ``parseRow()`` and ``check()`` read it in a file in time order (same
     /// values, items and diagnostics; the tests compare the paths). Inlined into
     /// ``read(into:limit:)``'s loop; ``next()`` calls it through ``nextFusedRow(_:into:)``.
     @inline(always)
-    private mutating func fusedRow(_ layout: [FusedColumn], into values: inout Fix) throws(TraceReadError) -> FusedRow {
+    private mutating func fusedRow(_ layout: [FusedColumn], into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
         guard let window = scanner.rowWindow(), let d = scanner.delimiter else { return .notPlain }
         let base = window.base, limit = window.limit
         let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")

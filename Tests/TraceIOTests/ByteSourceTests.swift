@@ -139,4 +139,65 @@ struct ByteSourceTests {
             }
         }
     }
+
+    /// Fused CSV rows read in batches tell the source the lines they passed (no recount at each
+    /// refill); rows the row scanner reads (here a quoted line break) leave the source to count.
+    /// After every batch the source's location of the next row is the scanner's line for it; a
+    /// bad row just before, at and after each of the first two block ends gets its exact line, as
+    /// a diagnostic and, under `fail`, as the error.
+    @Test("line numbers stay exact across refills when fused rows are read in batches, LF or CRLF")
+    func batchedLinesAcrossRefills() throws {
+        for crlf in [false, true] {
+            let eol = crlf ? "\r\n" : "\n"
+            var lines = ["lat,lon,time,accuracy,note"]
+            var starts = [0]
+            var offset = lines[0].utf8.count + eol.utf8.count
+            var row = 0
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            while offset < 2 * ByteSource.blockSize + 100_000 {
+                let time = "2024-05-01T\(two(row / 3600)):\(two(row % 3600 / 60)):\(two(row % 60))Z"  // one a second
+                let note = row == 7 ? "\"two\nlines\"" : "n"
+                let line = "\(47 + Double(row % 1000) / 1e4),\(8 + Double(row % 777) / 1e4),\(time),\(Double(row % 50) + 0.5),\(note)"
+                starts.append(offset)
+                lines.append(line)
+                offset += line.utf8.count + eol.utf8.count
+                row += 1
+            }
+            // Line numbers of each entry of `lines` (the quoted field adds one).
+            func lineNumber(_ k: Int) -> Int { k + 1 + (k > 8 ? 1 : 0) }
+            var targets: [Int] = []
+            for boundary in [ByteSource.blockSize, 2 * ByteSource.blockSize] {
+                let k = starts.lastIndex { $0 <= boundary }!
+                targets += [k - 1, k, k + 1]
+            }
+            for k in targets {
+                var copy = lines
+                copy[k] = "x," + copy[k].split(separator: ",", maxSplits: 1)[1]
+                let path = temporaryFile(Array((copy.joined(separator: eol) + eol).utf8), "csv-lines") + ".csv"
+                rename(String(path.dropLast(4)), path)
+                defer { unlink(path) }
+                for policy in [ProblemPolicy.report, .fail] {
+                    var reader = try CSVReader(path: path, options: ReadOptions(policy: policy))
+                    var batch = FixBatch(capacity: 1024)
+                    var points = 0
+                    do {
+                        while try reader.read(into: &batch, limit: 1024) > 0 {
+                            points += batch.count
+                            let scanner = reader.scanner
+                            let at = scanner.source.location(of: scanner.position)
+                            #expect(at.line == scanner.nextLine && at.column == 1, "crlf \(crlf), row \(k), after \(points) items")
+                        }
+                        #expect(policy == .report, "no error for line \(lineNumber(k))")
+                        let example = reader.diagnostics.examples.first { $0.kind == .invalidCoordinate }
+                        #expect(example?.line == lineNumber(k), "crlf \(crlf), row \(k)")
+                        // Every row but the header and the bad one, and the track's and segment's starts.
+                        #expect(points == (lines.count - 2) + 2)
+                    } catch {
+                        #expect(policy == .fail)
+                        #expect(error.line == lineNumber(k), "\(error) (crlf \(crlf), row \(k))")
+                    }
+                }
+            }
+        }
+    }
 }
