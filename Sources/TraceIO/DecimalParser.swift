@@ -85,7 +85,7 @@ public enum DecimalParser {
     }
 
     /// ``parsePrefix(_:limit:)`` for the commonest shape, inlined into the caller: an optional
-    /// '-', 1–7 integer digits, '.', 1–15 fraction digits (at most 19 digits in all), then a byte
+    /// '-', 1–7 integer digits, '.', 1–16 fraction digits (at most 19 digits in all), then a byte
     /// that is neither a digit nor 'e'/'E', with 25 bytes readable. Then the value is Clinger's
     /// one correctly rounded division for a significand ≤ 2⁵³, else the Eisel–Lemire step, exactly
     /// what the general parser computes for the same significand and exponent. Nil for anything
@@ -119,11 +119,13 @@ public enum DecimalParser {
         if k1 == 8 {
             let c2 = load8(p + i)
             let k2 = digitCount(c2)
-            guard k2 < 8 && k0 &+ 8 &+ k2 <= 19 else { return nil }
+            guard k0 &+ 8 &+ k2 <= 19 else { return nil }
             if k2 > 0 {
                 m = m &* tenTo(k2) &+ digitsValue(c2, count: k2)
                 i &+= k2
                 fractionDigits &+= k2
+                // Sixteen fraction digits (k0 ≤ 3 here): the number must end after them.
+                guard k2 < 8 || p[i] &- UInt8(ascii: "0") > 9 else { return nil }
             }
         }
         guard p[i] | 0x20 != UInt8(ascii: "e") else { return nil }

@@ -272,11 +272,13 @@ struct DecimalParserTests {
     }
 
     /// Every byte value at every position of typical values (this covers the eight-digit chunk
-    /// test): accepted exactly when `strtod` consumes the whole text, with the same bits.
+    /// test, and sixteen fraction digits after one to four integer digits): accepted exactly when
+    /// `strtod` consumes the whole text, with the same bits.
     @Test("every byte at every position")
     func everyByte() {
         var c = Comparison()
-        for base in ["47.376887123", "-0.1234567890123", "1.234567890123456789e-5", "123456789012.12345678"] {
+        for base in ["47.376887123", "-0.1234567890123", "1.234567890123456789e-5", "123456789012.12345678",
+                     "8.1234567890123456", "-123.1234567890123456", "1234.1234567890123456"] {
             let original = Array(base.utf8)
             for position in original.indices {
                 for byte in UInt8.min...UInt8.max {
