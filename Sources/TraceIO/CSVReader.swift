@@ -1050,10 +1050,10 @@ public struct CSVReader: TraceReader {
     /// retains anything). The layout decides which fields a row sets, the same for every row
     /// taken, so a caller may pass the same values again for the next row. Anything else gives
     /// `.notPlain` having changed nothing but `values` (which the caller then drops), and the row
-    /// scanner reads the row. What it accepts,
-    /// it reads exactly as ``parseRow()`` and ``check()`` read it in a file in time order (same
-    /// values, items and diagnostics; the tests compare the paths). Inlined into
-    /// ``read(into:limit:)``'s loop; ``next()`` calls it through ``nextFusedRow(_:into:)``.
+    /// scanner reads the row. What it accepts, it reads exactly as ``parseRow()`` and ``check()``
+    /// read it in a file in time order (same values, items and diagnostics; the tests compare the
+    /// paths). Inlined into ``read(into:limit:)``'s loop; ``next()`` calls it through
+    /// ``nextFusedRow(_:into:)``.
     @inline(always)
     private mutating func fusedRow(_ layout: [FusedColumn], into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
         guard let window = scanner.rowWindow(), let d = scanner.delimiter else { return .notPlain }
