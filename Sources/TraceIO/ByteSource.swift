@@ -129,8 +129,8 @@ final class ByteSource {
     /// Records that `bytes[from..<to]` holds `lines` line feeds, counted by a reader that passes
     /// over those bytes anyway (the XML scanner's character check), so that ``location(of:)`` and
     /// ``refill(keeping:)`` need not count them again. The counted bytes are a prefix of the
-    /// window: a gap before `from` is counted here; a range that does not reach past what is
-    /// already counted changes nothing.
+    /// window: a gap before `from` is counted here; a range that starts inside the counted prefix
+    /// changes nothing (the source counts what lies beyond it itself, when it needs to).
     func noteLines(_ lines: Int, from: Int, to: Int) {
         guard from <= to, to <= end else { return }
         if from > countedEnd {

@@ -1043,7 +1043,7 @@ public struct CSVReader: TraceReader {
     /// ``DecimalParser/parsePrefix(_:limit:)``: no padding, unit, letter or placeholder) within
     /// what the checks accept unchanged (latitude in [-90, 90], longitude in (-180, 180], measures
     /// non-negative where they must be, a course in [0, 360]); the time is ISO 8601 with a zone
-    /// (`YYYY-MM-DDThh:mm:ssZ` through ``Timestamp/parseCommonUTC(_:)``); the columns not read
+    /// (`YYYY-MM-DDThh:mm:ssZ` through ``Timestamp/parseCommonUTC(_:day:)``); the columns not read
     /// hold no quote, and the line end is in the window. The point's values go into `values`
     /// (plain numbers from the caller: ``next()`` makes a fix of them, ``read(into:limit:)``
     /// appends them to the batch's columns, neither copies them through an enum's payload nor

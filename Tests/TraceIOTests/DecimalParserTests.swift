@@ -272,8 +272,9 @@ struct DecimalParserTests {
     }
 
     /// Every byte value at every position of typical values (this covers the eight-digit chunk
-    /// test, and sixteen fraction digits after one to four integer digits): accepted exactly when
-    /// `strtod` consumes the whole text, with the same bits.
+    /// test, and sixteen fraction digits after one to three integer digits, which the inline
+    /// common path reads, and after four, which it leaves to the general parser): accepted exactly
+    /// when `strtod` consumes the whole text, with the same bits.
     @Test("every byte at every position")
     func everyByte() {
         var c = Comparison()

@@ -128,6 +128,7 @@ struct XMLCharacterTests {
         let short: [UInt8] = Array(repeating: 0x61, count: 13)
         var lines = 0
         #expect(short.withUnsafeBufferPointer { XMLCharacters.asciiPrefixWords($0.baseAddress!, from: 0, to: 13, lines: &lines) } == 8)
+        #expect(lines == 0)
     }
 
     @Test("line feeds are counted exactly over long runs (byte counters summed before they wrap)")
