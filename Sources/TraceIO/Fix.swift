@@ -125,14 +125,14 @@ public struct Fix: Hashable, Sendable {
     /// Which optional values are present.
     private struct Present: OptionSet, Hashable, Sendable {
         let rawValue: UInt16
-        static let time = Present(rawValue: 1 << 0)
-        static let elevation = Present(rawValue: 1 << 1)
-        static let horizontalAccuracy = Present(rawValue: 1 << 2)
+        static let time = Present(rawValue: Fix.presentTime)
+        static let elevation = Present(rawValue: Fix.presentElevation)
+        static let horizontalAccuracy = Present(rawValue: Fix.presentHorizontalAccuracy)
         static let verticalAccuracy = Present(rawValue: 1 << 3)
-        static let hdop = Present(rawValue: 1 << 4)
+        static let hdop = Present(rawValue: Fix.presentHDOP)
         static let vdop = Present(rawValue: 1 << 5)
         static let pdop = Present(rawValue: 1 << 6)
-        static let speed = Present(rawValue: 1 << 7)
+        static let speed = Present(rawValue: Fix.presentSpeed)
         static let course = Present(rawValue: 1 << 8)
         static let satellites = Present(rawValue: 1 << 9)
         static let fixType = Present(rawValue: 1 << 10)
@@ -240,10 +240,13 @@ public struct Fix: Hashable, Sendable {
         numbers.set(m, v)
     }
 
-    /// The presence bits ``FixBatch`` stores (``batchColumns``).
-    static let presentTime = Present.time.rawValue, presentElevation = Present.elevation.rawValue
-    static let presentHorizontalAccuracy = Present.horizontalAccuracy.rawValue, presentHDOP = Present.hdop.rawValue
-    static let presentSpeed = Present.speed.rawValue
+    /// The presence bits ``FixBatch`` stores (``batchColumns``), as constants its inlinable
+    /// accessors can use in a client's code.
+    @inlinable static var presentTime: UInt16 { 1 << 0 }
+    @inlinable static var presentElevation: UInt16 { 1 << 1 }
+    @inlinable static var presentHorizontalAccuracy: UInt16 { 1 << 2 }
+    @inlinable static var presentHDOP: UInt16 { 1 << 4 }
+    @inlinable static var presentSpeed: UInt16 { 1 << 7 }
 
     /// What ``FixBatch``'s columns store of this fix: the presence bits and the values behind
     /// them (0 when absent), and whether that is every value (no texts, nothing else present).

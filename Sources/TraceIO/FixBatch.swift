@@ -12,7 +12,8 @@ public import TraceGeodesy
 /// exactly as ``TraceReader/next()`` returns it.
 ///
 /// The per-item accessors (``kind(_:)``, ``coordinate(_:)``, ``time(_:)``, …) read the columns in
-/// place; the column properties (``latitudes``, …) return copies. A batch is a value: copies do
+/// place and are inlinable, so a client's loop over a batch makes no call per item; the column
+/// properties (``latitudes``, …) return copies. A batch is a value: copies do
 /// not share changes (the storage is copied on the first change of a shared batch).
 public struct FixBatch: Sendable {
     /// What an item is (``TraceItem``'s cases without their values).
@@ -20,17 +21,19 @@ public struct FixBatch: Sendable {
         case trackStart, segmentStart, trackPoint, routeStart, routePoint, waypoint
     }
 
-    /// The columns, in memory this batch owns.
-    private final class Storage: @unchecked Sendable {  // only changed while uniquely referenced
-        var count = 0
+    /// The columns, in memory this batch owns (internal, but visible to the inlinable accessors).
+    @usableFromInline final class Storage: @unchecked Sendable {  // only changed while uniquely referenced
+        /// Read by inlined accessors in clients, where the optimizer cannot prove accesses exclusive:
+        /// unchecked (only the owning batch writes it, while uniquely referenced).
+        @usableFromInline @exclusivity(unchecked) var count = 0
         let capacity: Int
-        let kinds: UnsafeMutablePointer<Kind>
-        let latitudes: UnsafeMutablePointer<Double>, longitudes: UnsafeMutablePointer<Double>
+        @usableFromInline let kinds: UnsafeMutablePointer<Kind>
+        @usableFromInline let latitudes: UnsafeMutablePointer<Double>, longitudes: UnsafeMutablePointer<Double>
         /// ``Fix``'s presence bits (time, elevation, horizontal accuracy, HDOP, speed) per item.
-        let present: UnsafeMutablePointer<UInt16>
-        let times: UnsafeMutablePointer<Int64>
-        let elevations: UnsafeMutablePointer<Double>, horizontalAccuracies: UnsafeMutablePointer<Double>
-        let hdops: UnsafeMutablePointer<Double>, speeds: UnsafeMutablePointer<Double>
+        @usableFromInline let present: UnsafeMutablePointer<UInt16>
+        @usableFromInline let times: UnsafeMutablePointer<Int64>
+        @usableFromInline let elevations: UnsafeMutablePointer<Double>, horizontalAccuracies: UnsafeMutablePointer<Double>
+        @usableFromInline let hdops: UnsafeMutablePointer<Double>, speeds: UnsafeMutablePointer<Double>
 
         init(capacity: Int) {
             self.capacity = capacity
@@ -74,7 +77,7 @@ public struct FixBatch: Sendable {
         }
     }
 
-    private var storage: Storage
+    @usableFromInline private(set) var storage: Storage
     /// The items the columns do not hold whole, by index.
     private var whole: [Int: TraceItem] = [:]
 
@@ -84,9 +87,9 @@ public struct FixBatch: Sendable {
     }
 
     /// The number of items.
-    public var count: Int { storage.count }
+    @inlinable public var count: Int { storage.count }
     /// Whether there is no item.
-    public var isEmpty: Bool { storage.count == 0 }
+    @inlinable public var isEmpty: Bool { storage.count == 0 }
 
     /// Removes every item, keeping the storage.
     public mutating func removeAll() {
@@ -102,35 +105,35 @@ public struct FixBatch: Sendable {
         }
     }
 
-    @inline(__always) private func check(_ i: Int) {
+    @inlinable @inline(__always) func check(_ i: Int) {
         precondition(i >= 0 && i < storage.count, "FixBatch index out of range")
     }
 
     /// The kind of item `i`.
-    public func kind(_ i: Int) -> Kind { check(i); return storage.kinds[i] }
+    @inlinable public func kind(_ i: Int) -> Kind { check(i); return storage.kinds[i] }
     /// The coordinate of item `i` (a point's position; 0, 0 for a structure marker).
-    public func coordinate(_ i: Int) -> Coordinate {
+    @inlinable public func coordinate(_ i: Int) -> Coordinate {
         check(i)
         return Coordinate(uncheckedLatitude: storage.latitudes[i], longitude: storage.longitudes[i])
     }
     /// The latitude and longitude of item `i`, degrees (0 for a structure marker).
-    public func latitude(_ i: Int) -> Double { check(i); return storage.latitudes[i] }
-    public func longitude(_ i: Int) -> Double { check(i); return storage.longitudes[i] }
+    @inlinable public func latitude(_ i: Int) -> Double { check(i); return storage.latitudes[i] }
+    @inlinable public func longitude(_ i: Int) -> Double { check(i); return storage.longitudes[i] }
     /// The time of point `i`, if it has one.
-    public func time(_ i: Int) -> Timestamp? {
+    @inlinable public func time(_ i: Int) -> Timestamp? {
         check(i)
         return storage.present[i] & Fix.presentTime != 0 ? Timestamp(nanoseconds: storage.times[i]) : nil
     }
     /// The elevation of point `i` (metres), if it has one.
-    public func elevation(_ i: Int) -> Double? { value(storage.elevations, i, Fix.presentElevation) }
+    @inlinable public func elevation(_ i: Int) -> Double? { value(storage.elevations, i, Fix.presentElevation) }
     /// The horizontal accuracy of point `i` (metres), if it has one.
-    public func horizontalAccuracy(_ i: Int) -> Double? { value(storage.horizontalAccuracies, i, Fix.presentHorizontalAccuracy) }
+    @inlinable public func horizontalAccuracy(_ i: Int) -> Double? { value(storage.horizontalAccuracies, i, Fix.presentHorizontalAccuracy) }
     /// The HDOP of point `i`, if it has one.
-    public func hdop(_ i: Int) -> Double? { value(storage.hdops, i, Fix.presentHDOP) }
+    @inlinable public func hdop(_ i: Int) -> Double? { value(storage.hdops, i, Fix.presentHDOP) }
     /// The speed of point `i` (metres per second), if it has one.
-    public func speed(_ i: Int) -> Double? { value(storage.speeds, i, Fix.presentSpeed) }
+    @inlinable public func speed(_ i: Int) -> Double? { value(storage.speeds, i, Fix.presentSpeed) }
 
-    @inline(__always) private func value(_ column: UnsafeMutablePointer<Double>, _ i: Int, _ bit: UInt16) -> Double? {
+    @inlinable @inline(__always) func value(_ column: UnsafeMutablePointer<Double>, _ i: Int, _ bit: UInt16) -> Double? {
         check(i)
         return storage.present[i] & bit != 0 ? column[i] : nil
     }

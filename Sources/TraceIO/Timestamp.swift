@@ -9,7 +9,7 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     public var nanoseconds: Int64
 
     /// The instant `nanoseconds` after (or before, when negative) 1970-01-01T00:00:00Z.
-    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     /// The instant `seconds` after 1970-01-01T00:00:00Z, rounded to the nearest nanosecond
     /// (ties toward the later instant).
