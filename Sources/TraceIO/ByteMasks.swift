@@ -57,6 +57,21 @@ enum ByteMasks {
         #endif
     }
 
+    /// The mask of the ASCII digits in the 16 bytes at `p`.
+    @inline(__always)
+    static func digits(in p: UnsafePointer<UInt8>) -> UInt32 {
+        #if arch(x86_64)
+        let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+        let value = _mm_sub_epi8(block, _mm_set1_epi8(0x30))  // a digit's value; other bytes wrap
+        let digit = _mm_cmpeq_epi8(_mm_min_epu8(value, _mm_set1_epi8(9)), value)
+        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(digit))
+        #else
+        var m: UInt32 = 0
+        for k in 0..<16 where p[k] &- 0x30 <= 9 { m |= 1 << k }
+        return m
+        #endif
+    }
+
     /// The index of the first byte above `x` at or after `from` and before `limit` (`limit` when
     /// there is none).
     @inline(__always)

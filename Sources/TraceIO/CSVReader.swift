@@ -236,23 +236,17 @@ struct RowScanner {
         return (UnsafePointer(bytes.baseAddress!), position, source.end)
     }
 
-    /// Moves past a row a reader read by itself from ``rowWindow()``, whose line ends at
-    /// `newline` (in the window, within ``maximumRowLength``), leaving the scanner as
-    /// ``nextRow()`` would after it (line, row range) except that no fields are split. `end` is
-    /// where the row's text ends, without the CRs before the LF, when the reader knows it.
-    @inline(__always) mutating func consumeRow(newline: Int, end known: Int? = nil) {
-        rowStart = position
-        if let known {
-            rowEnd = known
-        } else {
-            let base = bytes.baseAddress!
-            var end = newline
-            while end > rowStart && base[end - 1] == 0x0D { end -= 1 }
-            rowEnd = end
-        }
-        line = nextLine
-        nextLine += 1
-        position = newline + 1
+    /// Moves past `rows` (at least one) rows a reader read by itself from ``rowWindow()``, the
+    /// last of which starts at `lastStart`, has its text end at `lastEnd` (without the CRs before
+    /// the LF) and its line end at `newline` (in the window, within ``maximumRowLength``): leaves
+    /// the scanner as ``nextRow()`` would after them (line, row range), except that no fields are
+    /// split.
+    @inline(__always) mutating func consumeRows(_ rows: Int, lastStart: Int, lastEnd: Int, newline: Int) {
+        rowStart = lastStart
+        rowEnd = lastEnd
+        line = nextLine &+ rows &- 1
+        nextLine &+= rows
+        position = newline &+ 1
         fieldCount = 0
     }
 
@@ -431,15 +425,15 @@ public struct CSVReader: TraceReader {
     private var zonelessAssumed = false
     /// The epoch unit last stated as an assumption (so it is not restated per row).
     private var statedEpochUnit: TextTime.EpochUnit?
-    /// The columns of a row as ``fusedRow(_:into:)`` reads them (up to the last column it needs), or
+    /// The columns of a row as ``fusedRow(_:_:into:)`` reads them (up to the last column it needs), or
     /// nil when the header's columns rule it out (see ``fusedLayout()``).
     private var fusedColumns: [FusedColumn]?
-    /// Whether rows of the commonest shape are scanned and parsed in one pass (``fusedRow(_:into:)``)
+    /// Whether rows of the commonest shape are scanned and parsed in one pass (``fusedRow(_:_:into:)``)
     /// before the row scanner splits them (tests turn it off to compare the paths).
     var fusedRows = true
     /// The date of the last common time the fused path read (``Timestamp/parseCommonUTC(_:day:)``).
     private var utcDay = Timestamp.CommonUTCDay()
-    /// How many rows ``fusedRow(_:into:)`` read (tests check that it is taken).
+    /// How many rows ``fusedRow(_:_:into:)`` read (tests check that it is taken).
     private(set) var fusedCount = 0
 
     // Structure.
@@ -524,9 +518,9 @@ public struct CSVReader: TraceReader {
                 continue
             }
             if direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
-               let layout = fusedColumns {
+               let layout = fusedColumns, let run = startFusedRun() {
                 var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
-                switch try nextFusedRow(layout, into: &fix) {
+                switch try nextFusedRow(layout, run, into: &fix) {
                 case .item: return .trackPoint(Fix(fix))
                 case .dropped: continue
                 case .notPlain: break
@@ -555,28 +549,35 @@ public struct CSVReader: TraceReader {
     }
 
     /// Reads up to `limit` items into `batch` (``TraceReader/read(into:limit:)``): a row of the
-    /// fused path's shape goes from ``fusedRow(_:into:)`` straight into the columns; anything else
+    /// fused path's shape goes from ``fusedRow(_:_:into:)`` straight into the columns; anything else
     /// through ``next()``. The same items and diagnostics as ``next()``.
     public mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int {
         batch.removeAll()
         while batch.count < limit {
             if queue.isEmpty && direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
-               let layout = fusedColumns {
+               let layout = fusedColumns, var run = startFusedRun() {
                 // Fused rows one after another until one is not of their shape (nothing the loop
                 // tests can change while they are read), into one fix: each row sets all of its
-                // fields or is not taken. Each row taken holds one line feed, its last byte:
-                // the source is told, so that it does not count them again.
+                // fields or is not taken. The scanner catches up when the run ends (also when a
+                // check throws).
                 var plain = true
                 var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
-                let runStart = scanner.position, rowsBefore = fusedCount
+                batch.reserveAppends(limit &- batch.count)
                 while plain && batch.count < limit {
-                    switch try fusedRow(layout, into: &fix) {
-                    case .item: batch.append(.trackPoint, fix)
+                    let row: FusedRow
+                    do {
+                        row = try fusedRow(layout, &run, into: &fix)
+                    } catch {
+                        finishFusedRun(run)
+                        throw error
+                    }
+                    switch row {
+                    case .item: batch.appendReserved(.trackPoint, fix)
                     case .dropped: break
                     case .notPlain: plain = false
                     }
                 }
-                scanner.source.noteLines(fusedCount &- rowsBefore, from: runStart, to: scanner.position)
+                finishFusedRun(run)
                 if batch.count == limit { break }
             }
             guard let item = try next() else { break }
@@ -963,7 +964,7 @@ public struct CSVReader: TraceReader {
 
     // MARK: Fused rows
 
-    /// What ``fusedRow(_:into:)`` reads from a column.
+    /// What ``fusedRow(_:_:into:)`` reads from a column.
     private struct FusedColumn {
         enum Kind { case skip, time, number }
         /// Where a number goes.
@@ -981,7 +982,7 @@ public struct CSVReader: TraceReader {
         }
     }
 
-    /// The columns ``fusedRow(_:into:)`` reads, from the header, up to the last one it needs: nil when a
+    /// The columns ``fusedRow(_:_:into:)`` reads, from the header, up to the last one it needs: nil when a
     /// column is one it does not read (a date, hemispheres, track, segment, point type,
     /// satellites, fix, texts), a measure's header states a unit, or values may have a decimal
     /// comma. Those files take the row scanner's path for every row.
@@ -1019,7 +1020,7 @@ public struct CSVReader: TraceReader {
         .course: .course, .hdop: .hdop, .vdop: .vdop, .pdop: .pdop,
     ]
 
-    /// What ``fusedRow(_:into:)`` did.
+    /// What ``fusedRow(_:_:into:)`` did.
     private enum FusedRow {
         /// Not a row of the fused shape: the row scanner reads it (nothing was consumed).
         case notPlain
@@ -1029,15 +1030,52 @@ public struct CSVReader: TraceReader {
         case item
     }
 
-    /// ``fusedRow(_:into:)`` for ``next()``, out of line (``read(into:limit:)`` has it inlined in
-    /// its loop).
-    @inline(never)
-    private mutating func nextFusedRow(_ layout: [FusedColumn], into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
-        try fusedRow(layout, into: &values)
+    /// Rows ``fusedRow(_:_:into:)`` reads one after another from the row scanner's window without
+    /// moving the scanner, which catches up once, in ``finishFusedRun(_:)``.
+    private struct FusedRun {
+        let base: UnsafePointer<UInt8>
+        /// The end of the valid bytes in the window.
+        let limit: Int
+        let delimiter: UInt8
+        /// Where the run starts, and where its next row starts.
+        let start: Int
+        var position: Int
+        /// The line of the run's first row.
+        let firstLine: Int
+        /// The rows read, and the last one's text (start, and end without the CRs before the LF)
+        /// and line feed.
+        var rows = 0
+        var lastStart = 0, lastEnd = 0, lastNewline = 0
     }
 
-    /// The next row, when it has the commonest shape, scanned and parsed in one pass from the
-    /// window, without splitting it into fields first: every column up to the last one read
+    /// A run from the scanner's next row; nil before the first row (the byte order mark is not
+    /// skipped yet) or without a delimiter.
+    @inline(__always) private func startFusedRun() -> FusedRun? {
+        guard let window = scanner.rowWindow(), let d = scanner.delimiter else { return nil }
+        return FusedRun(base: window.base, limit: window.limit, delimiter: d, start: window.position,
+                        position: window.position, firstLine: scanner.nextLine)
+    }
+
+    /// Moves the scanner past the run's rows and tells the source about the line feeds they hold
+    /// (one per row, its last byte), so that it does not count them again.
+    private mutating func finishFusedRun(_ run: FusedRun) {
+        guard run.rows > 0 else { return }
+        scanner.consumeRows(run.rows, lastStart: run.lastStart, lastEnd: run.lastEnd, newline: run.lastNewline)
+        scanner.source.noteLines(run.rows, from: run.start, to: scanner.position)
+        fusedCount &+= run.rows
+    }
+
+    /// ``fusedRow(_:_:into:)`` for ``next()``: one row, out of line (``read(into:limit:)`` has it
+    /// inlined in its loop).
+    @inline(never)
+    private mutating func nextFusedRow(_ layout: [FusedColumn], _ run: FusedRun, into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
+        var run = run
+        defer { finishFusedRun(run) }
+        return try fusedRow(layout, &run, into: &values)
+    }
+
+    /// The next row of `run` (from its position in the scanner's window), when it has the
+    /// commonest shape, scanned and parsed in one pass, without splitting it into fields first: every column up to the last one read
     /// ends at the delimiter (the last one read at the delimiter or the line end); coordinates and
     /// measures are plain decimal numbers (``plainNumber(_:)``'s shape, parsed in place by
     /// ``DecimalParser/parsePrefix(_:limit:)``: no padding, unit, letter or placeholder) within
@@ -1050,16 +1088,17 @@ public struct CSVReader: TraceReader {
     /// retains anything). The layout decides which fields a row sets, the same for every row
     /// taken, so a caller may pass the same values again for the next row. Anything else gives
     /// `.notPlain` having changed nothing but `values` (which the caller then drops), and the row
-    /// scanner reads the row. What it accepts, it reads exactly as ``parseRow()`` and ``check()``
+    /// scanner reads the row. A row read (`.item`, `.dropped`, or a check that throws) moves
+    /// `run` past it; the caller then moves the scanner (``finishFusedRun(_:)``). What it accepts, it reads exactly as ``parseRow()`` and ``check()``
     /// read it in a file in time order (same values, items and diagnostics; the tests compare the
     /// paths). Inlined into ``read(into:limit:)``'s loop; ``next()`` calls it through
-    /// ``nextFusedRow(_:into:)``.
+    /// ``nextFusedRow(_:_:into:)``.
     @inline(always)
-    private mutating func fusedRow(_ layout: [FusedColumn], into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
-        guard let window = scanner.rowWindow(), let d = scanner.delimiter else { return .notPlain }
-        let base = window.base, limit = window.limit
+    private mutating func fusedRow(_ layout: [FusedColumn], _ run: inout FusedRun, into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
+        let base = run.base, limit = run.limit, d = run.delimiter
         let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
-        var i = window.position
+        let rowStart = run.position
+        var i = rowStart
         var latitude = 0.0, longitude = 0.0
         let last = layout.count &- 1
         var atLineEnd = false
@@ -1116,25 +1155,31 @@ public struct CSVReader: TraceReader {
             }
         }
         // The rest of the row: columns not read (no quote), then the line end.
-        let newline: Int
-        var end: Int?  // the text's end, when `i` is at the line end (a column does not end with CR)
+        let newline: Int, end: Int  // the line feed, and the text's end (without CRs before it)
         if !atLineEnd {
             newline = ByteMasks.firstOf(lf, UInt8(ascii: "\""), base, from: i, limit: limit)
             guard newline < limit, base[newline] == lf else { return .notPlain }
+            var e = newline
+            while e > rowStart && base[e &- 1] == cr { e &-= 1 }
+            end = e
         } else if base[i] == lf {
             newline = i
             end = i
         } else {
             guard i &+ 1 < limit, base[i &+ 1] == lf else { return .notPlain }  // CR LF
             newline = i &+ 1
-            end = i
+            end = i  // a column read does not end with CR
         }
-        guard newline &- window.position <= RowScanner.maximumRowLength else { return .notPlain }
+        guard newline &- rowStart <= RowScanner.maximumRowLength else { return .notPlain }
         values.coordinate = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
-        scanner.consumeRow(newline: newline, end: end)
-        fusedCount &+= 1
+        let line = run.firstLine &+ run.rows
+        run.rows &+= 1
+        run.lastStart = rowStart
+        run.lastEnd = end
+        run.lastNewline = newline
+        run.position = newline &+ 1
         // As ``check()`` for a point row with a valid position and no notes, in time order.
-        guard try checker.accept(valid: true, time: values.time, line: scanner.line) else { return .dropped }
+        guard try checker.accept(valid: true, time: values.time, line: line) else { return .dropped }
         return .item
     }
 

@@ -97,13 +97,16 @@ public enum DecimalParser {
         guard limit >= 25 else { return nil }
         let negative = p[0] == UInt8(ascii: "-")
         var i = negative ? 1 : 0
-        let c0 = load8(p + i)
-        let k0 = digitCount(c0)
+        // Which of the 16 bytes from the first digit on are digits: the integer part's length,
+        // and the fraction's (counted up to 8, as ``digitCount(_:)`` counts a word).
+        let digits = ByteMasks.digits(in: p + i)
+        let k0 = (~digits).trailingZeroBitCount
         guard k0 > 0 && k0 < 8 && p[i &+ k0] == UInt8(ascii: ".") else { return nil }
+        let k1 = min((~(digits &>> UInt32(k0 &+ 1))).trailingZeroBitCount, 8)  // 16 - k0 - 1 ≥ 8 bytes seen
+        guard k1 > 0 else { return nil }
+        let c0 = load8(p + i)
         i &+= k0 &+ 1
         let c1 = load8(p + i)
-        let k1 = digitCount(c1)
-        guard k1 > 0 else { return nil }
         var m: UInt64
         if k0 &+ k1 <= 8 {
             // Both parts in one word: the integer digits of `c0`, then the fraction's bytes moved

@@ -226,6 +226,23 @@ public struct FixBatch: Sendable {
     @inline(__always)
     mutating func append(_ kind: Kind, _ n: Fix.Numbers) {
         prepareAppend()
+        appendReserved(kind, n)
+    }
+
+    /// Makes the storage this batch's own, with room for `n` more items, so that that many
+    /// ``appendReserved(_:_:)`` calls need not check it each time.
+    mutating func reserveAppends(_ n: Int) {
+        let needed = storage.count + max(n, 0)
+        if !isKnownUniquelyReferenced(&storage) || needed > storage.capacity {
+            storage = storage.copy(capacity: max(needed, storage.capacity))
+        }
+    }
+
+    /// ``append(_:_:)-(_,Fix.Numbers)`` into room made by ``reserveAppends(_:)`` (this batch
+    /// not copied since): the storage is not checked.
+    @inline(__always)
+    mutating func appendReserved(_ kind: Kind, _ n: Fix.Numbers) {
+        assert(storage.count < storage.capacity, "FixBatch.appendReserved beyond the reserved room")
         let i = storage.count
         let c = n.batchColumns
         if _slowPath(!c.fits) { whole[i] = FixBatch.point(kind, Fix(n)) }

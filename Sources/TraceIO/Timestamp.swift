@@ -167,8 +167,8 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     /// - Complexity: O(1), no allocation.
     @inline(__always)
     static func parseCommonUTC(_ p: UnsafePointer<UInt8>) -> Timestamp? {
-        let (a, b, c) = commonUTCWords(p)
-        guard let day = commonUTCDay(a, b), let second = commonUTCSecondOfDay(b, c) else { return nil }
+        let (a, b) = commonUTCWords(p)
+        guard let day = commonUTCDay(a, b), let second = commonUTCSecondOfDay(p) else { return nil }
         return Timestamp(nanoseconds: (day &+ second) &* 1_000_000_000)  // < 2262-04-11: no overflow
     }
 
@@ -189,7 +189,7 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     /// only for a new date (``rememberCommonUTCDay(_:_:in:)``).
     @inline(always)
     static func parseCommonUTC(_ p: UnsafePointer<UInt8>, day: inout CommonUTCDay) -> Timestamp? {
-        let (a, b, c) = commonUTCWords(p)
+        let (a, b) = commonUTCWords(p)
         let start: Int64
         if day.valid && a == day.head && b & 0xFFFF == day.tail {
             start = day.start
@@ -197,7 +197,7 @@ public struct Timestamp: Hashable, Comparable, Sendable {
             guard let s = rememberCommonUTCDay(a, b, in: &day) else { return nil }
             start = s
         }
-        guard let second = commonUTCSecondOfDay(b, c) else { return nil }
+        guard let second = commonUTCSecondOfDay(p) else { return nil }
         return Timestamp(nanoseconds: (start &+ second) &* 1_000_000_000)
     }
 
@@ -213,13 +213,12 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         return s
     }
 
-    /// The 20 bytes at `p` as little-endian words: "YYYY-MM-", "DDThh:mm" and ":ssZ".
+    /// The first 16 of the 20 bytes at `p` as little-endian words: "YYYY-MM-" and "DDThh:mm".
     @inline(__always)
-    private static func commonUTCWords(_ p: UnsafePointer<UInt8>) -> (UInt64, UInt64, UInt32) {
+    private static func commonUTCWords(_ p: UnsafePointer<UInt8>) -> (UInt64, UInt64) {
         let raw = UnsafeRawPointer(p)
         return (UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
-                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
-                UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }
 
     @inline(__always) private static func digit(_ w: UInt64, _ k: Int) -> Int { Int((w &>> UInt64(8 &* k)) & 0x0F) }
@@ -239,19 +238,21 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         return Int64(daysFromCivil(year: year, month: month, day: day)) &* 86_400
     }
 
-    /// The second of the day of `Thh:mm` in `b` (after the date's two bytes) and `:ssZ` in `c`,
-    /// when the separators and digits are right, the hour is 0…23 and the minute and second 0…59.
+    /// The second of the day of `Thh:mm:ssZ` at `p + 10` (the 20 bytes at `p` readable), when
+    /// the separators and digits are right, the hour is 0…23 and the minute and second 0…59.
     @inline(__always)
-    private static func commonUTCSecondOfDay(_ b: UInt64, _ c: UInt32) -> Int64? {
-        guard b & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0054_0000, c & 0xFF00_00FF == 0x5A00_003A else { return nil }
-        let digitsB = (b & 0xFFFF_00FF_FF00_0000) | 0x0000_3000_0030_3030  // date, 'T' and ':' as '0'
-        let digitsC = UInt64(c & 0x00FF_FF00) | 0x3030_3030_3000_0030
-        guard DecimalParser.digitCount(digitsB) == 8, DecimalParser.digitCount(digitsC) == 8 else { return nil }
-        let hour = digit(b, 3) &* 10 &+ digit(b, 4)
-        let minute = digit(b, 6) &* 10 &+ digit(b, 7)
-        let second = digit(digitsC, 1) &* 10 &+ digit(digitsC, 2)
-        guard hour <= 23, minute <= 59, second <= 59 else { return nil }
-        return Int64(hour &* 3600 &+ minute &* 60 &+ second)
+    private static func commonUTCSecondOfDay(_ p: UnsafePointer<UInt8>) -> Int64? {
+        let w = UInt64(littleEndian: UnsafeRawPointer(p + 11).loadUnaligned(as: UInt64.self))  // "hh:mm:ss"
+        guard p[10] == UInt8(ascii: "T"), p[19] == UInt8(ascii: "Z"), w & 0x0000_FF00_00FF_0000 == 0x0000_3A00_003A_0000,
+              DecimalParser.digitCount((w & 0xFFFF_00FF_FF00_FFFF) | 0x0000_3000_0030_0000) == 8 else { return nil }  // ':' as '0'
+        // 10·tens + ones of the hour, minute and second in bytes 0, 3 and 6 (each at most 99: no
+        // carry between bytes).
+        let v = w & 0x0F0F_000F_0F00_0F0F
+        let t = (v &* 10 &+ (v &>> 8)) & 0x00FF_0000_FF00_00FF
+        // Adding 128 - 24 to the hour and 128 - 60 to the minute and second sets a byte's top bit
+        // exactly when it is out of range.
+        guard (t &+ 0x0044_0000_4400_0068) & 0x0080_0000_8000_0080 == 0 else { return nil }
+        return Int64((t & 0xFF) &* 3600 &+ ((t &>> 24) & 0xFF) &* 60 &+ (t &>> 48))
     }
 
     /// Parses ISO 8601 text that must be the whole of `text` (see

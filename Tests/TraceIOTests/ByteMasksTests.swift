@@ -55,4 +55,20 @@ struct ByteMasksTests {
             }
         }
     }
+
+    @Test("digits marks exactly the ASCII digits, for every byte value in every lane")
+    func digits() {
+        for value in 0...255 {
+            for lane in 0..<16 {
+                for fill: UInt8 in [0x30, 0x39, 0x2E, 0x00, 0xFF] {
+                    var bytes = [UInt8](repeating: fill, count: 16)
+                    bytes[lane] = UInt8(value)
+                    var expected: UInt32 = 0
+                    for (k, b) in bytes.enumerated() where b >= 0x30 && b <= 0x39 { expected |= 1 << k }
+                    let found = bytes.withUnsafeBufferPointer { ByteMasks.digits(in: $0.baseAddress!) }
+                    #expect(found == expected, "byte \(value) in lane \(lane) among \(fill)")
+                }
+            }
+        }
+    }
 }

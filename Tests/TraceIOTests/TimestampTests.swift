@@ -229,6 +229,30 @@ struct TimestampCommonFormTests {
         #expect(taken == 5)
     }
 
+    @Test("every two-digit hour, minute and second: taken exactly when in range, with the general parser's instant")
+    func everyTimeOfDay() {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let edges = [0, 1, 9, 10, 23, 24, 58, 59, 60, 99]
+        var wrong: [String] = []
+        func check(_ hour: Int, _ minute: Int, _ second: Int) {
+            let bytes = Array("2024-05-01T\(two(hour)):\(two(minute)):\(two(second))Z".utf8)
+            let quick = bytes.withUnsafeBufferPointer { Timestamp.parseCommonUTC($0.baseAddress!) }
+            let inRange = hour <= 23 && minute <= 59 && second <= 59
+            let expected = inRange ? bytes.withUnsafeBufferPointer { Timestamp.parseISO8601($0)?.timestamp } : nil
+            if quick != expected || (inRange && quick == nil), wrong.count < 10 { wrong.append(String(decoding: bytes, as: UTF8.self)) }
+        }
+        for a in 0..<100 {
+            for b in 0..<100 {
+                for e in edges {
+                    check(a, b, e)
+                    check(a, e, b)
+                    check(e, a, b)
+                }
+            }
+        }
+        #expect(wrong == [])
+    }
+
     @Test("random dates and times agree with the general parser")
     func randomTimes() {
         var rng = SplitMix64(seed: 11)
