@@ -107,16 +107,18 @@ public enum DecimalParser {
         let c0 = load8(p + i)
         i &+= k0 &+ 1
         let c1 = load8(p + i)
-        var m: UInt64
         if k0 &+ k1 <= 8 {
-            // Both parts in one word: the integer digits of `c0`, then the fraction's bytes moved
-            // up over the point (so one conversion instead of two and a multiply).
+            // At most eight digits (so k1 < 8: the fraction ends here), both parts in one word:
+            // the integer digits of `c0`, then the fraction's bytes moved up over the point (one
+            // conversion instead of two and a multiply). The significand is below 10⁸ < 2⁵³.
             let integerBytes = UInt64(8 &* k0)
             let merged = (c0 & ((1 &<< integerBytes) &- 1)) | (c1 &<< integerBytes)
-            m = digitsValue(merged, count: k0 &+ k1)
-        } else {
-            m = digitsValue(c0, count: k0) &* tenTo(k1) &+ digitsValue(c1, count: k1)
+            let end = i &+ k1
+            guard p[end] | 0x20 != UInt8(ascii: "e") else { return nil }
+            let value = Double(digitsValue(merged, count: k0 &+ k1)) / powerOfTen(k1)
+            return (negative ? -value : value, end)
         }
+        var m = digitsValue(c0, count: k0) &* tenTo(k1) &+ digitsValue(c1, count: k1)
         i &+= k1
         var fractionDigits = k1
         if k1 == 8 {

@@ -102,9 +102,11 @@ public struct Fix: Hashable, Sendable {
         /// behind them (0 when absent), and whether that is every value (nothing else present).
         @inline(__always)
         var batchColumns: (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool) {
-            let columns: Present = [.time, .elevation, .horizontalAccuracy, .hdop, .speed]
+            // The columns' bits as one constant (an option set literal is an array the optimizer
+            // does not always remove: it allocated per point in one build).
+            let columns = Fix.presentTime | Fix.presentElevation | Fix.presentHorizontalAccuracy | Fix.presentHDOP | Fix.presentSpeed
             return (present.rawValue, timeValue, elevationValue, horizontalAccuracyValue, hdopValue, speedValue,
-                    present.subtracting(columns).isEmpty)
+                    present.rawValue & ~columns == 0)
         }
 
         /// Sets measure `m` to `v` (readers: one switch instead of one per reader).
