@@ -1042,10 +1042,8 @@ public struct CSVReader: TraceReader {
         var position: Int
         /// The line of the run's first row.
         let firstLine: Int
-        /// The rows read, and the last one's text (start, and end without the CRs before the LF)
-        /// and line feed.
+        /// The rows read (each ends with its line feed, just before `position`).
         var rows = 0
-        var lastStart = 0, lastEnd = 0, lastNewline = 0
     }
 
     /// A run from the scanner's next row; nil before the first row (the byte order mark is not
@@ -1056,11 +1054,16 @@ public struct CSVReader: TraceReader {
                         position: window.position, firstLine: scanner.nextLine)
     }
 
-    /// Moves the scanner past the run's rows and tells the source about the line feeds they hold
-    /// (one per row, its last byte), so that it does not count them again.
+    /// Moves the scanner past the run's rows (the last one's text found from its line feed) and
+    /// tells the source about the line feeds they hold (one per row, its last byte), so that it
+    /// does not count them again.
     private mutating func finishFusedRun(_ run: FusedRun) {
         guard run.rows > 0 else { return }
-        scanner.consumeRows(run.rows, lastStart: run.lastStart, lastEnd: run.lastEnd, newline: run.lastNewline)
+        let newline = run.position &- 1
+        let lastStart = run.rows == 1 ? run.start : ByteMasks.lastIndex(of: 0x0A, run.base, from: run.start, to: newline)! &+ 1
+        var lastEnd = newline
+        while lastEnd > lastStart && run.base[lastEnd &- 1] == 0x0D { lastEnd &-= 1 }
+        scanner.consumeRows(run.rows, lastStart: lastStart, lastEnd: lastEnd, newline: newline)
         scanner.source.noteLines(run.rows, from: run.start, to: scanner.position)
         fusedCount &+= run.rows
     }
@@ -1155,31 +1158,22 @@ public struct CSVReader: TraceReader {
             }
         }
         // The rest of the row: columns not read (no quote), then the line end.
-        let newline: Int, end: Int  // the line feed, and the text's end (without CRs before it)
+        let newline: Int
         if !atLineEnd {
             newline = ByteMasks.firstOf(lf, UInt8(ascii: "\""), base, from: i, limit: limit)
             guard newline < limit, base[newline] == lf else { return .notPlain }
-            var e = newline
-            while e > rowStart && base[e &- 1] == cr { e &-= 1 }
-            end = e
         } else if base[i] == lf {
             newline = i
-            end = i
         } else {
             guard i &+ 1 < limit, base[i &+ 1] == lf else { return .notPlain }  // CR LF
             newline = i &+ 1
-            end = i  // a column read does not end with CR
         }
         guard newline &- rowStart <= RowScanner.maximumRowLength else { return .notPlain }
         values.coordinate = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
-        let line = run.firstLine &+ run.rows
         run.rows &+= 1
-        run.lastStart = rowStart
-        run.lastEnd = end
-        run.lastNewline = newline
         run.position = newline &+ 1
         // As ``check()`` for a point row with a valid position and no notes, in time order.
-        guard try checker.accept(valid: true, time: values.time, line: line) else { return .dropped }
+        guard try checker.accept(valid: true, time: values.time, line: run.firstLine &+ run.rows &- 1) else { return .dropped }
         return .item
     }
 

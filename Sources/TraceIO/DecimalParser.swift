@@ -115,7 +115,8 @@ public enum DecimalParser {
             let merged = (c0 & ((1 &<< integerBytes) &- 1)) | (c1 &<< integerBytes)
             let end = i &+ k1
             guard p[end] | 0x20 != UInt8(ascii: "e") else { return nil }
-            let value = Double(digitsValue(merged, count: k0 &+ k1)) / powerOfTen(k1)
+            let scale = powerOfTen(k1)
+            let value = Double(digitsValue(merged, count: k0 &+ k1)) / scale
             return (negative ? -value : value, end)
         }
         var m = digitsValue(c0, count: k0) &* tenTo(k1) &+ digitsValue(c1, count: k1)
