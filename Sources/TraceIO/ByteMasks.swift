@@ -72,6 +72,21 @@ enum ByteMasks {
         #endif
     }
 
+    /// The mask of the bytes of the 16 at `p` that equal those of `pattern` (its low word's bytes
+    /// first, little-endian) at the same place.
+    @inline(__always)
+    static func matches(_ pattern: (low: UInt64, high: UInt64), in p: UnsafePointer<UInt8>) -> UInt32 {
+        #if arch(x86_64)
+        let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+        let expected = _mm_set_epi64x(Int64(bitPattern: pattern.high), Int64(bitPattern: pattern.low))
+        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(block, expected)))
+        #else
+        var m: UInt32 = 0
+        for k in 0..<16 where p[k] == UInt8(truncatingIfNeeded: (k < 8 ? pattern.low : pattern.high) >> UInt64(8 * (k % 8))) { m |= 1 << k }
+        return m
+        #endif
+    }
+
     /// The index of the first byte above `x` at or after `from` and before `limit` (`limit` when
     /// there is none).
     @inline(__always)

@@ -242,9 +242,12 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     /// the separators and digits are right, the hour is 0…23 and the minute and second 0…59.
     @inline(__always)
     private static func commonUTCSecondOfDay(_ p: UnsafePointer<UInt8>) -> Int64? {
+        // The shape of the 16 bytes "-MM-DDThh:mm:ssZ" from `p + 4`: digits where digits go, and
+        // the separators (every third byte) in their places. (The date's bytes are checked again,
+        // which costs nothing here.)
+        let separators = ByteMasks.matches((0x3054_3030_2D30_302D, 0x5A30_303A_3030_3A30), in: p + 4)  // "-00-00T0", "0:00:00Z"
+        guard (ByteMasks.digits(in: p + 4) & 0b0110_1101_1011_0110) | (separators & 0b1001_0010_0100_1001) == 0xFFFF else { return nil }
         let w = UInt64(littleEndian: UnsafeRawPointer(p + 11).loadUnaligned(as: UInt64.self))  // "hh:mm:ss"
-        guard p[10] == UInt8(ascii: "T"), p[19] == UInt8(ascii: "Z"), w & 0x0000_FF00_00FF_0000 == 0x0000_3A00_003A_0000,
-              DecimalParser.digitCount((w & 0xFFFF_00FF_FF00_FFFF) | 0x0000_3000_0030_0000) == 8 else { return nil }  // ':' as '0'
         // 10·tens + ones of the hour, minute and second in bytes 0, 3 and 6 (each at most 99: no
         // carry between bytes).
         let v = w & 0x0F0F_000F_0F00_0F0F

@@ -71,4 +71,21 @@ struct ByteMasksTests {
             }
         }
     }
+
+    @Test("matches marks exactly the bytes equal to the pattern's, for every byte value in every lane")
+    func matches() {
+        let pattern: (low: UInt64, high: UInt64) = (0x3054_3030_2D30_302D, 0x5A30_303A_3030_3A30)
+        let expectedBytes = Array("-00-00T00:00:00Z".utf8)
+        for value in 0...255 {
+            for lane in 0..<16 {
+                var bytes = expectedBytes
+                bytes[lane] = UInt8(value)
+                var expected: UInt32 = 0
+                for k in 0..<16 where bytes[k] == expectedBytes[k] { expected |= 1 << k }
+                let found = bytes.withUnsafeBufferPointer { ByteMasks.matches(pattern, in: $0.baseAddress!) }
+                #expect(found == expected, "byte \(value) in lane \(lane)")
+            }
+        }
+    }
 }
+
