@@ -230,11 +230,14 @@ public struct FixBatch: Sendable {
     }
 
     /// Makes the storage this batch's own, with room for `n` more items, so that that many
-    /// ``appendReserved(_:_:)`` calls need not check it each time.
+    /// ``appendReserved(_:_:)`` calls need not check it each time. The capacity at least doubles
+    /// when it grows, as with ``append(_:)``.
     mutating func reserveAppends(_ n: Int) {
         let needed = storage.count + max(n, 0)
-        if !isKnownUniquelyReferenced(&storage) || needed > storage.capacity {
-            storage = storage.copy(capacity: max(needed, storage.capacity))
+        if needed > storage.capacity {
+            storage = storage.copy(capacity: max(needed, storage.capacity * 2))
+        } else if !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy(capacity: storage.capacity)
         }
     }
 

@@ -170,6 +170,25 @@ struct FixBatchTests {
         #expect(try reader.read(into: &batch, limit: 100) == 0 && batch.isEmpty)
     }
 
+    @Test("a limit beyond any file (Int.max) reads every item into one batch, which grows as it goes")
+    func unboundedLimit() throws {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        var text = "lat,lon,time,accuracy\n"
+        for row in 0..<10_000 {
+            text += "47.\(100_000 + row),8.5,2024-05-01T\(two(row / 3600)):\(two(row / 60 % 60)):\(two(row % 60))Z,4.5\n"
+        }
+        let bytes = Array(text.utf8)
+        var itemByItem = CSVReader(bytes: bytes)
+        var expected: [TraceItem] = []
+        while let item = try itemByItem.next() { expected.append(item) }
+        var reader = CSVReader(bytes: bytes)
+        var batch = FixBatch(capacity: 1)
+        #expect(try reader.read(into: &batch, limit: .max) == expected.count)
+        #expect(batch.items == expected)
+        #expect(reader.fusedCount > 9_000 && expected.count > 10_000)  // the track start, then the rows
+        #expect(try reader.read(into: &batch, limit: .max) == 0)
+    }
+
     @Test("a batch is a value: a copy keeps its items when the original is refilled or grows")
     func valueSemantics() throws {
         let bytes = Array(CSVFusedRowTests.fusedCSV(seed: 3).utf8)
