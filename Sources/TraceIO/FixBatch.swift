@@ -229,6 +229,19 @@ public struct FixBatch: Sendable {
         appendRow(kind, n.coordinate, c)
     }
 
+    /// ``append(_:_:)`` of numbers, for a reader's `read(into:limit:)` that emptied the
+    /// batch with ``removeAll()`` (which leaves the storage this batch's own) and has not copied
+    /// it since: only the capacity is checked, not the ownership (a call per point).
+    @inline(__always)
+    mutating func appendOwned(_ kind: Kind, _ n: Fix.Numbers) {
+        assert(isKnownUniquelyReferenced(&storage), "appendOwned(_:_:) on a shared batch")
+        if _slowPath(storage.count == storage.capacity) { storage = storage.copy(capacity: storage.capacity * 2) }
+        let i = storage.count
+        let c = n.batchColumns
+        if _slowPath(!c.fits) { whole[i] = FixBatch.point(kind, Fix(n)) }
+        appendRow(kind, n.coordinate, c)
+    }
+
     /// The item of a point of kind `kind`.
     private static func point(_ kind: Kind, _ f: consuming Fix) -> TraceItem {
         switch kind {

@@ -188,12 +188,18 @@ public struct GPXReader: TraceReader {
         var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))  // fusedPoint(into:) starts it afresh
         while batch.count < limit {
             if !skipFusedOnce && queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
-                switch try fusedPoint(into: &fix) {
-                case .point(let kind):
-                    batch.append(kind, fix)
-                    continue
-                case .dropped: continue
-                case .notPlain: skipFusedOnce = true  // next() goes on where the fused path declined
+                // A run of fused points: fusedPoint(into:) changes none of the conditions above
+                // unless it declines.
+                while true {
+                    switch try fusedPoint(into: &fix) {
+                    case .point(let kind):
+                        batch.appendOwned(kind, fix)  // the batch is this call's since removeAll()
+                        if batch.count < limit { continue }
+                        return batch.count
+                    case .dropped: continue
+                    case .notPlain: skipFusedOnce = true  // next() goes on where the fused path declined
+                    }
+                    break
                 }
             }
             guard let item = try next() else { break }
@@ -595,8 +601,16 @@ extension GPXReader {
     private static func fusedNumber(_ base: UnsafePointer<UInt8>, _ i: inout Int, limit: Int, until terminator: UInt8) -> Double? {
         var j = i
         skipShortSpaces(base, &j, limit: limit)
-        guard j < limit, let (value, length) = DecimalParser.parsePrefix(base + j, limit: limit &- j), value.isFinite else { return nil }
-        j &+= length
+        guard j < limit else { return nil }
+        let value: Double
+        if let (v, length) = DecimalParser.parseCommonPrefix(base + j, limit: limit &- j) {
+            value = v  // finite: the common shape's values are
+            j &+= length
+        } else {
+            guard let (v, length) = DecimalParser.parseGeneralPrefix(base + j, limit: limit &- j), v.isFinite else { return nil }
+            value = v
+            j &+= length
+        }
         skipShortSpaces(base, &j, limit: limit)
         guard j < limit, base[j] == terminator else { return nil }
         i = j
@@ -689,48 +703,59 @@ extension GPXReader {
                 break
             }
             let f: Field
+            // Per name: its length with '<' and '>', and its end tag's first eight bytes (all of
+            // it but course's '>') with their mask, as constants.
             let tagLength: Int
+            let endTag: UInt64, endMask: UInt64
             switch UInt8(truncatingIfNeeded: tag &>> 8) {
             case UInt8(ascii: "e"):
                 guard tag & 0xFF_FFFF_FFFF == 0x3E_656C_653C else { return .notPlain }  // "<ele>"
                 f = .elevation
-                tagLength = 5
+                (tagLength, endTag, endMask) = (5, 0x3E65_6C65_2F3C, 0xFFFF_FFFF_FFFF)  // "</ele>"
             case UInt8(ascii: "t"):
                 guard tag & 0xFFFF_FFFF_FFFF == 0x3E65_6D69_743C else { return .notPlain }  // "<time>"
                 f = .time
-                tagLength = 6
+                (tagLength, endTag, endMask) = (6, 0x3E_656D_6974_2F3C, 0xFF_FFFF_FFFF_FFFF)  // "</time>"
             case UInt8(ascii: "h"):
                 switch tag & 0xFFFF_FFFF_FFFF {
-                case 0x3E70_6F64_683C: f = .hdop  // "<hdop>"
-                case 0x3E63_6341_683C: f = .horizontalAccuracy  // "<hAcc>"
+                case 0x3E70_6F64_683C:  // "<hdop>"
+                    f = .hdop
+                    endTag = 0x3E_706F_6468_2F3C  // "</hdop>"
+                case 0x3E63_6341_683C:  // "<hAcc>"
+                    f = .horizontalAccuracy
+                    endTag = 0x3E_6363_4168_2F3C  // "</hAcc>"
                 default: return .notPlain
                 }
-                tagLength = 6
+                (tagLength, endMask) = (6, 0xFF_FFFF_FFFF_FFFF)
             case UInt8(ascii: "v"):
                 switch tag & 0xFFFF_FFFF_FFFF {
-                case 0x3E70_6F64_763C: f = .vdop  // "<vdop>"
-                case 0x3E63_6341_763C: f = .verticalAccuracy  // "<vAcc>"
+                case 0x3E70_6F64_763C:  // "<vdop>"
+                    f = .vdop
+                    endTag = 0x3E_706F_6476_2F3C  // "</vdop>"
+                case 0x3E63_6341_763C:  // "<vAcc>"
+                    f = .verticalAccuracy
+                    endTag = 0x3E_6363_4176_2F3C  // "</vAcc>"
                 default: return .notPlain
                 }
-                tagLength = 6
+                (tagLength, endMask) = (6, 0xFF_FFFF_FFFF_FFFF)
             case UInt8(ascii: "p"):
                 guard tag & 0xFFFF_FFFF_FFFF == 0x3E70_6F64_703C else { return .notPlain }  // "<pdop>"
                 f = .pdop
-                tagLength = 6
+                (tagLength, endTag, endMask) = (6, 0x3E_706F_6470_2F3C, 0xFF_FFFF_FFFF_FFFF)  // "</pdop>"
             case UInt8(ascii: "s"):
                 if tag & 0xFF_FFFF_FFFF == 0x3E_7461_733C {  // "<sat>"
                     f = .satellites
-                    tagLength = 5
+                    (tagLength, endTag, endMask) = (5, 0x3E74_6173_2F3C, 0xFFFF_FFFF_FFFF)  // "</sat>"
                 } else if tag & 0xFF_FFFF_FFFF_FFFF == 0x3E_6465_6570_733C {  // "<speed>"
                     f = .speed
-                    tagLength = 7
+                    (tagLength, endTag, endMask) = (7, 0x3E64_6565_7073_2F3C, .max)  // "</speed>"
                 } else {
                     return .notPlain
                 }
             case UInt8(ascii: "c"):
                 guard tag == 0x3E65_7372_756F_633C else { return .notPlain }  // "<course>"
                 f = .course
-                tagLength = 8
+                (tagLength, endTag, endMask) = (8, 0x6573_7275_6F63_2F3C, .max)  // "</course", then '>'
             default:
                 return .notPlain
             }
@@ -767,15 +792,11 @@ extension GPXReader {
             }
             // The end tag: "</" and the start tag's name and '>'.
             guard limit &- i > 8 else { return .notPlain }
-            let expected = 0x2F3C | ((tag & GPXReader.lowBytes(tagLength)) &>> 8) &<< 16
-            let endLength = tagLength &+ 1
-            let found = GPXReader.load8(base + i)
-            if endLength <= 8 {
-                guard found & GPXReader.lowBytes(endLength) == expected else { return .notPlain }
-            } else {
-                guard found == expected, base[i &+ 8] == UInt8(ascii: ">") else { return .notPlain }
+            guard GPXReader.load8(base + i) & endMask == endTag else { return .notPlain }
+            if tagLength == 8 {
+                guard base[i &+ 8] == UInt8(ascii: ">") else { return .notPlain }
             }
-            i &+= endLength
+            i &+= tagLength &+ 1
         }
         fusedCount &+= 1
         if zoneless { assumeZoneless() }

@@ -278,6 +278,48 @@ struct GPXPointPathTests {
         #expect(messages.count == 2 && messages[0] == messages[1] && messages[0].contains("duplicate attribute"))
     }
 
+    @Test("a fused child's end tag must be its own: any other name, or one byte off, is the same error on every path")
+    func fusedChildEndTags() throws {
+        let names = ["ele", "time", "hdop", "hAcc", "vdop", "vAcc", "pdop", "sat", "speed", "course"]
+        /// A point whose one child `name` ends with `</` and `end` (its name and `>`, or not).
+        func text(_ name: String, end: String) -> [UInt8] {
+            let value = name == "time" ? "2024-05-01T00:00:01Z" : "7"
+            return Array("<gpx><trk><trkseg>\n<trkpt lat=\"47.5\" lon=\"8.25\">\n<\(name)>\(value)</\(end)\n</trkpt>\n</trkseg></trk></gpx>\n".utf8)
+        }
+        for name in names {
+            // Its own end tag: the fused path takes the point.
+            let own = try Self.expectPathsAgree(text(name, end: name + ">"), name)
+            #expect(own.fused == 1, "\(name)")
+            // The other names, every byte of its own name changed, a name one byte longer or
+            // shorter, or no '>': malformed, the same error on the fused and token paths.
+            var ends = names.filter { $0 != name }.map { $0 + ">" }
+            for k in 0..<name.utf8.count {
+                var changed = Array(name.utf8)
+                changed[k] ^= 0x20
+                ends.append(String(decoding: changed, as: UTF8.self) + ">")
+            }
+            ends += [name + "x>", String(name.dropLast()) + ">", name + "\n", name + "/"]
+            for end in ends {
+                var tokens = GPXReader(bytes: text(name, end: end))
+                tokens.plainPoints = false
+                var messages: [String] = []
+                var fusedCount = 0
+                for reader in [GPXReader(bytes: text(name, end: end)), tokens] {
+                    var reader = reader
+                    do {
+                        while try reader.next() != nil {}
+                        Issue.record("<\(name)> closed by </\(end) read")
+                    } catch {
+                        messages.append("\(error)")
+                    }
+                    fusedCount += reader.fusedCount
+                }
+                #expect(fusedCount == 0, "<\(name)> closed by </\(end)")
+                #expect(messages.count == 2 && messages[0] == messages[1], "<\(name)> closed by </\(end): \(messages)")
+            }
+        }
+    }
+
     @Test("every child the fused path knows is read by it, with the values the other paths read")
     func fusedTakesItsShape() throws {
         let point = """
