@@ -611,8 +611,12 @@ extension GPXReader {
             value = v
             j &+= length
         }
-        skipShortSpaces(base, &j, limit: limit)
-        guard j < limit, base[j] == terminator else { return nil }
+        // The terminator at once (usual), else after white space.
+        guard j < limit else { return nil }
+        if base[j] != terminator {
+            skipShortSpaces(base, &j, limit: limit)
+            guard j < limit, base[j] == terminator else { return nil }
+        }
         i = j
         return value
     }
@@ -768,16 +772,23 @@ extension GPXReader {
                 // before the '<'. Exactly the trimmed text the other paths parse.
                 var j = i
                 GPXReader.skipShortSpaces(base, &j, limit: limit)
-                guard limit &- j > 19 else { return .notPlain }
+                guard limit &- j > 20 else { return .notPlain }
                 var e = j &+ 19
-                while e < limit {
-                    let b = base[e]
-                    if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") || XMLScanner.isSpace(b) { break }
+                // The usual 20 bytes then '<' at once, else the byte loop.
+                let b19 = base[e]
+                if base[j &+ 20] == UInt8(ascii: "<") && b19 != UInt8(ascii: "<") && b19 != UInt8(ascii: "&") && b19 > 0x20 {
                     e &+= 1
+                    i = e
+                } else {
+                    while e < limit {
+                        let b = base[e]
+                        if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") || XMLScanner.isSpace(b) { break }
+                        e &+= 1
+                    }
+                    i = e
+                    GPXReader.skipShortSpaces(base, &i, limit: limit)
+                    guard i < limit, base[i] == UInt8(ascii: "<") else { return .notPlain }
                 }
-                i = e
-                GPXReader.skipShortSpaces(base, &i, limit: limit)
-                guard i < limit, base[i] == UInt8(ascii: "<") else { return .notPlain }
                 if e &- j == 20, let t = Timestamp.parseCommonUTC(base + j, day: &utcDay) {
                     values.time = t
                 } else {

@@ -320,6 +320,39 @@ struct GPXPointPathTests {
         }
     }
 
+    /// What reading to the end with `reader` gives (items and diagnostics, or the error's text),
+    /// and how many points the fused path took.
+    static func outcome(_ reader: GPXReader) -> (text: String, fused: Int) {
+        var reader = reader
+        var items: [TraceItem] = []
+        do {
+            while let item = try reader.next() { items.append(item) }
+        } catch {
+            return ("error: \(error)", reader.fusedCount)
+        }
+        return ("\(items) \(reader.diagnostics)", reader.fusedCount)
+    }
+
+    @Test("every byte after a time's 19 bytes, and after a 20th, reads the same on the fused and token paths")
+    func fusedTimeEnds() {
+        let head = "2024-05-01T00:00:01"
+        var fused = 0
+        for b in UInt8(1)...0x7F {
+            let c = String(decoding: [b], as: UTF8.self)
+            for time in [head + c, head + "Z" + c, head + c + "Z", head + c + "<a/>", head + "Z" + c + "<a/>"] {
+                let bytes = Array("<gpx><trk><trkseg>\n<trkpt lat=\"47.5\" lon=\"8.25\"><time>\(time)</time></trkpt>\n</trkseg></trk></gpx>\n".utf8)
+                var tokens = GPXReader(bytes: bytes)
+                tokens.plainPoints = false
+                let a = Self.outcome(GPXReader(bytes: bytes))
+                #expect(a.text == Self.outcome(tokens).text, "time \(time.debugDescription)")
+                fused += a.fused
+            }
+        }
+        // "Z" or "z" alone, and the time with or without "Z" before white space (tab, LF, CR,
+        // space): the others are no time, or not this shape.
+        #expect(fused == 10, "\(fused)")
+    }
+
     @Test("every child the fused path knows is read by it, with the values the other paths read")
     func fusedTakesItsShape() throws {
         let point = """
