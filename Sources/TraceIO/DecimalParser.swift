@@ -95,9 +95,11 @@ public enum DecimalParser {
     @inline(always)
     static func parseCommonPrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
         guard limit >= 25 else { return nil }
-        let negative = p[0] == UInt8(ascii: "-")
+        // The integer digits' word chosen from two loads, so that no load waits for the sign.
+        let atStart = load8(p), afterSign = load8(p + 1)
+        let negative = UInt8(truncatingIfNeeded: atStart) == UInt8(ascii: "-")
         var i = negative ? 1 : 0
-        let c0 = load8(p + i)
+        let c0 = negative ? afterSign : atStart
         let k0 = digitCount(c0)
         guard k0 > 0 && k0 < 8 && p[i &+ k0] == UInt8(ascii: ".") else { return nil }
         i &+= k0 &+ 1
