@@ -51,6 +51,11 @@ public struct GPXReader: TraceReader {
     private let zonelessOffset: Int?
     /// The date of the last common time the fused path read (``Timestamp/parseCommonUTC(_:day:)``).
     private var utcDay = Timestamp.CommonUTCDay()
+    /// The lengths of the white space the fused path last found before a point (the low byte of
+    /// `pointGap`), and inside one (a byte of `childGaps` each, by place: before the first child,
+    /// the second, …, the eighth and later): what it expects next time
+    /// (``skipPredictedSpaces(_:from:limit:gaps:place:)``).
+    private var pointGap: UInt64 = 0, childGaps: UInt64 = 0
 
     private enum PendingStart { case track(String?), route(String?) }
     private enum PointKind { case track, route, waypoint }
@@ -591,6 +596,23 @@ extension GPXReader {
         while i < limit && XMLScanner.isSpace(base[i]) { i &+= 1 }
     }
 
+    /// ``XMLScanner/skipCheckedSpaces(_:from:limit:)`` that expects the same run of white space
+    /// as last time at this place: byte `place / 8` of `gaps` (0…15, updated to a run shorter
+    /// than 16 bytes). When the 16 bytes from `from` hold exactly that run, the result is `from`
+    /// plus the expected length, which does not wait for the bytes' compare (files repeat their
+    /// indentation from point to point), else what the compare finds. The same result either way.
+    @inline(__always) private static func skipPredictedSpaces(_ base: UnsafePointer<UInt8>, from i: Int, limit: Int, gaps: inout UInt64, place: UInt64) -> Int {
+        // The expectation first: the compiler then keeps it, not the compare's count, where they
+        // are equal.
+        let predicted = (gaps &>> place) & 0xFF
+        guard limit &- i >= 16 else { return XMLScanner.skipCheckedSpaces(base, from: i, limit: limit) }
+        let gap = (ByteMasks.atMost(0x20, in: base + i) ^ 0xFFFF).trailingZeroBitCount  // 32: all white space
+        if UInt64(truncatingIfNeeded: gap) == predicted { return i &+ Int(truncatingIfNeeded: predicted) }
+        guard gap < 16 else { return XMLScanner.skipCheckedSpaces(base, from: i &+ 16, limit: limit) }
+        gaps = gaps & ~(0xFF &<< place) | UInt64(truncatingIfNeeded: gap) &<< place
+        return i &+ gap
+    }
+
     /// The number in text from `i` up to `terminator` (optionally surrounded by XML white space),
     /// exactly as ``DecimalParser/parseDouble(_:)-(UnsafeBufferPointer<UInt8>)`` reads the trimmed
     /// text; `i` is left at the terminator. Nil (with `i` unchanged) when the text is anything
@@ -639,7 +661,7 @@ extension GPXReader {
     private mutating func fusedPoint(into values: inout Fix.Numbers) throws(TraceReadError) -> FusedPoint {
         guard let window = scanner.elementWindow() else { return .notPlain }
         let base = window.base, limit = window.limit
-        var i = XMLScanner.skipCheckedSpaces(base, from: window.position, limit: limit)
+        var i = GPXReader.skipPredictedSpaces(base, from: window.position, limit: limit, gaps: &pointGap, place: 0)
         guard limit &- i >= 8 else { return .notPlain }
         let head = GPXReader.load8(base + i)
         let kind: PointKind
@@ -696,8 +718,10 @@ extension GPXReader {
         values = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: latitude, longitude: longitude))
         var zoneless = false
         var given = 0
+        var gaps = childGaps, place: UInt64 = 0  // place: 8 × the child's index, at most 56
         while true {
-            i = XMLScanner.skipCheckedSpaces(base, from: i, limit: limit)
+            i = GPXReader.skipPredictedSpaces(base, from: i, limit: limit, gaps: &gaps, place: place)
+            place = min(place &+ 8, 56)
             guard limit &- i >= 8 else { return .notPlain }
             let tag = GPXReader.load8(base + i)
             if tag & 0xFFFF == 0x2F3C {  // "</"
@@ -810,6 +834,7 @@ extension GPXReader {
             i &+= tagLength &+ 1
         }
         fusedCount &+= 1
+        childGaps = gaps
         if zoneless { assumeZoneless() }
         // As ``finishPoint()``, for a position already known to be valid (nothing to note).
         guard try checker.accept(valid: true, time: values.time, line: scanner.line, ordered: kind == .track) else { return .dropped }

@@ -353,6 +353,36 @@ struct GPXPointPathTests {
         #expect(fused == 10, "\(fused)")
     }
 
+    /// The fused path expects the white space it found last time at each place (before a point,
+    /// before its first child, its second, …): runs of 0–20 bytes, repeated and changing, before
+    /// points and up to ten children, all read by it, with what the other paths read.
+    @Test("white space before points and children that repeats, changes, or is 16 bytes or longer")
+    func fusedPredictedSpaces() throws {
+        var rng = SplitMix64(seed: 16)
+        var text = "<gpx><trk><trkseg>"
+        var points = 0, second = 0
+        func gap(_ r: inout SplitMix64, _ n: Int) -> String {
+            (0..<n).map { _ in [" ", "\t", "\n", "\r"][Int(r.next() % 4)] }.joined()
+        }
+        for run in 0..<120 {
+            let pointGap = run % 21, childGap = (run * 7) % 21, endGap = (run * 5) % 21
+            for _ in 0..<(1 + Int(rng.next() % 3)) {
+                second += 1
+                let children = ["<ele>1.5</ele>", "<time>2024-05-01T00:\(second / 60 < 10 ? "0" : "")\(second / 60):\(second % 60 < 10 ? "0" : "")\(second % 60)Z</time>",
+                                "<hdop>1.2</hdop>", "<vdop>2</vdop>", "<pdop>3</pdop>", "<sat>7</sat>", "<speed>1.25</speed>",
+                                "<course>90</course>", "<hAcc>4</hAcc>", "<vAcc>5</vAcc>"].prefix(2 + run % 9)
+                text += gap(&rng, pointGap) + "<trkpt lat=\"47.5\" lon=\"8.25\">"
+                for (k, child) in children.enumerated() { text += gap(&rng, k % 2 == 0 ? childGap : (childGap + k) % 21) + child }
+                text += gap(&rng, endGap) + "</trkpt>"
+                points += 1
+            }
+        }
+        text += "\n</trkseg></trk></gpx>\n"
+        let a = try Self.expectPathsAgree(Array(text.utf8), "gaps")
+        #expect(a.result.points.count == points)
+        #expect(a.fused == points, "\(a.fused) of \(points)")
+    }
+
     @Test("every child the fused path knows is read by it, with the values the other paths read")
     func fusedTakesItsShape() throws {
         let point = """
