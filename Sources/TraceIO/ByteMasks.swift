@@ -92,10 +92,10 @@ enum ByteMasks {
     @inline(__always)
     static func skipAtMost(_ x: UInt8, _ base: UnsafePointer<UInt8>, from: Int, limit: Int) -> Int {
         var i = from
-        while i + 16 <= limit {
+        while i &+ 16 <= limit {  // indices in a buffer: no overflow
             let m = atMost(x, in: base + i)
-            if m != 0xFFFF { return i + (~m).trailingZeroBitCount }
-            i += 16
+            if m != 0xFFFF { return i &+ (m ^ 0xFFFF).trailingZeroBitCount }
+            i &+= 16
         }
         while i < limit && base[i] <= x { i += 1 }
         return i

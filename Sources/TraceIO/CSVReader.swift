@@ -563,23 +563,17 @@ public struct CSVReader: TraceReader {
                 var plain = true
                 var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
                 while plain && batch.count < limit {
-                    // Room for the rows up to `stop`, made once (a huge `limit` is taken a
-                    // chunk at a time).
-                    let stop = batch.count &+ min(limit &- batch.count, 4_096)
-                    batch.reserveAppends(stop &- batch.count)
-                    while plain && batch.count < stop {
-                        let row: FusedRow
-                        do {
-                            row = try fusedRow(layout, &run, into: &fix)
-                        } catch {
-                            finishFusedRun(run)
-                            throw error
-                        }
-                        switch row {
-                        case .item: batch.appendReserved(.trackPoint, fix)
-                        case .dropped: break
-                        case .notPlain: plain = false
-                        }
+                    let row: FusedRow
+                    do {
+                        row = try fusedRow(layout, &run, into: &fix)
+                    } catch {
+                        finishFusedRun(run)
+                        throw error
+                    }
+                    switch row {
+                    case .item: batch.appendOwned(.trackPoint, fix)  // the batch is its own since removeAll()
+                    case .dropped: break
+                    case .notPlain: plain = false
                     }
                 }
                 finishFusedRun(run)

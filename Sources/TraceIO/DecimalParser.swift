@@ -95,16 +95,23 @@ public enum DecimalParser {
     @inline(always)
     static func parseCommonPrefix(_ p: UnsafePointer<UInt8>, limit: Int) -> (value: Double, length: Int)? {
         guard limit >= 25 else { return nil }
-        let negative = p[0] == UInt8(ascii: "-")
+        // The loads do not wait for the sign: which of the 16 bytes at `p` are digits, and the
+        // integer digits' word chosen between two loads.
+        let mask = ByteMasks.digits(in: p)
+        let atStart = load8(p), afterSign = load8(p + 1)
+        let negative = UInt8(truncatingIfNeeded: atStart) == UInt8(ascii: "-")
         var i = negative ? 1 : 0
-        // Which of the 16 bytes from the first digit on are digits: the integer part's length,
-        // and the fraction's (counted up to 8, as ``digitCount(_:)`` counts a word).
-        let digits = ByteMasks.digits(in: p + i)
+        // The digits from the first digit on: the integer part's length, and the fraction's
+        // (counted up to 8, as ``digitCount(_:)`` counts a word). The mask sees 15 - i - k0
+        // bytes after the point: when they are all digits and fewer than 8 (a negative number
+        // with seven integer digits), the fraction's word counts them.
+        let digits = mask &>> UInt32(i)
         let k0 = (~digits).trailingZeroBitCount
         guard k0 > 0 && k0 < 8 && p[i &+ k0] == UInt8(ascii: ".") else { return nil }
-        let k1 = min((~(digits &>> UInt32(k0 &+ 1))).trailingZeroBitCount, 8)  // 16 - k0 - 1 ≥ 8 bytes seen
+        var k1 = min((~(digits &>> UInt32(k0 &+ 1))).trailingZeroBitCount, 8)
+        if _slowPath(k1 < 8 && i &+ k0 &+ 1 &+ k1 == 16) { k1 = digitCount(load8(p + (i &+ k0 &+ 1))) }
         guard k1 > 0 else { return nil }
-        let c0 = load8(p + i)
+        let c0 = negative ? afterSign : atStart
         i &+= k0 &+ 1
         let c1 = load8(p + i)
         if k0 &+ k1 <= 8 {

@@ -34,7 +34,7 @@ public struct Fix: Hashable, Sendable {
         private var elevationValue = 0.0, horizontalAccuracyValue = 0.0, verticalAccuracyValue = 0.0
         private var hdopValue = 0.0, vdopValue = 0.0, pdopValue = 0.0, speedValue = 0.0, courseValue = 0.0
         private var satellitesValue = 0
-        private var present: Present = []
+        private var present = Present(rawValue: 0)  // not `[]`: an array literal, made and released per value
         private var fixTypeValue: FixType = .none
 
         /// A position with no other value.
@@ -55,7 +55,7 @@ public struct Fix: Hashable, Sendable {
 
         var time: Timestamp? {
             get { get(Timestamp(nanoseconds: timeValue), .time) }
-            set { Self.set(&timeValue, &present, newValue?.nanoseconds, .time, absent: 0) }
+            @inline(__always) set { Self.set(&timeValue, &present, newValue?.nanoseconds, .time, absent: 0) }
         }
         var elevation: Double? {
             get { get(elevationValue, .elevation) }

@@ -226,26 +226,19 @@ public struct FixBatch: Sendable {
     @inline(__always)
     mutating func append(_ kind: Kind, _ n: Fix.Numbers) {
         prepareAppend()
-        appendReserved(kind, n)
+        let i = storage.count
+        let c = n.batchColumns
+        if _slowPath(!c.fits) { whole[i] = FixBatch.point(kind, Fix(n)) }
+        appendRow(kind, n.coordinate, c)
     }
 
-    /// Makes the storage this batch's own, with room for `n` more items, so that that many
-    /// ``appendReserved(_:_:)`` calls need not check it each time. The capacity at least doubles
-    /// when it grows, as with ``append(_:)``.
-    mutating func reserveAppends(_ n: Int) {
-        let needed = storage.count + max(n, 0)
-        if needed > storage.capacity {
-            storage = storage.copy(capacity: max(needed, storage.capacity * 2))
-        } else if !isKnownUniquelyReferenced(&storage) {
-            storage = storage.copy(capacity: storage.capacity)
-        }
-    }
-
-    /// ``append(_:_:)-(_,Fix.Numbers)`` into room made by ``reserveAppends(_:)`` (this batch
-    /// not copied since): the storage is not checked.
+    /// ``append(_:_:)`` of numbers, for a reader's `read(into:limit:)` that emptied the
+    /// batch with ``removeAll()`` (which leaves the storage this batch's own) and has not copied
+    /// it since: only the capacity is checked, not the ownership (a call per point).
     @inline(__always)
-    mutating func appendReserved(_ kind: Kind, _ n: Fix.Numbers) {
-        assert(storage.count < storage.capacity, "FixBatch.appendReserved beyond the reserved room")
+    mutating func appendOwned(_ kind: Kind, _ n: Fix.Numbers) {
+        assert(isKnownUniquelyReferenced(&storage), "appendOwned(_:_:) on a shared batch")
+        if _slowPath(storage.count == storage.capacity) { storage = storage.copy(capacity: storage.capacity * 2) }
         let i = storage.count
         let c = n.batchColumns
         if _slowPath(!c.fits) { whole[i] = FixBatch.point(kind, Fix(n)) }

@@ -51,6 +51,11 @@ public struct GPXReader: TraceReader {
     private let zonelessOffset: Int?
     /// The date of the last common time the fused path read (``Timestamp/parseCommonUTC(_:day:)``).
     private var utcDay = Timestamp.CommonUTCDay()
+    /// The lengths of the white space the fused path last found before a point (the low byte of
+    /// `pointGap`), and inside one (a byte of `childGaps` each, by place: before the first child,
+    /// the second, …, the eighth and later): what it expects next time
+    /// (``skipPredictedSpaces(_:from:limit:gaps:place:)``).
+    private var pointGap: UInt64 = 0, childGaps: UInt64 = 0
 
     private enum PendingStart { case track(String?), route(String?) }
     private enum PointKind { case track, route, waypoint }
@@ -188,12 +193,18 @@ public struct GPXReader: TraceReader {
         var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))  // fusedPoint(into:) starts it afresh
         while batch.count < limit {
             if !skipFusedOnce && queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
-                switch try fusedPoint(into: &fix) {
-                case .point(let kind):
-                    batch.append(kind, fix)
-                    continue
-                case .dropped: continue
-                case .notPlain: skipFusedOnce = true  // next() goes on where the fused path declined
+                // A run of fused points: fusedPoint(into:) changes none of the conditions above
+                // unless it declines.
+                while true {
+                    switch try fusedPoint(into: &fix) {
+                    case .point(let kind):
+                        batch.appendOwned(kind, fix)  // the batch is this call's since removeAll()
+                        if batch.count < limit { continue }
+                        return batch.count
+                    case .dropped: continue
+                    case .notPlain: skipFusedOnce = true  // next() goes on where the fused path declined
+                    }
+                    break
                 }
             }
             guard let item = try next() else { break }
@@ -585,6 +596,23 @@ extension GPXReader {
         while i < limit && XMLScanner.isSpace(base[i]) { i &+= 1 }
     }
 
+    /// ``XMLScanner/skipCheckedSpaces(_:from:limit:)`` that expects the same run of white space
+    /// as last time at this place: byte `place / 8` of `gaps` (0…15, updated to a run shorter
+    /// than 16 bytes). When the 16 bytes from `from` hold exactly that run, the result is `from`
+    /// plus the expected length, which does not wait for the bytes' compare (files repeat their
+    /// indentation from point to point), else what the compare finds. The same result either way.
+    @inline(__always) private static func skipPredictedSpaces(_ base: UnsafePointer<UInt8>, from i: Int, limit: Int, gaps: inout UInt64, place: UInt64) -> Int {
+        // The expectation first: the compiler then keeps it, not the compare's count, where they
+        // are equal.
+        let predicted = (gaps &>> place) & 0xFF
+        guard limit &- i >= 16 else { return XMLScanner.skipCheckedSpaces(base, from: i, limit: limit) }
+        let gap = (ByteMasks.atMost(0x20, in: base + i) ^ 0xFFFF).trailingZeroBitCount  // 32: all white space
+        if UInt64(truncatingIfNeeded: gap) == predicted { return i &+ Int(truncatingIfNeeded: predicted) }
+        guard gap < 16 else { return XMLScanner.skipCheckedSpaces(base, from: i &+ 16, limit: limit) }
+        gaps = gaps & ~(0xFF &<< place) | UInt64(truncatingIfNeeded: gap) &<< place
+        return i &+ gap
+    }
+
     /// The number in text from `i` up to `terminator` (optionally surrounded by XML white space),
     /// exactly as ``DecimalParser/parseDouble(_:)-(UnsafeBufferPointer<UInt8>)`` reads the trimmed
     /// text; `i` is left at the terminator. Nil (with `i` unchanged) when the text is anything
@@ -595,10 +623,22 @@ extension GPXReader {
     private static func fusedNumber(_ base: UnsafePointer<UInt8>, _ i: inout Int, limit: Int, until terminator: UInt8) -> Double? {
         var j = i
         skipShortSpaces(base, &j, limit: limit)
-        guard j < limit, let (value, length) = DecimalParser.parsePrefix(base + j, limit: limit &- j), value.isFinite else { return nil }
-        j &+= length
-        skipShortSpaces(base, &j, limit: limit)
-        guard j < limit, base[j] == terminator else { return nil }
+        guard j < limit else { return nil }
+        let value: Double
+        if let (v, length) = DecimalParser.parseCommonPrefix(base + j, limit: limit &- j) {
+            value = v  // finite: the common shape's values are
+            j &+= length
+        } else {
+            guard let (v, length) = DecimalParser.parseGeneralPrefix(base + j, limit: limit &- j), v.isFinite else { return nil }
+            value = v
+            j &+= length
+        }
+        // The terminator at once (usual), else after white space.
+        guard j < limit else { return nil }
+        if base[j] != terminator {
+            skipShortSpaces(base, &j, limit: limit)
+            guard j < limit, base[j] == terminator else { return nil }
+        }
         i = j
         return value
     }
@@ -621,7 +661,7 @@ extension GPXReader {
     private mutating func fusedPoint(into values: inout Fix.Numbers) throws(TraceReadError) -> FusedPoint {
         guard let window = scanner.elementWindow() else { return .notPlain }
         let base = window.base, limit = window.limit
-        var i = XMLScanner.skipCheckedSpaces(base, from: window.position, limit: limit)
+        var i = GPXReader.skipPredictedSpaces(base, from: window.position, limit: limit, gaps: &pointGap, place: 0)
         guard limit &- i >= 8 else { return .notPlain }
         let head = GPXReader.load8(base + i)
         let kind: PointKind
@@ -678,8 +718,10 @@ extension GPXReader {
         values = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: latitude, longitude: longitude))
         var zoneless = false
         var given = 0
+        var gaps = childGaps, place: UInt64 = 0  // place: 8 × the child's index, at most 56
         while true {
-            i = XMLScanner.skipCheckedSpaces(base, from: i, limit: limit)
+            i = GPXReader.skipPredictedSpaces(base, from: i, limit: limit, gaps: &gaps, place: place)
+            place = min(place &+ 8, 56)
             guard limit &- i >= 8 else { return .notPlain }
             let tag = GPXReader.load8(base + i)
             if tag & 0xFFFF == 0x2F3C {  // "</"
@@ -689,48 +731,59 @@ extension GPXReader {
                 break
             }
             let f: Field
+            // Per name: its length with '<' and '>', and its end tag's first eight bytes (all of
+            // it but course's '>') with their mask, as constants.
             let tagLength: Int
+            let endTag: UInt64, endMask: UInt64
             switch UInt8(truncatingIfNeeded: tag &>> 8) {
             case UInt8(ascii: "e"):
                 guard tag & 0xFF_FFFF_FFFF == 0x3E_656C_653C else { return .notPlain }  // "<ele>"
                 f = .elevation
-                tagLength = 5
+                (tagLength, endTag, endMask) = (5, 0x3E65_6C65_2F3C, 0xFFFF_FFFF_FFFF)  // "</ele>"
             case UInt8(ascii: "t"):
                 guard tag & 0xFFFF_FFFF_FFFF == 0x3E65_6D69_743C else { return .notPlain }  // "<time>"
                 f = .time
-                tagLength = 6
+                (tagLength, endTag, endMask) = (6, 0x3E_656D_6974_2F3C, 0xFF_FFFF_FFFF_FFFF)  // "</time>"
             case UInt8(ascii: "h"):
                 switch tag & 0xFFFF_FFFF_FFFF {
-                case 0x3E70_6F64_683C: f = .hdop  // "<hdop>"
-                case 0x3E63_6341_683C: f = .horizontalAccuracy  // "<hAcc>"
+                case 0x3E70_6F64_683C:  // "<hdop>"
+                    f = .hdop
+                    endTag = 0x3E_706F_6468_2F3C  // "</hdop>"
+                case 0x3E63_6341_683C:  // "<hAcc>"
+                    f = .horizontalAccuracy
+                    endTag = 0x3E_6363_4168_2F3C  // "</hAcc>"
                 default: return .notPlain
                 }
-                tagLength = 6
+                (tagLength, endMask) = (6, 0xFF_FFFF_FFFF_FFFF)
             case UInt8(ascii: "v"):
                 switch tag & 0xFFFF_FFFF_FFFF {
-                case 0x3E70_6F64_763C: f = .vdop  // "<vdop>"
-                case 0x3E63_6341_763C: f = .verticalAccuracy  // "<vAcc>"
+                case 0x3E70_6F64_763C:  // "<vdop>"
+                    f = .vdop
+                    endTag = 0x3E_706F_6476_2F3C  // "</vdop>"
+                case 0x3E63_6341_763C:  // "<vAcc>"
+                    f = .verticalAccuracy
+                    endTag = 0x3E_6363_4176_2F3C  // "</vAcc>"
                 default: return .notPlain
                 }
-                tagLength = 6
+                (tagLength, endMask) = (6, 0xFF_FFFF_FFFF_FFFF)
             case UInt8(ascii: "p"):
                 guard tag & 0xFFFF_FFFF_FFFF == 0x3E70_6F64_703C else { return .notPlain }  // "<pdop>"
                 f = .pdop
-                tagLength = 6
+                (tagLength, endTag, endMask) = (6, 0x3E_706F_6470_2F3C, 0xFF_FFFF_FFFF_FFFF)  // "</pdop>"
             case UInt8(ascii: "s"):
                 if tag & 0xFF_FFFF_FFFF == 0x3E_7461_733C {  // "<sat>"
                     f = .satellites
-                    tagLength = 5
+                    (tagLength, endTag, endMask) = (5, 0x3E74_6173_2F3C, 0xFFFF_FFFF_FFFF)  // "</sat>"
                 } else if tag & 0xFF_FFFF_FFFF_FFFF == 0x3E_6465_6570_733C {  // "<speed>"
                     f = .speed
-                    tagLength = 7
+                    (tagLength, endTag, endMask) = (7, 0x3E64_6565_7073_2F3C, .max)  // "</speed>"
                 } else {
                     return .notPlain
                 }
             case UInt8(ascii: "c"):
                 guard tag == 0x3E65_7372_756F_633C else { return .notPlain }  // "<course>"
                 f = .course
-                tagLength = 8
+                (tagLength, endTag, endMask) = (8, 0x6573_7275_6F63_2F3C, .max)  // "</course", then '>'
             default:
                 return .notPlain
             }
@@ -743,16 +796,23 @@ extension GPXReader {
                 // before the '<'. Exactly the trimmed text the other paths parse.
                 var j = i
                 GPXReader.skipShortSpaces(base, &j, limit: limit)
-                guard limit &- j > 19 else { return .notPlain }
+                guard limit &- j > 20 else { return .notPlain }
                 var e = j &+ 19
-                while e < limit {
-                    let b = base[e]
-                    if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") || XMLScanner.isSpace(b) { break }
+                // The usual 20 bytes then '<' at once, else the byte loop.
+                let b19 = base[e]
+                if base[j &+ 20] == UInt8(ascii: "<") && b19 != UInt8(ascii: "<") && b19 != UInt8(ascii: "&") && b19 > 0x20 {
                     e &+= 1
+                    i = e
+                } else {
+                    while e < limit {
+                        let b = base[e]
+                        if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") || XMLScanner.isSpace(b) { break }
+                        e &+= 1
+                    }
+                    i = e
+                    GPXReader.skipShortSpaces(base, &i, limit: limit)
+                    guard i < limit, base[i] == UInt8(ascii: "<") else { return .notPlain }
                 }
-                i = e
-                GPXReader.skipShortSpaces(base, &i, limit: limit)
-                guard i < limit, base[i] == UInt8(ascii: "<") else { return .notPlain }
                 if e &- j == 20, let t = Timestamp.parseCommonUTC(base + j, day: &utcDay) {
                     values.time = t
                 } else {
@@ -767,17 +827,14 @@ extension GPXReader {
             }
             // The end tag: "</" and the start tag's name and '>'.
             guard limit &- i > 8 else { return .notPlain }
-            let expected = 0x2F3C | ((tag & GPXReader.lowBytes(tagLength)) &>> 8) &<< 16
-            let endLength = tagLength &+ 1
-            let found = GPXReader.load8(base + i)
-            if endLength <= 8 {
-                guard found & GPXReader.lowBytes(endLength) == expected else { return .notPlain }
-            } else {
-                guard found == expected, base[i &+ 8] == UInt8(ascii: ">") else { return .notPlain }
+            guard GPXReader.load8(base + i) & endMask == endTag else { return .notPlain }
+            if tagLength == 8 {
+                guard base[i &+ 8] == UInt8(ascii: ">") else { return .notPlain }
             }
-            i &+= endLength
+            i &+= tagLength &+ 1
         }
         fusedCount &+= 1
+        childGaps = gaps
         if zoneless { assumeZoneless() }
         // As ``finishPoint()``, for a position already known to be valid (nothing to note).
         guard try checker.accept(valid: true, time: values.time, line: scanner.line, ordered: kind == .track) else { return .dropped }

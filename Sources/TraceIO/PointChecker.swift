@@ -10,6 +10,9 @@ struct PointChecker {
     private var previousTime: Timestamp?
     /// Problems of the point being checked, pending the policy decision.
     private var pending: [Problem] = []
+    /// Whether `pending` holds a problem (kept apart: reading an array's count is a call in the
+    /// readers' fused paths).
+    private var hasPending = false
 
     /// 1970-01-01 and 2100-01-01 in nanoseconds.
     static let earliest = Timestamp(nanoseconds: 0)
@@ -32,6 +35,7 @@ struct PointChecker {
         }
         let keep = diagnostics.wantsExample(of: kind) && !pending.contains { $0.kind == kind }
         pending.append(keep ? Problem(kind: kind, line: line(), detail: detail()) : Problem(kind: kind, line: 0, detail: ""))
+        hasPending = true
     }
 
     /// Validates a raw position; notes the problem and returns nil when it is unusable.
@@ -70,7 +74,7 @@ struct PointChecker {
     /// a call for every other point.
     @inline(always)
     mutating func accept(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Bool {
-        if valid && ordered && pending.isEmpty, let t = time, let p = previousTime, t > p,
+        if valid && ordered && !hasPending, let t = time, let p = previousTime, t > p,
            t >= PointChecker.earliest, t < PointChecker.latest {
             diagnostics.pointsRead &+= 1
             previousTime = t
@@ -101,6 +105,7 @@ struct PointChecker {
         if !pending.isEmpty {
             for p in pending { diagnostics.record(p) }
             pending.removeAll(keepingCapacity: true)
+            hasPending = false
         }
         if drop {
             diagnostics.pointsDropped += 1

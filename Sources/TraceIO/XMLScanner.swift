@@ -100,7 +100,9 @@ struct XMLScanner {
         base = source.bytes.baseAddress!
     }
 
-    var depth: Int { openEnds.count }
+    /// The number of open elements (`openEnds.count`, kept apart: reading an array's count is a call
+    /// in the readers' fused paths).
+    private(set) var depth = 0
 
     /// The bytes of `r` in the window (valid until the next refill).
     @inline(__always) private func window(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> {
@@ -291,11 +293,13 @@ struct XMLScanner {
     private mutating func pushOpen(_ r: Range<Int>) {
         openNames.append(base + r.lowerBound, count: r.count)
         openEnds.append(openNames.count)
+        depth &+= 1
         rootSeen = true
     }
 
     private mutating func popOpen() {
         openEnds.removeLast()
+        depth &-= 1
         openNames.removeAll(from: openEnds.last ?? 0)
         if openEnds.isEmpty { rootClosed = true }
     }
@@ -813,7 +817,7 @@ struct XMLScanner {
     /// `accept` refuses the element's local name, having changed nothing the other calls
     /// depend on.
     mutating func plainElement(maximumChildren: Int, where accept: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-        guard !pendingEnd, !latin1, !captureText, !openEnds.isEmpty, openEnds.count + 1 < XMLScanner.maximumDepth else { return false }
+        guard !pendingEnd, !latin1, !captureText, depth > 0, depth + 1 < XMLScanner.maximumDepth else { return false }
         let limit = source.end
         let start = ByteMasks.skipSpaces(base, from: position, limit: limit)
         guard start < limit, base[start] == UInt8(ascii: "<"), let tag = plainStartTag(at: start), !tag.selfClosing,
@@ -860,7 +864,7 @@ struct XMLScanner {
     /// references), and the matching end tag, then call ``consumeElement(endName:end:)``; or
     /// change nothing.
     func elementWindow() -> (base: UnsafePointer<UInt8>, position: Int, limit: Int)? {
-        guard !pendingEnd, !latin1, !captureText, !openEnds.isEmpty, openEnds.count + 1 < XMLScanner.maximumDepth else { return nil }
+        guard !pendingEnd, !latin1, !captureText, depth > 0, depth + 1 < XMLScanner.maximumDepth else { return nil }
         return (UnsafePointer(base), position, source.end)
     }
 
@@ -886,7 +890,7 @@ struct XMLScanner {
     /// valid until the next call of ``next()``). Returns nil for anything else, having consumed at
     /// most the whitespace (which ``next()`` would skip: it is not captured, and inside the root).
     mutating func simpleElement() -> UnsafeBufferPointer<UInt8>? {
-        guard !pendingEnd, !latin1, !captureText, !openEnds.isEmpty, openEnds.count < XMLScanner.maximumDepth else { return nil }
+        guard !pendingEnd, !latin1, !captureText, depth > 0, depth < XMLScanner.maximumDepth else { return nil }
         let limit = source.end
         var i = position
         while i < limit && XMLScanner.isSpace(base[i]) { i += 1 }

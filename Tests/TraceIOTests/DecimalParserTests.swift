@@ -292,6 +292,33 @@ struct DecimalParserTests {
         #expect(c.mismatches == [])
     }
 
+    /// The inline common path takes the shape it states, signed or not (the other tests see only
+    /// values, which the general parser gives as well when the common path declines).
+    @Test("the common path takes its shape, with or without a minus sign")
+    func commonPathTakesItsShape() {
+        var rng = SplitMix64(seed: 25)
+        var taken = 0
+        for k in 0..<2_000 {
+            var text: [UInt8] = k % 2 == 0 ? [] : [UInt8(ascii: "-")]
+            let integer = 1 + k / 2 % 7, fraction = 1 + k / 14 % 16
+            guard integer + fraction <= 19 else { continue }
+            for _ in 0..<integer { text.append(UInt8(ascii: "0") + UInt8(rng.next() % 10)) }
+            text.append(UInt8(ascii: "."))
+            for _ in 0..<fraction { text.append(UInt8(ascii: "0") + UInt8(rng.next() % 10)) }
+            let padded = text + Array("\"/>                         ".utf8)
+            let got = padded.withUnsafeBufferPointer { DecimalParser.parseCommonPrefix($0.baseAddress!, limit: $0.count) }
+            let want = strtodReference(text)
+            // Eisel–Lemire may leave a rare 17–19-digit value undecided (nil): never a wrong one.
+            if let got {
+                taken += 1
+                #expect(got.length == text.count && got.value.bitPattern == want?.bitPattern, "\(String(decoding: text, as: UTF8.self))")
+            } else {
+                #expect(integer + fraction >= 16, "\(String(decoding: text, as: UTF8.self)) declined")
+            }
+        }
+        #expect(taken > 1_500, "\(taken)")
+    }
+
     /// The eight-byte digit count behind the fast paths: every byte value at every position
     /// after a run of digits, with digits and arbitrary bytes after it.
     @Test("digit count of eight bytes: every byte after every run of digits")

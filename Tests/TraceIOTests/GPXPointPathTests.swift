@@ -278,6 +278,111 @@ struct GPXPointPathTests {
         #expect(messages.count == 2 && messages[0] == messages[1] && messages[0].contains("duplicate attribute"))
     }
 
+    @Test("a fused child's end tag must be its own: any other name, or one byte off, is the same error on every path")
+    func fusedChildEndTags() throws {
+        let names = ["ele", "time", "hdop", "hAcc", "vdop", "vAcc", "pdop", "sat", "speed", "course"]
+        /// A point whose one child `name` ends with `</` and `end` (its name and `>`, or not).
+        func text(_ name: String, end: String) -> [UInt8] {
+            let value = name == "time" ? "2024-05-01T00:00:01Z" : "7"
+            return Array("<gpx><trk><trkseg>\n<trkpt lat=\"47.5\" lon=\"8.25\">\n<\(name)>\(value)</\(end)\n</trkpt>\n</trkseg></trk></gpx>\n".utf8)
+        }
+        for name in names {
+            // Its own end tag: the fused path takes the point.
+            let own = try Self.expectPathsAgree(text(name, end: name + ">"), name)
+            #expect(own.fused == 1, "\(name)")
+            // The other names, every byte of its own name changed, a name one byte longer or
+            // shorter, or no '>': malformed, the same error on the fused and token paths.
+            var ends = names.filter { $0 != name }.map { $0 + ">" }
+            for k in 0..<name.utf8.count {
+                var changed = Array(name.utf8)
+                changed[k] ^= 0x20
+                ends.append(String(decoding: changed, as: UTF8.self) + ">")
+            }
+            ends += [name + "x>", String(name.dropLast()) + ">", name + "\n", name + "/"]
+            for end in ends {
+                var tokens = GPXReader(bytes: text(name, end: end))
+                tokens.plainPoints = false
+                var messages: [String] = []
+                var fusedCount = 0
+                for reader in [GPXReader(bytes: text(name, end: end)), tokens] {
+                    var reader = reader
+                    do {
+                        while try reader.next() != nil {}
+                        Issue.record("<\(name)> closed by </\(end) read")
+                    } catch {
+                        messages.append("\(error)")
+                    }
+                    fusedCount += reader.fusedCount
+                }
+                #expect(fusedCount == 0, "<\(name)> closed by </\(end)")
+                #expect(messages.count == 2 && messages[0] == messages[1], "<\(name)> closed by </\(end): \(messages)")
+            }
+        }
+    }
+
+    /// What reading to the end with `reader` gives (items and diagnostics, or the error's text),
+    /// and how many points the fused path took.
+    static func outcome(_ reader: GPXReader) -> (text: String, fused: Int) {
+        var reader = reader
+        var items: [TraceItem] = []
+        do {
+            while let item = try reader.next() { items.append(item) }
+        } catch {
+            return ("error: \(error)", reader.fusedCount)
+        }
+        return ("\(items) \(reader.diagnostics)", reader.fusedCount)
+    }
+
+    @Test("every byte after a time's 19 bytes, and after a 20th, reads the same on the fused and token paths")
+    func fusedTimeEnds() {
+        let head = "2024-05-01T00:00:01"
+        var fused = 0
+        for b in UInt8(1)...0x7F {
+            let c = String(decoding: [b], as: UTF8.self)
+            for time in [head + c, head + "Z" + c, head + c + "Z", head + c + "<a/>", head + "Z" + c + "<a/>"] {
+                let bytes = Array("<gpx><trk><trkseg>\n<trkpt lat=\"47.5\" lon=\"8.25\"><time>\(time)</time></trkpt>\n</trkseg></trk></gpx>\n".utf8)
+                var tokens = GPXReader(bytes: bytes)
+                tokens.plainPoints = false
+                let a = Self.outcome(GPXReader(bytes: bytes))
+                #expect(a.text == Self.outcome(tokens).text, "time \(time.debugDescription)")
+                fused += a.fused
+            }
+        }
+        // "Z" or "z" alone, and the time with or without "Z" before white space (tab, LF, CR,
+        // space): the others are no time, or not this shape.
+        #expect(fused == 10, "\(fused)")
+    }
+
+    /// The fused path expects the white space it found last time at each place (before a point,
+    /// before its first child, its second, …): runs of 0–20 bytes, repeated and changing, before
+    /// points and up to ten children, all read by it, with what the other paths read.
+    @Test("white space before points and children that repeats, changes, or is 16 bytes or longer")
+    func fusedPredictedSpaces() throws {
+        var rng = SplitMix64(seed: 16)
+        var text = "<gpx><trk><trkseg>"
+        var points = 0, second = 0
+        func gap(_ r: inout SplitMix64, _ n: Int) -> String {
+            (0..<n).map { _ in [" ", "\t", "\n", "\r"][Int(r.next() % 4)] }.joined()
+        }
+        for run in 0..<120 {
+            let pointGap = run % 21, childGap = (run * 7) % 21, endGap = (run * 5) % 21
+            for _ in 0..<(1 + Int(rng.next() % 3)) {
+                second += 1
+                let children = ["<ele>1.5</ele>", "<time>2024-05-01T00:\(second / 60 < 10 ? "0" : "")\(second / 60):\(second % 60 < 10 ? "0" : "")\(second % 60)Z</time>",
+                                "<hdop>1.2</hdop>", "<vdop>2</vdop>", "<pdop>3</pdop>", "<sat>7</sat>", "<speed>1.25</speed>",
+                                "<course>90</course>", "<hAcc>4</hAcc>", "<vAcc>5</vAcc>"].prefix(2 + run % 9)
+                text += gap(&rng, pointGap) + "<trkpt lat=\"47.5\" lon=\"8.25\">"
+                for (k, child) in children.enumerated() { text += gap(&rng, k % 2 == 0 ? childGap : (childGap + k) % 21) + child }
+                text += gap(&rng, endGap) + "</trkpt>"
+                points += 1
+            }
+        }
+        text += "\n</trkseg></trk></gpx>\n"
+        let a = try Self.expectPathsAgree(Array(text.utf8), "gaps")
+        #expect(a.result.points.count == points)
+        #expect(a.fused == points, "\(a.fused) of \(points)")
+    }
+
     @Test("every child the fused path knows is read by it, with the values the other paths read")
     func fusedTakesItsShape() throws {
         let point = """
