@@ -518,9 +518,9 @@ public struct CSVReader: TraceReader {
                 continue
             }
             if direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
-               let layout = fusedColumns, let run = startFusedRun() {
+               let layout = fusedColumns {
                 var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
-                switch try nextFusedRow(layout, run, into: &fix) {
+                switch try nextFusedRow(layout, into: &fix) {
                 case .item: return .trackPoint(Fix(fix))
                 case .dropped: continue
                 case .notPlain: break
@@ -1053,26 +1053,26 @@ public struct CSVReader: TraceReader {
                         position: window.position, firstLine: scanner.nextLine)
     }
 
-    /// Moves the scanner past the run's rows (the last one's text found from its line feed) and
-    /// tells the source about the line feeds they hold (one per row, its last byte), so that it
-    /// does not count them again.
-    private mutating func finishFusedRun(_ run: FusedRun) {
+    /// Moves the scanner past the run's rows (the last one's text found from its line feed) and,
+    /// when `noting` (a run of many rows), tells the source about the line feeds they hold (one
+    /// per row, its last byte), so that it does not count them again.
+    private mutating func finishFusedRun(_ run: FusedRun, noting: Bool = true) {
         guard run.rows > 0 else { return }
         let newline = run.position &- 1
         let lastStart = run.rows == 1 ? run.start : ByteMasks.lastIndex(of: 0x0A, run.base, from: run.start, to: newline)! &+ 1
         var lastEnd = newline
         while lastEnd > lastStart && run.base[lastEnd &- 1] == 0x0D { lastEnd &-= 1 }
         scanner.consumeRows(run.rows, lastStart: lastStart, lastEnd: lastEnd, newline: newline)
-        scanner.source.noteLines(run.rows, from: run.start, to: scanner.position)
+        if noting { scanner.source.noteLines(run.rows, from: run.start, to: scanner.position) }
         fusedCount &+= run.rows
     }
 
     /// ``fusedRow(_:_:into:)`` for ``next()``: one row, out of line (``read(into:limit:)`` has it
-    /// inlined in its loop).
+    /// inlined in its loop). The source counts a single row's line feed itself when it needs to.
     @inline(never)
-    private mutating func nextFusedRow(_ layout: [FusedColumn], _ run: FusedRun, into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
-        var run = run
-        defer { finishFusedRun(run) }
+    private mutating func nextFusedRow(_ layout: [FusedColumn], into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
+        guard var run = startFusedRun() else { return .notPlain }
+        defer { finishFusedRun(run, noting: false) }
         return try fusedRow(layout, &run, into: &values)
     }
 
