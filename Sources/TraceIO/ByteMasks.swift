@@ -66,10 +66,16 @@ enum ByteMasks {
         let digit = _mm_cmpeq_epi8(_mm_min_epu8(value, _mm_set1_epi8(9)), value)
         return UInt32(truncatingIfNeeded: _mm_movemask_epi8(digit))
         #else
+        return digitsByLoop(in: p)
+        #endif
+    }
+
+    /// ``digits(in:)`` a byte at a time: the other architectures' way, and what the tests check
+    /// the SSE2 one against.
+    static func digitsByLoop(in p: UnsafePointer<UInt8>) -> UInt32 {
         var m: UInt32 = 0
         for k in 0..<16 where p[k] &- 0x30 <= 9 { m |= 1 << k }
         return m
-        #endif
     }
 
     /// The mask of the bytes of the 16 at `p` that equal those of `pattern` (its low word's bytes
@@ -81,10 +87,16 @@ enum ByteMasks {
         let expected = _mm_set_epi64x(Int64(bitPattern: pattern.high), Int64(bitPattern: pattern.low))
         return UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(block, expected)))
         #else
+        return matchesByLoop(pattern, in: p)
+        #endif
+    }
+
+    /// ``matches(_:in:)`` a byte at a time: the other architectures' way, and what the tests check
+    /// the SSE2 one against.
+    static func matchesByLoop(_ pattern: (low: UInt64, high: UInt64), in p: UnsafePointer<UInt8>) -> UInt32 {
         var m: UInt32 = 0
         for k in 0..<16 where p[k] == UInt8(truncatingIfNeeded: (k < 8 ? pattern.low : pattern.high) >> UInt64(8 * (k % 8))) { m |= 1 << k }
         return m
-        #endif
     }
 
     /// The index of the first byte above `x` at or after `from` and before `limit` (`limit` when

@@ -1030,7 +1030,7 @@ public struct CSVReader: TraceReader {
     }
 
     /// Rows ``fusedRow(_:_:into:)`` reads one after another from the row scanner's window without
-    /// moving the scanner, which catches up once, in ``finishFusedRun(_:)``.
+    /// moving the scanner, which catches up once, in ``finishFusedRun(_:noting:)``.
     private struct FusedRun {
         let base: UnsafePointer<UInt8>
         /// The end of the valid bytes in the window.
@@ -1054,8 +1054,9 @@ public struct CSVReader: TraceReader {
     }
 
     /// Moves the scanner past the run's rows (the last one's text found from its line feed) and,
-    /// when `noting` (a run of many rows), tells the source about the line feeds they hold (one
-    /// per row, its last byte), so that it does not count them again.
+    /// when `noting` (``read(into:limit:)``'s runs; not ``next()``'s single rows, where a call per
+    /// row would cost more than the source's own count), tells the source about the line feeds
+    /// they hold (one per row, its last byte), so that it does not count them again.
     private mutating func finishFusedRun(_ run: FusedRun, noting: Bool = true) {
         guard run.rows > 0 else { return }
         let newline = run.position &- 1
@@ -1091,10 +1092,10 @@ public struct CSVReader: TraceReader {
     /// taken, so a caller may pass the same values again for the next row. Anything else gives
     /// `.notPlain` having changed nothing but `values` (which the caller then drops), and the row
     /// scanner reads the row. A row read (`.item`, `.dropped`, or a check that throws) moves
-    /// `run` past it; the caller then moves the scanner (``finishFusedRun(_:)``). What it accepts, it reads exactly as ``parseRow()`` and ``check()``
-    /// read it in a file in time order (same values, items and diagnostics; the tests compare the
+    /// `run` past it; the caller then moves the scanner (``finishFusedRun(_:noting:)``). What it
+    /// accepts, it reads exactly as ``parseRow()`` and ``check()`` read it in a file in time order (same values, items and diagnostics; the tests compare the
     /// paths). Inlined into ``read(into:limit:)``'s loop; ``next()`` calls it through
-    /// ``nextFusedRow(_:_:into:)``.
+    /// ``nextFusedRow(_:into:)``.
     @inline(always)
     private mutating func fusedRow(_ layout: [FusedColumn], _ run: inout FusedRun, into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
         let base = run.base, limit = run.limit, d = run.delimiter

@@ -734,24 +734,24 @@ extension GPXReader {
             // Per name: its length with '<' and '>', and its end tag's first eight bytes (all of
             // it but course's '>') with their mask, as constants.
             let tagLength: Int
-            let endTag: UInt64, endMask: UInt64
+            let childEndTag: UInt64, endMask: UInt64
             switch UInt8(truncatingIfNeeded: tag &>> 8) {
             case UInt8(ascii: "e"):
                 guard tag & 0xFF_FFFF_FFFF == 0x3E_656C_653C else { return .notPlain }  // "<ele>"
                 f = .elevation
-                (tagLength, endTag, endMask) = (5, 0x3E65_6C65_2F3C, 0xFFFF_FFFF_FFFF)  // "</ele>"
+                (tagLength, childEndTag, endMask) = (5, 0x3E65_6C65_2F3C, 0xFFFF_FFFF_FFFF)  // "</ele>"
             case UInt8(ascii: "t"):
                 guard tag & 0xFFFF_FFFF_FFFF == 0x3E65_6D69_743C else { return .notPlain }  // "<time>"
                 f = .time
-                (tagLength, endTag, endMask) = (6, 0x3E_656D_6974_2F3C, 0xFF_FFFF_FFFF_FFFF)  // "</time>"
+                (tagLength, childEndTag, endMask) = (6, 0x3E_656D_6974_2F3C, 0xFF_FFFF_FFFF_FFFF)  // "</time>"
             case UInt8(ascii: "h"):
                 switch tag & 0xFFFF_FFFF_FFFF {
                 case 0x3E70_6F64_683C:  // "<hdop>"
                     f = .hdop
-                    endTag = 0x3E_706F_6468_2F3C  // "</hdop>"
+                    childEndTag = 0x3E_706F_6468_2F3C  // "</hdop>"
                 case 0x3E63_6341_683C:  // "<hAcc>"
                     f = .horizontalAccuracy
-                    endTag = 0x3E_6363_4168_2F3C  // "</hAcc>"
+                    childEndTag = 0x3E_6363_4168_2F3C  // "</hAcc>"
                 default: return .notPlain
                 }
                 (tagLength, endMask) = (6, 0xFF_FFFF_FFFF_FFFF)
@@ -759,31 +759,31 @@ extension GPXReader {
                 switch tag & 0xFFFF_FFFF_FFFF {
                 case 0x3E70_6F64_763C:  // "<vdop>"
                     f = .vdop
-                    endTag = 0x3E_706F_6476_2F3C  // "</vdop>"
+                    childEndTag = 0x3E_706F_6476_2F3C  // "</vdop>"
                 case 0x3E63_6341_763C:  // "<vAcc>"
                     f = .verticalAccuracy
-                    endTag = 0x3E_6363_4176_2F3C  // "</vAcc>"
+                    childEndTag = 0x3E_6363_4176_2F3C  // "</vAcc>"
                 default: return .notPlain
                 }
                 (tagLength, endMask) = (6, 0xFF_FFFF_FFFF_FFFF)
             case UInt8(ascii: "p"):
                 guard tag & 0xFFFF_FFFF_FFFF == 0x3E70_6F64_703C else { return .notPlain }  // "<pdop>"
                 f = .pdop
-                (tagLength, endTag, endMask) = (6, 0x3E_706F_6470_2F3C, 0xFF_FFFF_FFFF_FFFF)  // "</pdop>"
+                (tagLength, childEndTag, endMask) = (6, 0x3E_706F_6470_2F3C, 0xFF_FFFF_FFFF_FFFF)  // "</pdop>"
             case UInt8(ascii: "s"):
                 if tag & 0xFF_FFFF_FFFF == 0x3E_7461_733C {  // "<sat>"
                     f = .satellites
-                    (tagLength, endTag, endMask) = (5, 0x3E74_6173_2F3C, 0xFFFF_FFFF_FFFF)  // "</sat>"
+                    (tagLength, childEndTag, endMask) = (5, 0x3E74_6173_2F3C, 0xFFFF_FFFF_FFFF)  // "</sat>"
                 } else if tag & 0xFF_FFFF_FFFF_FFFF == 0x3E_6465_6570_733C {  // "<speed>"
                     f = .speed
-                    (tagLength, endTag, endMask) = (7, 0x3E64_6565_7073_2F3C, .max)  // "</speed>"
+                    (tagLength, childEndTag, endMask) = (7, 0x3E64_6565_7073_2F3C, .max)  // "</speed>"
                 } else {
                     return .notPlain
                 }
             case UInt8(ascii: "c"):
                 guard tag == 0x3E65_7372_756F_633C else { return .notPlain }  // "<course>"
                 f = .course
-                (tagLength, endTag, endMask) = (8, 0x6573_7275_6F63_2F3C, .max)  // "</course", then '>'
+                (tagLength, childEndTag, endMask) = (8, 0x6573_7275_6F63_2F3C, .max)  // "</course", then '>'
             default:
                 return .notPlain
             }
@@ -827,7 +827,7 @@ extension GPXReader {
             }
             // The end tag: "</" and the start tag's name and '>'.
             guard limit &- i > 8 else { return .notPlain }
-            guard GPXReader.load8(base + i) & endMask == endTag else { return .notPlain }
+            guard GPXReader.load8(base + i) & endMask == childEndTag else { return .notPlain }
             if tagLength == 8 {
                 guard base[i &+ 8] == UInt8(ascii: ">") else { return .notPlain }
             }

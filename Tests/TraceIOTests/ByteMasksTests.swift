@@ -56,7 +56,7 @@ struct ByteMasksTests {
         }
     }
 
-    @Test("digits marks exactly the ASCII digits, for every byte value in every lane")
+    @Test("digits (SSE2 and byte loop) marks exactly the ASCII digits, for every byte value in every lane")
     func digits() {
         for value in 0...255 {
             for lane in 0..<16 {
@@ -65,14 +65,14 @@ struct ByteMasksTests {
                     bytes[lane] = UInt8(value)
                     var expected: UInt32 = 0
                     for (k, b) in bytes.enumerated() where b >= 0x30 && b <= 0x39 { expected |= 1 << k }
-                    let found = bytes.withUnsafeBufferPointer { ByteMasks.digits(in: $0.baseAddress!) }
-                    #expect(found == expected, "byte \(value) in lane \(lane) among \(fill)")
+                    let (found, byLoop) = bytes.withUnsafeBufferPointer { (ByteMasks.digits(in: $0.baseAddress!), ByteMasks.digitsByLoop(in: $0.baseAddress!)) }
+                    #expect(found == expected && byLoop == expected, "byte \(value) in lane \(lane) among \(fill)")
                 }
             }
         }
     }
 
-    @Test("matches marks exactly the bytes equal to the pattern's, for every byte value in every lane")
+    @Test("matches (SSE2 and byte loop) marks exactly the bytes equal to the pattern's, for every byte value in every lane")
     func matches() {
         let pattern: (low: UInt64, high: UInt64) = (0x3054_3030_2D30_302D, 0x5A30_303A_3030_3A30)
         let expectedBytes = Array("-00-00T00:00:00Z".utf8)
@@ -82,8 +82,8 @@ struct ByteMasksTests {
                 bytes[lane] = UInt8(value)
                 var expected: UInt32 = 0
                 for k in 0..<16 where bytes[k] == expectedBytes[k] { expected |= 1 << k }
-                let found = bytes.withUnsafeBufferPointer { ByteMasks.matches(pattern, in: $0.baseAddress!) }
-                #expect(found == expected, "byte \(value) in lane \(lane)")
+                let (found, byLoop) = bytes.withUnsafeBufferPointer { (ByteMasks.matches(pattern, in: $0.baseAddress!), ByteMasks.matchesByLoop(pattern, in: $0.baseAddress!)) }
+                #expect(found == expected && byLoop == expected, "byte \(value) in lane \(lane)")
             }
         }
     }

@@ -128,6 +128,31 @@ struct CSVFusedRowTests {
         #expect(policy == .fail || taken > 5_000, "the fused path read \(taken) rows")
     }
 
+    @Test("after every batch the row scanner is where the row scanner's own path leaves it (position, lines, the last row's text), LF and CRLF")
+    func scannerStateAfterRuns() throws {
+        var runs = 0
+        for seed in UInt64(1)...40 {
+            let bytes = Array(Self.fusedCSV(seed: seed).utf8)
+            for size in [1, 3, 64] {
+                var fused = CSVReader(bytes: bytes), general = CSVReader(bytes: bytes)
+                general.fusedRows = false
+                var a = FixBatch(), b = FixBatch()
+                while true {
+                    let before = fused.fusedCount
+                    let n = try fused.read(into: &a, limit: size), m = try general.read(into: &b, limit: size)
+                    #expect(n == m, "seed \(seed), batches of \(size)")
+                    if fused.fusedCount > before { runs += 1 }
+                    let x = fused.scanner, y = general.scanner
+                    #expect(x.position == y.position && x.nextLine == y.nextLine && x.line == y.line
+                            && x.rowStart == y.rowStart && x.rowEnd == y.rowEnd,
+                            "seed \(seed), batches of \(size): \((x.position, x.nextLine, x.line, x.rowStart, x.rowEnd)) vs \((y.position, y.nextLine, y.line, y.rowStart, y.rowEnd))")
+                    if n == 0 || n != m { break }
+                }
+            }
+        }
+        #expect(runs > 1_000, "\(runs) batches read fused rows")
+    }
+
     @Test("a plain lat,lon,time,accuracy file is read by the fused path, row for row")
     func plainFileTakesTheFusedPath() throws {
         var text = "lat,lon,time,accuracy\n"
