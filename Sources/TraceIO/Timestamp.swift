@@ -45,9 +45,13 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         return o1 || o2 ? nil : Timestamp(nanoseconds: sum)
     }
 
-    /// Seconds from `other` to this instant (no overflow: computed in floating point).
+    /// Seconds from `other` to this instant: the difference in nanoseconds, exact while it is
+    /// under 2⁵³ ns (104 days), then divided once (correctly rounded, so 556,997,000,000 ns is
+    /// 556.997); a difference too large for 64 bits is computed in floating point instead.
     public func seconds(since other: Timestamp) -> Double {
-        Double(nanoseconds) - Double(other.nanoseconds) == 0 ? 0 : (Double(nanoseconds) - Double(other.nanoseconds)) / 1e9
+        let (difference, overflow) = nanoseconds.subtractingReportingOverflow(other.nanoseconds)
+        if !overflow { return Double(difference) / 1e9 }
+        return (Double(nanoseconds) - Double(other.nanoseconds)) / 1e9
     }
 
     // MARK: - Parsing
