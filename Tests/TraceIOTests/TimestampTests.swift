@@ -197,6 +197,24 @@ struct TimestampTests {
         #expect(Timestamp(nanoseconds: -5) < Timestamp(nanoseconds: 0))
         #expect(Set([Timestamp(nanoseconds: 3), Timestamp(nanoseconds: 3)]).count == 1)
     }
+
+    @Test("seconds(since:) is exact to the nanosecond between today's epochs, and does not overflow between the extremes")
+    func secondsSince() {
+        // 2024-05-01T08:10:53.997Z since 08:01:37Z: each epoch as a double is 256 ns coarse.
+        let a = Timestamp(nanoseconds: 1_714_551_053_997_000_000), b = Timestamp(nanoseconds: 1_714_550_497_000_000_000)
+        #expect(a.seconds(since: b) == 556.997)
+        #expect(b.seconds(since: a) == -556.997)
+        #expect(a.seconds(since: a) == 0 && a.seconds(since: a).sign == .plus)
+        var rng = SplitMix64(seed: 11)
+        for _ in 0..<10_000 {
+            let base = Int64(bitPattern: rng.next() % 4_000_000_000_000_000_000)
+            let d = Int64(bitPattern: rng.next() % 100_000_000_000_000)   // up to 27.8 hours
+            let x = Timestamp(nanoseconds: base + d).seconds(since: Timestamp(nanoseconds: base))
+            #expect(x == Double(d) / 1e9, "\(base) + \(d) ns")
+        }
+        let extremes = Timestamp(nanoseconds: .max).seconds(since: Timestamp(nanoseconds: .min))
+        #expect(abs(extremes - 18_446_744_073.709_551_615) < 1e-5)
+    }
 }
 
 @Suite("Timestamp common form")
