@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Each command-line option's effect on the figures, with the built binary: hand-built traces
+/// written from literal metres and seconds, and the expected figures derived here from the
+/// README's rules (the delivery models' table, the relay's who-sees-whom, the energy model's
+/// constants), not recorded from a run. Each test fails when its option is ignored (the mutation
+/// that checked it is named on the test).
+@Suite("options change the figures, end to end")
+struct OptionEffectTests {
+    // MARK: Hand-built traces
+
+    /// A point `east` and `north` metres from 47° N 8° E, `t` seconds after `hour`:00:00.
+    struct Point {
+        var east = 0.0, north = 0.0
+        var t: Int
+    }
+
+    /// Metres per degree at 47° N: latitude 111,153 m; longitude 111,320 × cos 47° (the sphere's;
+    /// the ellipsoid's is 0.2 % more). The margins below (a step of 35 m against a 30 m filter)
+    /// are far larger than these approximations' error.
+    static func latitude(_ p: Point) -> Double { 47 + p.north / 111_153 }
+    static func longitude(_ p: Point) -> Double { 8 + p.east / (111_320 * cos(47 * Double.pi / 180)) }
+
+    /// 2024-05-01 at `hour`:00:00 plus `t` seconds, with `zone` ("Z", or "" for a local time).
+    static func time(_ t: Int, hour: Int = 10, zone: String = "Z") -> String {
+        let s = hour * 3600 + t
+        return String(format: "2024-05-01T%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) + zone
+    }
+
+    static func gpx(_ points: [Point], _ path: String) throws {
+        var s = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n"
+        for p in points { s += "<trkpt lat=\"\(latitude(p))\" lon=\"\(longitude(p))\"><time>\(time(p.t))</time></trkpt>\n" }
+        try (s + "</trkseg></trk></gpx>\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    static func csv(_ points: [Point], _ path: String, accuracy: Double? = nil, hour: Int = 10, zone: String = "Z") throws {
+        var s = "lat,lon,time" + (accuracy == nil ? "" : ",accuracy") + "\n"
+        for p in points {
+            s += "\(latitude(p)),\(longitude(p)),\(time(p.t, hour: hour, zone: zone))" + (accuracy.map { ",\($0)" } ?? "") + "\n"
+        }
+        try s.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// A scratch folder, removed at the end.
+    static func scratch(_ body: (String) throws -> Void) throws {
+        let dir = scratchFolder.appendingPathComponent("options-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try body(dir)
+    }
+
+    // MARK: Reading the JSON report
+
+    static func json(_ r: Run) throws -> [String: Any] {
+        #expect(r.status == 0, "\(r.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    }
+
+    static func replay(_ arguments: [String]) throws -> [String: Any] { try json(try Run(["replay", "--format", "json"] + arguments)) }
+
+    static func state(_ doc: [String: Any], _ key: String) -> [String: Any]? {
+        (doc["states"] as? [[String: Any]])?.first { $0["state"] as? String == key }
+    }
+
+    /// The ROLE object of `role` in state `key`.
+    static func cell(_ doc: [String: Any], _ key: String, _ role: String) throws -> [String: Any] {
+        try #require((state(doc, key)?["roles"] as? [[String: Any]])?.first { $0["role"] as? String == role }, "\(key) \(role)")
+    }
+
+    /// `role`'s phone's whole energy estimate.
+    static func estimate(_ doc: [String: Any], _ role: String) throws -> [String: Any] {
+        try #require(((doc["energy"] as? [[String: Any]])?.first { $0["role"] as? String == role })?["estimate"] as? [String: Any], "\(role)'s estimate")
+    }
+
+    static func radioJoules(_ doc: [String: Any], _ role: String) throws -> Double {
+        try #require((try estimate(doc, role)["radioJoules"] as? [String: Any])?["total"] as? Double, "\(role)'s radio joules")
+    }
+
+    /// (delivered, sent, forwarded to hirer, helper, delegate) of a ROLE object.
+    static func counts(_ m: [String: Any]) -> [Int] {
+        let f = m["forwarded"] as? [String: Int] ?? [:]
+        return [m["deliveredFixes"] as? Int ?? -1, m["sentUpdates"] as? Int ?? -1, f["hirer"] ?? -1, f["helper"] ?? -1, f["delegate"] ?? -1]
+    }
+
+    static func close(_ a: Double?, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { a.map { abs($0 - b) <= tolerance } ?? false }
+
+    /// The seed's En Route: NearestTenMeters (P_loc 145 mW), a 30 m filter; the helper shares
+    /// with the hirer. Fixes at `t` from 10:00:00Z are all in En Route with this timeline, and
+    /// a pickup 100 km north never brings a geofence into it.
+    static let enRoute = ["--timeline", "enRoute@2024-05-01T10:00:00Z", "--pickup", "48,8", "--dropoff", "48.1,8"]
+
+    // MARK: --delivery
+
+    /// Which of `points` (in order) a delivery rule passes: the first, then each whose (Δt, metres)
+    /// from the last delivered one the rule accepts. Metres are the hand-built north offsets.
+    static func delivered(_ points: [Point], _ rule: (Int, Double) -> Bool) -> Int {
+        var last: Point?
+        var n = 0
+        for p in points where last.map({ rule(p.t - $0.t, abs(p.north - $0.north)) }) ?? true {
+            last = p
+            n += 1
+        }
+        return n
+    }
+
+    @Test("--delivery androidFused:N replaces Core Location's rule: the count follows README's table, minimum interval less min(0.1 × interval, 30 s), not the distance alone (mutation: ReplayCommand.phone ignores --delivery)")
+    func androidFused() throws {
+        try Self.scratch { dir in
+            // 55 fixes, one a second (t = 0…54), 7 m apart northwards: 7 m/s.
+            let points = (0..<55).map { Point(north: 7 * Double($0), t: $0) }
+            let path = "\(dir)/drive.gpx"
+            try Self.gpx(points, path)
+            // Core Location: distance ≥ 30 m → every 5th fix (35 m): t = 0, 5, …, 50 → 11.
+            let core = Self.delivered(points) { _, d in d >= 30 }
+            #expect(core == 11)
+            // androidFused(interval: I), minimum update interval implicit = I: dropped when
+            // Δt < I − min(0.1 I, 30 s), or when distance ≤ 30 m.
+            func android(_ interval: Double) -> Int {
+                Self.delivered(points) { dt, d in !(Double(dt) < interval - min(0.1 * interval, 30)) && !(d <= 30) }
+            }
+            // I = 10: Δt ≥ 9 s (63 m) → t = 0, 9, …, 54 → 7 (a plain Δt ≥ 10 would give 6).
+            // I = 20: Δt ≥ 18 s → t = 0, 18, 36, 54 → 4 (Δt ≥ 20 would give 3).
+            #expect(android(10) == 7 && android(20) == 4)
+            for (flag, expected) in [(nil, core), ("androidFused:10", android(10)), ("androidFused:20", android(20))] {
+                let doc = try Self.replay([path] + Self.enRoute + (flag.map { ["--delivery", $0] } ?? []))
+                let helper = try Self.cell(doc, "enRoute", "helper")
+                #expect(helper["rawFixes"] as? Int == 55)
+                // Delivered, sent and forwarded to the hirer: each delivered fix is shared in En Route.
+                #expect(Self.counts(helper) == [expected, expected, expected, 0, 0], "\(flag ?? "default")")
+                let e = try #require(helper["energyJoules"] as? [String: Double])
+                #expect(Self.close(e["fixes"], 0.05 * Double(expected)), "\(flag ?? "default"): 50 mJ per delivered fix")
+            }
+        }
+    }
+}
