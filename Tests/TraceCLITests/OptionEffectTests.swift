@@ -134,4 +134,60 @@ struct OptionEffectTests {
             }
         }
     }
+
+    // MARK: --handed-off on a ride
+
+    @Test("--handed-off on a ride: the delegate's phone becomes the hirer location's source and sees the helper; the hirer's own phone sends nothing; without it, the opposite (mutation: ReplayCommand.flags ignores --handed-off)")
+    func handedOffRide() throws {
+        try Self.scratch { dir in
+            // All three in En Route (t = 0…90 s): the helper 10 fixes 50 m apart, the hirer 7 fixes
+            // 40 m apart, the delegate 4 fixes 35 m apart: every fix clears the 30 m filter, so a
+            // phone that uses location delivers all of its fixes.
+            try Self.gpx((0..<10).map { Point(north: 50 * Double($0), t: 10 * $0) }, "\(dir)/helper.gpx")
+            try Self.gpx((0..<7).map { Point(east: 40 * Double($0), north: 1000, t: 10 * $0) }, "\(dir)/hirer.gpx")
+            try Self.gpx((0..<4).map { Point(east: -35 * Double($0), north: 2000, t: 20 * $0) }, "\(dir)/delegate.gpx")
+            let arguments = ["\(dir)/helper.gpx", "--hirer", "\(dir)/hirer.gpx", "--delegate", "\(dir)/delegate.gpx", "--category", "ride"] + Self.enRoute
+            // spec/location-sharing.txt, En Route: both maps show "Helper Location, Hirer Location"
+            // (the hirer's only for rides). After a hand-off "the map locations get handed off to
+            // the 3rd party": the hirer location comes from the delegate's phone and the delegate
+            // has the hirer's map. So, (delivered, sent, → hirer, → helper, → delegate):
+            // handed off: helper → hirer and delegate; delegate → hirer and helper; the hirer's
+            // phone is no one's source (and shows no own location): location off.
+            // not handed off: helper → hirer; hirer → helper; the delegate has no map and is no
+            // source: location off.
+            let expected: [Bool: [String: [Int]]] = [
+                true: ["helper": [10, 10, 10, 0, 10], "hirer": [0, 0, 0, 0, 0], "delegate": [4, 4, 4, 4, 0]],
+                false: ["helper": [10, 10, 10, 0, 0], "hirer": [7, 7, 0, 7, 0], "delegate": [0, 0, 0, 0, 0]],
+            ]
+            for handedOff in [true, false] {
+                let doc = try Self.replay(arguments + (handedOff ? ["--handed-off"] : []))
+                let scenario = try #require(doc["scenario"] as? [String: Any])
+                #expect((scenario["pickupHandedOff"] as? [String: Any])?["value"] as? Bool == handedOff)
+                #expect(Self.state(doc, "enRoute")?["seconds"] as? Double == 90)
+                var raw: [String: Int] = [:]
+                for role in ["helper", "hirer", "delegate"] {
+                    let m = try Self.cell(doc, "enRoute", role)
+                    raw[role] = m["rawFixes"] as? Int
+                    #expect(Self.counts(m) == expected[handedOff]![role]!, "handed off \(handedOff): \(role)")
+                    // A phone that uses location pays NearestTenMeters' 145 mW for the 90 s; one that
+                    // does not pays nothing.
+                    let uses = expected[handedOff]![role]![0] > 0
+                    let e = try #require(m["energyJoules"] as? [String: Double])
+                    #expect(Self.close(e["location"], uses ? 0.145 * 90 : 0), "handed off \(handedOff): \(role) location J")
+                }
+                #expect(raw == ["helper": 10, "hirer": 7, "delegate": 4])
+                // What each phone received: the sum of what was forwarded to it.
+                let received = try ["helper", "hirer", "delegate"].map { try Self.estimate(doc, $0)["received"] as? Int }
+                #expect(received == (handedOff ? [4, 14, 10] : [7, 10, 0]), "handed off \(handedOff)")
+                // View samples at the helper's fixes: one per fix for each viewer entitled to see it
+                // (the hirer; and the delegate once handed off). Every update is the fix itself: 0 m.
+                let view = try #require(try Self.cell(doc, "enRoute", "helper")["view"] as? [String: Any])
+                #expect(view["samples"] as? Int == (handedOff ? 20 : 10))
+                #expect((view["displayErrorMetres"] as? [String: Any])?["max"] as? Double == 0)
+                // The arrival is watched for the delegate too once handed off.
+                let viewers = Set((doc["arrivals"] as? [[String: Any]] ?? []).compactMap { $0["viewer"] as? String })
+                #expect(viewers == (handedOff ? ["hirer", "delegate"] : ["hirer"]))
+            }
+        }
+    }
 }
