@@ -190,4 +190,52 @@ struct OptionEffectTests {
             }
         }
     }
+
+    // MARK: A sidecar's cancelledAt
+
+    @Test("a sidecar's cancelledAt ends the state's seconds there, later fixes are counted as not replayed, and no location energy is charged after it (mutation: ReplayCommand.Job drops the sidecar's cancellation)")
+    func cancellation() throws {
+        try Self.scratch { dir in
+            // Ten fixes 50 m apart, 10 s apart (t = 0…90 s); En Route from t = 0; cancelled at t = 45 s.
+            try Self.gpx((0..<10).map { Point(north: 50 * Double($0), t: 10 * $0) }, "\(dir)/helper.gpx")
+            let sidecar = "\(dir)/trip.scenario.json"
+            func write(cancelledAt: String) throws {
+                try """
+                    {"schema": "tracekit-scenario/1", "category": "ride", "traces": {"helper": "helper.gpx"},
+                     "pickup": {"lat": 48, "lon": 8}, "dropoff": {"lat": 48.1, "lon": 8},
+                     "timeline": [{"state": "enRoute", "at": "2024-05-01T10:00:00Z"}], "cancelledAt": \(cancelledAt)}
+                    """.write(toFile: sidecar, atomically: true, encoding: .utf8)
+            }
+            try write(cancelledAt: "\"2024-05-01T10:00:45Z\"")
+            let doc = try Self.replay(["--scenario", sidecar])
+            #expect((doc["scenario"] as? [String: Any]).flatMap { $0["cancelledAt"] as? [String: Any] }?["at"] as? String == "2024-05-01T10:00:45Z")
+            // Fixes at 0, 10, 20, 30, 40 s are replayed; 50…90 s (five) come after the cancellation.
+            #expect(doc["notes"] as? [String] == ["5 fixes after the cancellation were not replayed"])
+            #expect(Self.state(doc, "enRoute")?["seconds"] as? Double == 45)
+            for s in ["findingVillager", "accepted", "atPickup", "inTask", "awaitingPayment", "completed"] {
+                #expect(Self.state(doc, s)?["seconds"] as? Double == 0, "\(s)")
+            }
+            let helper = try Self.cell(doc, "enRoute", "helper")
+            #expect(helper["rawFixes"] as? Int == 5 && Self.counts(helper) == [5, 5, 5, 0, 0])
+            // Location: 145 mW for the 45 s of En Route, nothing in the 45 s after; the hirer (a ride:
+            // its phone shares in En Route) the same. MetricKit's buckets: 45 s at NearestTenMeters.
+            for role in ["helper", "hirer"] {
+                let e = try Self.estimate(doc, role)
+                #expect(Self.close(e["locationJoules"] as? Double, 0.145 * 45), "\(role)")
+                let tiers = try #require(e["tierSeconds"] as? [String: Double])
+                #expect(tiers["cumulativeNearestTenMetersAccuracyTime"] == 45, "\(role)")
+            }
+            // Radio (LTE): five sends 10 s apart, each inside the previous tail (10.12 s after the
+            // transmission): one promotion 1.21 W × 0.26 s, five transmissions 1.2 W × 0.1 s, tails
+            // 9.64 s (0.36 → 10), 3 × 9.9 s, and the last one's 10.12 s in full, at 1.06 W.
+            let radio = 1.21 * 0.26 + 5 * 1.2 * 0.1 + 1.06 * (9.64 + 3 * 9.9 + 10.12)
+            #expect(Self.close(try Self.radioJoules(doc, "helper"), radio, 1e-6))
+            #expect(try Self.estimate(doc, "helper")["sent"] as? Int == 5)
+            // Without the cancellation all ten are replayed in 90 s of En Route.
+            try write(cancelledAt: "null")
+            let whole = try Self.replay(["--scenario", sidecar])
+            #expect(whole["notes"] as? [String] == [] && Self.state(whole, "enRoute")?["seconds"] as? Double == 90)
+            #expect(Self.counts(try Self.cell(whole, "enRoute", "helper")) == [10, 10, 10, 0, 0])
+        }
+    }
 }
