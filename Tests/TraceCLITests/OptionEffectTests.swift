@@ -238,4 +238,61 @@ struct OptionEffectTests {
             #expect(Self.counts(try Self.cell(whole, "enRoute", "helper")) == [10, 10, 10, 0, 0])
         }
     }
+
+    // MARK: --energy-profile and --receiver-radio
+
+    /// Three fixes 100 m and 60 s apart in En Route: three sends, each far beyond the previous
+    /// one's tail (LTE 0.26 + 0.1 + 10.12 s; 3G 2 + 0.1 + 4 + 10 s), so each is an isolated update.
+    static func isolatedUpdates(_ dir: String) throws -> String {
+        let path = "\(dir)/three.gpx"
+        try gpx((0..<3).map { Point(north: 100 * Double($0), t: 60 * $0) }, path)
+        return path
+    }
+
+    @Test("--energy-profile 3g and a profile file: the radio's joules are three isolated updates' closed form from the constants (mutation: Job.options ignores --energy-profile)")
+    func energyProfile() throws {
+        try Self.scratch { dir in
+            let trip = [try Self.isolatedUpdates(dir)] + Self.enRoute
+            // One isolated update: promotion + transmission + the whole tail.
+            let lte = 1.210 * 0.26 + 1.2 * 0.1 + 1.06 * 10.12                 // 11.1618 J
+            let threeG = 0.650 * 2 + 1.3 * 0.1 + 1.3 * 4 + 0.3 * 10           // 9.63 J: DCH tail, then FACH
+            // A file based on 3g with the (first, DCH) tail at 800 mW: 0.5 W less for 4 s, 2 J per update.
+            let file = "\(dir)/quiet-3g.json"
+            try #"{"format": "tracekit-energy-profile", "version": 1, "name": "quiet-3g", "base": "3g", "radio": {"tailMilliwatts": 800}}"#
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let quiet = threeG - (1.3 - 0.8) * 4
+            for (profile, name, update) in [(nil, "lte", lte), ("3g", "3g", threeG), (file, "quiet-3g", quiet)] {
+                let doc = try Self.replay(trip + (profile.map { ["--energy-profile", $0] } ?? []))
+                #expect((doc["energyModel"] as? [String: Any])?["label"] as? String == "tracekit-energy 1, profile \(name)")
+                let helper = try Self.estimate(doc, "helper")
+                #expect(helper["sent"] as? Int == 3 && helper["radioPromotions"] as? Int == 3, "\(name)")
+                let radio = try Self.radioJoules(doc, "helper")
+                #expect(Self.close(radio, 3 * update, 1e-9), "\(name): \(radio) J")
+                // The hirer receives the same three (the receiver pays what a sender does).
+                #expect(Self.close(try Self.radioJoules(doc, "hirer"), 3 * update, 1e-9), "\(name) hirer")
+                // Location and fixes do not depend on the radio: 145 mW × 120 s, 3 × 50 mJ.
+                #expect(Self.close(helper["locationJoules"] as? Double, 0.145 * 120) && Self.close(helper["fixesJoules"] as? Double, 0.15))
+            }
+            #expect(abs(3 * (threeG - quiet) - 6) < 1e-12)
+        }
+    }
+
+    @Test("--receiver-radio off: the receiving phone's radio costs 0 J and the sender's is unchanged; on, the receiver pays its receptions (mutation: Job.options ignores --receiver-radio)")
+    func receiverRadio() throws {
+        try Self.scratch { dir in
+            let trip = [try Self.isolatedUpdates(dir)] + Self.enRoute
+            let update = 1.210 * 0.26 + 1.2 * 0.1 + 1.06 * 10.12   // LTE, one isolated update
+            let on = try Self.replay(trip), off = try Self.replay(trip + ["--receiver-radio", "off"])
+            #expect((on["energyModel"] as? [String: Any])?["receiverRadio"] as? Bool == true)
+            #expect((off["energyModel"] as? [String: Any])?["receiverRadio"] as? Bool == false)
+            for doc in [on, off] { #expect(Self.close(try Self.radioJoules(doc, "helper"), 3 * update)) }
+            // The hirer (no trace) receives the helper's three updates: three isolated receptions, or nothing.
+            #expect(Self.close(try Self.radioJoules(on, "hirer"), 3 * update))
+            #expect(try Self.radioJoules(off, "hirer") == 0)
+            #expect(try Self.estimate(on, "hirer")["received"] as? Int == 3)
+            // Per state too: En Route's radio part of the hirer.
+            let hirerOff = try #require(try Self.cell(off, "enRoute", "hirer")["energyJoules"] as? [String: Double])
+            #expect(hirerOff["radio"] == 0)
+        }
+    }
 }
