@@ -295,4 +295,63 @@ struct OptionEffectTests {
             #expect(hirerOff["radio"] == 0)
         }
     }
+
+    // MARK: --utc-offset
+
+    /// Ten CSV rows 50 m apart, 10 s apart, at local times 12:00:00…12:01:30 without a zone; a
+    /// sidecar whose UTC timeline enters En Route at 10:00:00Z and At Pickup at 11:00:00Z.
+    static func localTimes(_ dir: String) throws -> (csv: String, sidecar: String) {
+        let csv = "\(dir)/fixes.csv"
+        try Self.csv((0..<10).map { Point(north: 50 * Double($0), t: 10 * $0) }, csv, hour: 12, zone: "")
+        let sidecar = "\(dir)/local.scenario.json"
+        try """
+            {"schema": "tracekit-scenario/1", "category": "ride", "traces": {"helper": "fixes.csv"},
+             "pickup": {"lat": 48, "lon": 8}, "dropoff": {"lat": 48.1, "lon": 8},
+             "timeline": [{"state": "enRoute", "at": "2024-05-01T10:00:00Z"}, {"state": "atPickup", "at": "2024-05-01T11:00:00Z"}]}
+            """.write(toFile: sidecar, atomically: true, encoding: .utf8)
+        return (csv, sidecar)
+    }
+
+    /// Where the ten fixes fall with the timeline above: 12:00 local read as UTC is after 11:00Z
+    /// (At Pickup); read as UTC+2 it is 10:00Z…10:01:30Z (En Route).
+    static func expectPlacement(_ doc: [String: Any], offset: Bool) throws {
+        let inEnRoute = try cell(doc, "enRoute", "helper"), atPickup = try cell(doc, "atPickup", "helper")
+        #expect(inEnRoute["rawFixes"] as? Int == (offset ? 10 : 0) && atPickup["rawFixes"] as? Int == (offset ? 0 : 10))
+        // 50 m steps clear both 30 m (En Route) and 13 m (At Pickup): every fix is delivered.
+        #expect((offset ? inEnRoute : atPickup)["deliveredFixes"] as? Int == 10)
+        // The clock ends at the latest fix or entry: 11:00:00Z (the At Pickup entry) or 12:01:30Z.
+        #expect(doc["end"] as? String == (offset ? "2024-05-01T11:00:00Z" : "2024-05-01T12:01:30Z"))
+        #expect(state(doc, "atPickup")?["seconds"] as? Double == (offset ? 0 : 3690))
+    }
+
+    @Test("replay --utc-offset 2: CSV times without a zone move 2 h earlier: start and end, and which state the fixes fall in (mutation: ReplayCommand.run drops the offset)")
+    func utcOffsetReplay() throws {
+        try Self.scratch { dir in
+            let (csv, sidecar) = try Self.localTimes(dir)
+            // The trace alone: the clock is its first and last fix.
+            let utc = try Self.replay([csv]), local = try Self.replay([csv, "--utc-offset", "2"])
+            #expect(utc["start"] as? String == "2024-05-01T12:00:00Z" && utc["end"] as? String == "2024-05-01T12:01:30Z")
+            #expect(local["start"] as? String == "2024-05-01T10:00:00Z" && local["end"] as? String == "2024-05-01T10:01:30Z")
+            #expect(utc["durationSeconds"] as? Double == 90 && local["durationSeconds"] as? Double == 90)
+            // Against the sidecar's UTC timeline.
+            try Self.expectPlacement(try Self.replay(["--scenario", sidecar]), offset: false)
+            try Self.expectPlacement(try Self.replay(["--scenario", sidecar, "--utc-offset", "2"]), offset: true)
+        }
+    }
+
+    @Test("batch --utc-offset 2: the same shift in every trip's replay (--jsonl) (mutation: BatchCommand.run drops the offset)")
+    func utcOffsetBatch() throws {
+        try Self.scratch { dir in
+            _ = try Self.localTimes(dir)
+            for offset in [false, true] {
+                let r = try Run(["batch", dir, "--jsonl", "--jobs", "1"] + (offset ? ["--utc-offset", "2"] : []))
+                #expect(r.status == 0, "\(r.stderr)")
+                let lines = r.stdout.split(separator: "\n")
+                #expect(lines.count == 1)
+                let line = try #require(try JSONSerialization.jsonObject(with: Data(lines.first.map(String.init)?.utf8 ?? "".utf8)) as? [String: Any])
+                #expect(line["trip"] as? String == "local.scenario.json" && line["status"] as? String == "replayed")
+                try Self.expectPlacement(try #require(line["replay"] as? [String: Any]), offset: offset)
+            }
+        }
+    }
 }
