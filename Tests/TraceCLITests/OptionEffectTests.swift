@@ -354,4 +354,47 @@ struct OptionEffectTests {
             }
         }
     }
+
+    // MARK: --smooth in replay
+
+    @Test("--smooth walk: a still phone's ±20 m jitter, which leaks every fix through En Route's 30 m filter, is averaged away: at most 3 updates, the display error the jitter's, and the mode named (mutation: ReplayCommand.phone ignores --smooth)")
+    func smoothReplay() throws {
+        try Self.scratch { dir in
+            // A still phone whose fixes alternate 20 m west and 20 m east of it, one a second for
+            // 60 s, each reporting 30 m (iOS: σ = 30/√2 = 21.2 m per axis, so no fix is gated:
+            // an innovation of 40 m is at most 40² / 450 = 3.6 < 13.8).
+            let points = (0..<60).map { Point(east: $0 % 2 == 0 ? -20 : 20, t: $0) }
+            let path = "\(dir)/still.csv"
+            try Self.csv(points, path, accuracy: 30)
+            // Without smoothing each step is 40 m ≥ 30 m: all 60 delivered, sent and forwarded, and
+            // the hirer always holds the fix itself: display error 0, staleness 0.
+            let raw = try Self.replay([path] + Self.enRoute)
+            #expect(raw["phone"] == nil)
+            let r = try Self.cell(raw, "enRoute", "helper")
+            #expect(Self.counts(r) == [60, 60, 60, 0, 0])
+            let rawView = try #require(r["view"] as? [String: Any])
+            #expect((rawView["displayErrorMetres"] as? [String: Any])?["max"] as? Double == 0)
+            #expect((rawView["stalenessSeconds"] as? [String: Any])?["max"] as? Double == 0)
+            // With the walker's filter the estimate averages the two sides: after the second fix it
+            // is near the midpoint (gain ≈ ½ with equal variances), and the gains only shrink after
+            // that, so the estimate stays well inside ±10 m and no later estimate is 30 m from the
+            // first fix (−20 m). Measured: only the first fix is delivered. Asserted: at most 3.
+            let doc = try Self.replay([path, "--smooth", "walk"] + Self.enRoute)
+            let m = try Self.cell(doc, "enRoute", "helper")
+            let delivered = try #require(m["deliveredFixes"] as? Int)
+            #expect(delivered >= 1 && delivered <= 3 && Self.counts(m) == [delivered, delivered, delivered, 0, 0], "\(Self.counts(m))")
+            // Display error from the raw fixes: each (west, east) pair of consecutive fixes seen with
+            // the same last update p is |p − w| + |p − e| ≥ 40 m away in sum. An update at an east
+            // fix can split its pair (at most delivered − 1 of the 30 pairs, the first fix being a
+            // west one), so the mean is at least 40 × (31 − delivered) / 60 m: 20 m for one update.
+            let view = try #require(m["view"] as? [String: Any])
+            let mean = try #require((view["displayErrorMetres"] as? [String: Any])?["mean"] as? Double)
+            #expect(mean >= 40 * Double(31 - delivered) / 60 * 0.999, "\(mean)")
+            #expect(view["samples"] as? Int == 60)
+            // The JSON and the header name the mode.
+            #expect(((doc["phone"] as? [String: Any])?["smoothing"] as? [String: Any])?["mode"] as? String == "walk")
+            let table = try Run(["replay", path, "--smooth", "walk"] + Self.enRoute)
+            #expect(table.stdout.contains("  phones     accuracy emulation off; smoothing walk (gate 13.8); accuracy convention ios; delivery per state\n"), "\(table.stdout)")
+        }
+    }
 }
