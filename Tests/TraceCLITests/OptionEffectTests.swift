@@ -397,4 +397,49 @@ struct OptionEffectTests {
             #expect(table.stdout.contains("  phones     accuracy emulation off; smoothing walk (gate 13.8); accuracy convention ios; delivery per state\n"), "\(table.stdout)")
         }
     }
+
+    // MARK: smooth --convention
+
+    @Test("smooth --convention: σ = accuracy / √2, / 1.51 or / 2.45; the second fix's pull on the forward estimate is the Kalman gain those σ give (mutation: SmoothCommand.run ignores --convention)")
+    func smoothConvention() throws {
+        try Self.scratch { dir in
+            // Two fixes 1 s apart at tier HundredMeters (σ floor 25 m): the first at (0, 0) m reporting
+            // 10 m, so its σ (7.1, 6.6 or 4.1 m) is floored to 25 m under every convention; the second
+            // 100 m east reporting 200 m, σ = 200 / d. The forward filter writes the first fix as
+            // itself and the second at (first) + K × 100 m, K = P / (P + σ²) with P = 25² + c, c the
+            // prediction's added variance over 1 s (initial velocity and process noise), taken here
+            // as under 1 % of 625 m²: 0 ≤ c ≤ 6.25.
+            let input = "\(dir)/two.csv"
+            let first = Point(t: 0), second = Point(east: 100, t: 1)
+            try """
+                lat,lon,time,accuracy
+                \(Self.latitude(first)),\(Self.longitude(first)),\(Self.time(0)),10
+                \(Self.latitude(second)),\(Self.longitude(second)),\(Self.time(1)),200
+
+                """.write(toFile: input, atomically: true, encoding: .utf8)
+            var gains: [String: Double] = [:]
+            for (convention, divisor) in [("ios", 2.0.squareRoot()), ("android", 1.51), ("w3c", 2.45)] {
+                let out = "\(dir)/\(convention).csv"
+                let r = try Run(["smooth", "--tier", "hundredMeters", "--mode", "walk", "--convention", convention, input, out])
+                #expect(r.status == 0 && r.stderr.contains("(forward filter; walk, hundredMeters, \(convention) accuracy, gate 13.8): 0 rejected"), "\(r.stderr)")
+                let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                #expect(rows.count == 2)
+                // Columns: track, segment, time, latitude, longitude, …
+                let lon0 = try #require(Double(rows[0][4])), lon1 = try #require(Double(rows[1][4]))
+                #expect(lon0 == Self.longitude(first))
+                let k = (lon1 - lon0) / (Self.longitude(second) - Self.longitude(first))
+                gains[convention] = k
+                let r1 = (200 / divisor) * (200 / divisor)
+                let low = 625 / (625 + r1), high = (625 + 6.25) / (625 + 6.25 + r1)
+                #expect(k >= low && k <= high, "\(convention): gain \(k), expected \(low)…\(high)")
+            }
+            // The documented direction: a smaller σ for the same accuracy (iOS > Android > W3C) pulls
+            // harder. W3C against iOS: (625 + 20,000) / (625 + 6,664) = 2.830, whatever c is to 0.1 %.
+            let ios = try #require(gains["ios"]), android = try #require(gains["android"]), w3c = try #require(gains["w3c"])
+            #expect(ios < android && android < w3c)
+            let iosVariance: Double = 200 * 200 / 2, w3cVariance: Double = (200 / 2.45) * (200 / 2.45)
+            let ratio = (625 + iosVariance) / (625 + w3cVariance)
+            #expect(abs(w3c / ios - ratio) < 0.002 * ratio, "\(w3c / ios) against \(ratio)")
+        }
+    }
 }
