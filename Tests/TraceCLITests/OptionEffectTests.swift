@@ -261,6 +261,7 @@ struct OptionEffectTests {
             try #"{"format": "tracekit-energy-profile", "version": 1, "name": "quiet-3g", "base": "3g", "radio": {"tailMilliwatts": 800}}"#
                 .write(toFile: file, atomically: true, encoding: .utf8)
             let quiet = threeG - (1.3 - 0.8) * 4
+            var parts: [String: [String: Double]] = [:]
             for (profile, name, update) in [(nil, "lte", lte), ("3g", "3g", threeG), (file, "quiet-3g", quiet)] {
                 let doc = try Self.replay(trip + (profile.map { ["--energy-profile", $0] } ?? []))
                 #expect((doc["energyModel"] as? [String: Any])?["label"] as? String == "tracekit-energy 1, profile \(name)")
@@ -272,8 +273,14 @@ struct OptionEffectTests {
                 #expect(Self.close(try Self.radioJoules(doc, "hirer"), 3 * update, 1e-9), "\(name) hirer")
                 // Location and fixes do not depend on the radio: 145 mW × 120 s, 3 × 50 mJ.
                 #expect(Self.close(helper["locationJoules"] as? Double, 0.145 * 120) && Self.close(helper["fixesJoules"] as? Double, 0.15))
+                parts[name] = helper["radioJoules"] as? [String: Double]
             }
-            #expect(abs(3 * (threeG - quiet) - 6) < 1e-12)
+            // The file changes the tail only: 3 × 0.5 W × 4 s = 6 J less, promotion and transmission as 3g's
+            // (3 × 0.65 W × 2 s = 3.9 J; 3 × 1.3 W × 0.1 s = 0.39 J).
+            let g = try #require(parts["3g"]), q = try #require(parts["quiet-3g"])
+            #expect(Self.close(g["tail"], 3 * (1.3 * 4 + 0.3 * 10)) && Self.close(q["tail"], 3 * (0.8 * 4 + 0.3 * 10)))
+            #expect(Self.close((g["total"] ?? 0) - (q["total"] ?? 0), 6))
+            #expect(Self.close(g["promotion"], 3.9) && q["promotion"] == g["promotion"] && Self.close(g["transmit"], 0.39) && q["transmit"] == g["transmit"])
         }
     }
 
