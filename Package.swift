@@ -1,24 +1,26 @@
 // swift-tools-version: 6.2
 // TraceKit: replay GPS traces through a location-sharing policy.
-// Module graph (arrows point at dependencies):
-//   tracekit (executable) -> TraceCLI -> TraceBatch, TraceReplay, TraceDevice, TraceEnergy, TraceSmoothing, TraceSharing, TraceIO, TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
-//   TraceBatch -> TraceReplay, TraceJSON, TraceIO, TraceSharing, TraceEnergy
+// Module graph (arrows point at dependencies). C libraries: PROJ only through TraceProj, GEOS only
+// through TraceGeometry, libxml2 only in tests, benchmarks and fuzzing.
+//   tracekit (executable) -> TraceCLI -> every library module below
+//   TraceBatch -> TraceReplay, TraceDomain, TraceSharing, TraceEnergy, TraceIO, TraceJSON
 //     (batch replay and the CI gate: discovery, worker pool, aggregates, baselines, tolerances, comparison)
-//   TraceReplay -> TraceIO, TraceSharing, TraceEnergy, TraceDevice, TraceGeodesy, TraceProj, TraceJSON
-//     (scenario, inference, replay engine, metrics; each phone is a TraceDevice PhoneEmulator)
-//   TraceSmoothing -> TraceSharing (for AccuracyTier), TraceGeodesy (Kalman filter, RTS smoother)
-//   TraceDevice -> TraceSharing, TraceSmoothing, TraceSimulation, TraceJSON, TraceGeodesy
-//     (the phone pipeline of a replay: accuracy emulation, smoothing, update gate)
-//   TraceSimulation -> TraceGeodesy (seeded ground truth and noise for tests, benchmarks and emulation)
-//   TraceSharing -> TraceProj, TraceGeometry, TraceJSON, TraceGeodesy
-//   TraceEnergy -> TraceSharing, TraceJSON (battery estimate: radio state machine, profiles)
-//   TraceIO -> TraceProj, TraceJSON, TraceGeodesy (streaming trace readers and writers)
-//   TraceJSON: pure Swift, no dependency
+//   TraceReplay -> TraceDevice, TraceEnergy, TraceIO, TraceSharing, TraceDomain, TraceProj, TraceGeodesy, TraceJSON
+//     (scenario, inference, replay engine, metrics; PROJ for exact steps and the phones' fallback)
+//   TraceDevice -> TraceSharing, TraceSmoothing, TraceSimulation, TraceDomain, TraceGeodesy, TraceJSON
+//     (the phone: accuracy emulation, smoothing, the update gate; the exact solver is passed in)
+//   TraceSharing -> TraceDomain, TraceGeodesy, TraceJSON   (policy table, state machine, visibility, relay, framing)
+//   TraceEnergy -> TraceDomain, TraceJSON   (battery estimate: radio state machine, profiles)
+//   TraceSmoothing -> TraceDomain, TraceGeodesy   (Kalman filter, RTS smoother)
+//   TraceSimulation -> TraceGeodesy   (seeded ground truth and noise for tests, benchmarks and emulation)
+//   TraceIO -> TraceGeodesy, TraceJSON   (streaming trace readers and writers; an exact solver passed in)
 //   TraceProj -> CProj (system library, PROJ), TraceGeodesy
 //   TraceGeometry -> CGeos (system library, GEOS reentrant C API), TraceGeodesy
+//   TraceDomain: pure Swift, no dependency (roles, states, tiers, categories: the shared vocabulary)
+//   TraceJSON: pure Swift, no dependency (JSON, and numbers for people: DecimalText)
 //   TraceGeodesy: pure Swift, no dependency
 //   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), CBaselines (C reference kernels)
-//   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceSharing, TraceGeodesy
+//   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
 //   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO
 //     (libFuzzer targets, make fuzz; policy and scenario also -> TraceSharing, TraceReplay)
@@ -38,7 +40,7 @@ let testSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
     name: "TraceKit",
     products: [
-        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceEnergy", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "TraceBatch"]),
+        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceDomain", "TraceSharing", "TraceEnergy", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "TraceBatch"]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
     targets: [
@@ -56,40 +58,37 @@ let package = Package(
         .target(name: "TraceProj", dependencies: ["CProj", "TraceGeodesy"], swiftSettings: strict),
         .target(name: "TraceGeometry", dependencies: ["CGeos", "TraceGeodesy"], swiftSettings: strict),
         .target(name: "TraceJSON", swiftSettings: strict),
-        .target(name: "TraceIO", dependencies: ["TraceGeodesy", "TraceProj", "TraceJSON"], swiftSettings: strict),
-        .target(
-            name: "TraceSharing",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON"],
-            swiftSettings: strict
-        ),
-        .target(name: "TraceEnergy", dependencies: ["TraceSharing", "TraceJSON"], swiftSettings: strict),
-        .target(name: "TraceSmoothing", dependencies: ["TraceGeodesy", "TraceSharing"], swiftSettings: strict),
+        .target(name: "TraceDomain", swiftSettings: strict),
+        .target(name: "TraceIO", dependencies: ["TraceGeodesy", "TraceJSON"], swiftSettings: strict),
+        .target(name: "TraceSharing", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON"], swiftSettings: strict),
+        .target(name: "TraceEnergy", dependencies: ["TraceDomain", "TraceJSON"], swiftSettings: strict),
+        .target(name: "TraceSmoothing", dependencies: ["TraceDomain", "TraceGeodesy"], swiftSettings: strict),
         .target(name: "TraceSimulation", dependencies: ["TraceGeodesy"], swiftSettings: strict),
         .target(
             name: "TraceDevice",
-            dependencies: ["TraceGeodesy", "TraceJSON", "TraceSharing", "TraceSmoothing", "TraceSimulation"],
+            dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON", "TraceSharing", "TraceSmoothing", "TraceSimulation"],
             swiftSettings: strict
         ),
         .target(
             name: "TraceReplay",
-            dependencies: ["TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceProj", "TraceJSON"],
+            dependencies: ["TraceDomain", "TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceProj", "TraceJSON"],
             swiftSettings: strict
         ),
         .target(
             name: "TraceBatch",
-            dependencies: ["TraceReplay", "TraceJSON", "TraceIO", "TraceSharing", "TraceEnergy"],
+            dependencies: ["TraceDomain", "TraceReplay", "TraceJSON", "TraceIO", "TraceSharing", "TraceEnergy"],
             swiftSettings: strict
         ),
         .target(
             name: "TraceCLI",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch"],
             swiftSettings: strict
         ),
         .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
         // The seeded demo and regression trips of Traces/trips; a tool, not part of the library product.
         .executableTarget(
             name: "trip-generator",
-            dependencies: ["TraceSimulation", "TraceIO", "TraceJSON", "TraceSharing", "TraceGeodesy"],
+            dependencies: ["TraceSimulation", "TraceIO", "TraceJSON", "TraceDomain", "TraceSharing", "TraceGeodesy"],
             path: "Tools/TripGenerator",
             swiftSettings: strict
         ),
@@ -101,13 +100,13 @@ let package = Package(
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/CSV", swiftSettings: strict),
         .executableTarget(name: "fuzz-plt", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/PLT", swiftSettings: strict),
         .executableTarget(name: "fuzz-rec", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/REC", swiftSettings: strict),
-        .executableTarget(name: "fuzz-policy", dependencies: ["FuzzSupport", "TraceSharing"], path: "Fuzz/Policy", swiftSettings: strict),
-        .executableTarget(name: "fuzz-scenario", dependencies: ["FuzzSupport", "TraceReplay"], path: "Fuzz/Scenario", swiftSettings: strict),
+        .executableTarget(name: "fuzz-policy", dependencies: ["FuzzSupport", "TraceDomain", "TraceSharing"], path: "Fuzz/Policy", swiftSettings: strict),
+        .executableTarget(name: "fuzz-scenario", dependencies: ["FuzzSupport", "TraceDomain", "TraceReplay"], path: "Fuzz/Scenario", swiftSettings: strict),
         .executableTarget(name: "fuzz-gpx-diff", dependencies: ["FuzzSupport", "GPXDifferential"], path: "Fuzz/GPXDiff", swiftSettings: strict),
         .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "TraceBatch", "CProj", "CBaselines", "TestSupport"],
+            dependencies: ["TraceGeodesy", "TraceProj", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "TraceBatch", "CProj", "CBaselines", "TestSupport"],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
         ),
@@ -124,35 +123,35 @@ let package = Package(
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy", "TestSupport"], swiftSettings: testSettings),
         .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"], swiftSettings: testSettings),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
-        .testTarget(name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TestSupport", "GPXDifferential"], exclude: ["Fuzz"], swiftSettings: testSettings),
+        .testTarget(name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TraceProj", "TestSupport", "GPXDifferential"], exclude: ["Fuzz"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
-        .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"], swiftSettings: testSettings),
-        .testTarget(name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceSharing", "TraceJSON"], swiftSettings: testSettings),
+        .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceDomain", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceDomain", "TraceJSON"], swiftSettings: testSettings),
         .testTarget(name: "TraceSimulationTests", dependencies: ["TraceSimulation", "TraceGeodesy"], swiftSettings: testSettings),
         .testTarget(
             name: "TraceSmoothingTests",
-            dependencies: ["TraceSmoothing", "TraceSimulation", "TraceSharing", "TraceGeodesy", "TraceIO", "TestSupport"],
+            dependencies: ["TraceSmoothing", "TraceSimulation", "TraceDomain", "TraceGeodesy", "TraceIO", "TestSupport"],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceDeviceTests",
-            dependencies: ["TraceDevice", "TraceSharing", "TraceSmoothing", "TraceGeodesy", "TraceJSON", "TestSupport"],
+            dependencies: ["TraceDevice", "TraceDomain", "TraceSharing", "TraceSmoothing", "TraceGeodesy", "TraceProj", "TraceJSON", "TestSupport"],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceCorpusTests",
-            dependencies: ["trip-generator", "TraceIO", "TraceJSON", "TraceSharing", "TraceGeodesy", "TestSupport"],
+            dependencies: ["trip-generator", "TraceIO", "TraceJSON", "TraceDomain", "TraceSharing", "TraceGeodesy", "TestSupport"],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceReplayTests",
-            dependencies: ["TraceReplay", "TraceDevice", "TraceIO", "TraceSharing", "TraceEnergy", "TraceGeodesy", "TraceJSON", "TestSupport"],
+            dependencies: ["TraceReplay", "TraceDevice", "TraceIO", "TraceDomain", "TraceSharing", "TraceEnergy", "TraceGeodesy", "TraceJSON", "TestSupport"],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceCLITests",
-            dependencies: ["TraceCLI", "tracekit", "rss-probe", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceSharing", "TraceJSON", "XMLSchemaOracle"],
+            dependencies: ["TraceCLI", "tracekit", "rss-probe", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceDomain", "TraceSharing", "TraceJSON", "XMLSchemaOracle"],
             exclude: ["Golden"],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceBatchTests",
-            dependencies: ["TraceBatch", "TraceReplay", "TraceSharing", "TraceJSON", "TestSupport"],
+            dependencies: ["TraceBatch", "TraceReplay", "TraceDomain", "TraceSharing", "TraceJSON", "TestSupport"],
             swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]

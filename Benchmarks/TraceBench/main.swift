@@ -2,16 +2,17 @@
 // and ratios against C baselines built in the same run. `tracekit-bench --help` for options.
 import CBaselines
 import CProj
+import TestSupport
 import TraceBatch
 import TraceDevice
+import TraceDomain
 import TraceGeodesy
-import TraceProj
-import TraceSharing
 import TraceIO
+import TraceProj
 import TraceReplay
+import TraceSharing
 import TraceSimulation
 import TraceSmoothing
-import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -218,7 +219,7 @@ do {
         fixes.append(Coordinate(uncheckedLatitude: lat + rng.uniform(-4, 4) / 111_195, longitude: lon + rng.uniform(-4, 4) / 75_800))
     }
     _ = bench.measure("update gate offer (30 m filter), 10M fixes", items: n) {
-        var gate = UpdateGate(SharingPolicy.seed[.enRoute])
+        var gate = UpdateGate(SharingPolicy.seed[.enRoute], exact: Geodesic())
         var delivered = 0
         for i in 0..<n where gate.offer(fixes[i], at: Double(i)) { delivered += 1 }
         return Double(delivered)
@@ -228,7 +229,7 @@ do {
     let accuracies = (0..<n).map { _ in rng.uniform(3, 16.5) }
     _ = bench.measure("update gate offer (speed-elastic, derived speed, accuracy gate), 10M fixes", items: n) {
         var gate = UpdateGate(tier: .best, distanceFilter: 30, delivery: .speedElastic(elasticityMultiplier: 1),
-                              accuracyGate: AccuracyGate(maximumAccuracy: 15))
+                              accuracyGate: AccuracyGate(maximumAccuracy: 15), exact: Geodesic())
         var delivered = 0
         for i in 0..<n where gate.offer(fixes[i], at: Double(i), accuracy: accuracies[i], speed: nil) { delivered += 1 }
         return Double(delivered)
@@ -245,7 +246,7 @@ do {
         ("smoothing + gate", PhoneConfiguration(smoothing: .on(mode: .walk))),
     ] {
         _ = bench.measure("phone pipeline offer (\(label)), 1M fixes", items: m) {
-            var phone = PhoneEmulator(configuration, role: .helper, row: SharingPolicy.seed[.inTask])
+            var phone = PhoneEmulator(configuration, role: .helper, row: SharingPolicy.seed[.inTask], exact: Geodesic())
             var delivered = 0
             for i in 0..<m where phone.offer(fixes[i], at: Double(i), accuracy: accuracies[i], speed: nil).delivered { delivered += 1 }
             return Double(delivered)

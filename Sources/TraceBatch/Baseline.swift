@@ -1,6 +1,7 @@
+import TraceDomain
+import TraceEnergy
 public import TraceJSON
 public import TraceReplay
-import TraceEnergy
 import TraceSharing
 
 /// What a batch was measured with: the instrument (TraceKit, the energy model) and the thing

@@ -1,5 +1,7 @@
+public import TraceDomain
+public import TraceJSON
 import TraceReplay
-public import TraceSharing
+import TraceSharing
 
 /// One figure of one trip compared with its baseline.
 public struct ComparedFigure: Hashable, Sendable {

@@ -1,4 +1,5 @@
-public import TraceSharing
+public import TraceDomain
+import TraceSharing
 
 /// Figures summed over a corpus, per state and role (and over the trips, `total`), for one
 /// policy: how many trips had the row, the sums of the counts and of the energy, and the mean and

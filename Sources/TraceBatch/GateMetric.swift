@@ -1,5 +1,6 @@
+public import TraceDomain
 public import TraceReplay
-public import TraceSharing
+import TraceSharing
 
 /// A figure the gate compares per trip, state and role: every one is "lower is better" (fewer
 /// updates, a smaller error, fresher views, less energy).

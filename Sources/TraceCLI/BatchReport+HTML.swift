@@ -1,4 +1,5 @@
 import TraceBatch
+import TraceDomain
 import TraceIO
 
 /// `batch --html FILE`: one self-contained page (inline CSS, inline SVG, no script, no external

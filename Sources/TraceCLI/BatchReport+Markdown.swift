@@ -1,4 +1,5 @@
 import TraceBatch
+import TraceDomain
 
 /// `batch --markdown FILE`: a summary for a pull-request comment: the verdict first, then the
 /// figures that fail (and those that improved), the trips that failed, and the corpus per role

@@ -1,4 +1,5 @@
 import TraceBatch
+import TraceDomain
 import TraceJSON
 import TraceReplay
 import TraceSharing

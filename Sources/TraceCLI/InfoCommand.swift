@@ -1,5 +1,6 @@
 import TraceIO
 import TraceJSON
+import TraceProj
 
 /// `tracekit info FILE…`: what a trace contains, and what could not be read.
 enum InfoCommand {
@@ -61,7 +62,7 @@ enum InfoCommand {
     /// Reads every item of `reader` into a summary, a batch of columns at a time
     /// (``TraceReader/read(into:limit:)``: the same items as ``TraceReader/next()``).
     static func summarise(_ reader: inout some TraceReader) throws(TraceReadError) -> TraceSummary {
-        var summary = TraceSummary()
+        var summary = TraceSummary(exact: Geodesic())
         var batch = FixBatch(capacity: 1024)
         while try reader.read(into: &batch, limit: 1024) > 0 { summary.add(batch) }
         return summary

@@ -1,7 +1,9 @@
 import TraceDevice
+import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceIO
+import TraceJSON
 import TraceReplay
 import TraceSharing
 

@@ -1,3 +1,4 @@
+public import TraceDomain
 public import TraceGeodesy
 public import TraceSharing
 import TraceSimulation
@@ -52,14 +53,15 @@ public struct PhoneEmulator: Sendable {
     /// tier change; nil when smoothing is off or location is off.
     private var filter: TrackFilter?
 
-    /// A phone of `role` in the state whose policy row is `row`, emulated as `configuration` says.
-    public init(_ configuration: PhoneConfiguration, role: Role, row: StatePolicy) {
+    /// A phone of `role` in the state whose policy row is `row`, emulated as `configuration` says;
+    /// `exact` measures the gate's steps beyond the tangent plane's domain (``UpdateGate/init(_:exact:)``).
+    public init(_ configuration: PhoneConfiguration, role: Role, row: StatePolicy, exact: some GeodesicSolver & Sendable) {
         if case .gaussMarkov(let tau) = configuration.accuracyEmulation {
             precondition(tau > 0 && tau.isFinite, "the Gauss–Markov correlation time must be positive and finite")
         }
         if case .on(_, let g) = configuration.smoothing { precondition(g > 0, "the smoothing gate must be positive") }
         self.configuration = configuration
-        gate = UpdateGate(row)
+        gate = UpdateGate(row, exact: exact)
         gate.deliveryOverride = configuration.deliveryOverride
         var mixer = SeededRandom(seed: configuration.seed ^ (UInt64(role.rawValue + 1) &* 0x9E37_79B9_7F4A_7C15))
         emulator = AccuracyEmulator(configuration.accuracyEmulation, convention: configuration.convention, seed: mixer.next())

@@ -1,5 +1,4 @@
 public import TraceJSON
-import TraceSharing
 
 /// One phone's battery estimate (`ENERGY.md`): the parts kept separate, the total in joules and
 /// mAh, and what produced it. It is an estimate: print ``label`` (model, version and profile) and

@@ -1,4 +1,4 @@
-public import TraceSharing
+public import TraceDomain
 
 /// Accumulates one phone's battery estimate during a replay: time per accuracy tier, delivered
 /// fixes, the radio's sends (and, optionally, receives) and distance travelled.

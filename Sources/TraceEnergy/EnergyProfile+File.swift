@@ -1,5 +1,4 @@
 public import TraceJSON
-import TraceSharing
 
 /// An energy profile file that could not be used: file, line, column, the member's path (e.g.
 /// "radio.tailMilliwatts") and why, described on one line. The same type as a policy file's

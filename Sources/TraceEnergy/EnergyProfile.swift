@@ -1,4 +1,4 @@
-public import TraceSharing
+public import TraceDomain
 
 /// Every constant of TraceKit's battery model (`ENERGY.md`), with the model's name and version.
 ///

@@ -1,4 +1,4 @@
-public import TraceSharing
+public import TraceDomain
 
 /// Time spent in each accuracy tier, in seconds: the buckets of Apple's MetricKit
 /// `MXLocationActivityMetric`, so that field data can check a replay, plus the time with location

@@ -1,10 +1,10 @@
-import TraceGeodesy
-import TraceProj
+public import TraceGeodesy
 
 /// Streaming statistics of a trace, in bounded memory: what `tracekit info` prints.
 ///
 /// Length is exact to the geodesic: consecutive track points within a segment are measured with
-/// ``TangentPlane`` (≤ 0.3 mm per step) and Karney's geodesic beyond its domain. The sampling
+/// ``TangentPlane`` (≤ 0.3 mm per step) and, beyond its domain, the exact solver given at
+/// ``init(exact:)`` (TraceProj's `Geodesic()`, Karney's algorithm, in `tracekit info`). The sampling
 /// interval median is exact while there are at most 4,096 distinct intervals (then a 10 ms
 /// histogram); the accuracy median comes from a 0.1 m histogram up to 10 km. Memory does not grow
 /// with the file.
@@ -30,9 +30,12 @@ public struct TraceSummary: Sendable {
     /// The previous track point of the segment, if any: its coordinate and time.
     private var previous: Coordinate?
     private var previousTime: Timestamp?
-    private let geodesic = Geodesic()
+    private let exact: any GeodesicSolver & Sendable
 
-    public init() {}
+    /// An empty summary; `exact` measures the steps beyond the tangent plane's domain.
+    public init(exact: some GeodesicSolver & Sendable) {
+        self.exact = exact
+    }
 
     /// Adds one item.
     public mutating func add(_ item: TraceItem) {
@@ -93,7 +96,7 @@ public struct TraceSummary: Sendable {
             }
         }
         if let p = previous {
-            length += TangentPlane.distance(from: p, to: c, fallback: geodesic)
+            length += TangentPlane.distanceIfNear(from: p, to: c) ?? exact.inverse(from: p, to: c).distance
         }
         if let e = elevation {
             minimumElevation = min(minimumElevation ?? e, e)

@@ -1,5 +1,7 @@
 import TraceDevice
+import TraceDomain
 import TraceGeodesy
+import TraceProj
 import TraceSharing
 
 /// One emulated phone of a replay: the policy's location use for its role, around TraceDevice's
@@ -18,7 +20,7 @@ struct PhoneModel {
         self.role = role
         emulator = PhoneEmulator(configuration, role: role, row: StatePolicy(
             tier: .off, frame: 0, distanceFilter: 0, shows: ShownContent(route: false, routeLines: false, destination: false),
-            hirerAnnotations: [], helperAnnotations: []))
+            hirerAnnotations: [], helperAnnotations: []), exact: Geodesic())
     }
 
     /// Applies an action; returns the tier the phone now requests (off when it does not use

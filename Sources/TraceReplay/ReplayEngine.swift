@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceIO

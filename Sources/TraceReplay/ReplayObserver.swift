@@ -1,6 +1,7 @@
+public import TraceDomain
 public import TraceGeodesy
 public import TraceIO
-public import TraceSharing
+import TraceSharing
 
 /// A fix an emulated phone delivered, as the replay saw it.
 public struct DeliveredUpdate: Hashable, Sendable {

@@ -1,8 +1,9 @@
-public import TraceJSON
 import TraceDevice
+import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceIO
+public import TraceJSON
 import TraceSharing
 
 /// The result as JSON, schema `tracekit-replay/1` (documented in the README, "Replay: JSON"). Keys

@@ -1,8 +1,9 @@
 public import TraceDevice
+public import TraceDomain
 public import TraceEnergy
 import TraceGeodesy
 public import TraceIO
-public import TraceSharing
+import TraceSharing
 
 /// Counts per role (hirer, helper, delegate), allocation-free.
 public struct RoleCounts: Hashable, Sendable {

@@ -1,3 +1,4 @@
+public import TraceDomain
 public import TraceGeodesy
 import TraceIO
 public import TraceSharing

@@ -1,7 +1,8 @@
-public import TraceJSON
-import TraceSharing
+import TraceDomain
 import TraceGeodesy
 import TraceIO
+public import TraceJSON
+import TraceSharing
 
 /// A scenario sidecar that could not be used: file, line, column, the member's path and why, on
 /// one line (the same type as a policy file's error, so a command reports both alike).

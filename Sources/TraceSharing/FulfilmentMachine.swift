@@ -1,3 +1,4 @@
+public import TraceDomain
 /// Something that happens to a request.
 public enum FulfilmentEvent: Hashable, Sendable, CaseIterable {
     /// A helper accepts the request. Finding Villager → Accepted.

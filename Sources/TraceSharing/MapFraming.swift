@@ -1,3 +1,4 @@
+public import TraceDomain
 public import TraceGeodesy
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,4 @@
-public import TraceGeodesy
-public import TraceGeometry
+public import TraceDomain
 
 extension SharingPolicy {
     /// Width of the map, in points, that a route line's detail is sized for.
@@ -12,22 +11,21 @@ extension SharingPolicy {
         self[state].frame / SharingPolicy.routeLineMapWidth
     }
 
-    /// The route line to draw in `state` for `request`, or nil where the state draws none (the
-    /// seed's "No Route Lines", or a state that shows no route) and, in states whose origin is
-    /// rides-only (Finding Villager, Accepted: "Route \ Location destination for non rides"), for
-    /// a request that is not a ride: it has a location, not a route.
+    /// The tolerance at which to simplify the route line drawn in `state` for `request`, or nil
+    /// where the state draws none (the seed's "No Route Lines", or a state that shows no route)
+    /// and, in states whose origin is rides-only (Finding Villager, Accepted: "Route \ Location
+    /// destination for non rides"), for a request that is not a ride: it has a location, not a
+    /// route. Metres (``routeLineTolerance(in:)``).
     ///
-    /// The route is simplified with GEOS Douglas–Peucker in metres (see
-    /// `GeometryContext.simplifyTrack(_:toleranceMetres:preservingTopology:)`) at
-    /// ``routeLineTolerance(in:)``; the kept points are points of the input route.
-    /// - Throws: `GeometryError` from the simplification (a route wider than 1,000 km).
-    public func routeLine(
-        _ route: [Coordinate], in state: FulfilmentState, for request: RequestContext, using geometry: GeometryContext
-    ) throws(GeometryError) -> [Coordinate]? {
+    /// Drawing is the caller's: simplify the route at this tolerance with TraceGeometry's
+    /// `GeometryContext.simplifyTrack(_:toleranceMetres:preservingTopology:)` (GEOS
+    /// Douglas–Peucker in metres; the kept points are points of the input route), so the policy
+    /// itself needs no geometry library.
+    public func routeLineTolerance(in state: FulfilmentState, for request: RequestContext) -> Double? {
         let row = self[state]
         guard row.shows.route, row.shows.routeLines else { return nil }
         let routeIsRidesOnly = (row.hirerAnnotations + row.helperAnnotations).contains { $0.annotation == .origin && $0.ridesOnly }
         if routeIsRidesOnly && !request.category.isRide { return nil }
-        return try geometry.simplifyTrack(route, toleranceMetres: routeLineTolerance(in: state))
+        return routeLineTolerance(in: state)
     }
 }

@@ -1,3 +1,4 @@
+import TraceDomain
 public import TraceJSON
 
 /// A policy file that could not be used: where, which field, and why (one line). The project's

@@ -1,3 +1,4 @@
+public import TraceDomain
 /// The per-state policy table: one ``StatePolicy`` for each ``FulfilmentState``.
 ///
 /// Data, not code: the default (``seed``) encodes the user's document

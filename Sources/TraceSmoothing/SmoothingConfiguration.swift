@@ -1,4 +1,4 @@
-public import TraceSharing
+public import TraceDomain
 
 /// Everything that configures smoothing for one device: the tier's noise floor, the travel
 /// mode's process noise, the platform's accuracy convention, the gate and the frame.

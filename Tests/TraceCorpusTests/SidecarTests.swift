@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TraceDomain
 import TraceIO
 import TraceSharing
 

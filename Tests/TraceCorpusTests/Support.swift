@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TraceDomain
 import TraceGeodesy
 import TraceIO
 import TraceJSON

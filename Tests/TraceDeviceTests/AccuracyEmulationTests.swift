@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import TraceDevice
+import TraceDomain
 import TraceGeodesy
+import TraceProj
 import TraceSharing
 import TraceSmoothing
 
@@ -14,7 +16,7 @@ struct AccuracyEmulationTests {
 
     static func phone(_ emulation: PhoneConfiguration.AccuracyEmulation, seed: UInt64 = 1, tier: AccuracyTier = .hundredMeters,
                       role: Role = .helper, convention: AccuracyConvention = .ios) -> PhoneEmulator {
-        PhoneEmulator(PhoneConfiguration(accuracyEmulation: emulation, seed: seed, convention: convention), role: role, row: Fixture.row(tier))
+        PhoneEmulator(PhoneConfiguration(accuracyEmulation: emulation, seed: seed, convention: convention), role: role, row: Fixture.row(tier), exact: Geodesic())
     }
 
     @Test("white noise: σ per axis is σ_added within 2 %, zero mean, axes and fixes uncorrelated")

@@ -2,6 +2,7 @@ import Testing
 import TestSupport
 import TraceDevice
 import TraceGeodesy
+import TraceProj
 import TraceSharing
 import TraceSmoothing
 
@@ -29,8 +30,8 @@ struct PhoneEmulatorTests {
         var policy = SharingPolicy.seed
         policy[.enRoute].accuracyGate = AccuracyGate(maximumAccuracy: 25)
         var machine = FulfilmentMachine(category: .ride, policy: policy)
-        var phone = PhoneEmulator(PhoneConfiguration(seed: 99, deliveryOverride: override), role: .helper, row: policy[machine.state])
-        var gate = UpdateGate(policy[machine.state])
+        var phone = PhoneEmulator(PhoneConfiguration(seed: 99, deliveryOverride: override), role: .helper, row: policy[machine.state], exact: Geodesic())
+        var gate = UpdateGate(policy[machine.state], exact: Geodesic())
         gate.deliveryOverride = override
         let events: [FulfilmentEvent] = [.accept, .depart, .arrive, .startTask, .finishTask, .confirmPayment]
         var delivered = 0
@@ -52,7 +53,7 @@ struct PhoneEmulatorTests {
 
     @Test("rows are forwarded to the gate: filter, model, override")
     func rowsForwarded() {
-        var phone = PhoneEmulator(PhoneConfiguration(deliveryOverride: .distanceAndTime(interval: 10)), role: .hirer, row: Fixture.row(.best, filter: 30))
+        var phone = PhoneEmulator(PhoneConfiguration(deliveryOverride: .distanceAndTime(interval: 10)), role: .hirer, row: Fixture.row(.best, filter: 30), exact: Geodesic())
         #expect(phone.gate.delivery == .distanceAndTime(interval: 10) && phone.gate.distanceFilter == 30)
         phone.apply(Fixture.row(.bestForNavigation, filter: 13, delivery: .androidFused(interval: 5, minUpdateInterval: nil)))
         #expect(phone.gate.delivery == .distanceAndTime(interval: 10) && phone.gate.distanceFilter == 13 && phone.tier == .bestForNavigation)
@@ -61,7 +62,7 @@ struct PhoneEmulatorTests {
     @Test("location off delivers nothing, with every option on, and forgets the last delivered fix")
     func tierOff() {
         let configuration = PhoneConfiguration(accuracyEmulation: .gaussMarkov(), seed: 5, smoothing: .on(mode: .walk))
-        var phone = PhoneEmulator(configuration, role: .helper, row: Fixture.row(.off))
+        var phone = PhoneEmulator(configuration, role: .helper, row: Fixture.row(.off), exact: Geodesic())
         for t in 0..<100 {
             let o = phone.offer(Fixture.still, at: Double(t), accuracy: 3, speed: 0)
             #expect(!o.delivered && o.coordinate == Fixture.still && o.accuracy == 3)
@@ -83,7 +84,7 @@ struct PhoneEmulatorTests {
             let d = Fixture.offset(of: o.coordinate, from: north(m))
             return (d.east * d.east + d.north * d.north).squareRoot()
         }
-        var phone = PhoneEmulator(configuration, role: .helper, row: Fixture.row(.best))
+        var phone = PhoneEmulator(configuration, role: .helper, row: Fixture.row(.best), exact: Geodesic())
         let first = phone.offer(north(0), at: 0, accuracy: 8, speed: nil)
         #expect(at(first, 0) < 1e-9)
         // σ of the first estimate is the fix's: 8/√2 per axis, reported back as 8 m (iOS).
@@ -115,11 +116,11 @@ struct PhoneEmulatorTests {
 
     @Test("an accuracy of 0 is none: the smoothing filter uses the tier's nominal σ, not its floor")
     func zeroAccuracy() {
-        var phone = PhoneEmulator(PhoneConfiguration(smoothing: .on(mode: .walk)), role: .hirer, row: Fixture.row(.best))
+        var phone = PhoneEmulator(PhoneConfiguration(smoothing: .on(mode: .walk)), role: .hirer, row: Fixture.row(.best), exact: Geodesic())
         let o = phone.offer(Fixture.still, at: 0, accuracy: 0, speed: nil)
         // Best's nominal 10 m (σ 10/√2 per axis), reported back in iOS terms; the floor would give 3√2.
         #expect(abs(o.accuracy! - 10) < 1e-9, "\(o.accuracy!)")
-        var none = PhoneEmulator(PhoneConfiguration(smoothing: .on(mode: .walk)), role: .hirer, row: Fixture.row(.best))
+        var none = PhoneEmulator(PhoneConfiguration(smoothing: .on(mode: .walk)), role: .hirer, row: Fixture.row(.best), exact: Geodesic())
         #expect(none.offer(Fixture.still, at: 0, accuracy: nil, speed: nil).accuracy == o.accuracy)
     }
 }

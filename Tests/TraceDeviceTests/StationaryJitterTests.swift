@@ -1,6 +1,8 @@
 import Testing
 import TraceDevice
+import TraceDomain
 import TraceGeodesy
+import TraceProj
 import TraceSharing
 import TraceSmoothing
 
@@ -18,7 +20,7 @@ struct StationaryJitterTests {
         var total = 0
         for seed in UInt64(1)...5 {
             let configuration = PhoneConfiguration(accuracyEmulation: emulation, seed: seed, smoothing: smoothing)
-            var phone = PhoneEmulator(configuration, role: .helper, row: Fixture.row(tier, filter: factor * a, delivery: model))
+            var phone = PhoneEmulator(configuration, role: .helper, row: Fixture.row(tier, filter: factor * a, delivery: model), exact: Geodesic())
             total += Fixture.standingStill(&phone, count: 1000, accuracy: nil).filter(\.delivered).count
         }
         return total

@@ -1,4 +1,5 @@
 import TraceDevice
+import TraceDomain
 import TraceGeodesy
 import TraceSharing
 

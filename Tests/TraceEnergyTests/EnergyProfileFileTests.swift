@@ -1,4 +1,5 @@
 import Testing
+import TraceDomain
 import TraceEnergy
 import TraceJSON
 import TraceSharing

@@ -1,7 +1,8 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 @testable import TraceIO
+import TraceProj
 
 /// `read(into:limit:)` must give exactly what `next()` gives: the same items (structure, every
 /// value), the same diagnostics, the same error, whatever the batch size, mixed with `next()` or
@@ -101,7 +102,7 @@ struct FixBatchTests {
     /// The summary from batches equals the summary from items.
     static func expectSameSummary(_ label: String, _ make: () -> some TraceReader) {
         var a = make(), b = make()
-        var byItem = TraceSummary(), byBatch = TraceSummary()
+        var byItem = TraceSummary(exact: Geodesic()), byBatch = TraceSummary(exact: Geodesic())
         var batch = FixBatch()
         do {
             while let item = try a.next() { byItem.add(item) }

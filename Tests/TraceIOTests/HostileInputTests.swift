@@ -1,6 +1,7 @@
 import Testing
 import TraceGeodesy
 @testable import TraceIO
+import TraceProj
 
 
 @Suite("Hostile values: counted, never a crash")
@@ -14,7 +15,7 @@ struct HostileInputTests {
             <trkpt lat="1" lon="1"><time>1690-01-01T00:00:00Z</time></trkpt>
             </trkseg></trk></gpx>
             """)
-        var summary = TraceSummary()
+        var summary = TraceSummary(exact: Geodesic())
         for item in items { summary.add(item) }
         #expect(summary.timedPoints == 3)
         #expect(summary.lastTime!.seconds(since: summary.firstTime!) > 500 * 365 * 86400)

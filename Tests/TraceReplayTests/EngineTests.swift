@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
+import TraceDomain
 import TraceEnergy
 import TraceIO
 import TraceJSON
 @testable import TraceReplay
 import TraceSharing
-import TestSupport
 
 @Suite("Replay: engine counts, views, energy, determinism")
 struct EngineTests {

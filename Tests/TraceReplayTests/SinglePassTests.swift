@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
+import TraceDomain
 import TraceJSON
 @testable import TraceReplay
 import TraceSharing
-import TestSupport
 
 @Suite("Replay: a complete scenario is replayed in one pass, with the two passes' results")
 struct SinglePassTests {

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TraceDomain
 import TraceIO
 import TraceReplay
 import TraceSharing

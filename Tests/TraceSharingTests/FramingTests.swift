@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TraceDomain
 import TraceGeodesy
 import TraceGeometry
 import TraceSharing
@@ -52,23 +53,27 @@ struct FramingTests {
     @Test("route lines: none where the seed says no route lines; detail tied to the frame")
     func routeLines() throws {
         let geometry = try GeometryContext()
+        // What a map draws: the route simplified at the policy's tolerance, where it draws one.
+        func routeLineOf(_ policy: SharingPolicy, _ route: [Coordinate], in state: FulfilmentState, for request: RequestContext) throws -> [Coordinate]? {
+            try policy.routeLineTolerance(in: state, for: request).map { try geometry.simplifyTrack(route, toleranceMetres: $0) }
+        }
         let ride = RequestContext(category: .ride), walk = RequestContext(category: .dogWalking)
         // A gently wiggling 2 km route: wiggles of 0.8 m amplitude every 20 m.
         let route = (0...100).map { i in c(47 + Double(i) * 20 / 111_200, 8 + (i % 2 == 0 ? 0 : 0.8) / 75_800) }
-        #expect(try SharingPolicy.seed.routeLine(route, in: .atPickup, for: ride, using: geometry) == nil)
-        #expect(try SharingPolicy.seed.routeLine(route, in: .inTask, for: ride, using: geometry) == nil)
-        #expect(try SharingPolicy.seed.routeLine(route, in: .enRoute, for: ride, using: geometry) == nil)
+        #expect(try routeLineOf(SharingPolicy.seed, route, in: .atPickup, for: ride) == nil)
+        #expect(try routeLineOf(SharingPolicy.seed, route, in: .inTask, for: ride) == nil)
+        #expect(try routeLineOf(SharingPolicy.seed, route, in: .enRoute, for: ride) == nil)
         // Completed (250 m frame: 0.625 m tolerance) keeps the 0.8 m wiggles; a 2,000 m frame (5 m) drops them.
-        let detailed = try #require(try SharingPolicy.seed.routeLine(route, in: .completed, for: ride, using: geometry))
+        let detailed = try #require(try routeLineOf(SharingPolicy.seed, route, in: .completed, for: ride))
         var wide = SharingPolicy.seed
         wide[.completed].frame = 2000
-        let light = try #require(try wide.routeLine(route, in: .completed, for: ride, using: geometry))
+        let light = try #require(try routeLineOf(wide, route, in: .completed, for: ride))
         #expect(detailed.count > 90)
         #expect(light.count == 2)
         #expect(SharingPolicy.seed.routeLineTolerance(in: .atPickup) == 0.375)
         // Finding Villager shows a route for a ride, the location for anything else.
-        #expect(try SharingPolicy.seed.routeLine(route, in: .findingVillager, for: ride, using: geometry) != nil)
-        #expect(try SharingPolicy.seed.routeLine(route, in: .findingVillager, for: walk, using: geometry) == nil)
-        #expect(try SharingPolicy.seed.routeLine(route, in: .completed, for: walk, using: geometry) != nil)
+        #expect(try routeLineOf(SharingPolicy.seed, route, in: .findingVillager, for: ride) != nil)
+        #expect(try routeLineOf(SharingPolicy.seed, route, in: .findingVillager, for: walk) == nil)
+        #expect(try routeLineOf(SharingPolicy.seed, route, in: .completed, for: walk) != nil)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TraceDomain
 import TraceSharing
 
 @Suite("Fulfilment state machine")

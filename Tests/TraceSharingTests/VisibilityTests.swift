@@ -1,4 +1,5 @@
 import Testing
+import TraceDomain
 import TraceSharing
 
 /// Every (state × viewer × category × delegated) cell against a table written from the seed

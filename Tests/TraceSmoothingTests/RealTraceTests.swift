@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TraceDomain
 import TraceIO
 import TraceSharing
 import TraceSmoothing

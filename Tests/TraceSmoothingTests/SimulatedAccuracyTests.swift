@@ -1,4 +1,5 @@
 import Testing
+import TraceDomain
 import TraceSharing
 import TraceSimulation
 import TraceSmoothing

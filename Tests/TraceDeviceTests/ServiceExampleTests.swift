@@ -1,5 +1,8 @@
 import Testing
+import TraceDevice
+import TraceDomain
 import TraceGeodesy
+import TraceProj
 import TraceSharing
 
 /// The service example in README.md ("For services"), kept compiling and true: a backend handling
@@ -9,7 +12,7 @@ func serviceExample() throws {
     // One request: a ride; the policy is the seed (or SharingPolicy(fileBytes:file:) from a file).
     var request = FulfilmentMachine(category: .ride)
     let relay = RelayTable(request.policy)
-    var helperGate = UpdateGate(request.policy[request.state])
+    var helperGate = UpdateGate(request.policy[request.state], exact: Geodesic())
     var forwarded: [(to: RoleSet, at: Double)] = []
 
     // Each incoming fix from the helper's phone: gate it, then relay it to whoever may see it.
@@ -53,7 +56,7 @@ func serviceExample() throws {
 func cancelledStopsUpdates() throws {
     var request = FulfilmentMachine(category: .ride)
     let relay = RelayTable(request.policy)
-    var gate = UpdateGate(request.policy[request.state])
+    var gate = UpdateGate(request.policy[request.state], exact: Geodesic())
     _ = try request.handle(.accept)
     gate.apply(try request.handle(.depart))
     let here = try Coordinate(latitude: 47, longitude: 8)

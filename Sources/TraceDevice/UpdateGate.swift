@@ -1,5 +1,6 @@
+public import TraceDomain
 public import TraceGeodesy
-import TraceProj
+public import TraceSharing
 
 /// Decides, fix by fix, whether a phone would deliver a location update: the emulation of one
 /// device under a state's tier, accuracy gate, distance filter and delivery model.
@@ -30,8 +31,9 @@ import TraceProj
 /// A phone standing still leaks jitter through any of these filters when the filter is below
 /// about 2.5 × its accuracy (`ENERGY.md`, "Distance filters"); the tests measure it.
 ///
-/// Distance: ``TangentPlane`` (≤ 0.3 mm from the geodesic, a few nanoseconds), with Karney's
-/// geodesic beyond 2 km or 80° latitude. O(1) per fix, no allocation; a `Sendable` value, one per
+/// Distance: ``TangentPlane`` (≤ 0.3 mm from the geodesic, a few nanoseconds), with the exact
+/// solver given at initialisation (Karney's geodesic, TraceProj's `Geodesic`) beyond 2 km or 80°
+/// latitude. O(1) per fix, no allocation; a `Sendable` value, one per
 /// device.
 public struct UpdateGate: Sendable {
     /// The state's tier; ``AccuracyTier/off`` delivers nothing.
@@ -56,15 +58,20 @@ public struct UpdateGate: Sendable {
     public private(set) var deliveredSpeed = 0.0
     /// The state's own model (what ``delivery`` returns to when the override is removed).
     private var stateDelivery: DeliveryModel
-    private let geodesic = Geodesic()
+    /// The exact solver for the rare step beyond the tangent plane's domain (over 2 km, or near a
+    /// pole): given, never constructed here, so this module needs no geodesy library of its own.
+    private let exact: any GeodesicSolver & Sendable
 
-    /// A gate configured from a state's row of the policy.
-    public init(_ row: StatePolicy) {
-        self.init(tier: row.tier, distanceFilter: row.distanceFilter, delivery: row.delivery, accuracyGate: row.accuracyGate)
+    /// A gate configured from a state's row of the policy; `exact` measures the steps beyond the
+    /// tangent plane's domain (TraceProj's `Geodesic()`, Karney's algorithm, in a replay).
+    public init(_ row: StatePolicy, exact: some GeodesicSolver & Sendable) {
+        self.init(tier: row.tier, distanceFilter: row.distanceFilter, delivery: row.delivery, accuracyGate: row.accuracyGate, exact: exact)
     }
 
-    /// A gate with explicit settings.
-    public init(tier: AccuracyTier, distanceFilter: Double, delivery: DeliveryModel = .coreLocation, accuracyGate: AccuracyGate? = nil) {
+    /// A gate with explicit settings; `exact` as for ``init(_:exact:)``.
+    public init(tier: AccuracyTier, distanceFilter: Double, delivery: DeliveryModel = .coreLocation, accuracyGate: AccuracyGate? = nil,
+                exact: some GeodesicSolver & Sendable) {
+        self.exact = exact
         self.tier = tier
         self.distanceFilter = distanceFilter
         self.accuracyGate = accuracyGate
@@ -148,7 +155,9 @@ public struct UpdateGate: Sendable {
     }
 
     private func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
-        TangentPlane.distance(from: a, to: b, fallback: geodesic)
+        // TangentPlane.distance(from:to:fallback:) spelled out, so that only the rare fallback
+        // goes through the existential.
+        TangentPlane.distanceIfNear(from: a, to: b) ?? exact.inverse(from: a, to: b).distance
     }
 
     /// A reported speed when usable: finite and not negative (Core Location reports -1 for an

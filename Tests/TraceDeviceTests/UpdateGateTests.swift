@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+import TraceDevice
+import TraceDomain
 import TraceGeodesy
+import TraceProj
 import TraceSharing
 
 @Suite("Update gate (Core Location semantics, the default model)")
@@ -17,7 +20,7 @@ struct UpdateGateTests {
 
     @Test("first fix delivered, then only after moving the filter distance from the last delivered fix")
     func distanceFilter() {
-        var gate = UpdateGate(tier: .nearestTenMeters, distanceFilter: 30)
+        var gate = UpdateGate(tier: .nearestTenMeters, distanceFilter: 30, exact: Geodesic())
         // 29 m is measured from the delivered fix at 0 m, not from the fix at 20 m.
         let delivered = Self.offer(&gate, [(0, 0), (20, 1), (29, 2), (30.01, 3), (45, 4), (61, 5)])
         #expect(delivered == [true, false, false, true, false, true])
@@ -25,9 +28,9 @@ struct UpdateGateTests {
 
     @Test("a filter of 0 delivers every fix; off delivers none")
     func extremes() {
-        var all = UpdateGate(tier: .best, distanceFilter: 0)
+        var all = UpdateGate(tier: .best, distanceFilter: 0, exact: Geodesic())
         #expect(Self.offer(&all, [(0, 0), (0, 1), (0, 2)]) == [true, true, true])
-        var off = UpdateGate(SharingPolicy.seed[.findingVillager])
+        var off = UpdateGate(SharingPolicy.seed[.findingVillager], exact: Geodesic())
         #expect(Self.offer(&off, [(0, 0), (100, 1)]) == [false, false])
         #expect(off.lastDelivered == nil)
     }
@@ -39,8 +42,8 @@ struct UpdateGateTests {
             let a = Double(i) * 2.399963  // golden angle: spread round the ring
             return try! Coordinate(latitude: 45 + 10 * cos(a) / 111_131.745, longitude: 7 + 10 * sin(a) / 78_846.8)
         }
-        var small = UpdateGate(tier: .nearestTenMeters, distanceFilter: 10)
-        var safe = UpdateGate(tier: .nearestTenMeters, distanceFilter: AccuracyTier.nearestTenMeters.jitterSafeDistanceFilter!)
+        var small = UpdateGate(tier: .nearestTenMeters, distanceFilter: 10, exact: Geodesic())
+        var safe = UpdateGate(tier: .nearestTenMeters, distanceFilter: AccuracyTier.nearestTenMeters.jitterSafeDistanceFilter!, exact: Geodesic())
         var leaked = 0, safeCount = 0
         for (i, f) in fixes.enumerated() {
             if small.offer(f, at: Double(i)) { leaked += 1 }
@@ -52,7 +55,7 @@ struct UpdateGateTests {
 
     @Test("changing state keeps measuring from the last delivered fix; turning off forgets it")
     func apply() {
-        var gate = UpdateGate(SharingPolicy.seed[.enRoute])
+        var gate = UpdateGate(SharingPolicy.seed[.enRoute], exact: Geodesic())
         #expect(Self.offer(&gate, [(0, 0)]) == [true])
         gate.apply(SharingPolicy.seed[.atPickup])  // 13 m filter
         #expect(Self.offer(&gate, [(12, 1), (14, 2)]) == [false, true])
@@ -65,7 +68,7 @@ struct UpdateGateTests {
     @Test("a time that is not finite is never delivered and changes nothing", arguments: [Double.nan, .infinity, -.infinity])
     func nonFiniteTime(time: Double) {
         for model in [DeliveryModel.coreLocation, .distanceOrTime(interval: 10), .androidFused(interval: 5, minUpdateInterval: nil)] {
-            var gate = UpdateGate(tier: .best, distanceFilter: 10, delivery: model)
+            var gate = UpdateGate(tier: .best, distanceFilter: 10, delivery: model, exact: Geodesic())
             #expect(Self.offer(&gate, [(0, time)]) == [false], "\(model): a first fix without a time")
             #expect(gate.lastDelivered == nil)
             #expect(Self.offer(&gate, [(0, 0), (100, time)]) == [true, false], "\(model)")
@@ -80,13 +83,13 @@ struct UpdateGateTests {
         // distance AND 10 s: delivered at 0 and 100 s; the clock jumps back to 50 s. That fix has
         // no time elapsed (held back though it moved), and 11 s later on the new clock (61 s)
         // the next moved fix is delivered, not held back until 110 s.
-        var and = UpdateGate(tier: .best, distanceFilter: 10, delivery: .distanceAndTime(interval: 10))
+        var and = UpdateGate(tier: .best, distanceFilter: 10, delivery: .distanceAndTime(interval: 10), exact: Geodesic())
         #expect(Self.offer(&and, [(0, 0), (100, 100), (200, 50), (300, 61), (400, 65)]) == [true, true, false, true, false])
         // Android: the same for its minimum interval (5 s, allowance 0.5 s).
-        var android = UpdateGate(tier: .best, distanceFilter: 0, delivery: .androidFused(interval: 5, minUpdateInterval: nil))
+        var android = UpdateGate(tier: .best, distanceFilter: 0, delivery: .androidFused(interval: 5, minUpdateInterval: nil), exact: Geodesic())
         #expect(Self.offer(&android, [(0, 0), (10, 100), (20, 40), (30, 45), (40, 46)]) == [true, true, false, true, false])
         // A heartbeat does not fire on a step back; distance rules still apply.
-        var or = UpdateGate(tier: .best, distanceFilter: 50, delivery: .distanceOrTime(interval: 10))
+        var or = UpdateGate(tier: .best, distanceFilter: 50, delivery: .distanceOrTime(interval: 10), exact: Geodesic())
         #expect(Self.offer(&or, [(0, 100), (0, 20), (60, 10), (60, 25)]) == [true, false, true, true])
         #expect(or.lastDelivered?.time == 25)
     }

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import TestSupport
+import TraceDevice
+import TraceDomain
 import TraceGeodesy
+import TraceProj
 import TraceSharing
 
 /// Each delivery model on crafted traces built from its documented behaviour (sources on
@@ -19,7 +22,7 @@ struct DeliveryModelTests {
     }
 
     static func gate(_ model: DeliveryModel, filter: Double, accuracyGate: AccuracyGate? = nil) -> UpdateGate {
-        UpdateGate(tier: .best, distanceFilter: filter, delivery: model, accuracyGate: accuracyGate)
+        UpdateGate(tier: .best, distanceFilter: filter, delivery: model, accuracyGate: accuracyGate, exact: Geodesic())
     }
 
     /// The gate's distance between two points of the meridian (the tangent-plane kernel, < 2 km).
@@ -136,7 +139,7 @@ struct DeliveryModelTests {
         g.deliveryOverride = .speedElastic(elasticityMultiplier: 1)
         #expect(Self.run(&g, [F(north: 50, time: 2, speed: 30), F(north: 85, time: 3, speed: 30)]) == [false, true])
         // The same through a state's row; derived speeds too (no speed reported: 25 m/s).
-        var row = UpdateGate(tier: .best, distanceFilter: 10)
+        var row = UpdateGate(tier: .best, distanceFilter: 10, exact: Geodesic())
         #expect(Self.run(&row, [F(north: 0, time: 0), F(north: 25, time: 1)]) == [true, true])
         row.apply(StatePolicy(tier: .best, frame: 250, distanceFilter: 10, delivery: .speedElastic(elasticityMultiplier: 1), accuracyGate: nil,
                               shows: ShownContent(route: false, routeLines: false, destination: false), hirerAnnotations: [], helperAnnotations: []))
@@ -180,7 +183,7 @@ struct DeliveryModelTests {
     func override() {
         var policy = SharingPolicy.seed
         policy[.atPickup].delivery = .distanceOrTime(interval: 30)
-        var g = UpdateGate(policy[.enRoute])
+        var g = UpdateGate(policy[.enRoute], exact: Geodesic())
         #expect(g.delivery == .coreLocation)
         g.deliveryOverride = .distanceAndTime(interval: 60)
         g.apply(policy[.atPickup])
@@ -270,8 +273,8 @@ struct DeliveryModelTests {
             let row = SharingPolicy.seed[state]
             let accuracy = row.tier.nominalAccuracy!.upperBound
             let fixes = Self.standingStill(accuracy: accuracy, count: 1000, seed: 7)
-            var g = UpdateGate(row)
-            var loose = UpdateGate(tier: row.tier, distanceFilter: accuracy)
+            var g = UpdateGate(row, exact: Geodesic())
+            var loose = UpdateGate(tier: row.tier, distanceFilter: accuracy, exact: Geodesic())
             measured[state] = (fixes.enumerated().filter { g.offer($0.element, at: Double($0.offset)) }.count,
                                fixes.enumerated().filter { loose.offer($0.element, at: Double($0.offset)) }.count)
             #expect(measured[state]!.loose > 450, "\(state) with a filter of 1 × accuracy: \(measured[state]!.loose) of 1000")
