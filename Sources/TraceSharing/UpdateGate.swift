@@ -27,8 +27,8 @@ import TraceProj
 /// ``DeliveryModel/speedElastic(elasticityMultiplier:)`` by a new state or by
 /// ``deliveryOverride`` starts from the right filter.
 ///
-/// A phone standing still leaks jitter through any of these filters when the filter is below
-/// about 2.5 × its accuracy (`ENERGY.md`, "Distance filters"); the tests measure it.
+/// A phone standing still leaks jitter through any of these filters when the filter is below about
+/// 2.5 × its accuracy (docs/battery-model.md, "Distance filters"); the tests measure it.
 ///
 /// Distance: ``TangentPlane`` (≤ 0.3 mm from the geodesic, a few nanoseconds), with Karney's
 /// geodesic beyond 2 km or 80° latitude. O(1) per fix, no allocation; a `Sendable` value, one per
