@@ -17,7 +17,8 @@ public struct PhoneConfiguration: Hashable, Sendable {
         /// Independent Gaussian noise per fix and axis.
         case white
         /// First-order Gauss–Markov noise per axis with correlation time `tau` seconds (default
-        /// 60 s: ENERGY.md's "noise correlated over ~60 s", as real GNSS error is).
+        /// 60 s: real GNSS error is correlated over about that long; docs/battery-model.md,
+        /// "Kalman defaults").
         case gaussMarkov(tau: Double = 60)
     }
 

@@ -28,8 +28,8 @@ public import TraceSharing
 /// ``DeliveryModel/speedElastic(elasticityMultiplier:)`` by a new state or by
 /// ``deliveryOverride`` starts from the right filter.
 ///
-/// A phone standing still leaks jitter through any of these filters when the filter is below
-/// about 2.5 × its accuracy (`ENERGY.md`, "Distance filters"); the tests measure it.
+/// A phone standing still leaks jitter through any of these filters when the filter is below about
+/// 2.5 × its accuracy (docs/battery-model.md, "Distance filters"); the tests measure it.
 ///
 /// Distance: ``TangentPlane`` (≤ 0.3 mm from the geodesic, a few nanoseconds), with the exact
 /// solver given at initialisation (Karney's geodesic, TraceProj's `Geodesic`) beyond 2 km or 80°

@@ -82,7 +82,7 @@ public enum AccuracyTier: Int, CaseIterable, Comparable, Hashable, Sendable {
     }
 
     /// The jitter-safe distance filter for the tier in metres (about 2.5 × its accuracy:
-    /// `ENERGY.md`, "Distance filters"); nil when off.
+    /// docs/battery-model.md, "Distance filters"); nil when off.
     public var jitterSafeDistanceFilter: Double? {
         switch self {
         case .off: nil

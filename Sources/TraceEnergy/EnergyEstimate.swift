@@ -1,8 +1,8 @@
 public import TraceJSON
 
-/// One phone's battery estimate (`ENERGY.md`): the parts kept separate, the total in joules and
-/// mAh, and what produced it. It is an estimate: print ``label`` (model, version and profile) and
-/// the profile's ``EnergyProfile/assumed`` constants with it.
+/// One phone's battery estimate (docs/battery-model.md, "The model"): the parts kept separate, the
+/// total in joules and mAh, and what produced it. It is an estimate: print ``label`` (model,
+/// version and profile) and the profile's ``EnergyProfile/assumed`` constants with it.
 public struct EnergyEstimate: Hashable, Sendable {
     /// The constants that produced it.
     public var profile: EnergyProfile

@@ -1,6 +1,7 @@
 public import TraceDomain
 
-/// Every constant of TraceKit's battery model (`ENERGY.md`), with the model's name and version.
+/// Every constant of TraceKit's battery model (docs/battery-model.md, "Default constants"), with
+/// the model's name and version.
 ///
 /// The estimate is E_total = E_location + E_fixes + E_radio:
 /// - E_location = Σ P_loc(tier) × time in the tier (mW × s = mJ), P_loc = 0 when location is off;
@@ -41,13 +42,15 @@ public struct EnergyProfile: Hashable, Sendable {
     public var nominalVolts: Double = 3.85
     /// The radio's constants.
     public var radio: RadioProfile
-    /// The constants whose value is an engineering assumption (`ENERGY.md`'s "assumed"), not a
-    /// measurement. A profile file may restate this list; otherwise a constant it sets leaves it.
+    /// The constants whose value is an engineering assumption ("assumed" in docs/battery-model.md,
+    /// "Default constants"), not a measurement. A profile file may restate this list; otherwise a
+    /// constant it sets leaves it.
     public var assumed: Set<EnergyConstant>
 
-    /// A profile with `ENERGY.md`'s location and fix constants and the given radio; ``name`` and
-    /// ``base`` are the radio's name. ``assumed`` lists the location powers, E_fix and
-    /// `radioAssumptions` (by default t_tx, which `ENERGY.md` assumes for every radio).
+    /// A profile with the default location and fix constants (docs/battery-model.md, "Default
+    /// constants") and the given radio; ``name`` and ``base`` are the radio's name. ``assumed``
+    /// lists the location powers, E_fix and `radioAssumptions` (by default t_tx, which the model
+    /// assumes for every radio).
     public init(radio: RadioProfile, radioAssumptions: Set<EnergyConstant> = [.transmitDuration]) {
         self.name = radio.name
         self.base = radio.name
@@ -58,7 +61,8 @@ public struct EnergyProfile: Hashable, Sendable {
         ])
     }
 
-    /// The default: LTE radio (ARO `lte.conf`), `ENERGY.md`'s location and fix constants.
+    /// The default: LTE radio (ARO `lte.conf`), the default location and fix constants
+    /// (docs/battery-model.md, "Default constants").
     public static let lte = EnergyProfile(radio: .lte)
     /// LTE with a modern modem's 500 mW tail (assumed).
     public static let lteModern = EnergyProfile(radio: .lteModern, radioAssumptions: [.transmitDuration, .tailPower])

@@ -1,5 +1,5 @@
-/// The constants of one cellular or Wi-Fi radio model (`ENERGY.md`, "Radio profiles"): what a
-/// sent update costs on top of the radio's idle power.
+/// The constants of one cellular or Wi-Fi radio model (docs/battery-model.md, "Radio profiles"):
+/// what a sent update costs on top of the radio's idle power.
 ///
 /// The radio is idle until a send; it is then promoted (``promotionMilliwatts`` for
 /// ``promotionSeconds``), transmits the update (``transmitMilliwatts`` for ``transmitSeconds``),
@@ -59,9 +59,9 @@ public struct RadioProfile: Hashable, Sendable {
         name: "lte-modern", promotionMilliwatts: 1210, promotionSeconds: 0.26,
         transmitMilliwatts: 1200, transmitSeconds: 0.1, tailMilliwatts: 500, tailSeconds: 10.12)
 
-    /// 3G (ARO i997): promotion 650 mW × 2.0 s, then the DCH tail 1300 mW × 4 s, then the FACH
-    /// tail 300 mW × 10 s. `ENERGY.md` gives no transmit power for 3G: the radio sends in DCH, so
-    /// t_tx is charged at the DCH power, 1300 mW (assumed).
+    /// 3G (ARO i997): promotion 650 mW × 2.0 s, then the DCH tail 1300 mW × 4 s, then the FACH tail
+    /// 300 mW × 10 s. The sources give no transmit power for 3G (docs/battery-model.md, "Radio
+    /// profiles"): the radio sends in DCH, so t_tx is charged at the DCH power, 1300 mW (assumed).
     public static let threeG = RadioProfile(
         name: "3g", promotionMilliwatts: 650, promotionSeconds: 2.0,
         transmitMilliwatts: 1300, transmitSeconds: 0.1, tailMilliwatts: 1300, tailSeconds: 4,

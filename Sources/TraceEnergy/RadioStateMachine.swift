@@ -27,7 +27,7 @@ public enum RadioTransition: Hashable, Sendable {
     case queued(waitSeconds: Double)
 }
 
-/// The radio of one phone as a state machine over its send times (`ENERGY.md`, "Model"):
+/// The radio of one phone as a state machine over its send times (docs/battery-model.md, "Radio"):
 /// promotion, transmission and tail, with tail merging.
 ///
 /// Timeline of a send at time t (seconds):
@@ -41,8 +41,8 @@ public enum RadioTransition: Hashable, Sendable {
 ///   promoted again.
 /// - Two-stage tails (3G): the first stage (DCH) is charged at its power for up to
 ///   ``RadioProfile/tailSeconds``, then the second (FACH) at its power for the rest. A send in
-///   either stage shares the tail (`ENERGY.md`'s rule; a FACH→DCH promotion is not modelled), and
-///   the next tail starts again from the first stage.
+///   either stage shares the tail (docs/battery-model.md, "Radio"; a FACH→DCH promotion is not
+///   modelled), and the next tail starts again from the first stage.
 /// - End of the replay: ``energy`` charges the last send's tail in full, even where it runs past
 ///   the end of the replay: the send causes it and the phone pays it.
 ///

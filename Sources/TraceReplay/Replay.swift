@@ -16,8 +16,8 @@ public struct ReplayOptions: Sendable {
     public var policy: SharingPolicy = .seed
     /// The battery model's constants (`--energy-profile FILE`).
     public var energyProfile: EnergyProfile = .lte
-    /// Whether a viewer's radio is charged for each update it receives (ENERGY.md's optional
-    /// E_radio(receiver)). On by default: a hirer's phone receiving updates pays for them.
+    /// Whether a viewer's radio is charged for each update it receives (docs/battery-model.md,
+    /// "Radio", receptions). On by default: a hirer's phone receiving updates pays for them.
     public var receiverRadio = true
     /// How every phone is emulated besides its state's policy row (TraceDevice's pipeline): accuracy
     /// emulation (off by default), its seed, smoothing before the filter (off by default) and a

@@ -78,9 +78,9 @@ public struct ViewMetrics: Hashable, Sendable {
     }
 }
 
-/// A phone's energy in one part of the trip, in joules, by part (ENERGY.md). The radio part of a
-/// state is the radio energy settled in it, its last tail charged in full (so the states add up
-/// to the phone's whole estimate).
+/// A phone's energy in one part of the trip, in joules, by part (docs/battery-model.md, "Per
+/// state"). The radio part of a state is the radio energy settled in it, its last tail charged in
+/// full (so the states add up to the phone's whole estimate).
 public struct EnergyParts: Hashable, Sendable {
     public var locationJoules = 0.0
     public var fixesJoules = 0.0

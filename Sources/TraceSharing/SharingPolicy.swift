@@ -1,8 +1,9 @@
 public import TraceDomain
 /// The per-state policy table: one ``StatePolicy`` for each ``FulfilmentState``.
 ///
-/// Data, not code: the default (``seed``) encodes the user's document
-/// (`spec/location-sharing.txt`), and a policy file can override any field of any state.
+/// Data, not code: the default (``seed``) encodes the user's document (restated, with TraceKit's
+/// reading of it, in docs/domain.md, "The seed table"), and a policy file can override any field of
+/// any state.
 public struct SharingPolicy: Hashable, Sendable {
     /// A name for reports ("seed" for the default).
     public var name: String
@@ -33,12 +34,13 @@ public struct SharingPolicy: Hashable, Sendable {
     /// "Route" (Finding Villager, Accepted, Awaiting Payment, Completed). The document gives En
     /// Route's frame "for ride" only; non-rides use the same 500 m.
     ///
-    /// Distance filters (the document gives none; `ENERGY.md`): the jitter-safe value for each
-    /// state's tier, about 2.5 × its accuracy — 30 m for En Route (NearestTenMeters), 13 m for At
-    /// Pickup (BestForNavigation), 160 m for In Task (HundredMeters). Why jitter-safe: the helper
-    /// stands still at the pickup and at lights, and a filter below ~2.5 × the accuracy turns GNSS
-    /// jitter into updates the other party sees as the car crawling about; on the 150–500 m frames
-    /// these filters stay at 9–32 % of the span, small against what the viewer needs. States with
+    /// Distance filters (the document gives none; docs/domain.md, "Distance filters", and
+    /// docs/battery-model.md, "Distance filters"): the jitter-safe value for each state's tier,
+    /// about 2.5 × its accuracy — 30 m for En Route (NearestTenMeters), 13 m for At Pickup
+    /// (BestForNavigation), 160 m for In Task (HundredMeters). Why jitter-safe: the helper stands
+    /// still at the pickup and at lights, and a filter below ~2.5 × the accuracy turns GNSS jitter
+    /// into updates the other party sees as the car crawling about; on the 150–500 m frames these
+    /// filters stay at 6–32 % of the span, small against what the viewer needs. States with
     /// location off carry 0 (unused). Every state uses Core Location's delivery model and no
     /// accuracy gate.
     public static let seed: SharingPolicy = {

@@ -44,7 +44,8 @@ public struct GaussMarkovNoise: PositionNoise, Sendable, Hashable {
     }
 
     /// Noise of stationary `sigma` metres per axis and correlation time `tau` seconds (default
-    /// 60 s, ENERGY.md's "noise correlated over ~60 s"), reproducible from `seed`.
+    /// 60 s, about as long as real GNSS error stays correlated: docs/battery-model.md, "Kalman
+    /// defaults"), reproducible from `seed`.
     public init(sigma: Double, tau: Double = 60, seed: UInt64) {
         precondition(sigma >= 0 && sigma.isFinite, "sigma must be finite and non-negative")
         precondition(tau > 0 && tau.isFinite, "tau must be positive and finite")

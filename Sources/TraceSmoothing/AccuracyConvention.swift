@@ -1,5 +1,5 @@
 /// What a platform's reported horizontal accuracy means, and so how to turn it into a standard
-/// deviation per axis (ENERGY.md, "Kalman defaults").
+/// deviation per axis (docs/battery-model.md, "Kalman defaults").
 public enum AccuracyConvention: String, CaseIterable, Hashable, Sendable {
     /// iOS `horizontalAccuracy`: σ per axis = accuracy / √2.
     case ios

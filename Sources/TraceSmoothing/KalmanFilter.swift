@@ -40,7 +40,7 @@ public struct AxisCovariance: Sendable, Hashable {
 /// steps, with gating of outliers. A value type: O(1) per fix, no allocation, `Sendable`; one per
 /// device in a service.
 ///
-/// Model (ENERGY.md, "Kalman defaults"), per axis: state (position, velocity),
+/// Model (docs/battery-model.md, "Kalman defaults"), per axis: state (position, velocity),
 /// F = [[1, dt], [0, 1]], Q = q·[[dt³/3, dt²/2], [dt²/2, dt]] (white acceleration of spectral
 /// density q), H = [1, 0], measurement variance r per fix, the same on both axes. The covariance
 /// is the one ``AxisCovariance`` both axes share.

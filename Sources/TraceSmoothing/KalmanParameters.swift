@@ -12,9 +12,9 @@ public struct KalmanParameters: Sendable, Hashable {
     /// which the model cannot explain, must not lock the filter out for ever).
     public var maximumConsecutiveRejections: Int
 
-    /// Parameters with the defaults of ENERGY.md for the gate (13.8) and a restart at the fifth
-    /// rejection in a row (assumed: a real manoeuvre the model cannot follow, or a lasting jump,
-    /// must not lock the filter out).
+    /// Parameters with the defaults of docs/battery-model.md, "Kalman defaults": the gate (13.8)
+    /// and a restart at the fifth rejection in a row (assumed: a real manoeuvre the model cannot
+    /// follow, or a lasting jump, must not lock the filter out).
     public init(processNoise: Double, gate: Double = 13.8, initialVelocityVariance: Double, maximumConsecutiveRejections: Int = 4) {
         precondition(processNoise >= 0 && processNoise.isFinite, "process noise must be finite and non-negative")
         precondition(gate > 0 && initialVelocityVariance >= 0 && initialVelocityVariance.isFinite && maximumConsecutiveRejections >= 1,

@@ -3,9 +3,9 @@ public import TraceDomain
 /// Everything that configures smoothing for one device: the tier's noise floor, the travel
 /// mode's process noise, the platform's accuracy convention, the gate and the frame.
 ///
-/// Defaults come from ENERGY.md ("Kalman defaults"); the bike column and the nominal σ of a fix
-/// without reported accuracy are assumptions, documented on ``processNoise(tier:mode:)`` and
-/// ``nominalSigma(tier:)``.
+/// Defaults come from docs/battery-model.md, "Kalman defaults"; the bike column and the nominal σ
+/// of a fix without reported accuracy are assumptions, documented on ``processNoise(tier:mode:)``
+/// and ``nominalSigma(tier:)``.
 public struct SmoothingConfiguration: Sendable, Hashable {
     /// The accuracy tier the fixes were recorded at (not ``AccuracyTier/off``).
     public let tier: AccuracyTier
@@ -49,8 +49,8 @@ public struct SmoothingConfiguration: Sendable, Hashable {
         return sigma * sigma
     }
 
-    /// σ floor per axis, metres, by tier (ENERGY.md): 2, 3, 5, 25, 200, 600 m from
-    /// BestForNavigation to ThreeKilometers; nil when off.
+    /// σ floor per axis, metres, by tier (docs/battery-model.md, "Kalman defaults"): 2, 3, 5, 25,
+    /// 200, 600 m from BestForNavigation to ThreeKilometers; nil when off.
     public static func sigmaFloor(tier: AccuracyTier) -> Double? {
         switch tier {
         case .off: nil
@@ -63,10 +63,11 @@ public struct SmoothingConfiguration: Sendable, Hashable {
         }
     }
 
-    /// Process noise q, m²/s³, by tier and mode. Walk and drive are ENERGY.md's table
-    /// (0.3 / 3 for the GNSS tiers; 0.1 / 10, 0.003 / 10 and 0.003 / 0.1 for HundredMeters,
-    /// Kilometer and ThreeKilometers). Bike is an assumption: the geometric mean of walk and drive
-    /// rounded to one significant figure (1, 1, 1, 1, 0.2, 0.02).
+    /// Process noise q, m²/s³, by tier and mode. Walk and drive are the table of
+    /// docs/battery-model.md, "Kalman defaults" (0.3 / 3 for the GNSS tiers; 0.1 / 10, 0.003 / 10
+    /// and 0.003 / 0.1 for HundredMeters, Kilometer and ThreeKilometers). Bike is an assumption:
+    /// the geometric mean of walk and drive rounded to one significant figure (1, 1, 1, 1, 0.2,
+    /// 0.02).
     public static func processNoise(tier: AccuracyTier, mode: TravelMode) -> Double? {
         switch (tier, mode) {
         case (.off, _): nil

@@ -1,9 +1,10 @@
-/// How the device travels: selects the Kalman filter's process noise (ENERGY.md, "Kalman
-/// defaults") and the prior on the first fix's speed.
+/// How the device travels: selects the Kalman filter's process noise (docs/battery-model.md,
+/// "Kalman defaults") and the prior on the first fix's speed.
 public enum TravelMode: String, CaseIterable, Hashable, Sendable {
     /// On foot.
     case walk
-    /// By bicycle. ENERGY.md gives no bike column: its process noise is an assumption, see
+    /// By bicycle. The model's sources give no bike column (docs/battery-model.md, "Kalman
+    /// defaults"): its process noise is an assumption, see
     /// ``SmoothingConfiguration/processNoise(tier:mode:)``.
     case bike
     /// By car.

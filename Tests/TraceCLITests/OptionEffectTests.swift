@@ -147,7 +147,7 @@ struct OptionEffectTests {
             try Self.gpx((0..<7).map { Point(east: 40 * Double($0), north: 1000, t: 10 * $0) }, "\(dir)/hirer.gpx")
             try Self.gpx((0..<4).map { Point(east: -35 * Double($0), north: 2000, t: 20 * $0) }, "\(dir)/delegate.gpx")
             let arguments = ["\(dir)/helper.gpx", "--hirer", "\(dir)/hirer.gpx", "--delegate", "\(dir)/delegate.gpx", "--category", "ride"] + Self.enRoute
-            // spec/location-sharing.txt, En Route: both maps show "Helper Location, Hirer Location"
+            // The user's document (docs/domain.md), En Route: both maps show "Helper Location, Hirer Location"
             // (the hirer's only for rides). After a hand-off "the map locations get handed off to
             // the 3rd party": the hirer location comes from the delegate's phone and the delegate
             // has the hirer's map. So, (delivered, sent, → hirer, → helper, → delegate):

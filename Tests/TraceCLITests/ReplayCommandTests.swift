@@ -51,7 +51,7 @@ struct ReplayCommandTests {
         #expect(doc["schema"] as? String == "tracekit-replay/1")
         let totals = (doc["totals"] as? [[String: Any]])?.first { $0["role"] as? String == "helper" }
         #expect(totals?["rawFixes"] as? Int == 988)
-        // The location part, from the states' seconds and ENERGY.md's powers: At Pickup at
+        // The location part, from the states' seconds and docs/battery-model.md's powers: At Pickup at
         // BestForNavigation (425 mW), In Task at HundredMeters (30 mW), the rest off.
         let atPickup = (doc["states"] as? [[String: Any]])?.first { $0["state"] as? String == "atPickup" }?["seconds"] as? Double ?? -1
         let inTask = (doc["states"] as? [[String: Any]])?.first { $0["state"] as? String == "inTask" }?["seconds"] as? Double ?? -1

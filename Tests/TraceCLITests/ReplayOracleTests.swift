@@ -4,7 +4,7 @@ import TestSupport
 
 // An oracle for `tracekit replay` that owes nothing to the product: hand-built trips written as
 // literal coordinates and times, and every expected figure computed here from first principles,
-// namely the user's document (spec/location-sharing.txt) written out as a table, the seed's
+// namely the user's document (restated in docs/domain.md) written out as a table, the seed's
 // distance filters and tiers as the README states them, Vincenty's inverse formula on WGS84 for
 // distances, and the battery model's published constants and rules (docs: "Battery estimate").
 // This file imports no TraceKit module: the built binary's JSON is the only product output read.

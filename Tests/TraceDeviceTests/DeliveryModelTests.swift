@@ -199,7 +199,7 @@ struct DeliveryModelTests {
 
     /// `count` fixes of a phone standing still at (45, 7), one a second, with seeded white Gaussian
     /// jitter of horizontal accuracy `accuracy` (σ = accuracy / √2 per axis: the radial RMS error
-    /// is the accuracy, as `ENERGY.md` reads iOS's horizontalAccuracy).
+    /// is the accuracy, as docs/battery-model.md, "Kalman defaults", reads iOS's horizontalAccuracy).
     static func standingStill(accuracy: Double, count: Int, seed: UInt64) -> [Coordinate] {
         var rng = SplitMix64(seed: seed)
         let sigma = accuracy / 2.0.squareRoot()
@@ -283,8 +283,8 @@ struct DeliveryModelTests {
         // 5 m) hold a still phone to a few updates (measured: 1 and 26 of 1,000; 590 with 1 × A).
         #expect(measured[.enRoute]!.seed < 30, "\(measured[.enRoute]!.seed)")
         #expect(measured[.atPickup]!.seed < 60, "\(measured[.atPickup]!.seed)")
-        // In Task's 160 m is 1.6 × HundredMeters' nominal 100 m (ENERGY.md's "jitter-safe" value
-        // assumes fixes better than nominal): at the nominal accuracy it leaks (measured: 258).
+        // In Task's 160 m is 1.6 × HundredMeters' nominal 100 m (the "jitter-safe" value of
+        // docs/battery-model.md, "Distance filters", assumes fixes better than nominal): at the nominal accuracy it leaks (measured: 258).
         #expect(measured[.inTask]!.seed > 100, "\(measured[.inTask]!.seed)")
     }
 }

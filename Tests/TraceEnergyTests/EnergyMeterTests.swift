@@ -22,7 +22,7 @@ struct EnergyMeterTests {
         #expect(e.tierSeconds[.kilometer] == 40)
         #expect(e.tierSeconds[.hundredMeters] == 0 && e.tierSeconds[.threeKilometers] == 0)
         #expect(e.tierSeconds.activeSeconds == 260 && e.tierSeconds.totalSeconds == 300 && e.durationSeconds == 300)
-        // Σ P_loc × seconds with ENERGY.md's powers, in joules.
+        // Σ P_loc × seconds with the powers of docs/battery-model.md, in joules.
         let milliJoules: Double = 145 * 100 + 290 * 60 + 425 * 60 + 8 * 40
         let location = milliJoules / 1000
         #expect(abs(e.locationJoules - location) < 1e-12)

@@ -52,7 +52,7 @@ struct EnergyProfileFileTests {
         expected.bestMilliwatts = 250
         expected.fixMillijoules = 40
         expected.radio.tailSeconds = 8
-        expected.assumed.subtract([.bestPower, .fixEnergy])  // set by the file: no longer ENERGY.md's assumption
+        expected.assumed.subtract([.bestPower, .fixEnergy])  // set by the file: no longer the model's assumption (docs/battery-model.md)
         #expect(p == expected)
         #expect(p.label == "tracekit-energy 1, profile lte-modern-custom")
 

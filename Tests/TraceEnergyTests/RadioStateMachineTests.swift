@@ -1,9 +1,9 @@
 import Testing
 import TraceEnergy
 
-/// Expected values are derived here from `ENERGY.md`'s constants (watts × seconds = joules), not
-/// from the code under test. Tolerance 1e-9: the code computes the same products in milliwatts,
-/// and the two orders of rounding differ by a few ulps of values near 10.
+/// Expected values are derived here from the constants of docs/battery-model.md (watts × seconds
+/// = joules), not from the code under test. Tolerance 1e-9: the code computes the same products
+/// in milliwatts, and the two orders of rounding differ by a few ulps of values near 10.
 @Suite("Radio state machine")
 struct RadioStateMachineTests {
     /// The radio energy of sends at `times` (seconds).

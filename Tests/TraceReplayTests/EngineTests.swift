@@ -54,7 +54,7 @@ struct EngineTests {
         let fixes = line(from: P(north: 0, east: 0, t: 0), count: 10, stepNorth: 50, dt: 10)
         let r = try replay(try temp(gpx([(nil, fixes)])), spec: try enRoute())
         let e = try #require(r.energy.first { $0.role == .helper }).estimate
-        // ENERGY.md: 90 s of NearestTenMeters at 145 mW; 10 fixes × 50 mJ.
+        // docs/battery-model.md: 90 s of NearestTenMeters at 145 mW; 10 fixes × 50 mJ.
         #expect(abs(e.locationJoules - 0.145 * 90) < 1e-9)
         #expect(abs(e.fixesJoules - 0.5) < 1e-12)
         // Radio (lte): one promotion (1.21 W × 0.26 s), ten transmissions (1.2 W × 0.1 s); the

@@ -3,7 +3,7 @@ import TraceDomain
 import TraceSharing
 
 /// Every (state × viewer × category × delegated) cell against a table written from the seed
-/// (`spec/location-sharing.txt`), independent of the policy code.
+/// (the user's document, restated in docs/domain.md), independent of the policy code.
 @Suite("Visibility and privacy")
 struct VisibilityTests {
     typealias A = MapAnnotation

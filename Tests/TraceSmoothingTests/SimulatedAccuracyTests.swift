@@ -32,7 +32,7 @@ struct SimulatedAccuracyTests {
 
     @Test("white noise, realistic walk/bike/drive truth: NEES conservative, never over-confident", arguments: cases)
     func neesRealistic(tier: AccuracyTier, mode: TravelMode) {
-        // ENERGY.md's q values are sized for turns and stops, so on smooth stretches the filter
+        // The q values of docs/battery-model.md are sized for turns and stops, so on smooth stretches the filter
         // is a little pessimistic. Measured: filter 1.56–1.76, smoother 1.46–1.61; the bound
         // asserted is [1.2, 2.4].
         let sigma = SmoothingConfiguration.nominalSigma(tier: tier)!
@@ -57,8 +57,9 @@ struct SimulatedAccuracyTests {
     @Test("correlated noise (Gauss–Markov, τ = 60 s): the gain nearly vanishes and the naive filter is over-confident",
           arguments: cases)
     func correlated(tier: AccuracyTier, mode: TravelMode) {
-        // ENERGY.md: "with noise correlated over ~60 s the gain nearly vanishes and a naive
-        // filter becomes over-confident (NEES 4–9 where 2 is expected)". Measured here: RTS gain
+        // docs/battery-model.md, "Kalman defaults": on noise correlated over about 60 s the gain
+        // nearly disappears and a filter that assumes white noise becomes over-confident (mean
+        // NEES 4–9 where 2 is expected). Measured here: RTS gain
         // 0.8–3.4 %; filter NEES 2.6–6.9, smoother NEES 6–21 (the smoother trusts its averaging
         // even more). Bounds asserted: gain in [−2 %, 10 %) (smoothing must not make the error
         // worse by more than 2 %: the margin allows for a seed where correlated error and the
