@@ -22,7 +22,7 @@ enum ReplayCommand {
             Replays the traces through the fulfilment state machine and the policy on one clock: \
             each phone's emulated location manager, what it sends, what the relay forwards to \
             whom, how far off and how stale each viewer's map is, and each phone's battery \
-            estimate (ENERGY.md). Tracks named helper, hirer or delegate (or the CSV role column) \
+            estimate (docs/battery-model.md). Tracks named helper, hirer or delegate (or the CSV role column) \
             give roles; other tracks belong to the file's role (TRACE: the helper). The scenario \
             comes from flags, then the sidecar (TRACE's name with .scenario.json, or --scenario), \
             then the trace (waypoints named pickup and dropoff, the CSV state column); whatever is \

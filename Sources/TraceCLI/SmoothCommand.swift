@@ -15,7 +15,7 @@ enum SmoothCommand {
         discussion: """
             Each track segment is filtered on its own: a constant-velocity model in a local \
             east/north frame (re-anchored on the estimate once it is 10 km from the frame's \
-            origin), process noise from --mode and --tier (ENERGY.md's walk and drive values; \
+            origin), process noise from --mode and --tier (the battery model's walk and drive values, docs/battery-model.md; \
             the bike values are TraceKit's assumption, between them), measurement noise from each \
             point's reported accuracy read with --convention and floored by the tier, or the \
             tier's nominal accuracy when a point has none (no value, or 0 or less). A point whose \

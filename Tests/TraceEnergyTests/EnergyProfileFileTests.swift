@@ -10,7 +10,7 @@ struct EnergyProfileFileTests {
         try EnergyProfile(fileBytes: Array(text.utf8), file: "p.json")
     }
 
-    @Test("the built-in profiles carry ENERGY.md's constants")
+    @Test("the built-in profiles carry the battery model's constants (docs/battery-model.md)")
     func builtIns() {
         let p = EnergyProfile.lte
         #expect(AccuracyTier.allCases.map { p.locationMilliwatts($0) } == [0, 2, 8, 30, 145, 290, 425])

@@ -28,7 +28,7 @@ struct ConfigurationTests {
         #expect(c.variance(accuracy: .infinity) == c.variance(accuracy: nil))
     }
 
-    @Test("ENERGY.md's table: floors and q (walk / drive); bike in between; off has none")
+    @Test("the battery model's Kalman table (docs/battery-model.md): floors and q (walk / drive); bike in between; off has none")
     func table() {
         let expected: [(AccuracyTier, Double, Double, Double)] = [
             (.bestForNavigation, 2, 0.3, 3), (.best, 3, 0.3, 3), (.nearestTenMeters, 5, 0.3, 3),
