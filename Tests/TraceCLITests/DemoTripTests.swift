@@ -49,6 +49,28 @@ struct DemoTripTests {
 
     static let roles: [Role] = [.hirer, .helper, .delegate]
 
+    /// The seed's accuracy tier per state, as location-sharing.txt gives it (None where it says
+    /// None), written out rather than read from `SharingPolicy.seed`.
+    static func tier(_ state: FulfilmentState) -> AccuracyTier {
+        switch state {
+        case .enRoute: .nearestTenMeters
+        case .atPickup: .bestForNavigation
+        case .inTask: .hundredMeters
+        case .findingVillager, .accepted, .awaitingPayment, .completed: .off
+        }
+    }
+
+    /// The seed's distance filter per state in metres, as the README gives it (ENERGY.md's
+    /// jitter-safe value for the state's tier): 30, 13 and 160 m; 0 where location is off.
+    static func distanceFilter(_ state: FulfilmentState) -> Double {
+        switch state {
+        case .enRoute: 30
+        case .atPickup: 13
+        case .inTask: 160
+        case .findingVillager, .accepted, .awaitingPayment, .completed: 0
+        }
+    }
+
     /// Whether `role`'s phone requests location in `state`: some map (its own included) shows its position.
     static func usesLocation(_ role: Role, _ state: FulfilmentState, isRide: Bool, handedOff: Bool) -> Bool {
         roles.contains { shows($0, positionOf: role, in: state, isRide: isRide, handedOff: handedOff) }
@@ -114,7 +136,7 @@ struct DemoTripTests {
                 }
                 if let l = last {
                     let step = try some(TangentPlane.distanceIfNear(from: l, to: c), "a step under 2 km")
-                    guard step >= SharingPolicy.seed[s].distanceFilter else { continue }
+                    guard step >= distanceFilter(s) else { continue }
                 }
                 last = c
                 d.delivered[role.rawValue][s.rawValue] += 1
@@ -140,7 +162,7 @@ struct DemoTripTests {
         }
         for role in roles where fixes[role] != nil || role != .delegate || handedOff {
             for s in FulfilmentState.allCases where usesLocation(role, s, isRide: isRide, handedOff: handedOff) {
-                d.location[role.rawValue][s.rawValue] = milliwatts(SharingPolicy.seed[s].tier) / 1000 * d.seconds[s.rawValue]
+                d.location[role.rawValue][s.rawValue] = milliwatts(tier(s)) / 1000 * d.seconds[s.rawValue]
             }
         }
         return d
