@@ -2,9 +2,11 @@
 # Prints which tests a `swift test` run skipped, and why, from the run's log (what `make test`
 # tees to .build/test.log):
 #
-#     Skipped: 2 (2 tests, 0 suites)
-#       - the full 10,000-line file is used when ../shared is present: ../shared/geodesy/… not found: …
+#     Skipped: 3 tests (and 1 suite)
 #       - suite CSV corpus: shared corpus not found (…)
+#       - MTK/BT747 logger CSV: 1,199 fixes, …: shared corpus not found (…)
+#       - GPX and CSV of the MTK logger hold the same 1,199 fixes: shared corpus not found (…)
+#       - the full 10,000-line file is used when ../shared is present: ../shared/geodesy/… not found: …
 #
 # or `Skipped: none`. It reads the lines Swift Testing prints for a test or suite whose
 # `.enabled(if:)` / `.disabled(…)` trait turned it off, e.g.
@@ -13,9 +15,10 @@
 #     ➜ Suite "CSV corpus" skipped: "shared corpus not found (…)"
 #
 # (colour codes, when there are any, are removed first; a test named by its function, e.g.
-# `sliceShape()`, is unquoted; a skip without a comment is listed with "no reason given"). A test
-# in a skipped suite is not listed on its own: the suite's line stands for it. Exit status 0, or
-# 64 when the log cannot be read.
+# `sliceShape()`, is unquoted; a skip without a comment is listed with "no reason given"). Swift
+# Testing also prints a line for each test of a skipped suite, so those are counted and listed
+# as tests, and the suite's own line is listed too. Exit status 0, or 64 when the log cannot be
+# read.
 #
 #     Tools/test-summary.sh .build/test.log
 set -u
@@ -53,7 +56,11 @@ if [ -z "$entries" ]; then
 fi
 tests=$(printf '%s\n' "$entries" | grep -c $'^test\t')
 suites=$(printf '%s\n' "$entries" | grep -c $'^suite\t')
-echo "Skipped: $((tests + suites)) ($tests test$([ "$tests" = 1 ] || echo s), $suites suite$([ "$suites" = 1 ] || echo s))"
+if [ "$suites" = 0 ]; then
+  echo "Skipped: $tests test$([ "$tests" = 1 ] || echo s)"
+else
+  echo "Skipped: $tests test$([ "$tests" = 1 ] || echo s) (and $suites suite$([ "$suites" = 1 ] || echo s))"
+fi
 printf '%s\n' "$entries" | while IFS=$'\t' read -r kind name reason; do
   if [ "$kind" = suite ]; then
     echo "  - suite $name: $reason"
