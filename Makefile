@@ -34,10 +34,16 @@ run: build
 
 ## test: build and run every test (warnings in our code are errors: Package.swift), then the
 ## regression gate: every trip of Traces/ against the committed baseline (exit 1 on a regression).
+## The output of swift test is also kept in .build/test.log; after it, Tools/test-summary.sh
+## prints how many tests were skipped and why, one line each (tests that need ../shared skip
+## without it), or "Skipped: none". The exit status is swift test's (pipefail), and the gate runs
+## only when the tests pass.
 ## Refresh the baseline after an intended change: make baseline (and commit Traces/baseline.json).
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	@mkdir -p .build
+	@set -o pipefail; $(SWIFT) test 2>&1 | tee .build/test.log; status=$$?; \
+	  echo; Tools/test-summary.sh .build/test.log; exit $$status
 	$(MAKE) gate
 
 ## test-sanitize: every test built and run with address sanitizer (and LeakSanitizer), then with

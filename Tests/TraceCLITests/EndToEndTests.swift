@@ -301,27 +301,38 @@ struct TraceCommandsTests {
         #expect(try Run(["info", "--input-format", "gpx", "-"], stdin: "<gpx><wpt lat='1' lon='2'/></gpx>").stdout.contains("waypoints                   1"))
     }
 
-    @Test("CSV options: --utc-offset for zone-less times, --column mappings",
-          .enabled(if: corpusPresent, "../shared/traces not found: skipped"))
+    /// The first and last times `tracekit info` reports for `args`.
+    static func span(_ args: [String]) throws -> (String?, String?) {
+        let r = try Run(["info", "--format", "json"] + args)
+        let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let f = (doc?["files"] as? [[String: Any]])?.first
+        return (f?["firstTime"] as? String, f?["lastTime"] as? String)
+    }
+
+    @Test("CSV options: --utc-offset for zone-less times, --column mappings (no shared files needed)")
     func csvOptions() throws {
-        // The bike ride's CSV times are local (UTC-5): with the offset they equal the GPX's.
-        let csv = sharedFolder.appendingPathComponent("traces/csv/gpsbabel-bike_unicsv.csv").path
-        let gpx = sharedFolder.appendingPathComponent("traces/gpx/gpsbabel-bike_from_tcx.gpx").path
-        func span(_ args: [String]) throws -> (String?, String?) {
-            let r = try Run(["info", "--format", "json"] + args)
-            let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
-            let f = (doc?["files"] as? [[String: Any]])?.first
-            return (f?["firstTime"] as? String, f?["lastTime"] as? String)
-        }
-        let reference = try span([gpx])
-        #expect(try span(["--utc-offset", "-5", csv]) == reference)
-        #expect(try span([csv]) != reference)
-        #expect(try Run(["info", "--utc-offset", "x", csv]).status == 64)
+        // Zone-less local times at UTC-5: with the offset they are read as 5 h later in UTC.
+        let local = scratchFolder.appendingPathComponent("local-\(UUID().uuidString).csv").path
+        try "lat,lon,time\n47.5,8.25,2024-05-01T10:00:00\n47.6,8.25,2024-05-01T10:20:00\n".write(toFile: local, atomically: true, encoding: .utf8)
+        #expect(try Self.span(["--utc-offset", "-5", local]) == ("2024-05-01T15:00:00Z", "2024-05-01T15:20:00Z"))
+        #expect(try Self.span([local]) == ("2024-05-01T10:00:00Z", "2024-05-01T10:20:00Z"))
+        #expect(try Run(["info", "--utc-offset", "x", local]).status == 64)
         let path = scratchFolder.appendingPathComponent("cols-\(UUID().uuidString).csv").path
         try "a,b,c\n1,47.5,8.25\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try Run(["info", path]).status == 65)
         let mapped = try Run(["info", "--column", "latitude=b,longitude=3", path])
         #expect(mapped.status == 0 && mapped.stdout.contains("1 / 1 / 1"))
+    }
+
+    @Test("--utc-offset on the shared bike ride: its CSV's local times (UTC-5) equal its GPX's",
+          .enabled(if: corpusPresent, "../shared/traces not found: the bike ride's CSV and GPX are not there to compare"))
+    func csvUTCOffsetCorpus() throws {
+        let csv = sharedFolder.appendingPathComponent("traces/csv/gpsbabel-bike_unicsv.csv").path
+        let gpx = sharedFolder.appendingPathComponent("traces/gpx/gpsbabel-bike_from_tcx.gpx").path
+        let reference = try Self.span([gpx])
+        #expect(reference.0 != nil && reference.1 != nil)
+        #expect(try Self.span(["--utc-offset", "-5", csv]) == reference)
+        #expect(try Self.span([csv]) != reference)
     }
 
     @Test("convert: formats from extensions, atomic output, the target untouched on failure")

@@ -231,7 +231,51 @@ struct ReportFormatTests {
         let table = try Run(["compare", "--policy", "seed", "--policy", policy] + Self.ride)
         #expect(table.stdout.contains("A: seed") && table.stdout.contains("B: quiet") && table.stdout.contains("◀ 1") && table.stdout.contains("Biggest changes"))
         let md = try Run(["compare", "--policy", "seed", "--policy", policy, "-f", "markdown"] + Self.ride)
-        #expect(md.stdout.split(separator: "\n").filter { $0.hasPrefix("| State |") }.count == 2)
+        #expect(md.status == 0, "\(md.stderr)")
+        let mdLines = md.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(mdLines.filter { $0 == "| State | Metric | A: seed | B: quiet | B − A | % | Rank |" }.count == 2)
+        #expect(mdLines.contains("- **A:** `seed` (seed) · **B:** `quiet` (\(policy))"))
+        // The figures: a few rows written out (the En Route filter's effect, ranks, the totals)…
+        for line in [
+            "| En Route | delivered, updates | 147 | 39 | −108 | −73.5 % |  |",
+            "| En Route | display error p95, m | 24.3 | 113.6 | +89.3 | +367.5 % | **#1** |",
+            "| En Route | staleness p95, s | 30.0 | 39.0 | +9.0 | +30.0 % |  |",
+            "| En Route | energy, J | 555.3 | 483.5 | −71.8 | −12.9 % |  |",
+            "| At Pickup | delivered, updates | 1 | 1 | 0 | 0 % |  |",
+            "| Total | sent, updates | 148 | 40 | −108 | −73.0 % |  |",
+            "| Total | energy, J | 754.1 | 688.9 | −65.2 | −8.6 % |  |",
+            "| En Route | staleness p95, s | 230.0 | 483.2 | +253.2 | +110.1 % | **#3** |",
+            "| En Route | sent, updates | 4 | 1 | −3 | −75.0 % | **#5** |",
+        ] { #expect(mdLines.contains(line), "missing \(line)") }
+        let biggestStart = try #require(mdLines.firstIndex(of: "**Biggest changes (B − A):**"))
+        #expect(Array(mdLines[(biggestStart + 1)...].prefix(5)) == [
+            "- helper, En Route: display error p95 24.3 → 113.6 m (+89.3, +367.5 %)",
+            "- hirer, En Route: display error p95 21.5 → 96.3 m (+74.8, +347.9 %)",
+            "- hirer, En Route: staleness p95 230.0 → 483.2 s (+253.2, +110.1 %)",
+            "- hirer, En Route: delivered 4 → 1 updates (−3, −75.0 %)",
+            "- hirer, En Route: sent 4 → 1 updates (−3, −75.0 %)",
+        ])
+        // …and every row against the JSON's: the same state, metric, A, B and rank, in the same order.
+        let mdRows = mdLines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| State |") }
+            .map { $0.dropFirst(2).dropLast(2).components(separatedBy: " | ") }
+        #expect(mdRows.count == rows.count && rows.count == 72)
+        let stateNames = ["accepted": "Accepted", "enRoute": "En Route", "atPickup": "At Pickup", "inTask": "In Task",
+                          "awaitingPayment": "Awaiting Payment", "completed": "Completed", "total": "Total"]
+        let metricNames = ["delivered": "delivered, updates", "sent": "sent, updates", "forwarded": "forwarded, updates",
+                           "displayErrorP95": "display error p95, m", "stalenessP95": "staleness p95, s", "energy": "energy, J"]
+        func figure(_ value: Any?, _ unit: String?) -> String {
+            guard let v = value as? Double else { return "—" }
+            return unit == "updates" ? String(Int(v)) : String(format: "%.1f", v)
+        }
+        for (row, cells) in zip(rows, mdRows) {
+            let label = "\(row["role"] ?? "") \(row["state"] ?? "") \(row["metric"] ?? "")"
+            #expect(cells.count == 7, "\(label): \(cells)")
+            guard cells.count == 7 else { continue }
+            #expect(cells[0] == stateNames[row["state"] as? String ?? ""], "\(label)")
+            #expect(cells[1] == metricNames[row["metric"] as? String ?? ""], "\(label)")
+            #expect(cells[2] == figure(row["a"], row["unit"] as? String) && cells[3] == figure(row["b"], row["unit"] as? String), "\(label): \(cells)")
+            #expect(cells[6] == ((row["rank"] as? Int).map { "**#\($0)**" } ?? ""), "\(label): \(cells)")
+        }
 
         let same = try json(try Run(["compare", "--policy", "seed", "--policy", "seed", "-f", "json"] + Self.ride).stdout)
         #expect(same["identical"] as? Bool == true && (same["biggest"] as? [Any])?.isEmpty == true)

@@ -269,9 +269,15 @@ struct DeliveryModelTests {
     @Test("the seed's filters against a still phone at each live tier's nominal accuracy")
     func seedFilters() {
         var measured: [FulfilmentState: (seed: Int, loose: Int)] = [:]
-        for state in [FulfilmentState.enRoute, .atPickup, .inTask] {
+        // The README's figures, written out: each state's tier, the seed's filter, and the tier's
+        // nominal accuracy (the upper end of its range) that the still phone's jitter has.
+        let expected: [(FulfilmentState, AccuracyTier, filter: Double, accuracy: Double)] = [
+            (.enRoute, .nearestTenMeters, 30, 10), (.atPickup, .bestForNavigation, 13, 5), (.inTask, .hundredMeters, 160, 100),
+        ]
+        for (state, tier, filter, accuracy) in expected {
             let row = SharingPolicy.seed[state]
-            let accuracy = row.tier.nominalAccuracy!.upperBound
+            #expect(row.tier == tier && row.distanceFilter == filter && row.delivery == .coreLocation && row.accuracyGate == nil, "\(state)")
+            #expect(tier.nominalAccuracy?.upperBound == accuracy, "\(tier)")
             let fixes = Self.standingStill(accuracy: accuracy, count: 1000, seed: 7)
             var g = UpdateGate(row, exact: Geodesic())
             var loose = UpdateGate(tier: row.tier, distanceFilter: accuracy, exact: Geodesic())
@@ -280,11 +286,14 @@ struct DeliveryModelTests {
             #expect(measured[state]!.loose > 450, "\(state) with a filter of 1 × accuracy: \(measured[state]!.loose) of 1000")
         }
         // En Route (30 m, 3 × NearestTenMeters' 10 m) and At Pickup (13 m, 2.6 × BestForNavigation's
-        // 5 m) hold a still phone to a few updates (measured: 1 and 26 of 1,000; 590 with 1 × A).
-        #expect(measured[.enRoute]!.seed < 30, "\(measured[.enRoute]!.seed)")
-        #expect(measured[.atPickup]!.seed < 60, "\(measured[.atPickup]!.seed)")
-        // In Task's 160 m is 1.6 × HundredMeters' nominal 100 m (the "jitter-safe" value of
-        // docs/battery-model.md, "Distance filters", assumes fixes better than nominal): at the nominal accuracy it leaks (measured: 258).
-        #expect(measured[.inTask]!.seed > 100, "\(measured[.inTask]!.seed)")
+        // 5 m) hold a still phone to a few updates (the README's figures: 1 and 26 of 1,000; 590
+        // with 1 × A). In Task's 160 m is 1.6 × HundredMeters' nominal 100 m (docs/battery-model.md's
+        // "jitter-safe" value assumes fixes better than nominal): at the nominal accuracy it leaks
+        // (the README: 258). Asserted as claimed with a margin for other libm (about ±15 %, and 2
+        // for En Route's 1): a last-bit change of the jitter can move one fix across a filter,
+        // and the filter then measures the fixes after it from another point.
+        #expect((0...3).contains(measured[.enRoute]!.seed), "\(measured[.enRoute]!.seed)")
+        #expect((22...30).contains(measured[.atPickup]!.seed), "\(measured[.atPickup]!.seed)")
+        #expect((220...296).contains(measured[.inTask]!.seed), "\(measured[.inTask]!.seed)")
     }
 }

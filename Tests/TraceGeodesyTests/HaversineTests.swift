@@ -39,6 +39,18 @@ struct HaversineTests {
         print("haversine kernel vs libm: worst relative difference \(worst) (pairs under 19,000 km)")
     }
 
+    @Test("the sphere's radius is the IUGG mean radius (2a + b) / 3 of WGS84, 6,371,008.8 m (to 0.1 m)")
+    func meanRadius() {
+        // WGS84's defining constants (NIMA TR8350.2), written out rather than read from Ellipsoid.
+        let a = 6_378_137.0, f = 1 / 298.257223563
+        let b = a * (1 - f)  // 6,356,752.314 m
+        let r1 = (2 * a + b) / 3  // 6,371,008.771 m
+        #expect(abs(MeanEarth.radius - r1) <= 0.05, "\(MeanEarth.radius) vs (2a + b) / 3 = \(r1)")
+        #expect(MeanEarth.radius == (r1 * 10).rounded() / 10)
+        #expect(MeanEarth.radius == 6_371_008.8)
+        #expect(Ellipsoid.wgs84.equatorialRadius == a && Ellipsoid.wgs84.flattening == f)
+    }
+
     @Test("batch results are bit-identical to the scalar function")
     func batchMatchesScalar() throws {
         var rng = SplitMix64(seed: 5)

@@ -4,6 +4,35 @@ import TestSupport
 import TraceGeodesy
 import TraceProj
 
+/// The README's accuracy figures ("Accuracy"), each with a small margin for another platform's libm
+/// (or, for haversine, for the claim's rounding): the tests below assert these, so a README figure
+/// that stops being true fails a test.
+enum Claimed {
+    /// `Geodesic` distance: claimed ≤ 7.5 nm; margin for other libm (× 1.1).
+    static let geodesicDistance = 7.5e-9 * 1.1
+    /// `Geodesic` azimuths where well-conditioned: claimed ≤ 1e-9° (asserted as claimed; the
+    /// classification of a row as ill-conditioned is the same threshold).
+    static let geodesicAzimuth = 1e-9
+    /// Ill-conditioned azimuths as the displacement |m12|·δα: claimed ≤ 15 nm (Karney 2013, §9).
+    static let geodesicDisplacement = 15e-9
+    /// `TangentPlane` on the set's rows under 1.2 km with |latitude| ≤ 80°: claimed ≤ 0.038 mm;
+    /// margin for other libm (× 1.1).
+    static let tangentPlaneRows = 0.038e-3 * 1.1
+    /// `TangentPlane` on random pairs up to 2 km, |latitude| ≤ 80°: claimed ≤ 0.28 mm; margin for
+    /// other libm (× 1.1).
+    static let tangentPlaneRandom = 0.28e-3 * 1.1
+    /// `TangentPlane` azimuths on the set's rows under 1.2 km: claimed ≤ 8.3e-7°; margin for other
+    /// libm (× 1.1).
+    static let tangentPlaneAzimuth = 8.3e-7 * 1.1
+    /// `Haversine` against the ellipsoid, worst row of the set: claimed 0.560 % measured, i.e. under
+    /// 0.5605 % as written (libm's last bits move a relative error of 0.0056 by ~1e-15: no
+    /// further margin is needed).
+    static let haversineMeasured = 0.005605
+    /// `Haversine`'s stated bound, R / M(0) − 1 (the mean radius over the meridional radius at the
+    /// equator, the smallest radius of curvature): claimed 0.562 %, which is 0.5614 % rounded up.
+    static let haversineBound = 0.00562
+}
+
 /// Accuracy of every distance method against Karney's test set (source: `geodesy/GeodTest-short.dat`,
 /// see `Data/PROVENANCE.md`). The committed slice always runs; the full file runs when `../shared`
 /// is present, and a separate test reports when it was skipped.
@@ -12,9 +41,13 @@ struct KarneyOracleTests {
     let geodesic = Geodesic()
 
     @Test("the full 10,000-line file is used when ../shared is present",
-          .enabled(if: GeodTestData.fullIsPresent, "../shared/geodesy/GeodTest-short.dat not found: only the 500-row slice is tested"))
+          .enabled(if: GeodTestData.fullIsPresent,
+                   "../shared/geodesy/GeodTest-short.dat not found: the accuracy tests ran on the committed 500-row slice only, not on the 10,000 rows the README's figures are measured on"))
     func fullFilePresent() {
         #expect(GeodTestData.full?.count == 10_000)
+        #expect(GeodTestData.rows.count == 10_000)
+        // The slice is every 20th row of the file (Data/PROVENANCE.md).
+        #expect(GeodTestData.full.map { rows in stride(from: 0, to: rows.count, by: 20).map { rows[$0].s12 } } == GeodTestData.slice.map(\.s12))
     }
 
     @Test("the committed slice is the expected 500 rows")
@@ -23,15 +56,15 @@ struct KarneyOracleTests {
         #expect(GeodTestData.slice.first?.line == 1)
     }
 
-    @Test("exact inverse: distance within 1 µm, azimuths within 1e-9° where defined (as displacement |m12|·δα where m12 is tiny)")
+    @Test("exact inverse: distance within 7.5 nm, azimuths within 1e-9° where defined (as displacement |m12|·δα ≤ 15 nm where m12 is tiny)")
     func exactInverse() throws {
-        var worstDistance = 0.0, worstAzimuth = 0.0, illConditioned = 0
+        var worstDistance = 0.0, worstAzimuth = 0.0, worstDisplacement = 0.0, illConditioned = 0
         for r in GeodTestData.rows {
             let p = try Coordinate(latitude: r.lat1, longitude: r.lon1)
             let q = try Coordinate(latitude: r.lat2, longitude: r.lon2)
             let g = geodesic.inverse(from: p, to: q)
             worstDistance = max(worstDistance, abs(g.distance - r.s12))
-            #expect(abs(g.distance - r.s12) <= 1e-6, "line \(r.line): s12 \(g.distance) vs \(r.s12)")
+            #expect(abs(g.distance - r.s12) <= Claimed.geodesicDistance, "line \(r.line): s12 \(g.distance) vs \(r.s12)")
             // Azimuths are undefined at a pole (they depend on the meridian chosen there).
             guard abs(r.lat1) < 90 && abs(r.lat2) < 90 else { continue }
             let e = max(angleDifference(g.initialAzimuth, r.azi1), angleDifference(g.finalAzimuth, r.azi2))
@@ -41,21 +74,24 @@ struct KarneyOracleTests {
             // |m12|·δα, which must stay within 15 nm, the algorithm's stated position accuracy
             // (Karney 2013, §9).
             let displacement = abs(r.m12) * e * .pi / 180
-            if e > 1e-9 { illConditioned += 1 } else { worstAzimuth = max(worstAzimuth, e) }
-            #expect(e <= 1e-9 || displacement <= 15e-9, "line \(r.line): azimuths \(g.initialAzimuth), \(g.finalAzimuth) vs \(r.azi1), \(r.azi2); m12 \(r.m12)")
+            if e > Claimed.geodesicAzimuth { illConditioned += 1; worstDisplacement = max(worstDisplacement, displacement) } else { worstAzimuth = max(worstAzimuth, e) }
+            #expect(e <= Claimed.geodesicAzimuth || displacement <= Claimed.geodesicDisplacement, "line \(r.line): azimuths \(g.initialAzimuth), \(g.finalAzimuth) vs \(r.azi1), \(r.azi2); m12 \(r.m12)")
         }
-        print("exact inverse over \(GeodTestData.rows.count) rows: max |Δs| \(worstDistance) m, max |Δazi| \(worstAzimuth)° on well-conditioned rows; \(illConditioned) rows over 1e-9° held to |m12|·δα ≤ 15 nm")
+        print("exact inverse over \(GeodTestData.rows.count) rows: max |Δs| \(worstDistance) m, max |Δazi| \(worstAzimuth)° on well-conditioned rows; \(illConditioned) rows over 1e-9°, max |m12|·δα \(worstDisplacement) m")
     }
 
     @Test("exact inverse is unchanged when both longitudes are shifted (antimeridian wrapping)",
           arguments: [-180.0, -90.0, 123.456, 170.0, 360.0])
     func shiftedLongitudes(shift: Double) throws {
+        var worst = 0.0
         for r in GeodTestData.slice {
             let p = try Coordinate(latitude: r.lat1, longitude: r.lon1 + shift)
             let q = try Coordinate(latitude: r.lat2, longitude: r.lon2 + shift)
             let g = geodesic.inverse(from: p, to: q)
-            #expect(abs(g.distance - r.s12) <= 1e-6, "line \(r.line), shift \(shift)")
+            worst = max(worst, abs(g.distance - r.s12))
+            #expect(abs(g.distance - r.s12) <= Claimed.geodesicDistance, "line \(r.line), shift \(shift)")
         }
+        print("exact inverse, longitudes shifted by \(shift): max |Δs| \(worst) m")
     }
 
     @Test("exact direct: end point and final azimuth within 1e-9° (plus input-rounding sensitivity)")
@@ -84,9 +120,9 @@ struct KarneyOracleTests {
         }
     }
 
-    @Test("tangent plane: within 1 mm on every row under 1.2 km with |latitude| ≤ 80°; exact elsewhere")
+    @Test("tangent plane: within 0.038 mm on every row under 1.2 km with |latitude| ≤ 80°; exact elsewhere")
     func tangentPlane() throws {
-        var fastRows = 0, worst = 0.0
+        var fastRows = 0, worst = 0.0, otherFast = 0, worstOtherFast = 0.0, worstFallback = 0.0
         for r in GeodTestData.rows {
             let p = try Coordinate(latitude: r.lat1, longitude: r.lon1)
             let q = try Coordinate(latitude: r.lat2, longitude: r.lon2)
@@ -95,21 +131,26 @@ struct KarneyOracleTests {
                 #expect(TangentPlane.distanceIfNear(from: p, to: q) != nil, "line \(r.line) should take the fast path")
                 fastRows += 1
                 worst = max(worst, abs(d - r.s12))
-                #expect(abs(d - r.s12) <= 1e-3, "line \(r.line): \(d) vs \(r.s12)")
+                #expect(abs(d - r.s12) <= Claimed.tangentPlaneRows, "line \(r.line): \(d) vs \(r.s12)")
             } else {
                 // Outside the domain the fallback is the exact solver: same tolerance as exact.
                 if TangentPlane.distanceIfNear(from: p, to: q) == nil {
-                    #expect(abs(d - r.s12) <= 1e-6, "line \(r.line): fallback \(d) vs \(r.s12)")
+                    worstFallback = max(worstFallback, abs(d - r.s12))
+                    #expect(abs(d - r.s12) <= Claimed.geodesicDistance, "line \(r.line): fallback \(d) vs \(r.s12)")
                 } else {
-                    #expect(abs(d - r.s12) <= 1e-3, "line \(r.line): \(d) vs \(r.s12)")
+                    // In the domain (≤ 2 km) but not one of the rows above: the 2 km figure.
+                    otherFast += 1
+                    worstOtherFast = max(worstOtherFast, abs(d - r.s12))
+                    #expect(abs(d - r.s12) <= Claimed.tangentPlaneRandom, "line \(r.line): \(d) vs \(r.s12)")
                 }
             }
         }
-        #expect(fastRows >= (GeodTestData.fullIsPresent ? 800 : 40))
-        print("tangent plane: \(fastRows) fast rows, max error \(worst * 1000) mm")
+        // The rows under 1.2 km with |latitude| ≤ 80°: 883 of the full file, 45 of the slice.
+        #expect(fastRows == (GeodTestData.fullIsPresent ? 883 : 45))
+        print("tangent plane: \(fastRows) fast rows, max error \(worst * 1000) mm; \(otherFast) other rows in the domain, max \(worstOtherFast * 1000) mm; fallback max \(worstFallback) m")
     }
 
-    @Test("tangent plane azimuths: within 1e-6° on rows under 1.2 km with |latitude| ≤ 80°")
+    @Test("tangent plane azimuths: within 8.3e-7° on rows under 1.2 km with |latitude| ≤ 80°")
     func tangentPlaneAzimuths() throws {
         var worst = 0.0
         for r in GeodTestData.rows where r.s12 < 1200 && max(abs(r.lat1), abs(r.lat2)) <= 80 {
@@ -119,7 +160,7 @@ struct KarneyOracleTests {
             #expect(g.distance == TangentPlane.distanceIfNear(from: p, to: q))
             let e = max(angleDifference(g.initialAzimuth, r.azi1), angleDifference(g.finalAzimuth, r.azi2))
             worst = max(worst, e)
-            #expect(e <= 1e-6, "line \(r.line): \(g.initialAzimuth), \(g.finalAzimuth) vs \(r.azi1), \(r.azi2)")
+            #expect(e <= Claimed.tangentPlaneAzimuth, "line \(r.line): \(g.initialAzimuth), \(g.finalAzimuth) vs \(r.azi1), \(r.azi2)")
         }
         print("tangent plane azimuths: max error \(worst)°")
     }
@@ -138,7 +179,7 @@ struct KarneyOracleTests {
         }
     }
 
-    @Test("haversine: relative error against the ellipsoid at most 0.562 % on every row")
+    @Test("haversine: relative error against the ellipsoid at most 0.560 % on every row (the bound, R / M at the equator, is 0.562 %)")
     func haversineAgainstEllipsoid() throws {
         var worst = 0.0
         for r in GeodTestData.rows where r.s12 > 0 {
@@ -146,12 +187,22 @@ struct KarneyOracleTests {
             let q = try Coordinate(latitude: r.lat2, longitude: r.lon2)
             let rel = abs(Haversine.distance(from: p, to: q) - r.s12) / r.s12
             worst = max(worst, rel)
-            #expect(rel <= 0.00562, "line \(r.line): relative error \(rel)")
+            #expect(rel <= Claimed.haversineMeasured, "line \(r.line): relative error \(rel)")
         }
         print("haversine: max relative error \(worst)")
+        // The stated bound: a short north–south step at the equator, where the meridional radius
+        // M(0) = a (1 − e²) is smallest, is off by R / M(0) − 1 = 0.5614 %, 0.562 % rounded up.
+        let a = 6_378_137.0, f = 1 / 298.257223563
+        let m0 = a * (1 - f * (2 - f))
+        let bound = MeanEarth.radius / m0 - 1
+        #expect((bound * 1e5).rounded(.up) / 1e5 == Claimed.haversineBound, "R / M(0) − 1 = \(bound)")
+        #expect(worst <= bound)
+        let p = try Coordinate(latitude: -0.0005, longitude: 10), q = try Coordinate(latitude: 0.0005, longitude: 10)
+        let step = geodesic.inverse(from: p, to: q).distance
+        #expect(abs((Haversine.distance(from: p, to: q) - step) / step - bound) < 1e-8)
     }
 
-    @Test("tangent plane: within 0.5 mm of Karney on random pairs up to 2 km, |latitude| ≤ 80°")
+    @Test("tangent plane: within 0.28 mm of Karney on random pairs up to 2 km, |latitude| ≤ 80°")
     func tangentPlaneRandom() throws {
         var rng = SplitMix64(seed: 42)
         var worst = 0.0
@@ -165,7 +216,7 @@ struct KarneyOracleTests {
                 continue
             }
             worst = max(worst, abs(fast - exact))
-            #expect(abs(fast - exact) <= 5e-4)
+            #expect(abs(fast - exact) <= Claimed.tangentPlaneRandom, "\(p), \(exact) m: \(fast)")
         }
         print("tangent plane, random ≤ 2 km: max error \(worst * 1000) mm")
     }

@@ -96,9 +96,13 @@ struct VisibilityTests {
         #expect(AccuracyTier.bestForNavigation.nominalAccuracy == 1...5 && AccuracyTier.bestForNavigation.batteryLevel == .veryHigh)
         #expect(AccuracyTier.threeKilometers.nominalAccuracy == 3000...3000 && AccuracyTier.threeKilometers.batteryLevel == .minimal)
         #expect(AccuracyTier.off.nominalAccuracy == nil)
-        // Distance filters: the tier's jitter-safe value wherever location is on.
-        for state in FulfilmentState.allCases where SharingPolicy.seed[state].tier != .off {
-            #expect(SharingPolicy.seed[state].distanceFilter == SharingPolicy.seed[state].tier.jitterSafeDistanceFilter)
-        }
+        // Distance filters, as written in the README (docs/battery-model.md's jitter-safe values for the state's
+        // tier): En Route 30 m (NearestTenMeters), At Pickup 13 m (BestForNavigation), In Task
+        // 160 m (HundredMeters); 0 where location is off.
+        let filters = FulfilmentState.allCases.map { SharingPolicy.seed[$0].distanceFilter }
+        #expect(filters == [0, 0, 30, 13, 160, 0, 0])
+        #expect(AccuracyTier.nearestTenMeters.jitterSafeDistanceFilter == 30)
+        #expect(AccuracyTier.bestForNavigation.jitterSafeDistanceFilter == 13)
+        #expect(AccuracyTier.hundredMeters.jitterSafeDistanceFilter == 160)
     }
 }
