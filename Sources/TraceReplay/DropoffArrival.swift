@@ -29,6 +29,13 @@ struct DropoffArrival {
         }
     }
 
+    /// Whether an update at `time` to `viewer` could be its first sight of the arrival.
+    @inline(__always)
+    func awaitsSight(at time: Int64, by viewer: Int) -> Bool {
+        guard let a = arrival, time >= a else { return false }
+        return visible(to: viewer) == nil
+    }
+
     func visible(to viewer: Int) -> Int64? {
         switch viewer {
         case 0: visible.0
@@ -55,9 +62,12 @@ struct OnlineDropoffArrival {
     let dropoff: Coordinate
     let radius: Double
 
-    init(dropoff: Coordinate, radius: Double) {
+    /// `notBefore`: the earliest arrival from the beginning, when known ahead (two passes: no stops
+    /// are fed, and only that candidate is followed).
+    init(dropoff: Coordinate, radius: Double, notBefore: Int64 = .min) {
         self.dropoff = dropoff
         self.radius = radius
+        fromStart = DropoffArrival(notBefore: notBefore)
     }
 
     /// A helper fix at `time`, after the scanner took it (`stay`: what ``RoleScanner/add(time:_:)``
@@ -68,6 +78,29 @@ struct OnlineDropoffArrival {
         fromStart.fix(at: time, counts: counts)
         committed?.fix(at: time, counts: counts)
         open?.fix(at: time, counts: counts)
+    }
+
+    /// A helper fix at `c` (after the scanner took it, when stops are followed): it counts when the
+    /// helper has left the pickup and is within the radius; the distance is measured only while a
+    /// candidate awaits its arrival.
+    @inline(__always)
+    mutating func fix(_ c: Coordinate, at time: Int64, leftPickup: Bool, stay: (started: Bool, closed: Dwell?)) {
+        if stay.started || stay.closed != nil { fix(at: time, counts: false, stay: stay) }
+        guard leftPickup else { return }
+        guard fromStart.arrival == nil || (committed.map { $0.arrival == nil } ?? false) || (open.map { $0.arrival == nil } ?? false) else { return }
+        let counts = RoleScanner.within(dropoff, c, radius)
+        fromStart.fix(at: time, counts: counts)
+        committed?.fix(at: time, counts: counts)
+        open?.fix(at: time, counts: counts)
+    }
+
+    /// An update from the helper showing `c`, forwarded to `viewer` at `time`; the distance is
+    /// measured only when a candidate's arrival awaits this viewer's sight.
+    @inline(__always)
+    mutating func update(_ c: Coordinate, at time: Int64, to viewer: Int) {
+        guard fromStart.awaitsSight(at: time, by: viewer) || (committed?.awaitsSight(at: time, by: viewer) ?? false)
+            || (open?.awaitsSight(at: time, by: viewer) ?? false) else { return }
+        update(at: time, to: viewer, inside: RoleScanner.within(dropoff, c, radius))
     }
 
     mutating func update(at time: Int64, to viewer: Int, inside: Bool) {

@@ -119,9 +119,8 @@ public enum Replay {
             all.append(TraceInput(path: t.value, defaultRole: role, provenance: t.provenance))
         }
         guard !all.isEmpty else { throw .invalid("no trace to replay") }
-        // One pass when nothing is to be inferred. An abandoned single pass would already have shown
-        // its updates to the observer, so only a replay without one (its own counts aside) may try.
-        if options.singlePass && Observer.self == NoReplayObserver.self && singlePassApplies(all, spec: spec) {
+        // One pass when nothing is to be inferred and the observer does not see deliveries.
+        if triesSinglePass(all, spec: spec, options: options, observer: Observer.self) {
             var engine = Engine(first: nil, inputs: all, spec: spec, options: options, observer: observer)
             if let result = try engine.run() {
                 observer = engine.observer
@@ -133,6 +132,14 @@ public enum Replay {
         defer { observer = engine.observer }
         guard let result = try engine.run() else { preconditionFailure("a replay after the first pass is never abandoned") }
         return result
+    }
+
+    /// Whether a replay tries a single pass: ``ReplayOptions/singlePass`` is on, the observer does
+    /// not see deliveries (``ReplayObserver/seesDeliveries``: an abandoned single pass would already
+    /// have shown its updates) and the scenario is complete (``singlePassApplies(_:spec:)``).
+    static func triesSinglePass<Observer: ReplayObserver>(_ inputs: [TraceInput], spec: ScenarioSpec, options: ReplayOptions,
+                                                         observer: Observer.Type) -> Bool {
+        options.singlePass && !Observer.seesDeliveries && singlePassApplies(inputs, spec: spec)
     }
 
     /// Whether a replay can skip the first pass: the scenario gives the timeline, the pickup and

@@ -73,3 +73,40 @@ struct SinglePassTests {
         #expect(one.roleTotals.reduce(0) { $0 + $1.rawFixes } == (unordered ? 30 : 40))
     }
 }
+
+@Suite("Replay: whether an observer admits a single pass is a stated property of it")
+struct ObserverSinglePassTests {
+    struct Counting: ReplayObserver {
+        var count = 0
+        mutating func delivered(_ update: DeliveredUpdate) { count += 1 }
+    }
+
+    struct Ignoring: ReplayObserver {
+        static var seesDeliveries: Bool { false }
+        mutating func delivered(_ update: DeliveredUpdate) {}
+    }
+
+    @Test("an observer sees deliveries by default; NoReplayObserver and one that says so do not")
+    func stated() {
+        #expect(Counting.seesDeliveries)
+        #expect(!NoReplayObserver.seesDeliveries)
+        #expect(!Ignoring.seesDeliveries)
+    }
+
+    @Test("a complete scenario is tried in one pass only for an observer that does not see deliveries, and only with the option on")
+    func chosen() throws {
+        let (path, spec, options) = try SinglePassTests().roundTrip()
+        let inputs = [TraceInput(path: path)]
+        #expect(Replay.triesSinglePass(inputs, spec: spec, options: options, observer: NoReplayObserver.self))
+        #expect(Replay.triesSinglePass(inputs, spec: spec, options: options, observer: Ignoring.self))
+        #expect(!Replay.triesSinglePass(inputs, spec: spec, options: options, observer: Counting.self))
+        var off = options
+        off.singlePass = false
+        #expect(!Replay.triesSinglePass(inputs, spec: spec, options: off, observer: NoReplayObserver.self))
+        // The observer that sees deliveries is shown every one of them, once.
+        var counting = Counting()
+        let r = try Replay.run(inputs, scenario: spec, options: options, observer: &counting)
+        #expect(counting.count == r.roleTotals.reduce(0) { $0 + $1.deliveredFixes })
+        #expect(counting.count > 0)
+    }
+}

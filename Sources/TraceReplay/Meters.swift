@@ -1,0 +1,117 @@
+import TraceDomain
+import TraceEnergy
+import TraceGeodesy
+import TraceIO
+import TraceProj
+import TraceSharing
+
+/// One state × role cell of the meters: fix and update counts, distance, the viewers' display
+/// error and staleness, and the phone's energy in the state.
+struct MeterCell {
+    var raw = 0, delivered = 0, sent = 0
+    var forwarded = RoleCounts()
+    var distance = 0.0
+    var withoutUpdate = 0
+    var error = QuantileHistogram()
+    var staleness = QuantileHistogram()
+    var energy = EnergyParts()
+
+    mutating func merge(_ c: MeterCell) {
+        raw += c.raw
+        delivered += c.delivered
+        sent += c.sent
+        forwarded.add(c.forwarded)
+        distance += c.distance
+        withoutUpdate += c.withoutUpdate
+        error.merge(c.error)
+        staleness.merge(c.staleness)
+        energy += c.energy
+    }
+
+    func metrics(_ role: Role, seconds: Double) -> StateRoleMetrics {
+        StateRoleMetrics(role: role, rawFixes: raw, deliveredFixes: delivered, sentUpdates: sent, forwarded: forwarded,
+                         seconds: seconds, distanceMetres: distance,
+                         view: ViewMetrics(error: error, staleness: staleness, withoutUpdate: withoutUpdate), energy: energy)
+    }
+}
+
+/// The replay's meters: a ``MeterCell`` per state and role, the seconds spent in each state and
+/// whether it was entered, and the energy meter of each phone taking part (its energy so far is
+/// split between states as each state closes).
+///
+/// Times are nanoseconds on the trace's clock; meters count seconds from `start`.
+struct Meters {
+    private(set) var cells = StateRoleTable(repeating: MeterCell())
+    private(set) var seconds = StateTable(repeating: 0.0)
+    private(set) var entered = StateTable(repeating: false)
+    /// The phones taking part (helper and hirer always, the delegate once handed off or with a trace).
+    let roles: RoleSet
+    let start: Int64
+    private var since: Int64
+    private var energy: RoleTable<EnergyMeter>
+    private var snapshots = RoleTable(repeating: EnergyParts())
+
+    /// Meters from `start`, in Finding Villager, for the phones in `tiers` (each at its tier).
+    init(start: Int64, profile: EnergyProfile, tiers: [(Role, AccuracyTier)]) {
+        self.start = start
+        since = start
+        var roles = RoleSet()
+        energy = RoleTable(repeating: EnergyMeter(profile: profile, start: 0, tier: .off))
+        for (role, tier) in tiers {
+            roles.insert(RoleSet(role))
+            energy[role] = EnergyMeter(profile: profile, start: 0, tier: tier)
+        }
+        self.roles = roles
+        entered[.findingVillager] = true
+    }
+
+    /// Seconds from the start.
+    @inline(__always) func seconds(_ t: Int64) -> Double { Double(t &- start) / 1e9 }
+
+    /// Whether `role`'s phone takes part.
+    @inline(__always) func takesPart(_ role: Role) -> Bool { roles.rawValue & (1 << UInt8(role.rawValue)) != 0 }
+
+    /// The cell of `state` and `role`, mutated in place.
+    @inline(__always)
+    subscript(state: FulfilmentState, role: Role) -> MeterCell {
+        get { cells[state, role] }
+        _modify { yield &cells[state, role] }
+    }
+
+    /// The energy meter of a phone taking part, mutated in place.
+    @inline(__always)
+    subscript(energyOf role: Role) -> EnergyMeter {
+        get { energy[role] }
+        _modify { yield &energy[role] }
+    }
+
+    /// A state entered.
+    mutating func enter(_ state: FulfilmentState) { entered[state] = true }
+
+    /// The energy estimate of `role`'s phone at `t` seconds (not before its tier's start).
+    func estimate(_ role: Role, at t: Double) -> EnergyEstimate {
+        let m = energy[role]
+        return m.estimate(at: max(t, m.tierSince))
+    }
+
+    /// Ends the current state's interval at `t`: its seconds and each phone's energy in it.
+    mutating func close(_ state: FulfilmentState, at t: Int64) {
+        seconds[state] += seconds(t) - seconds(since)
+        for role in Role.allCases where takesPart(role) {
+            let now = EnergyParts(estimate(role, at: seconds(t)))
+            cells[state, role].energy += now - snapshots[role]
+            snapshots[role] = now
+        }
+        since = t
+    }
+
+    /// When the current state's interval began.
+    var stateSince: Int64 { since }
+
+    /// All phones' energy so far, in joules (hirer, helper, delegate summed in that order).
+    func energyJoules(at now: Double) -> Double {
+        var total = 0.0
+        for role in Role.allCases where takesPart(role) { total += estimate(role, at: now).totalJoules }
+        return total
+    }
+}

@@ -1,0 +1,54 @@
+import TraceDomain
+import TraceEnergy
+import TraceGeodesy
+import TraceIO
+import TraceProj
+import TraceSharing
+
+extension Engine {
+    /// The result: the meters' cells per state and role and their totals, each phone's energy,
+    /// the arrivals' visibility, the track, the files, the notes and the scenario as resolved.
+    func result(_ resolved: ResolvedScenario, roles: [Role], scans: RoleTable<RoleScan?>) -> ReplayResult {
+        var states: [StateMetrics] = []
+        var totals = RoleTable(repeating: MeterCell())
+        for state in FulfilmentState.allCases {
+            var perRole: [StateRoleMetrics] = []
+            for role in roles {
+                let cell = meters[state, role]
+                totals[role].merge(cell)
+                perRole.append(cell.metrics(role, seconds: meters.seconds[state]))
+            }
+            states.append(StateMetrics(state: state, entered: meters.entered[state], seconds: meters.seconds[state],
+                                       tier: options.policy[state].tier, roles: perRole))
+        }
+        let duration = meters.seconds(tEnd)
+        let roleTotals = roles.map { totals[$0].metrics($0, seconds: duration) }
+        let energy = roles.map { role in
+            PhoneEnergy(role: role, hasTrace: scans[role] != nil, estimate: meters.estimate(role, at: duration))
+        }
+        let viewers: [Role] = resolved.handedOff.value ? [.hirer, .delegate] : [.hirer]
+        let arrivals = arrivals.visibility(to: viewers, helperScan: scans[.helper] ?? RoleScan())
+        let track = recorder?.finish(end: duration, energyJoules: energy.reduce(0) { $0 + $1.estimate.totalJoules })
+        var files = first.files
+        for i in files.indices { files[i].outOfOrderFixes = outOfOrder[i] }
+        var notes = timeline.notes
+        if afterCancellation > 0 { notes.append("\(afterCancellation) fixes after the cancellation were not replayed") }
+        for role in Role.allCases where (scans[role]?.dwellsDropped ?? 0) > 0 {
+            notes.append("the \(role.key) has more than \(RoleScanner.maximumDwells) dwells: only the first and the latest were kept")
+        }
+        var traces: [TraceAssignment] = []
+        for (i, input) in inputs.enumerated() {
+            let counts = first.records.filter { $0.file == i }.map { RoleFixCount(role: $0.record.role, fixes: $0.record.fixes, namedInTrace: $0.record.named) }
+            traces.append(TraceAssignment(path: input.path == "-" ? "<stdin>" : input.path, defaultRole: input.defaultRole, provenance: input.provenance, roles: counts))
+        }
+        let scenario = ReplayScenario(category: resolved.category, pickupHandedOff: resolved.handedOff, pickup: resolved.pickup,
+                                      dropoff: resolved.dropoff, traces: traces, timeline: timeline.entries,
+                                      cancelledAt: spec.cancelledAt, rules: options.rules)
+        return ReplayResult(
+            tracekitVersion: options.tracekitVersion, policy: PolicyLabel(name: options.policy.name, fileVersion: SharingPolicy.fileVersion),
+            energyModel: options.energyProfile.label, energyProfile: options.energyProfile, receiverRadio: options.receiverRadio,
+            phone: options.phone,
+            scenario: scenario, start: Timestamp(nanoseconds: meters.start), end: Timestamp(nanoseconds: tEnd), states: states,
+            roleTotals: roleTotals, energy: energy, arrivals: arrivals, files: files, notes: notes, track: track)
+    }
+}

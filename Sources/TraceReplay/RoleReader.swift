@@ -1,0 +1,153 @@
+import TraceDomain
+import TraceGeodesy
+import TraceIO
+import TraceSharing
+
+/// A trace reader that says which role each track point belongs to: the CSV `role` column, else
+/// the current GPX track's name when it is a role's key, else the file's default role.
+///
+/// The concrete reader is held by format (GPX and CSV unboxed, the rest as `any TraceReader`), so
+/// the per-point call is a direct one, with no existential box to project or make unique.
+struct RoleReader {
+    private var gpx: GPXReader?
+    private var csv: CSVReader?
+    private var other: (any TraceReader)?
+    let path: String
+    let defaultRole: Role
+    private var trackRole: Role
+    private var trackNamed = false
+
+    enum Item {
+        /// A track point: its role, whether the content named the role, the fix.
+        case point(Role, named: Bool, Fix)
+        /// A waypoint.
+        case waypoint(Fix)
+    }
+
+    /// A track point as the merge takes it: its role, whether the content named the role, whether
+    /// it has a time, and the fix in the engine's compact form (time 0 when untimed).
+    struct Point {
+        var role: Role
+        var named: Bool
+        var timed: Bool
+        var fix: ReplayFix
+    }
+
+    init(path: String, format: TraceFormat?, options: ReadOptions, defaultRole: Role) throws(TraceReadError) {
+        let reader = try openTrace(path, format: format, options: options)
+        if let g = reader as? GPXReader {
+            gpx = g
+        } else if let c = reader as? CSVReader {
+            csv = c
+        } else {
+            other = reader
+        }
+        self.path = path
+        self.defaultRole = defaultRole
+        trackRole = defaultRole
+    }
+
+    /// The format being read.
+    var format: TraceFormat { gpx?.format ?? csv?.format ?? other!.format }
+    /// What the reader reported so far.
+    var diagnostics: Diagnostics { gpx?.diagnostics ?? csv?.diagnostics ?? other!.diagnostics }
+
+    @inline(__always)
+    private mutating func nextItem() throws(ReplayError) -> TraceItem? {
+        do {
+            if gpx != nil { return try gpx!.next() }
+            if csv != nil { return try csv!.next() }
+            return try other!.next()
+        } catch {
+            throw .read(error)
+        }
+    }
+
+    /// The role of a track point's fix.
+    @inline(__always)
+    private func role(of fix: Fix) throws(ReplayError) -> (Role, named: Bool) {
+        guard let text = fix.role else { return (trackRole, trackNamed) }
+        guard let role = Role(parsing: text.trimmingSpaces) else {
+            throw .invalid("\(path): role '\(text)' is not one of \(Role.allCases.map(\.key).joined(separator: ", "))")
+        }
+        return (role, true)
+    }
+
+    /// Notes a track's start (its name may name the role of its points).
+    private mutating func startTrack(_ name: String?) {
+        let role = name.flatMap { Role(parsing: $0.trimmingSpaces) }
+        trackRole = role ?? defaultRole
+        trackNamed = role != nil
+    }
+
+    /// The next point or waypoint; route points and structure markers are consumed here.
+    mutating func next() throws(ReplayError) -> Item? {
+        while true {
+            guard let item = try nextItem() else { return nil }
+            switch item {
+            case .trackStart(let name):
+                startTrack(name)
+            case .trackPoint(let fix):
+                let (role, named) = try role(of: fix)
+                return .point(role, named: named, fix)
+            case .waypoint(let fix):
+                return .waypoint(fix)
+            case .segmentStart, .routeStart, .routePoint:
+                continue
+            }
+        }
+    }
+
+    /// The next track point, straight in the merge's form; waypoints, route points and structure
+    /// markers are consumed here (the same points, in the same order, as ``next()`` gives).
+    @inline(__always)
+    mutating func nextPoint() throws(ReplayError) -> Point? {
+        while true {
+            let item: LeanItem
+            var text: String?
+            do {
+                if gpx != nil {
+                    item = try gpx!.nextLean()
+                    if item.hasRole || item.isTrackStart { text = gpx!.leanText }
+                } else if csv != nil {
+                    item = try csv!.nextLean()
+                    if item.hasRole || item.isTrackStart { text = csv!.leanText }
+                } else {
+                    item = try other!.nextLean(text: &text)
+                }
+            } catch {
+                throw .read(error)
+            }
+            switch item.kind {
+            case .end:
+                return nil
+            case .trackStart:
+                startTrack(text)
+            case .trackPoint:
+                var role = trackRole, named = trackNamed
+                if item.hasRole, let text {
+                    guard let r = Role(parsing: text.trimmingSpaces) else {
+                        throw .invalid("\(path): role '\(text)' is not one of \(Role.allCases.map(\.key).joined(separator: ", "))")
+                    }
+                    role = r
+                    named = true
+                }
+                var fix = ReplayFix(time: item.time, coordinate: item.coordinate, accuracy: nil, speed: nil)
+                fix.accuracy = item.horizontalAccuracy
+                fix.speed = item.speed
+                return Point(role: role, named: named, timed: item.hasTime, fix: fix)
+            case .other:
+                continue
+            }
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let c = s.first, c == " " || c == "\t" || c == "\n" || c == "\r" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" || c == "\n" || c == "\r" { s.removeLast() }
+        return String(s)
+    }
+}
