@@ -17,7 +17,11 @@ extension CLIError {
     init(reading error: TraceReadError) {
         switch error.category {
         case .cannotOpen: self = .noInput(error.description)
-        case .unknownFormat, .options: self = .usage(error.description)
+        case .unknownFormat:
+            var e = error
+            e.message = "unknown format: name it with --input-format (gpx, csv, plt, rec)"
+            self = .usage(e.description)
+        case .unreadableFormat, .options: self = .usage(error.description)
         case .data: self = .data(error.description)
         case .io: self = .io(error.description)
         }
