@@ -124,38 +124,60 @@ public struct Tolerances: Hashable, Sendable {
         return try overriding(with: t, file: file, path: "tolerances")
     }
 
-    /// These tolerances with one `--tolerance METRIC=REL,ABS` applied: REL a fraction (0.05) or a
-    /// percentage (5%), ABS in the metric's unit; either may be empty to keep it.
-    /// - Returns: nil with the reason when the text is malformed.
-    public func overriding(flag text: String) -> Result<Tolerances, ToleranceFlagError> {
-        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return .failure(ToleranceFlagError(text: text, message: "expected METRIC=REL,ABS, e.g. sent=5%,2")) }
-        guard let metric = GateMetric(rawValue: String(parts[0])) else {
-            return .failure(ToleranceFlagError(text: text, message: "unknown metric '\(parts[0])'; expected one of \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))"))
-        }
-        let values = parts[1].split(separator: ",", omittingEmptySubsequences: false)
-        guard values.count == 2 else { return .failure(ToleranceFlagError(text: text, message: "expected REL,ABS after '=', e.g. 5%,2 (either may be empty)")) }
-        var tol = self[metric]
-        if !values[0].isEmpty {
-            let percent = values[0].hasSuffix("%")
-            guard let x = Double(percent ? values[0].dropLast() : values[0]), x.isFinite, x >= 0 else {
-                return .failure(ToleranceFlagError(text: text, message: "'\(values[0])' is not a relative tolerance ≥ 0 (a fraction such as 0.05, or 5%)"))
-            }
-            tol.relative = percent ? x / 100 : x
-        }
-        if !values[1].isEmpty {
-            guard let x = Double(values[1]), x.isFinite, x >= 0 else {
-                return .failure(ToleranceFlagError(text: text, message: "'\(values[1])' is not an absolute tolerance ≥ 0 in \(metric.toleranceUnit)"))
-            }
-            tol.absolute = x
-        }
+    /// These tolerances with `change` applied: its metric's relative and absolute tolerance, each
+    /// where it gives one.
+    public func overriding(_ change: ToleranceOverride) -> Tolerances {
         var t = self
-        t[metric] = tol
-        return .success(t)
+        var tolerance = t[change.metric]
+        if let r = change.relative { tolerance.relative = r }
+        if let a = change.absolute { tolerance.absolute = a }
+        t[change.metric] = tolerance
+        return t
+    }
+
+    /// These tolerances with one override written `METRIC=REL,ABS` applied (``ToleranceOverride``).
+    /// - Returns: the reason when the text is malformed.
+    public func overriding(flag text: String) -> Result<Tolerances, ToleranceFlagError> {
+        do { return .success(overriding(try ToleranceOverride(parsing: text))) } catch { return .failure(error) }
     }
 }
 
-/// A `--tolerance` value that could not be read.
+/// One metric's tolerance changed: the relative part, the absolute part, or both (a part not
+/// given keeps the tolerance it changes).
+public struct ToleranceOverride: Hashable, Sendable {
+    public var metric: GateMetric
+    public var relative: Double?
+    public var absolute: Double?
+
+    /// Reads `METRIC=REL,ABS`: REL a fraction (0.05) or a percentage (5%), ABS in the metric's
+    /// unit; either may be empty to keep it.
+    /// - Throws: ``ToleranceFlagError`` with the reason when the text is malformed.
+    public init(parsing text: String) throws(ToleranceFlagError) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw ToleranceFlagError(text: text, message: "expected METRIC=REL,ABS, e.g. sent=5%,2") }
+        guard let metric = GateMetric(rawValue: String(parts[0])) else {
+            throw ToleranceFlagError(text: text, message: "unknown metric '\(parts[0])'; expected one of \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let values = parts[1].split(separator: ",", omittingEmptySubsequences: false)
+        guard values.count == 2 else { throw ToleranceFlagError(text: text, message: "expected REL,ABS after '=', e.g. 5%,2 (either may be empty)") }
+        self.metric = metric
+        if !values[0].isEmpty {
+            let percent = values[0].hasSuffix("%")
+            guard let x = Double(percent ? values[0].dropLast() : values[0]), x.isFinite, x >= 0 else {
+                throw ToleranceFlagError(text: text, message: "'\(values[0])' is not a relative tolerance ≥ 0 (a fraction such as 0.05, or 5%)")
+            }
+            relative = percent ? x / 100 : x
+        }
+        if !values[1].isEmpty {
+            guard let x = Double(values[1]), x.isFinite, x >= 0 else {
+                throw ToleranceFlagError(text: text, message: "'\(values[1])' is not an absolute tolerance ≥ 0 in \(metric.toleranceUnit)")
+            }
+            absolute = x
+        }
+    }
+}
+
+/// A tolerance override (``ToleranceOverride``) that could not be read: the text and the reason.
 public struct ToleranceFlagError: Error, Hashable, Sendable {
     public var text: String
     public var message: String

@@ -1,15 +1,16 @@
-/// Declarations of a command's options and positional arguments. The parser and the help text are
-/// both generated from these, so the two cannot drift apart.
-struct OptionSpec {
+/// Declarations of a command's options and positional arguments. The parser, the help text and
+/// the command's typed options value are all generated from these, so they cannot drift apart.
+struct OptionSpec: Sendable {
     /// Long name without dashes, e.g. "method".
     var name: String
     /// Optional one-letter short name, e.g. "p".
     var short: Character? = nil
     /// Placeholder for the value, e.g. "N"; nil for a flag that takes no value.
     var valueName: String? = nil
-    /// The accepted values, when they form a closed set (checked by the parser, listed in help).
+    /// The accepted values, when they form a closed set (checked by the parser, listed in help):
+    /// the value type's ``ExpressibleByArgument/choices``.
     var choices: [String] = []
-    /// Default value shown in help.
+    /// Default value shown in help: the field's value in a fresh options value.
     var defaultValue: String? = nil
     /// May be given more than once (values in ``ParsedArguments/all(_:)``, in order).
     var repeatable = false
@@ -18,12 +19,74 @@ struct OptionSpec {
     var isFlag: Bool { valueName == nil }
 }
 
-struct PositionalSpec {
+/// An option bound to a field of a command's options value (`Options`): its declaration, and how
+/// the text the parser collected for it becomes the field's typed value.
+struct Option<Options>: Sendable {
+    var spec: OptionSpec
+    /// Sets the field from the parsed arguments when the option was given; a bad value is a usage
+    /// error naming the option.
+    var apply: @Sendable (inout Options, ParsedArguments) throws(CLIError) -> Void
+}
+
+/// A group of option fields with their defaults: `init()` gives every default, once.
+protocol OptionGroup: Sendable {
+    init()
+}
+
+/// A command's whole typed options value: its option fields and its positional arguments.
+protocol CommandOptions: OptionGroup {
+    /// The positional arguments, in order.
+    var arguments: [String] { get set }
+}
+
+extension Option where Options: OptionGroup {
+    /// An option with a value; its default is the field's value in `Options()`, shown in help.
+    static func value<Value: ArgumentRepresentable>(_ name: String, short: Character? = nil, _ field: any WritableKeyPath<Options, Value> & Sendable,
+                                                    valueName: String, help: String) -> Option {
+        Option(spec: OptionSpec(name: name, short: short, valueName: valueName, choices: Value.choices,
+                                defaultValue: Options()[keyPath: field].argument, help: help)) { options, parsed throws(CLIError) in
+            if let text = parsed.value(name) { options[keyPath: field] = try Value(argument: text, option: name) }
+        }
+    }
+
+    /// An option with a value and no default: nil when it is not given.
+    static func value<Value: ExpressibleByArgument>(_ name: String, short: Character? = nil, _ field: any WritableKeyPath<Options, Value?> & Sendable,
+                                                    valueName: String, help: String) -> Option {
+        Option(spec: OptionSpec(name: name, short: short, valueName: valueName, choices: Value.choices, help: help)) { options, parsed throws(CLIError) in
+            if let text = parsed.value(name) { options[keyPath: field] = try Value(argument: text, option: name) }
+        }
+    }
+
+    /// An option that may be given more than once: every value, in order.
+    static func list<Value: ExpressibleByArgument>(_ name: String, _ field: any WritableKeyPath<Options, [Value]> & Sendable,
+                                                   valueName: String, help: String) -> Option {
+        Option(spec: OptionSpec(name: name, valueName: valueName, choices: Value.choices, repeatable: true, help: help)) { options, parsed throws(CLIError) in
+            var values: [Value] = []
+            for text in parsed.all(name) { values.append(try Value(argument: text, option: name)) }
+            options[keyPath: field] = values
+        }
+    }
+
+    /// A flag: true when it is given.
+    static func flag(_ name: String, _ field: any WritableKeyPath<Options, Bool> & Sendable, help: String) -> Option {
+        Option(spec: OptionSpec(name: name, help: help)) { options, parsed throws(CLIError) in
+            if parsed.flags.contains(name) { options[keyPath: field] = true }
+        }
+    }
+
+    /// This option on a command whose options hold these at `path` (options shared by commands).
+    func on<Parent>(_ path: any WritableKeyPath<Parent, Options> & Sendable) -> Option<Parent> {
+        let apply = self.apply
+        return Option<Parent>(spec: spec) { parent, parsed throws(CLIError) in try apply(&parent[keyPath: path], parsed) }
+    }
+}
+
+struct PositionalSpec: Sendable {
     var name: String
     var help: String
 }
 
-struct CommandSpec {
+struct CommandSpec<Options: CommandOptions>: Sendable {
     var name: String
     var abstract: String
     var discussion: String = ""
@@ -32,14 +95,13 @@ struct CommandSpec {
     var positionalsOptional = false
     /// The single positional repeats: one or more values (none too, with `positionalsOptional`).
     var variadic = false
-    var options: [OptionSpec] = []
+    var options: [Option<Options>] = []
     var examples: [String] = []
 }
 
-/// The result of parsing: option values by long name, and positionals in order.
+/// The result of reading the tokens: option values by long name, and positionals in order (the
+/// text that ``CommandSpec/options(from:)`` turns into the command's typed options).
 struct ParsedArguments {
-    /// The command's name, e.g. "replay" (for messages).
-    var command = ""
     var values: [String: String] = [:]
     /// Every value of a repeatable option, in order.
     var lists: [String: [String]] = [:]
@@ -54,14 +116,24 @@ struct ParsedArguments {
 }
 
 extension CommandSpec {
-    /// Parses `arguments` (without the program and command names) against this declaration.
+    /// The command's typed options: every default, overridden by the options given, in the order
+    /// of the declaration.
+    /// - Throws: ``CLIError`` with exit status 64 naming the option whose value is wrong.
+    func options(from parsed: ParsedArguments) throws(CLIError) -> Options {
+        var options = Options()
+        options.arguments = parsed.positionals
+        for option in self.options { try option.apply(&options, parsed) }
+        return options
+    }
+
+    /// Reads `arguments` (without the program and command names) against this declaration.
     ///
     /// Accepts `--name value`, `--name=value`, `-x value`, `--` to end options; a token that parses
     /// as a number (such as `-33.9`) is a positional, not an option.
     /// - Throws: ``CLIError`` with exit status 64 naming the offending token.
     func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
+        let options = self.options.map(\.spec)
         var result = ParsedArguments()
-        result.command = name
         var i = 0
         var optionsEnded = false
         while i < arguments.count {
@@ -134,6 +206,7 @@ extension CommandSpec {
     /// The help text: usage line, abstract, arguments, options, examples.
     var help: String {
         var usage = "tracekit \(name)"
+        let options = self.options.map(\.spec)
         for o in options { usage += o.isFlag ? " [--\(o.name)]" : " [--\(o.name) \(o.valueName!)]\(o.repeatable ? "…" : "")" }
         if !positionals.isEmpty {
             let p = positionals.map(\.name).joined(separator: " ")
@@ -141,12 +214,12 @@ extension CommandSpec {
         }
         var lines = ["OVERVIEW: \(abstract)", ""]
         if !discussion.isEmpty {
-            for paragraph in discussion.split(separator: "\n\n") { lines += Self.wrap(String(paragraph), width: 88) + [""] }
+            for paragraph in discussion.split(separator: "\n\n") { lines += HelpText.wrap(String(paragraph), width: 88) + [""] }
         }
         lines += ["USAGE: \(usage)", ""]
         if !positionals.isEmpty {
             lines.append("ARGUMENTS:")
-            for p in positionals { lines.append(Self.row(p.name, p.help)) }
+            for p in positionals { lines.append(HelpText.row(p.name, p.help)) }
             lines.append("")
         }
         lines.append("OPTIONS:")
@@ -157,15 +230,18 @@ extension CommandSpec {
             var text = o.help
             if !o.choices.isEmpty { text += " (\(o.choices.joined(separator: "|")))" }
             if let d = o.defaultValue { text += " (default: \(d))" }
-            lines.append(Self.row(left, text))
+            lines.append(HelpText.row(left, text))
         }
-        lines.append(Self.row("-h, --help", "Show help information."))
+        lines.append(HelpText.row("-h, --help", "Show help information."))
         if !examples.isEmpty {
             lines += ["", "EXAMPLES:"] + examples.map { "  \($0)" }
         }
         return lines.joined(separator: "\n") + "\n"
     }
+}
 
+/// The layout of help text: paragraphs wrapped, and two-column rows.
+enum HelpText {
     /// Splits `text` into lines of at most `width` characters at spaces.
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []

@@ -11,7 +11,36 @@ import TraceSharing
 /// `tracekit batch DIR|MANIFEST…`: every trip of a corpus replayed in parallel, aggregated, and
 /// gated against a baseline.
 enum BatchCommand {
-    static let spec = CommandSpec(
+    /// The options of `batch`, with their defaults.
+    struct Options: CommandOptions {
+        /// nil: the processors available.
+        var jobs: WorkerCount?
+        var shard: Shard?
+        var policy: String?
+        var compare: String?
+        /// Only the energy profile, the receivers' radio, the problem policy and the UTC offset.
+        var inputs = ReplayInputs()
+        var jsonl = false
+        var writeBaseline: OutputFile?
+        var baseline: String?
+        var tolerances: [ToleranceOverride] = []
+        var toleranceFile: String?
+        var strict = false
+        var junit: OutputFile?
+        var markdown: OutputFile?
+        var html: OutputFile?
+        /// The inputs: folders, manifests, sidecars or traces.
+        var arguments: [String] = []
+    }
+
+    /// Worker threads.
+    struct WorkerCount: WholeNumberArgument {
+        static let range = 1...1024
+        var value: Int
+        init(checked value: Int) { self.value = value }
+    }
+
+    static let spec = CommandSpec<Options>(
         name: "batch",
         abstract: "Replay every trip of a corpus in parallel; aggregate; write or gate against a baseline.",
         discussion: """
@@ -39,21 +68,21 @@ enum BatchCommand {
         positionals: [PositionalSpec(name: "INPUT…", help: "A folder of trips, a manifest ('-': standard input), or a sidecar or trace.")],
         variadic: true,
         options: [
-            OptionSpec(name: "jobs", short: "j", valueName: "N", help: "Worker threads, each replaying one trip at a time (default: the processors available)."),
-            OptionSpec(name: "shard", valueName: "I/N", help: "Replay only the trips whose index in the batch's order is I modulo N (0 ≤ I < N)."),
-            OptionSpec(name: "policy", valueName: "FILE", help: "A policy file whose overrides apply to the seed; 'seed' for the default table."),
-            OptionSpec(name: "compare", valueName: "FILE", help: "Also replay every trip under this policy ('seed' too) and aggregate both side by side."),
-        ] + ReplayCommand.inputOptions.filter { ["energy-profile", "receiver-radio", "on-problem", "utc-offset"].contains($0.name) } + [
-            OptionSpec(name: "jsonl", help: "Write one JSON object per trip (schema tracekit-batch-trip/1) to standard output as each finishes, instead of the report."),
-            OptionSpec(name: "write-baseline", valueName: "FILE", help: "Write the baseline of this run (schema tracekit-baseline/1), atomically."),
-            OptionSpec(name: "baseline", valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
-            OptionSpec(name: "tolerance", valueName: "METRIC=REL,ABS", repeatable: true,
-                       help: "Override a metric's tolerance, e.g. sent=10%,5 (REL a fraction or a percentage, ABS in the metric's unit; either may be empty). Metrics: \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))."),
-            OptionSpec(name: "tolerance-file", valueName: "FILE", help: "A tolerance file (schema tracekit-tolerances/1)."),
-            OptionSpec(name: "strict", help: "With --baseline: improvements beyond tolerance fail too (so the baseline gets refreshed)."),
-            OptionSpec(name: "junit", valueName: "FILE", help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
-            OptionSpec(name: "markdown", valueName: "FILE", help: "Write a Markdown summary for a pull-request comment."),
-            OptionSpec(name: "html", valueName: "FILE", help: "Write a self-contained HTML report with each trip's picture (as replay --svg)."),
+            .value("jobs", short: "j", \.jobs, valueName: "N", help: "Worker threads, each replaying one trip at a time (default: the processors available)."),
+            .value("shard", \.shard, valueName: "I/N", help: "Replay only the trips whose index in the batch's order is I modulo N (0 ≤ I < N)."),
+            .value("policy", \.policy, valueName: "FILE", help: "A policy file whose overrides apply to the seed; 'seed' for the default table."),
+            .value("compare", \.compare, valueName: "FILE", help: "Also replay every trip under this policy ('seed' too) and aggregate both side by side."),
+        ] + ReplayInputs.options.filter { ["energy-profile", "receiver-radio", "on-problem", "utc-offset"].contains($0.spec.name) }.map { $0.on(\.inputs) } + [
+            .flag("jsonl", \.jsonl, help: "Write one JSON object per trip (schema tracekit-batch-trip/1) to standard output as each finishes, instead of the report."),
+            .value("write-baseline", \.writeBaseline, valueName: "FILE", help: "Write the baseline of this run (schema tracekit-baseline/1), atomically."),
+            .value("baseline", \.baseline, valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
+            .list("tolerance", \.tolerances, valueName: "METRIC=REL,ABS",
+                  help: "Override a metric's tolerance, e.g. sent=10%,5 (REL a fraction or a percentage, ABS in the metric's unit; either may be empty). Metrics: \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))."),
+            .value("tolerance-file", \.toleranceFile, valueName: "FILE", help: "A tolerance file (schema tracekit-tolerances/1)."),
+            .flag("strict", \.strict, help: "With --baseline: improvements beyond tolerance fail too (so the baseline gets refreshed)."),
+            .value("junit", \.junit, valueName: "FILE", help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
+            .value("markdown", \.markdown, valueName: "FILE", help: "Write a Markdown summary for a pull-request comment."),
+            .value("html", \.html, valueName: "FILE", help: "Write a self-contained HTML report with each trip's picture (as replay --svg)."),
         ],
         examples: [
             "tracekit batch Traces/ --baseline Traces/baseline.json",
@@ -64,46 +93,37 @@ enum BatchCommand {
             "tracekit batch manifest.txt --shard 3/16 --jsonl",
         ])
 
-    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
-        var options = try ReplayCommand.Job.options(args)
-        options.policy = try args.value("policy").map { (p) throws(CLIError) in try PolicyCommands.load(p) } ?? .seed
-        let policyB = try args.value("compare").map { (p) throws(CLIError) in try PolicyCommands.load(p) }
-        let jobs = try jobCount(args)
-        let shard = try args.value("shard").map { (text) throws(CLIError) -> Shard in
-            guard let s = Shard(parsing: text) else { throw .usage("'--shard' takes I/N with 0 ≤ I < N, e.g. 0/4, not '\(text)'") }
-            return s
-        }
-        let baselinePath = try ReplayCommand.outputPath(args, "write-baseline")
-        let outputs = (junit: try ReplayCommand.outputPath(args, "junit"), markdown: try ReplayCommand.outputPath(args, "markdown"),
-                       html: try ReplayCommand.outputPath(args, "html"))
-        if baselinePath != nil && args.value("baseline") != nil {
+    static func run(_ o: Options, _ output: Output) throws(CLIError) {
+        var options = try o.inputs.replayOptions()
+        options.policy = try o.policy.map { (p) throws(CLIError) in try PolicyCommands.load(p) } ?? .seed
+        let policyB = try o.compare.map { (p) throws(CLIError) in try PolicyCommands.load(p) }
+        let jobs = o.jobs?.value ?? BatchRunner.activeProcessors
+        let shard = o.shard
+        let baselinePath = o.writeBaseline?.path
+        let outputs = (junit: o.junit?.path, markdown: o.markdown?.path, html: o.html?.path)
+        if baselinePath != nil && o.baseline != nil {
             throw .usage("give either --baseline (compare) or --write-baseline (record), not both")
         }
-        if args.flags.contains("strict") && args.value("baseline") == nil { throw .usage("'--strict' needs --baseline") }
+        if o.strict && o.baseline == nil { throw .usage("'--strict' needs --baseline") }
 
         // The baseline and the tolerances, before any time is spent replaying.
         var tolerances = Tolerances.defaults
         var baseline: Baseline?
-        if let path = args.value("baseline") {
+        if let path = o.baseline {
             let b = try parse(path) { (bytes) throws(GateFileError) in try Baseline(fileBytes: bytes, file: path) }
             if let reason = GateComparison.refusal(b.header, current: BaselineHeader(options)) { throw .data("\(path): \(reason)") }
             baseline = b
             tolerances = b.tolerances
         }
-        if let path = args.value("tolerance-file") {
+        if let path = o.toleranceFile {
             let base = tolerances
             tolerances = try parse(path) { (bytes) throws(GateFileError) in try base.overriding(fileBytes: bytes, file: path) }
         }
-        for text in args.all("tolerance") {
-            switch tolerances.overriding(flag: text) {
-            case .success(let t): tolerances = t
-            case .failure(let e): throw .usage("'--tolerance \(e.text)': \(e.message)")
-            }
-        }
+        for change in o.tolerances { tolerances = tolerances.overriding(change) }
 
         var trips: [BatchTrip]
         do {
-            trips = try TripDiscovery.trips(inputs: args.positionals)
+            trips = try TripDiscovery.trips(inputs: o.arguments)
         } catch {
             throw CLIError(error)
         }
@@ -115,7 +135,7 @@ enum BatchCommand {
         }
 
         options.recordTrack = outputs.html != nil
-        let jsonl = args.flags.contains("jsonl")
+        let jsonl = o.jsonl
         let work = TripWork(trips: trips, indices: indices, options: options, policyB: policyB, jsonl: jsonl)
         var runs = [TripRun?](repeating: nil, count: trips.count)
         var progress = Progress(total: trips.count)
@@ -133,9 +153,9 @@ enum BatchCommand {
         }
         progress.finish()
 
-        var report = BatchReport(inputs: args.positionals, header: BaselineHeader(options), policyB: policyB?.name, jobs: jobs,
-                                 shard: shard, trips: runs.map { $0! }, strict: args.flags.contains("strict"))
-        if let baseline, let path = args.value("baseline") {
+        var report = BatchReport(inputs: o.arguments, header: BaselineHeader(options), policyB: policyB?.name, jobs: jobs,
+                                 shard: shard, trips: runs.map { $0! }, strict: o.strict)
+        if let baseline, let path = o.baseline {
             do {
                 report.gate = try GateComparison(baseline: baseline, file: path, current: report.header, tolerances: tolerances,
                                                  attempted: trips.map(\.id), results: report.replayedMetrics, sharded: shard != nil)
@@ -158,12 +178,6 @@ enum BatchCommand {
             output.write(report.table)
         }
         if let verdict = report.failureSummary { throw CLIError(code: .regression, message: verdict) }
-    }
-
-    static func jobCount(_ args: ParsedArguments) throws(CLIError) -> Int {
-        guard let text = args.value("jobs") else { return BatchRunner.activeProcessors }
-        guard let n = Int(text), n >= 1, n <= 1024 else { throw .usage("'--jobs' takes a whole number from 1 to 1024, not '\(text)'") }
-        return n
     }
 
     /// Reads and parses a baseline or tolerance file: 66 when it cannot be read, 65 when it is bad.
@@ -243,6 +257,20 @@ extension CLIError {
         case .data: self = .data(e.message)
         case .io: self = .io(e.message)
         }
+    }
+}
+
+extension Shard: ExpressibleByArgument {
+    init(argument: String) throws(InvalidArgument) {
+        guard let s = Shard(parsing: argument) else { throw .expected("I/N with 0 ≤ I < N, e.g. 0/4", got: argument) }
+        self = s
+    }
+}
+
+/// `METRIC=REL,ABS`.
+extension ToleranceOverride: ExpressibleByArgument {
+    init(argument: String) throws(InvalidArgument) {
+        do { try self.init(parsing: argument) } catch { throw .reasonAboutValue(error.message) }
     }
 }
 

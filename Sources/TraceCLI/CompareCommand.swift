@@ -7,7 +7,18 @@ import TraceSharing
 /// `tracekit compare --policy A --policy B TRACE…`: the same trip replayed under two policies,
 /// side by side, with the differences.
 enum CompareCommand {
-    static let spec = CommandSpec(
+    /// The options of `compare`, with their defaults.
+    struct Options: CommandOptions {
+        var policies: [String] = []
+        var inputs = ReplayInputs()
+        var format = Format.table
+        /// The traces.
+        var arguments: [String] = []
+    }
+
+    enum Format: String, ArgumentChoice { case table, json, markdown }
+
+    static let spec = CommandSpec<Options>(
         name: "compare",
         abstract: "Replay a trip under two policies and show both side by side with the differences.",
         discussion: """
@@ -23,11 +34,9 @@ enum CompareCommand {
         positionalsOptional: true,
         variadic: true,
         options: [
-            OptionSpec(name: "policy", valueName: "FILE", repeatable: true,
-                       help: "A policy file, or 'seed' for the default table; give it twice: A, then B."),
-        ] + ReplayCommand.inputOptions + [
-            OptionSpec(name: "format", short: "f", valueName: "FORMAT", choices: ["table", "json", "markdown"], defaultValue: "table",
-                       help: "Output format (JSON schema tracekit-compare/1)."),
+            .list("policy", \.policies, valueName: "FILE", help: "A policy file, or 'seed' for the default table; give it twice: A, then B."),
+        ] + ReplayInputs.options.map { $0.on(\.inputs) } + [
+            .value("format", short: "f", \.format, valueName: "FORMAT", help: "Output format (JSON schema tracekit-compare/1)."),
         ],
         examples: [
             "tracekit compare --policy seed --policy quiet.json --scenario Traces/trips/ride/ride.scenario.json",
@@ -133,12 +142,12 @@ enum CompareCommand {
         return Array(sorted.prefix(highlighted))
     }
 
-    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
-        let sources = args.all("policy")
+    static func run(_ options: Options, _ output: Output) throws(CLIError) {
+        let sources = options.policies
         guard sources.count == 2 else {
             throw .usage("'compare' needs --policy exactly twice (A, then B; 'seed' for the default table), got \(sources.count)")
         }
-        var job = try ReplayCommand.Job(args)
+        var job = try ReplayCommand.Job(options.inputs, traces: options.arguments, command: "compare")
         var results: [ReplayResult] = []
         for source in sources {
             job.options.policy = try PolicyCommands.load(source)
@@ -146,10 +155,10 @@ enum CompareCommand {
             results.append(try job.replay(observer: &none))
         }
         let report = Report(a: results[0], b: results[1], sources: (sources[0], sources[1]))
-        switch args.value("format") ?? "table" {
-        case "json": output.write(JSONWriter.string(report.json) + "\n")
-        case "markdown": output.write(report.markdown)
-        default: output.write(report.table)
+        switch options.format {
+        case .json: output.write(JSONWriter.string(report.json) + "\n")
+        case .markdown: output.write(report.markdown)
+        case .table: output.write(report.table)
         }
     }
 

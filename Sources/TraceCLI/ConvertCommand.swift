@@ -8,18 +8,41 @@ import TraceIO
 /// `tracekit convert IN OUT`: read any supported format, write GPX, CSV, GeoJSON or NDJSON.
 enum ConvertCommand {
     /// The reading and writing options of `convert`, shared by `smooth`.
-    static let transcodeOptions = [
-        OptionSpec(name: "to", short: "t", valueName: "FORMAT", choices: ["gpx", "csv", "geojson", "ndjson"],
-                   help: "Output format (default: from OUT's extension)."),
-        OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
-                   help: "Input format (default: from IN's extension)."),
-        OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
-                   help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
-        OptionSpec(name: "utc-offset", valueName: "HOURS", help: "CSV zone-less times: hours east of UTC (see 'tracekit info')."),
-        OptionSpec(name: "column", valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
+    struct Transcoding: OptionGroup {
+        var to: OutputFormat?
+        var reading = ReadingOptions()
+    }
+
+    /// A format TraceKit writes.
+    enum OutputFormat: String, ArgumentChoice {
+        case gpx, csv, geojson, ndjson
+
+        var traceFormat: TraceFormat {
+            switch self {
+            case .gpx: .gpx
+            case .csv: .csv
+            case .geojson: .geojson
+            case .ndjson: .ndjson
+            }
+        }
+    }
+
+    static let transcodeOptions: [Option<Transcoding>] = [
+        .value("to", short: "t", \.to, valueName: "FORMAT", help: "Output format (default: from OUT's extension)."),
+        .value("input-format", \.reading.inputFormat, valueName: "FORMAT", help: "Input format (default: from IN's extension)."),
+        .value("on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
+        .value("utc-offset", \.reading.utcOffset, valueName: "HOURS", help: "CSV zone-less times: hours east of UTC (see 'tracekit info')."),
+        .value("column", \.reading.columns, valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
     ]
 
-    static let spec = CommandSpec(
+    /// The options of `convert`.
+    struct Options: CommandOptions {
+        var transcoding = Transcoding()
+        /// IN and OUT.
+        var arguments: [String] = []
+    }
+
+    static let spec = CommandSpec<Options>(
         name: "convert",
         abstract: "Convert a trace between formats (GPX, CSV, GeoJSON, NDJSON).",
         discussion: """
@@ -33,26 +56,25 @@ enum ConvertCommand {
             PositionalSpec(name: "IN", help: "The trace to read ('-' for standard input)."),
             PositionalSpec(name: "OUT", help: "The file to write ('-' for standard output)."),
         ],
-        options: transcodeOptions,
+        options: transcodeOptions.map { $0.on(\.transcoding) },
         examples: ["tracekit convert ride.gpx ride.csv", "tracekit convert --to geojson ride.gpx - > ride.geojson"])
 
-    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
+    static func run(_ options: Options, _ output: Output) throws(CLIError) {
         var stage = PassThrough()
-        try transcode(args, output, through: &stage)
+        try transcode(options.transcoding, options.arguments, output, through: &stage)
     }
 
     /// Reads IN, passes every item through `stage`, writes OUT atomically, then reports the
     /// stage's notes, the reader's diagnostics and what the format could not hold on stderr.
-    /// Shared by `convert` and `smooth`, whose options these are.
-    static func transcode(_ args: ParsedArguments, _ output: Output, through stage: inout some TraceStage) throws(CLIError) {
-        let input = args.positionals[0], out = args.positionals[1]
-        guard let format = args.value("to").flatMap(TraceFormat.init(rawValue:)) ?? TraceFormat(pathExtension: out),
+    /// Shared by `convert` and `smooth`, whose options these are; `files` are IN and OUT.
+    static func transcode(_ options: Transcoding, _ files: [String], _ output: Output, through stage: inout some TraceStage) throws(CLIError) {
+        let input = files[0], out = files[1]
+        guard let format = options.to?.traceFormat ?? TraceFormat(pathExtension: out),
               [.gpx, .csv, .geojson, .ndjson].contains(format)
         else { throw .usage("cannot tell the output format of '\(out)': give --to gpx|csv|geojson|ndjson") }
-        let options = try InfoCommand.readOptions(args)
         var reader: any TraceReader
         do {
-            reader = try openTrace(input, format: args.value("input-format").flatMap(TraceFormat.init(rawValue:)), options: options)
+            reader = try openTrace(input, format: options.reading.format, options: options.reading.readOptions)
         } catch {
             throw CLIError(reading: error)
         }

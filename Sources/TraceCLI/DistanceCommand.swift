@@ -3,7 +3,25 @@ import TraceProj
 
 /// `tracekit distance`: the inverse geodesic problem, for one pair or a stream of lines.
 enum DistanceCommand {
-    static let spec = CommandSpec(
+    /// The options of `distance`, with their defaults.
+    struct Options: CommandOptions {
+        var method = Method.exact
+        var precision = Decimals(checked: 3)
+        var input: String?
+        /// LAT1 LON1 LAT2 LON2, or none.
+        var arguments: [String] = []
+    }
+
+    enum Method: String, ArgumentChoice { case exact, fast, haversine }
+
+    /// Decimals of the distance.
+    struct Decimals: WholeNumberArgument {
+        static let range = 0...10
+        var value: Int
+        init(checked value: Int) { self.value = value }
+    }
+
+    static let spec = CommandSpec<Options>(
         name: "distance",
         abstract: "Distance and azimuths between pairs of points on WGS84.",
         discussion: """
@@ -26,12 +44,9 @@ enum DistanceCommand {
         ],
         positionalsOptional: true,
         options: [
-            OptionSpec(name: "method", short: "m", valueName: "METHOD", choices: ["exact", "fast", "haversine"],
-                       defaultValue: "exact", help: "How to compute."),
-            OptionSpec(name: "precision", short: "p", valueName: "N", defaultValue: "3",
-                       help: "Decimals of the distance (0-10); azimuths get N + 5."),
-            OptionSpec(name: "input", short: "i", valueName: "FILE",
-                       help: "Read pairs from FILE instead of standard input."),
+            .value("method", short: "m", \.method, valueName: "METHOD", help: "How to compute."),
+            .value("precision", short: "p", \.precision, valueName: "N", help: "Decimals of the distance (0-10); azimuths get N + 5."),
+            .value("input", short: "i", \.input, valueName: "FILE", help: "Read pairs from FILE instead of standard input."),
         ],
         examples: [
             "tracekit distance 40.64 -73.78 1.36 103.99",
@@ -39,27 +54,21 @@ enum DistanceCommand {
             "tracekit distance -m haversine -p 1 --input Traces/distance-pairs.txt",
         ])
 
-    enum Method: String { case exact, fast, haversine }
-
-    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
-        let method = Method(rawValue: args.value("method") ?? "exact")!
-        let precisionText = args.value("precision") ?? "3"
-        guard let precision = Int(precisionText), (0...10).contains(precision) else {
-            throw .usage("'--precision' takes a whole number from 0 to 10, not '\(precisionText)'")
-        }
-        let solver = Solver(method: method)
-        if !args.positionals.isEmpty {
-            guard args.value("input") == nil else { throw .usage("give either a pair as arguments or --input, not both") }
+    static func run(_ options: Options, _ output: Output) throws(CLIError) {
+        let precision = options.precision.value
+        let solver = Solver(method: options.method)
+        if !options.arguments.isEmpty {
+            guard options.input == nil else { throw .usage("give either a pair as arguments or --input, not both") }
             let pair: (Coordinate, Coordinate)
             do {
-                pair = try parsePair(args.positionals, context: "arguments")
+                pair = try parsePair(options.arguments, context: "arguments")
             } catch {
                 throw .usage(error.message)  // a malformed argument is a usage error (64)
             }
             output.write(format(solver.solve(pair.0, pair.1), precision) + "\n")
             return
         }
-        var reader = try args.value("input").map { path throws(CLIError) in try LineReader(path: path) }
+        var reader = try options.input.map { path throws(CLIError) in try LineReader(path: path) }
             ?? LineReader(standardInput: ())
         while let line = try reader.next(flushingBeforeRead: output) {
             let fields = Self.fields(of: line)

@@ -37,39 +37,3 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         }
     }
 }
-
-/// A failure that ends a command with a message on stderr and an exit status.
-struct CLIError: Error {
-    var code: ExitCode
-    var message: String
-
-    static func usage(_ m: String) -> CLIError { CLIError(code: .usage, message: m) }
-    static func data(_ m: String) -> CLIError { CLIError(code: .dataError, message: m) }
-    static func noInput(_ m: String) -> CLIError { CLIError(code: .noInput, message: m) }
-    static func io(_ m: String) -> CLIError { CLIError(code: .ioError, message: m) }
-}
-
-import TraceIO
-
-extension CLIError {
-    /// The status for a trace that could not be read: 66 when it cannot be opened, 64 when no
-    /// reader applies or the options do not fit, 65 for bad content, 74 for a read error.
-    init(reading error: TraceReadError) {
-        switch error.category {
-        case .cannotOpen: self = .noInput(error.description)
-        case .unknownFormat, .options: self = .usage(error.description)
-        case .data: self = .data(error.description)
-        case .io: self = .io(error.description)
-        }
-    }
-
-    /// The status for a file that could not be written (74), naming it.
-    init(writing error: TraceWriteError) {
-        self = .io(error.description)
-    }
-}
-
-/// Writes `text` to `path` atomically (``AtomicFile``): the only way a command writes a whole file.
-func writeAtomically(_ path: String, _ text: String) throws(CLIError) {
-    do { try AtomicFile.write(path, text) } catch { throw CLIError(writing: error) }
-}

@@ -4,7 +4,17 @@ import TraceProj
 
 /// `tracekit info FILE…`: what a trace contains, and what could not be read.
 enum InfoCommand {
-    static let spec = CommandSpec(
+    /// The options of `info`, with their defaults.
+    struct Options: CommandOptions {
+        var format = Format.table
+        var reading = ReadingOptions()
+        /// The files.
+        var arguments: [String] = []
+    }
+
+    enum Format: String, ArgumentChoice { case table, json }
+
+    static let spec = CommandSpec<Options>(
         name: "info",
         abstract: "Summarise trace files: structure, points, time span, sampling, length, accuracy, problems.",
         discussion: """
@@ -18,26 +28,23 @@ enum InfoCommand {
         positionals: [PositionalSpec(name: "FILE…", help: "Trace files: GPX, CSV, OziExplorer PLT, OwnTracks REC ('-' for standard input).")],
         variadic: true,
         options: [
-            OptionSpec(name: "format", short: "f", valueName: "FORMAT", choices: ["table", "json"], defaultValue: "table", help: "Output format."),
-            OptionSpec(name: "input-format", valueName: "FORMAT", choices: ["gpx", "csv", "plt", "rec"],
-                       help: "Read the files as this format instead of guessing from the extension."),
-            OptionSpec(name: "on-problem", valueName: "POLICY", choices: ["report", "skip", "fail"], defaultValue: "report",
-                       help: "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
-            OptionSpec(name: "utc-offset", valueName: "HOURS",
-                       help: "CSV times written without a zone are local times this many hours east of UTC (e.g. -5); default: read as UTC and say so."),
-            OptionSpec(name: "column", valueName: "FIELD=COLUMN",
-                       help: "CSV: take FIELD (latitude, longitude, time, date, elevation, accuracy, speed, course, role, state, track, segment) from COLUMN (a header name or a 1-based number); comma-separated for several."),
+            .value("format", short: "f", \.format, valueName: "FORMAT", help: "Output format."),
+            .value("input-format", \.reading.inputFormat, valueName: "FORMAT", help: "Read the files as this format instead of guessing from the extension."),
+            .value("on-problem", \.reading.onProblem, valueName: "POLICY",
+                   help: "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
+            .value("utc-offset", \.reading.utcOffset, valueName: "HOURS",
+                   help: "CSV times written without a zone are local times this many hours east of UTC (e.g. -5); default: read as UTC and say so."),
+            .value("column", \.reading.columns, valueName: "FIELD=COLUMN",
+                   help: "CSV: take FIELD (latitude, longitude, time, date, elevation, accuracy, speed, course, role, state, track, segment) from COLUMN (a header name or a 1-based number); comma-separated for several."),
         ],
         examples: ["tracekit info Traces/*.gpx", "tracekit info --format json trip.gpx", "cat trip.gpx | tracekit info --input-format gpx -"])
 
-    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
-        let options = try readOptions(args)
-        let format = args.value("input-format").flatMap(TraceFormat.init(rawValue:))
+    static func run(_ options: Options, _ output: Output) throws(CLIError) {
         var reports: [JSONValue] = []
-        for path in args.positionals {
+        for path in options.arguments {
             var reader: any TraceReader
             do {
-                reader = try openTrace(path, format: format, options: options)
+                reader = try openTrace(path, format: options.reading.format, options: options.reading.readOptions)
             } catch {
                 throw CLIError(reading: error)
             }
@@ -48,13 +55,12 @@ enum InfoCommand {
                 throw CLIError(reading: error)
             }
             let report = json(path: path, format: reader.format, summary: summary, diagnostics: reader.diagnostics)
-            if args.value("format") == "json" {
-                reports.append(report)
-            } else {
-                output.write(table(path: path, format: reader.format, summary: summary, diagnostics: reader.diagnostics))
+            switch options.format {
+            case .json: reports.append(report)
+            case .table: output.write(table(path: path, format: reader.format, summary: summary, diagnostics: reader.diagnostics))
             }
         }
-        if args.value("format") == "json" {
+        if options.format == .json {
             output.write(JSONWriter.string(.object([("schema", .string("tracekit-info/1")), ("files", .array(reports))])) + "\n")
         }
     }
@@ -66,27 +72,6 @@ enum InfoCommand {
         var batch = FixBatch(capacity: 1024)
         while try reader.read(into: &batch, limit: 1024) > 0 { summary.add(batch) }
         return summary
-    }
-
-    /// The reading options shared by `info` and `convert`.
-    static func readOptions(_ args: ParsedArguments) throws(CLIError) -> ReadOptions {
-        var options = ReadOptions(policy: ProblemPolicy(rawValue: args.value("on-problem") ?? "report")!)
-        if let text = args.value("utc-offset") {
-            guard let hours = Double(text), hours.isFinite, abs(hours) <= 14, (hours * 3600).rounded() == hours * 3600 else {
-                throw .usage("'--utc-offset' takes hours east of UTC between -14 and 14, not '\(text)'")
-            }
-            options.zonelessUTCOffset = Int(hours * 3600)
-        }
-        if let text = args.value("column") {
-            for pair in text.split(separator: ",") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                    throw .usage("'--column' takes FIELD=COLUMN pairs, not '\(pair)'")
-                }
-                options.columns[String(parts[0])] = String(parts[1])
-            }
-        }
-        return options
     }
 
     static func table(path: String, format: TraceFormat, summary s: TraceSummary, diagnostics d: Diagnostics) -> String {

@@ -3,7 +3,21 @@ import TraceSharing
 
 /// `tracekit policy show|validate|diff`: the per-state policy table.
 enum PolicyCommands {
-    static let show = CommandSpec(
+    /// The options of `policy show`, with their defaults.
+    struct ShowOptions: CommandOptions {
+        var policy: String?
+        var format = Format.table
+        var arguments: [String] = []
+    }
+
+    enum Format: String, ArgumentChoice { case table, json, markdown }
+
+    /// The positional arguments of `policy validate` and `policy diff`, their only options.
+    struct FileArguments: CommandOptions {
+        var arguments: [String] = []
+    }
+
+    static let show = CommandSpec<ShowOptions>(
         name: "policy show",
         abstract: "Print the effective per-state policy table.",
         discussion: """
@@ -16,19 +30,18 @@ enum PolicyCommands {
             'policy validate' accepts.
             """,
         options: [
-            OptionSpec(name: "policy", valueName: "FILE", help: "A policy file whose overrides apply to the seed."),
-            OptionSpec(name: "format", short: "f", valueName: "FORMAT", choices: ["table", "json", "markdown"],
-                       defaultValue: "table", help: "Output format."),
+            .value("policy", \.policy, valueName: "FILE", help: "A policy file whose overrides apply to the seed."),
+            .value("format", short: "f", \.format, valueName: "FORMAT", help: "Output format."),
         ],
         examples: ["tracekit policy show", "tracekit policy show --policy quiet.json --format markdown"])
 
-    static let validate = CommandSpec(
+    static let validate = CommandSpec<FileArguments>(
         name: "policy validate",
         abstract: "Check a policy file; name the bad field and why.",
         positionals: [PositionalSpec(name: "FILE", help: "The policy file.")],
         examples: ["tracekit policy validate quiet.json"])
 
-    static let diff = CommandSpec(
+    static let diff = CommandSpec<FileArguments>(
         name: "policy diff",
         abstract: "List what differs between two policies, state by state.",
         discussion: """
@@ -57,21 +70,21 @@ enum PolicyCommands {
         }
     }
 
-    static func runShow(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
-        let policy = try args.value("policy").map { (p) throws(CLIError) in try load(p) } ?? .seed
-        switch args.value("format") ?? "table" {
-        case "json":
+    static func runShow(_ options: ShowOptions, _ output: Output) throws(CLIError) {
+        let policy = try options.policy.map { (p) throws(CLIError) in try load(p) } ?? .seed
+        switch options.format {
+        case .json:
             output.write(JSONWriter.string(policy.fileJSON) + "\n")
-        case "markdown":
+        case .markdown:
             output.write(TextTable.markdown(header: SharingPolicy.tableHeader, rows: policy.tableRows))
-        default:
+        case .table:
             output.write("Policy: \(policy.name)\n\n")
             output.write(TextTable.aligned(header: SharingPolicy.tableHeader, rows: policy.tableRows))
         }
     }
 
-    static func runValidate(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
-        let path = args.positionals[0]
+    static func runValidate(_ options: FileArguments, _ output: Output) throws(CLIError) {
+        let path = options.arguments[0]
         let bytes = try readSmallFile(path)
         let policy = try parse(bytes, path)
         let changed = SharingPolicy.seed.differences(to: policy).count
@@ -82,8 +95,8 @@ enum PolicyCommands {
         output.write("\(path): valid policy '\(policy.name)' (version \(version)), \(changed) cell\(changed == 1 ? "" : "s") differ from the seed\n")
     }
 
-    static func runDiff(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
-        let a = try load(args.positionals[0]), b = try load(args.positionals[1])
+    static func runDiff(_ options: FileArguments, _ output: Output) throws(CLIError) {
+        let a = try load(options.arguments[0]), b = try load(options.arguments[1])
         let lines = a.differences(to: b)
         output.write(lines.isEmpty ? "no differences\n" : lines.joined(separator: "\n") + "\n")
     }

@@ -7,9 +7,34 @@ import TraceSmoothing
 /// `tracekit smooth IN OUT`: a Kalman filter (and optionally the RTS smoother) over each track
 /// segment, written in any output format.
 enum SmoothCommand {
-    static let tiers = AccuracyTier.allCases.filter { $0 != .off }.reversed().map(\.key)
+    /// The options of `smooth`, with their defaults.
+    struct Options: CommandOptions {
+        var mode = TravelMode.walk
+        var tier = AccuracyTier.best
+        var convention = AccuracyConvention.ios
+        var rts = false
+        var gate = GateThreshold(rawValue: 13.8)
+        var transcoding = ConvertCommand.Transcoding()
+        /// IN and OUT.
+        var arguments: [String] = []
+    }
 
-    static let spec = CommandSpec(
+    /// The χ² threshold of the filter's gate: positive, infinity ('inf') for no gating.
+    struct GateThreshold: ArgumentRepresentable, Equatable {
+        var rawValue: Double
+
+        init(rawValue: Double) { self.rawValue = rawValue }
+
+        init(argument: String) throws(InvalidArgument) {
+            // KalmanParameters: infinity disables gating; NaN fails `> 0`.
+            guard let x = Double(argument), x > 0 else { throw .expected("a positive χ² threshold or 'inf'", got: argument) }
+            rawValue = x
+        }
+
+        var argument: String { rawValue.isFinite ? JSONWriter.number(rawValue) : "inf" }
+    }
+
+    static let spec = CommandSpec<Options>(
         name: "smooth",
         abstract: "Smooth a trace with a Kalman filter, or with the Rauch–Tung–Striebel smoother (--rts).",
         discussion: """
@@ -36,34 +61,42 @@ enum SmoothCommand {
             PositionalSpec(name: "OUT", help: "The file to write ('-' for standard output)."),
         ],
         options: [
-            OptionSpec(name: "mode", short: "m", valueName: "MODE", choices: TravelMode.allCases.map(\.rawValue), defaultValue: "walk",
-                       help: "How the device travels (sets the process noise)."),
-            OptionSpec(name: "tier", valueName: "TIER", choices: tiers, defaultValue: "best",
-                       help: "The accuracy tier the trace was recorded at (sets the σ floor, the nominal accuracy and the process noise)."),
-            OptionSpec(name: "convention", valueName: "PLATFORM", choices: AccuracyConvention.allCases.map(\.rawValue), defaultValue: "ios",
-                       help: "What reported accuracy means: ios (σ = acc/√2), android (acc/1.51), w3c (acc/2.45)."),
-            OptionSpec(name: "rts", help: "Smooth offline with the Rauch–Tung–Striebel smoother instead of the forward filter."),
-            OptionSpec(name: "gate", valueName: "CHI2", defaultValue: "13.8",
-                       help: "Reject a point whose squared Mahalanobis distance exceeds this (χ², 2 degrees of freedom; 'inf': no gating)."),
-        ] + ConvertCommand.transcodeOptions,
+            .value("mode", short: "m", \.mode, valueName: "MODE", help: "How the device travels (sets the process noise)."),
+            .value("tier", \.tier, valueName: "TIER",
+                   help: "The accuracy tier the trace was recorded at (sets the σ floor, the nominal accuracy and the process noise)."),
+            .value("convention", \.convention, valueName: "PLATFORM",
+                   help: "What reported accuracy means: ios (σ = acc/√2), android (acc/1.51), w3c (acc/2.45)."),
+            .flag("rts", \.rts, help: "Smooth offline with the Rauch–Tung–Striebel smoother instead of the forward filter."),
+            .value("gate", \.gate, valueName: "CHI2",
+                   help: "Reject a point whose squared Mahalanobis distance exceeds this (χ², 2 degrees of freedom; 'inf': no gating)."),
+        ] + ConvertCommand.transcodeOptions.map { $0.on(\.transcoding) },
         examples: [
             "tracekit smooth --rts ride.gpx ride-smoothed.gpx",
             "tracekit smooth --mode drive --tier hundredMeters --convention android history.csv out.csv",
         ])
 
-    static func run(_ args: ParsedArguments, _ output: Output) throws(CLIError) {
-        let gateText = args.value("gate") ?? "13.8"
-        // KalmanParameters: infinity disables gating; NaN fails `> 0`.
-        guard let gate = Double(gateText), gate > 0 else {
-            throw .usage("'--gate' takes a positive χ² threshold or 'inf', not '\(gateText)'")
+    static func run(_ options: Options, _ output: Output) throws(CLIError) {
+        guard let configuration = SmoothingConfiguration(tier: options.tier, mode: options.mode, convention: options.convention, gate: options.gate.rawValue) else {
+            throw .usage("'--tier' \(options.tier.key) gives no smoothing parameters")  // not a choice: the parser refused it
         }
-        let mode = TravelMode(rawValue: args.value("mode") ?? "walk")!
-        let tier = AccuracyTier(parsing: args.value("tier") ?? "best")!
-        let convention = AccuracyConvention(rawValue: args.value("convention") ?? "ios")!
-        var stage = SmoothStage(configuration: SmoothingConfiguration(tier: tier, mode: mode, convention: convention, gate: gate)!,
-                                rts: args.flags.contains("rts"))
-        try ConvertCommand.transcode(args, output, through: &stage)
+        var stage = SmoothStage(configuration: configuration, rts: options.rts)
+        try ConvertCommand.transcode(options.transcoding, options.arguments, output, through: &stage)
     }
+}
+
+extension TravelMode: ArgumentChoice {}
+extension AccuracyConvention: ArgumentChoice {}
+
+/// A tier a trace can be recorded at (not `off`), finest first, by its key.
+extension AccuracyTier: ArgumentRepresentable {
+    static var choices: [String] { allCases.filter { $0 != .off }.reversed().map(\.key) }
+
+    init(argument: String) throws(InvalidArgument) {
+        guard let tier = AccuracyTier.allCases.first(where: { $0 != .off && $0.key == argument }) else { throw .notAChoice(Self.choices) }
+        self = tier
+    }
+
+    var argument: String { key }
 }
 
 /// Keeps each segment's items, smooths its timed track points, and writes the segment.

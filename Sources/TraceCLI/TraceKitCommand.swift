@@ -10,23 +10,35 @@ public enum TraceKitCommand {
     /// The TraceKit version printed by `--version` and recorded in reports.
     public static let version = "0.1.0"
 
-    /// A subcommand: its declaration and what runs it.
+    /// A subcommand: its name, its help, and what parses and runs it (its declaration's typed
+    /// options, given to its `run`).
     struct Command: Sendable {
-        var spec: CommandSpec
+        var name: String
+        var abstract: String
+        var help: String
+        var parse: @Sendable ([String]) throws(CLIError) -> ParsedArguments
         var run: @Sendable (ParsedArguments, Output) throws(CLIError) -> Void
+
+        init<Options>(_ spec: CommandSpec<Options>, run: @escaping @Sendable (Options, Output) throws(CLIError) -> Void) {
+            name = spec.name
+            abstract = spec.abstract
+            help = spec.help
+            parse = { (arguments) throws(CLIError) in try spec.parse(arguments) }
+            self.run = { (parsed, output) throws(CLIError) in try run(spec.options(from: parsed), output) }
+        }
     }
 
     static let commands: [Command] = [
-        Command(spec: InfoCommand.spec, run: InfoCommand.run),
-        Command(spec: ConvertCommand.spec, run: ConvertCommand.run),
-        Command(spec: ReplayCommand.spec, run: ReplayCommand.run),
-        Command(spec: CompareCommand.spec, run: CompareCommand.run),
-        Command(spec: BatchCommand.spec, run: BatchCommand.run),
-        Command(spec: SmoothCommand.spec, run: SmoothCommand.run),
-        Command(spec: DistanceCommand.spec, run: DistanceCommand.run),
-        Command(spec: PolicyCommands.show, run: PolicyCommands.runShow),
-        Command(spec: PolicyCommands.validate, run: PolicyCommands.runValidate),
-        Command(spec: PolicyCommands.diff, run: PolicyCommands.runDiff),
+        Command(InfoCommand.spec, run: InfoCommand.run),
+        Command(ConvertCommand.spec, run: ConvertCommand.run),
+        Command(ReplayCommand.spec, run: ReplayCommand.run),
+        Command(CompareCommand.spec, run: CompareCommand.run),
+        Command(BatchCommand.spec, run: BatchCommand.run),
+        Command(SmoothCommand.spec, run: SmoothCommand.run),
+        Command(DistanceCommand.spec, run: DistanceCommand.run),
+        Command(PolicyCommands.show, run: PolicyCommands.runShow),
+        Command(PolicyCommands.validate, run: PolicyCommands.runValidate),
+        Command(PolicyCommands.diff, run: PolicyCommands.runDiff),
     ]
 
     /// The command named by the first one or two words of `arguments` (names such as
@@ -34,7 +46,7 @@ public enum TraceKitCommand {
     static func command(in arguments: [String]) -> (Command, [String])? {
         for words in [2, 1] where arguments.count >= words {
             let name = arguments[0..<words].joined(separator: " ")
-            if let c = commands.first(where: { $0.spec.name == name }) { return (c, Array(arguments.dropFirst(words))) }
+            if let c = commands.first(where: { $0.name == name }) { return (c, Array(arguments.dropFirst(words))) }
         }
         return nil
     }
@@ -47,13 +59,13 @@ public enum TraceKitCommand {
             "",
             "SUBCOMMANDS:",
         ]
-        for c in commands { lines.append(CommandSpec.row(c.spec.name, c.spec.abstract)) }
+        for c in commands { lines.append(HelpText.row(c.name, c.abstract)) }
         lines += ["", "  See 'tracekit help <subcommand>' or 'tracekit <subcommand> --help'.", "", "OPTIONS:"]
-        lines.append(CommandSpec.row("-h, --help", "Show help information."))
-        lines.append(CommandSpec.row("--version", "Show the version."))
+        lines.append(HelpText.row("-h, --help", "Show help information."))
+        lines.append(HelpText.row("--version", "Show the version."))
         lines += ["", "EXIT STATUS:"]
-        for code in ExitCode.allCases { lines.append(CommandSpec.row("\(code.rawValue)", code.meaning)) }
-        lines.append(CommandSpec.row(ExitCode.closedOutputLine.status, ExitCode.closedOutputLine.meaning))
+        for code in ExitCode.allCases { lines.append(HelpText.row("\(code.rawValue)", code.meaning)) }
+        lines.append(HelpText.row(ExitCode.closedOutputLine.status, ExitCode.closedOutputLine.meaning))
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -114,21 +126,21 @@ public enum TraceKitCommand {
             guard let (command, _) = command(in: Array(arguments.dropFirst())) else {
                 throw .usage("unknown subcommand '\(arguments.dropFirst().joined(separator: " "))'")
             }
-            output.write(command.spec.help)
+            output.write(command.help)
             return
         default:
             break
         }
         guard let (command, rest) = command(in: arguments) else {
-            let family = commands.map(\.spec.name).filter { $0.hasPrefix(first + " ") }
+            let family = commands.map(\.name).filter { $0.hasPrefix(first + " ") }
             if !family.isEmpty {
                 throw .usage("'\(first)' needs a subcommand: \(family.map { String($0.dropFirst(first.count + 1)) }.joined(separator: ", "))")
             }
             throw .usage("unknown subcommand '\(first)'")
         }
-        let parsed = try command.spec.parse(rest)
+        let parsed = try command.parse(rest)
         if parsed.helpRequested {
-            output.write(command.spec.help)
+            output.write(command.help)
             return
         }
         try command.run(parsed, output)

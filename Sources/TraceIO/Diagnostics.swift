@@ -119,8 +119,10 @@ public struct TraceReadError: Error, Hashable, Sendable, CustomStringConvertible
     public enum Category: Hashable, Sendable {
         /// The file could not be opened (missing, a directory, no permission).
         case cannotOpen
-        /// No reader applies (unknown extension, a format TraceKit only writes).
+        /// No format was named and the path's extension names none.
         case unknownFormat
+        /// The format named is one TraceKit writes but does not read.
+        case unreadableFormat
         /// The content is not of its format, or a per-point problem under the `fail` policy.
         case data
         /// Reading failed (an I/O error from the system).

@@ -35,7 +35,7 @@ struct ArgumentParsingTests {
     @Test("help is generated from the declarations and lists every option")
     func helpText() {
         for option in spec.options {
-            #expect(spec.help.contains("--\(option.name)"))
+            #expect(spec.help.contains("--\(option.spec.name)"))
         }
         #expect(spec.help.contains("USAGE: tracekit distance [--method METHOD] [--precision N] [--input FILE] [LAT1 LON1 LAT2 LON2]"))
         #expect(spec.help.contains("(exact|fast|haversine) (default: exact)"))
@@ -43,7 +43,7 @@ struct ArgumentParsingTests {
 
     @Test("the overview lists every subcommand and every exit status")
     func overview() {
-        for c in TraceKitCommand.commands { #expect(TraceKitCommand.overview.contains(c.spec.name)) }
+        for c in TraceKitCommand.commands { #expect(TraceKitCommand.overview.contains(c.name)) }
         for code in ExitCode.allCases { #expect(TraceKitCommand.overview.contains("\(code.rawValue)")) }
     }
 

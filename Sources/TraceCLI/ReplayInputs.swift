@@ -1,0 +1,205 @@
+import TraceDevice
+import TraceDomain
+import TraceEnergy
+import TraceGeodesy
+import TraceJSON
+import TraceReplay
+import TraceSharing
+import TraceSmoothing
+
+/// The options that say what to replay and how to read and price it: shared by `replay` and
+/// `compare`, and in part by `batch`.
+struct ReplayInputs: OptionGroup {
+    var scenario: String?
+    var category: RequestCategory?
+    var handedOff = false
+    var pickup: Coordinate?
+    var dropoff: Coordinate?
+    var timeline: Timeline?
+    var hirer: String?
+    var delegate: String?
+    var energyProfile: String?
+    var receiverRadio = Switch.on
+    var emulateAccuracy = AccuracyNoise.off
+    var tau = PositiveSeconds(rawValue: 60)
+    /// The accuracy emulation's seed (documented in the help and the README; any fixed value
+    /// would do, this one is the date of the first demo trip).
+    var seed: UInt64 = 20_240_501
+    var smooth = OnlineSmoothing.off
+    var delivery: DeliveryModel?
+    var reading = ReadingOptions()
+
+    static let options: [Option<ReplayInputs>] = [
+        .value("scenario", \.scenario, valueName: "FILE", help: "A scenario sidecar (schema tracekit-scenario/1); default: TRACE's .scenario.json when it exists."),
+        .value("category", \.category, valueName: "NAME", help: "The request category: ride, babysitting, dog walking, delivery, or another (non-ride) name."),
+        .flag("handed-off", \.handedOff, help: "Pickup is handed off to a third party: the delegate's phone sources the hirer's locations."),
+        .value("pickup", \.pickup, valueName: "LAT,LON", help: "The pickup point, decimal degrees."),
+        .value("dropoff", \.dropoff, valueName: "LAT,LON", help: "The dropoff point, decimal degrees."),
+        .value("timeline", \.timeline, valueName: "STATE@TIME,…", help: "The state timeline, e.g. enRoute@2024-05-01T10:00:00Z,atPickup@2024-05-01T10:12:00Z."),
+        .value("hirer", \.hirer, valueName: "FILE", help: "The hirer's trace."),
+        .value("delegate", \.delegate, valueName: "FILE", help: "The delegate's trace (the third-party pickup)."),
+        .value("energy-profile", \.energyProfile, valueName: "FILE", help: "An energy profile file, or a built-in profile: lte, lte-modern, 3g, wifi."),
+        .value("receiver-radio", \.receiverRadio, valueName: "ON|OFF", help: "Charge each viewer's radio for the updates it receives."),
+        .value("emulate-accuracy", \.emulateAccuracy, valueName: "NOISE",
+               help: "Degrade each fix to its state's tier when the tier is coarser than the recording, with seeded white or Gauss–Markov noise (the seed is printed)."),
+        .value("tau", \.tau, valueName: "SECONDS", help: "The Gauss–Markov noise's correlation time."),
+        .value("seed", \.seed, valueName: "N", help: "The accuracy emulation's seed (0 to 2^64-1): the same seed gives the same numbers."),
+        .value("smooth", \.smooth, valueName: "MODE",
+               help: "Smooth each phone's fixes (online Kalman filter for the state's tier and this travel mode) before its distance filter."),
+        .value("delivery", \.delivery, valueName: "MODEL[:N]",
+               help: "Replace every state's delivery model: coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL, distanceAndTime:INTERVAL."),
+        .value("input-format", \.reading.inputFormat, valueName: "FORMAT", help: "Read the traces as this format instead of guessing from the extension."),
+        .value("on-problem", \.reading.onProblem, valueName: "POLICY",
+               help: "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
+        .value("utc-offset", \.reading.utcOffset, valueName: "HOURS", help: "CSV times written without a zone are local times this many hours east of UTC."),
+        .value("column", \.reading.columns, valueName: "FIELD=COLUMN", help: "CSV: take FIELD from COLUMN (as for info); comma-separated for several."),
+    ]
+
+    /// The replay options these give (not the policy): reading, the phone pipeline, the energy
+    /// profile (a built-in one, or read from its file) and the receivers' radio.
+    func replayOptions() throws(CLIError) -> ReplayOptions {
+        var options = ReplayOptions()
+        options.read = reading.readOptions
+        options.inputFormat = reading.format
+        options.receiverRadio = receiverRadio == .on
+        options.tracekitVersion = TraceKitCommand.version
+        options.phone = phone
+        if let p = energyProfile {
+            if let builtIn = EnergyProfile.builtIn(named: p) {
+                options.energyProfile = builtIn
+            } else {
+                let bytes = try readSmallFile(p)
+                do {
+                    options.energyProfile = try EnergyProfile(fileBytes: bytes, file: p)
+                } catch {
+                    throw .data(error.description)
+                }
+            }
+        }
+        return options
+    }
+
+    /// The phone pipeline: accuracy emulation, smoothing and the delivery override.
+    var phone: PhoneConfiguration {
+        var c = PhoneConfiguration(seed: seed)
+        switch emulateAccuracy {
+        case .off: c.accuracyEmulation = .off
+        case .white: c.accuracyEmulation = .white
+        case .gaussMarkov: c.accuracyEmulation = .gaussMarkov(tau: tau.rawValue)
+        }
+        if let mode = smooth.travelMode { c.smoothing = .on(mode: mode) }
+        if let delivery { c.deliveryOverride = delivery }
+        return c
+    }
+
+    /// The scenario items given as flags.
+    var scenarioFlags: ScenarioSpec {
+        var spec = ScenarioSpec()
+        if let category { spec.category = Sourced(category, .flag, "--category") }
+        if handedOff { spec.pickupHandedOff = Sourced(true, .flag, "--handed-off") }
+        if let pickup { spec.pickup = Sourced(pickup, .flag, "--pickup") }
+        if let dropoff { spec.dropoff = Sourced(dropoff, .flag, "--dropoff") }
+        if let timeline { spec.timeline = Sourced(timeline.entries, .flag, "--timeline") }
+        if let hirer { spec.traces[.hirer] = Sourced(hirer, .flag, "--hirer") }
+        if let delegate { spec.traces[.delegate] = Sourced(delegate, .flag, "--delegate") }
+        return spec
+    }
+}
+
+/// `on` or `off`.
+enum Switch: String, ArgumentChoice { case on, off }
+
+/// The accuracy emulation's noise.
+enum AccuracyNoise: String, ArgumentChoice {
+    case off, white
+    case gaussMarkov = "gauss-markov"
+}
+
+/// The phones' online smoothing: off, or on for a travel mode.
+enum OnlineSmoothing: String, ArgumentChoice {
+    case off, walk, bike, drive
+
+    var travelMode: TravelMode? {
+        switch self {
+        case .off: nil
+        case .walk: .walk
+        case .bike: .bike
+        case .drive: .drive
+        }
+    }
+}
+
+/// A positive, finite number of seconds.
+struct PositiveSeconds: ArgumentRepresentable, Equatable {
+    var rawValue: Double
+
+    init(rawValue: Double) { self.rawValue = rawValue }
+
+    init(argument: String) throws(InvalidArgument) {
+        guard let x = Double(argument), x.isFinite, x > 0 else { throw .expected("a positive number of seconds", got: argument) }
+        rawValue = x
+    }
+
+    var argument: String { JSONWriter.number(rawValue) }
+}
+
+extension RequestCategory: ExpressibleByArgument {
+    init(argument: String) throws(InvalidArgument) {
+        guard !argument.isEmpty else { throw .needs("a name") }
+        self.init(named: argument)
+    }
+}
+
+/// `LAT,LON` in decimal degrees.
+extension Coordinate: ExpressibleByArgument {
+    init(argument: String) throws(InvalidArgument) {
+        guard let c = ScenarioSpec.coordinate(parsing: argument) else {
+            throw .expected("LAT,LON in decimal degrees (latitude within ±90)", got: argument)
+        }
+        self = c
+    }
+}
+
+/// `STATE@TIME,…`: a valid state timeline.
+struct Timeline: ExpressibleByArgument, Equatable {
+    var entries: [TimelineEntry]
+
+    init(argument: String) throws(InvalidArgument) {
+        switch ScenarioSpec.timeline(parsing: argument, provenance: .flag) {
+        case .failure(let e): throw .reason("'\(e.item)': \(e.message)")
+        case .success(let entries):
+            do {
+                self.entries = try TimelineEntry.validated(entries)
+            } catch {
+                throw .reason("entry \(error.index + 1): \(error.message)")
+            }
+        }
+    }
+}
+
+/// `MODEL[:NUMBER]`: a delivery model by its policy-file name, with its interval (seconds) or,
+/// for speedElastic, its multiplier (default 1).
+extension DeliveryModel: ExpressibleByArgument {
+    init(argument text: String) throws(InvalidArgument) {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let number = parts.count == 2 ? Double(parts[1]) : nil
+        if parts.count == 2, number.map({ !$0.isFinite || $0 < 0 || $0 > 86_400 }) ?? true {
+            throw .reason("'\(parts[1])' is not a number of seconds (or a multiplier) from 0 to 86400")
+        }
+        func interval() throws(InvalidArgument) -> Double {
+            guard let number, number > 0 else { throw .reason("\(parts[0]) needs an interval above 0 s, e.g. \(parts[0]):10") }
+            return number
+        }
+        switch parts[0] {
+        case "coreLocation" where parts.count == 1: self = .coreLocation
+        case "androidFused": self = .androidFused(interval: try interval(), minUpdateInterval: nil)
+        case "speedElastic":
+            guard (number ?? 1) <= 100 else { throw .reason("the speedElastic multiplier is at most 100, not '\(parts[1])'") }
+            self = .speedElastic(elasticityMultiplier: number ?? 1)
+        case "distanceOrTime": self = .distanceOrTime(interval: try interval())
+        case "distanceAndTime": self = .distanceAndTime(interval: try interval())
+        default:
+            throw .expected("coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL or distanceAndTime:INTERVAL", got: text)
+        }
+    }
+}
