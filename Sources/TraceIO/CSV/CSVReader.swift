@@ -81,8 +81,9 @@ public struct CSVReader: TraceReader {
     /// nil when the header's columns rule it out (see ``fusedLayout()``).
     var fusedColumns: [FusedColumn]?
     /// Whether rows of the commonest shape are scanned and parsed in one pass (``fusedRow(_:_:into:)``)
-    /// before the row scanner splits them (tests turn it off to compare the paths).
-    var fusedRows = true
+    /// before the row scanner splits them (``ReadPaths/fused``; tests turn it off to compare the
+    /// paths), fixed at initialisation.
+    private let fusedRows: Bool
     /// The date of the last common time the fused path read (``Timestamp/parseCommonUTC(_:day:)``).
     var utcDay = Timestamp.CommonUTCDay()
     /// How many rows ``fusedRow(_:_:into:)`` read (tests check that it is taken).
@@ -136,14 +137,13 @@ public struct CSVReader: TraceReader {
     /// Problems and assumptions so far; complete once ``next()`` has returned nil.
     public var diagnostics: Diagnostics { checker.diagnostics }
 
-    /// Whether plain rows take the row scanner's block-scanning path (tests compare both).
-    var plainRows: Bool {
-        get { scanner.plainRows }
-        set { scanner.plainRows = newValue }
-    }
+    /// Whether plain rows take the row scanner's block-scanning path (``ReadPaths/plain``).
+    var plainRows: Bool { scanner.plainRows }
 
-    init(source: ByteSource, options: ReadOptions) {
-        scanner = RowScanner(source: source, delimiter: nil, quotes: true)
+    /// A reader taking `paths` besides the general path (``ReadPaths/all`` unless a test compares them).
+    init(source: ByteSource, options: ReadOptions, paths: ReadPaths = .all) {
+        scanner = RowScanner(source: source, delimiter: nil, quotes: true, plainRows: paths.contains(.plain))
+        fusedRows = paths.contains(.fused)
         checker = PointChecker(file: source.name, policy: options.policy)
         self.options = options
     }
@@ -151,6 +151,11 @@ public struct CSVReader: TraceReader {
     /// Reads CSV from memory (tests, small inputs).
     public init(bytes: [UInt8], name: String = "<memory>", options: ReadOptions = ReadOptions()) {
         self.init(source: ByteSource(bytes: bytes, name: name), options: options)
+    }
+
+    /// Reads CSV from memory taking only `paths` besides the general path (tests).
+    init(bytes: [UInt8], name: String = "<memory>", options: ReadOptions = ReadOptions(), paths: ReadPaths) {
+        self.init(source: ByteSource(bytes: bytes, name: name), options: options, paths: paths)
     }
 
     /// Opens a CSV file ("-" for standard input).

@@ -24,8 +24,9 @@ struct RowScanner {
     /// Whether `"` quotes fields.
     let quotes: Bool
     var skipBlankRows = true
-    /// Whether plain rows take the block-scanning path (tests turn it off to compare).
-    var plainRows = true
+    /// Whether plain rows take the block-scanning path (``ReadPaths/plain``; tests turn it off to
+    /// compare), fixed at initialisation.
+    let plainRows: Bool
     /// 1-based line on which the current row starts.
     private(set) var line = 0
     /// The line on which ``position`` is.
@@ -41,7 +42,8 @@ struct RowScanner {
     private var fieldStorage: [Range<Int>] = []
     private var fieldCount = 0
 
-    init(source: ByteSource, delimiter: UInt8?, quotes: Bool) {
+    init(source: ByteSource, delimiter: UInt8?, quotes: Bool, plainRows: Bool = true) {
+        self.plainRows = plainRows
         self.source = source
         self.delimiter = delimiter
         self.quotes = quotes

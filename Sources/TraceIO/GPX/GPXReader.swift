@@ -33,11 +33,13 @@ public struct GPXReader: TraceReader {
     private var field: Field?
     private var fieldDepth = 0
     var zoneAssumed = false
-    /// Whether plain points are read whole (tests turn it off to compare both paths).
-    var plainPoints = true
+    /// Whether plain points are read whole (``ReadPaths/plain``; tests turn it off to compare both
+    /// paths), fixed at initialisation.
+    private let plainPoints: Bool
     /// Whether points of the commonest shape are scanned and parsed in one pass
-    /// (``fusedPoint(into:)``) before ``plainPoint()`` is tried (tests turn it off to compare the paths).
-    var fusedPoints = true
+    /// (``fusedPoint(into:)``) before ``plainPoint()`` is tried (``ReadPaths/fused``; tests turn it
+    /// off to compare the paths), fixed at initialisation.
+    private let fusedPoints: Bool
     /// Set by ``nextLean()`` when ``fusedPoint(into:)`` declined the element: ``next()`` then starts
     /// at ``plainPoint()``, as it would have after the same answer.
     private var skipFusedOnce = false
@@ -72,8 +74,12 @@ public struct GPXReader: TraceReader {
 
     public var diagnostics: Diagnostics { checker.diagnostics }
 
-    init(source: ByteSource, options: ReadOptions) {
+    /// A reader taking `paths` besides the token-by-token path (``ReadPaths/all`` unless a test
+    /// compares them).
+    init(source: ByteSource, options: ReadOptions, paths: ReadPaths = .all) {
         scanner = XMLScanner(source: source)
+        plainPoints = paths.contains(.plain)
+        fusedPoints = paths.contains(.fused)
         checker = PointChecker(file: source.name, policy: options.policy)
         zonelessOffset = options.zonelessUTCOffset
     }
@@ -81,6 +87,11 @@ public struct GPXReader: TraceReader {
     /// Reads GPX from memory (tests).
     public init(bytes: [UInt8], name: String = "<memory>", options: ReadOptions = ReadOptions()) {
         self.init(source: ByteSource(bytes: bytes, name: name), options: options)
+    }
+
+    /// Reads GPX from memory taking only `paths` besides the token-by-token path (tests).
+    init(bytes: [UInt8], name: String = "<memory>", options: ReadOptions = ReadOptions(), paths: ReadPaths) {
+        self.init(source: ByteSource(bytes: bytes, name: name), options: options, paths: paths)
     }
 
     @inline(__always) public mutating func next() throws(TraceReadError) -> TraceItem? {
