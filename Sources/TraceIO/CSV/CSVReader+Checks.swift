@@ -43,7 +43,7 @@ extension CSVReader {
         if direction == .newestFirst && valid {
             // The checker's time checks, mirrored: each row should be earlier than the one before.
             if let t = time {
-                if t < PointChecker.earliest || t >= PointChecker.latest { try checker.note(.implausibleTime, line: line, t.iso8601) }
+                if !PointChecker.isPlausible(t) { try checker.note(.implausibleTime, line: line, t.iso8601) }
                 if let p = mirroredPrevious {
                     if t > p { try checker.note(.timeWentBackwards, line: line, "\(t.iso8601) after \(p.iso8601) in a newest-first file") }
                     else if t == p { try checker.note(.duplicateTime, line: line, t.iso8601) }

@@ -10,8 +10,8 @@ extension CSVReader {
         enum Target { case latitude, longitude, measure(Fix.Measure) }
         var kind: Kind
         var target = Target.latitude
-        /// The numbers the checks take unchanged: `lowest...highest` (an open end is the next
-        /// double inward, as longitude's -180).
+        /// The numbers the checks take unchanged: `lowest...highest` (any number for the
+        /// position's columns, whose pair is tested whole once the row is read).
         var lowest = -Double.infinity, highest = Double.infinity
 
         static let skip = FusedColumn(kind: .skip)
@@ -32,10 +32,10 @@ extension CSVReader {
             guard let index = columns[field] else { continue }
             let column: FusedColumn
             switch field {
-            // As ``coordinate(_:hemisphere:positive:negative:what:)`` and ``check()`` take them
-            // unchanged: latitude in [-90, 90], longitude in (-180, 180].
-            case .latitude: column = .number(.latitude, -90, 90)
-            case .longitude: column = .number(.longitude, (-180.0).nextUp, 180)
+            // Any number here; the position is tested whole once the row is read, as
+            // ``check()`` takes it unchanged (``PointChecker/takesUnchanged(latitude:longitude:)``).
+            case .latitude: column = .number(.latitude, -.infinity, .infinity)
+            case .longitude: column = .number(.longitude, -.infinity, .infinity)
             case .time: column = .time
             case .elevation, .accuracy, .verticalAccuracy, .speed, .course, .hdop, .vdop, .pdop:
                 guard units[field] == nil else { return nil }
@@ -197,6 +197,8 @@ extension CSVReader {
                 return .notPlain
             }
         }
+        // Positions the checks would refuse or change go the general way (which reports them).
+        guard PointChecker.takesUnchanged(latitude: latitude, longitude: longitude) else { return .notPlain }
         // The rest of the row: columns not read (no quote), then the line end.
         let newline: Int
         if !atLineEnd {

@@ -246,7 +246,7 @@ extension CSVReader {
             row.values.speed = v
         }
         if columns[.course] != nil, let c = measure(.course, nonNegative: false, factor: degrees) {
-            if c >= 0 && c <= 360 { row.values.course = c }
+            if ValueRules.isCourse(c) { row.values.course = c }
             else { row.notes.append(Note(kind: .invalidValue, detail: "course \(c) outside [0, 360]")) }
         }
         if columns[.hdop] != nil {

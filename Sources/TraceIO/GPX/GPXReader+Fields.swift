@@ -125,10 +125,10 @@ extension GPXReader {
         case .verticalAccuracy: return number("vertical accuracy", nonNegative: true)
         case .satellites:
             guard case .number(let v) = number("satellites") else { return number("satellites") }
-            return v >= 0 && v == v.rounded() && v < 1000 ? .count(Int(v)) : .problem(.invalidValue, "satellites \(v)")
+            return ValueRules.isSatelliteCount(v) ? .count(Int(v)) : .problem(.invalidValue, "satellites \(v)")
         case .course:
             guard case .number(let v) = number("course") else { return number("course") }
-            return v >= 0 && v <= 360 ? .number(v) : .problem(.invalidValue, "course \(v) outside [0, 360]")
+            return ValueRules.isCourse(v) ? .number(v) : .problem(.invalidValue, "course \(v) outside [0, 360]")
         case .fixType:
             let s = String(decoding: text, as: UTF8.self)
             if let t = FixType(rawValue: s) { return .fix(t) }

@@ -133,7 +133,7 @@ extension GPXReader {
             guard XMLScanner.isSpace(base[i]) else { return .notPlain }
         }
         // Positions the checks would refuse or change go the general way (which reports them).
-        guard seen == 3, latitude >= -90, latitude <= 90, longitude > -180, longitude <= 180 else { return .notPlain }
+        guard seen == 3, PointChecker.takesUnchanged(latitude: latitude, longitude: longitude) else { return .notPlain }
         i &+= 1
 
         // Children, then the end tag.
@@ -297,10 +297,10 @@ extension GPXReader {
         case .horizontalAccuracy: guard !(v < 0) else { return false }; values.horizontalAccuracy = v
         case .verticalAccuracy: guard !(v < 0) else { return false }; values.verticalAccuracy = v
         case .satellites:
-            guard v >= 0 && v == v.rounded() && v < 1000 else { return false }
+            guard ValueRules.isSatelliteCount(v) else { return false }
             values.satellites = Int(v)
         case .course:
-            guard v >= 0 && v <= 360 else { return false }
+            guard ValueRules.isCourse(v) else { return false }
             values.course = v
         default: return false
         }
