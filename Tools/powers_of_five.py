@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/TraceIO/DecimalParser+PowersOfFive.swift: the 128-bit truncated powers of
+"""Generates Sources/TraceIO/Text/DecimalParser+PowersOfFive.swift: the 128-bit truncated powers of
 five used by the Eisel-Lemire step of DecimalParser (Lemire, "Number Parsing at a Gigabyte per
 Second", Software: Practice and Experience 2021).
 
@@ -8,7 +8,7 @@ power of five scaled into [2^127, 2^128) and truncated (exact for 0 <= q <= 55),
 words (high, low). Everything is exact integer arithmetic. The script also checks that
 floor(log2(5^q)) == (q * 152170) >> 16 over the whole range (the formula the parser uses).
 
-Usage: python3 Tools/powers_of_five.py > Sources/TraceIO/DecimalParser+PowersOfFive.swift
+Usage: python3 Tools/powers_of_five.py > Sources/TraceIO/Text/DecimalParser+PowersOfFive.swift
 """
 
 Q_MIN, Q_MAX = -342, 308

@@ -91,9 +91,7 @@ struct CSVFusedRowTests {
     /// the errors' descriptions.
     static func compare(_ bytes: [UInt8], options: ReadOptions = ReadOptions(), name: String) -> Int {
         func read(fused: Bool, plain: Bool) -> (result: Result<ReadResult, TraceReadError>, fusedCount: Int) {
-            var reader = CSVReader(bytes: bytes, options: options)
-            reader.fusedRows = fused
-            reader.plainRows = plain
+            var reader = CSVReader(bytes: bytes, options: options, paths: ReadPaths(plain: plain, fused: fused))
             var items: [TraceItem] = []
             do {
                 while let item = try reader.next() { items.append(item) }
@@ -134,8 +132,7 @@ struct CSVFusedRowTests {
         for seed in UInt64(1)...40 {
             let bytes = Array(Self.fusedCSV(seed: seed).utf8)
             for size in [1, 3, 64] {
-                var fused = CSVReader(bytes: bytes), general = CSVReader(bytes: bytes)
-                general.fusedRows = false
+                var fused = CSVReader(bytes: bytes), general = CSVReader(bytes: bytes, paths: .plain)
                 var a = FixBatch(), b = FixBatch()
                 while true {
                     let before = fused.fusedCount
@@ -167,8 +164,7 @@ struct CSVFusedRowTests {
         var reader = CSVReader(bytes: bytes)
         let result = try readTrace(reader)
         #expect(result.points.count == 500)
-        reader = CSVReader(bytes: bytes)
-        reader.fusedRows = false
+        reader = CSVReader(bytes: bytes, paths: .plain)
         #expect(try readTrace(reader).items == result.items)
     }
 

@@ -49,8 +49,7 @@ struct CSVRowPathTests {
         for seed in UInt64(1)...20 {
             let bytes = Array(Self.quirkyCSV(seed: seed, delimiter: delimiter).utf8)
             let fast = CSVReader(bytes: bytes)
-            var slow = CSVReader(bytes: bytes)
-            slow.plainRows = false
+            let slow = CSVReader(bytes: bytes, paths: .fused)
             let a = try readTrace(fast), b = try readTrace(slow)
             #expect(a.points.count > 300, "\(a.diagnostics)")
             #expect(a.items == b.items, "seed \(seed)")

@@ -94,10 +94,8 @@ struct GPXPointPathTests {
     @discardableResult
     static func expectPathsAgree(_ bytes: [UInt8], options: ReadOptions = ReadOptions(), _ label: String) throws -> (result: ReadResult, fused: Int) {
         let fused = GPXReader(bytes: bytes, options: options)
-        var plain = GPXReader(bytes: bytes, options: options)
-        plain.fusedPoints = false
-        var tokens = GPXReader(bytes: bytes, options: options)
-        tokens.plainPoints = false
+        let plain = GPXReader(bytes: bytes, options: options, paths: .plain)
+        let tokens = GPXReader(bytes: bytes, options: options, paths: .fused)
         let a = try read(fused), b = try read(plain), c = try read(tokens)
         #expect(b.fused == 0 && c.fused == 0)
         #expect(a.result.items == c.result.items, "\(label): fused vs tokens")
@@ -264,8 +262,7 @@ struct GPXPointPathTests {
     @Test("a duplicate attribute is the same error on every path")
     func duplicateAttribute() {
         let bytes = Array("<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\" lat=\"3\"><ele>1</ele></trkpt></trkseg></trk></gpx>".utf8)
-        var tokens = GPXReader(bytes: bytes)
-        tokens.plainPoints = false
+        let tokens = GPXReader(bytes: bytes, paths: .fused)
         var messages: [String] = []
         for reader in [GPXReader(bytes: bytes), tokens] {
             do {
@@ -300,8 +297,7 @@ struct GPXPointPathTests {
             }
             ends += [name + "x>", String(name.dropLast()) + ">", name + "\n", name + "/"]
             for end in ends {
-                var tokens = GPXReader(bytes: text(name, end: end))
-                tokens.plainPoints = false
+                let tokens = GPXReader(bytes: text(name, end: end), paths: .fused)
                 var messages: [String] = []
                 var fusedCount = 0
                 for reader in [GPXReader(bytes: text(name, end: end)), tokens] {
@@ -341,8 +337,7 @@ struct GPXPointPathTests {
             let c = String(decoding: [b], as: UTF8.self)
             for time in [head + c, head + "Z" + c, head + c + "Z", head + c + "<a/>", head + "Z" + c + "<a/>"] {
                 let bytes = Array("<gpx><trk><trkseg>\n<trkpt lat=\"47.5\" lon=\"8.25\"><time>\(time)</time></trkpt>\n</trkseg></trk></gpx>\n".utf8)
-                var tokens = GPXReader(bytes: bytes)
-                tokens.plainPoints = false
+                let tokens = GPXReader(bytes: bytes, paths: .fused)
                 let a = Self.outcome(GPXReader(bytes: bytes))
                 #expect(a.text == Self.outcome(tokens).text, "time \(time.debugDescription)")
                 fused += a.fused
@@ -432,9 +427,7 @@ struct GPXPointPathTests {
         close(fd)
         defer { unlink(path) }
         func readFile(fused: Bool, plain: Bool) throws -> (result: ReadResult, fused: Int) {
-            var reader = GPXReader(source: try ByteSource(path: path), options: ReadOptions())
-            reader.fusedPoints = fused
-            reader.plainPoints = plain
+            let reader = GPXReader(source: try ByteSource(path: path), options: ReadOptions(), paths: ReadPaths(plain: plain, fused: fused))
             return try Self.read(reader)
         }
         let a = try readFile(fused: true, plain: true), c = try readFile(fused: false, plain: false)

@@ -18,6 +18,21 @@ struct PointChecker {
     static let earliest = Timestamp(nanoseconds: 0)
     static let latest = Timestamp(nanoseconds: 4_102_444_800 * 1_000_000_000)
 
+    /// Whether time `t` is plausible: from ``earliest`` up to, not including, ``latest``. One
+    /// definition for every check of a time (``accept(valid:time:line:ordered:)``'s usual case, its
+    /// full checks, the CSV reader's mirrored checks of a newest-first file).
+    @inline(__always) static func isPlausible(_ t: Timestamp) -> Bool {
+        t >= PointChecker.earliest && t < PointChecker.latest
+    }
+
+    /// Whether a position is one ``coordinate(latitude:longitude:line:)`` takes unchanged, noting
+    /// nothing: latitude in [-90, 90], longitude in (-180, 180] (so both finite). The readers' fast
+    /// paths take only these and hand every other position to the general path, which reports or
+    /// normalises it; the general path's own usual case is this test too.
+    @inline(__always) static func takesUnchanged(latitude: Double, longitude: Double) -> Bool {
+        latitude >= -90 && latitude <= 90 && longitude > -180 && longitude <= 180
+    }
+
     init(file: String, policy: ProblemPolicy) {
         self.file = file
         self.policy = policy
@@ -43,6 +58,10 @@ struct PointChecker {
         guard let latitude, let longitude else {
             try note(.missingCoordinate, line: line(), latitude == nil ? "latitude" : "longitude")
             return nil
+        }
+        // The usual position, as `Coordinate(latitude:longitude:)` would keep it.
+        if PointChecker.takesUnchanged(latitude: latitude, longitude: longitude) {
+            return Coordinate(uncheckedLatitude: latitude, longitude: longitude)
         }
         guard abs(longitude) <= 360 || !longitude.isFinite else {
             // Beyond one turn either way a longitude is not a convention (0…360) but garbage.
@@ -75,7 +94,7 @@ struct PointChecker {
     @inline(always)
     mutating func accept(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Bool {
         if valid && ordered && !hasPending, let t = time, let p = previousTime, t > p,
-           t >= PointChecker.earliest, t < PointChecker.latest {
+           PointChecker.isPlausible(t) {
             diagnostics.pointsRead &+= 1
             previousTime = t
             return true
@@ -89,7 +108,7 @@ struct PointChecker {
         diagnostics.pointsRead += 1
         if valid && ordered {
             if let t = time {
-                if t < PointChecker.earliest || t >= PointChecker.latest {
+                if !PointChecker.isPlausible(t) {
                     try note(.implausibleTime, line: line(), t.iso8601)
                 }
                 if let p = previousTime {
