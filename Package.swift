@@ -40,7 +40,12 @@ let testSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
     name: "TraceKit",
     products: [
-        .library(name: "TraceKit", targets: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceDomain", "TraceSharing", "TraceEnergy", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "TraceBatch"]),
+        .library(
+            name: "TraceKit",
+            targets: [
+                "TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceDomain", "TraceSharing", "TraceEnergy", "TraceIO",
+                "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "TraceBatch",
+            ]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
     targets: [
@@ -71,7 +76,9 @@ let package = Package(
         ),
         .target(
             name: "TraceReplay",
-            dependencies: ["TraceDomain", "TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceProj", "TraceJSON"],
+            dependencies: [
+                "TraceDomain", "TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceProj", "TraceJSON",
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -81,7 +88,10 @@ let package = Package(
         ),
         .target(
             name: "TraceCLI",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch"],
+            dependencies: [
+                "TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing",
+                "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
@@ -100,13 +110,20 @@ let package = Package(
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/CSV", swiftSettings: strict),
         .executableTarget(name: "fuzz-plt", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/PLT", swiftSettings: strict),
         .executableTarget(name: "fuzz-rec", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/REC", swiftSettings: strict),
-        .executableTarget(name: "fuzz-policy", dependencies: ["FuzzSupport", "TraceDomain", "TraceSharing"], path: "Fuzz/Policy", swiftSettings: strict),
-        .executableTarget(name: "fuzz-scenario", dependencies: ["FuzzSupport", "TraceDomain", "TraceReplay"], path: "Fuzz/Scenario", swiftSettings: strict),
-        .executableTarget(name: "fuzz-gpx-diff", dependencies: ["FuzzSupport", "GPXDifferential"], path: "Fuzz/GPXDiff", swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-policy", dependencies: ["FuzzSupport", "TraceDomain", "TraceSharing"], path: "Fuzz/Policy", swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-scenario", dependencies: ["FuzzSupport", "TraceDomain", "TraceReplay"], path: "Fuzz/Scenario", swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "fuzz-gpx-diff", dependencies: ["FuzzSupport", "GPXDifferential"], path: "Fuzz/GPXDiff", swiftSettings: strict),
         .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),
         .executableTarget(
             name: "tracekit-bench",
-            dependencies: ["TraceGeodesy", "TraceProj", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "TraceBatch", "CProj", "CBaselines", "TestSupport"],
+            dependencies: [
+                "TraceGeodesy", "TraceProj", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice",
+                "TraceReplay", "TraceBatch", "CProj", "CBaselines", "TestSupport",
+            ],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
         ),
@@ -114,18 +131,27 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", path: "Tests/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "GPXOracle", dependencies: ["CLibXML2"], path: "Tests/GPXOracle"),
         // The GPX reader compared with libxml2: the differential tests' and fuzzer's verdict.
-        .target(name: "GPXDifferential", dependencies: ["GPXOracle", "TraceIO", "TraceGeodesy"], path: "Tests/GPXDifferential", swiftSettings: strict),
+        .target(
+            name: "GPXDifferential", dependencies: ["GPXOracle", "TraceIO", "TraceGeodesy"], path: "Tests/GPXDifferential",
+            swiftSettings: strict),
         // libxml2's XML Schema validator, only for the JUnit report's tests.
         .target(name: "XMLSchemaOracle", dependencies: ["CLibXML2"], path: "Tests/XMLSchemaOracle"),
         // Runs a program and reports its own peak RSS (the hostile-input tests' memory bound).
         .executableTarget(name: "rss-probe", path: "Tests/RSSProbe"),
         .target(name: "TestSupport", dependencies: ["TraceSimulation"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy", "TestSupport"], swiftSettings: testSettings),
-        .testTarget(name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"], swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"],
+            swiftSettings: testSettings),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
-        .testTarget(name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TraceProj", "TestSupport", "GPXDifferential"], exclude: ["Fuzz"], swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TraceProj", "TestSupport", "GPXDifferential"],
+            exclude: ["Fuzz"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
-        .testTarget(name: "TraceSharingTests", dependencies: ["TraceSharing", "TraceDomain", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"], swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceSharingTests",
+            dependencies: ["TraceSharing", "TraceDomain", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"],
+            swiftSettings: testSettings),
         .testTarget(name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceDomain", "TraceJSON"], swiftSettings: testSettings),
         .testTarget(name: "TraceSimulationTests", dependencies: ["TraceSimulation", "TraceGeodesy"], swiftSettings: testSettings),
         .testTarget(
@@ -134,7 +160,9 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceDeviceTests",
-            dependencies: ["TraceDevice", "TraceDomain", "TraceSharing", "TraceSmoothing", "TraceGeodesy", "TraceProj", "TraceJSON", "TestSupport"],
+            dependencies: [
+                "TraceDevice", "TraceDomain", "TraceSharing", "TraceSmoothing", "TraceGeodesy", "TraceProj", "TraceJSON", "TestSupport",
+            ],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceCorpusTests",
@@ -142,11 +170,17 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceReplayTests",
-            dependencies: ["TraceReplay", "TraceDevice", "TraceIO", "TraceDomain", "TraceSharing", "TraceEnergy", "TraceGeodesy", "TraceJSON", "TestSupport"],
+            dependencies: [
+                "TraceReplay", "TraceDevice", "TraceIO", "TraceDomain", "TraceSharing", "TraceEnergy", "TraceGeodesy", "TraceJSON",
+                "TestSupport",
+            ],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceCLITests",
-            dependencies: ["TraceCLI", "tracekit", "rss-probe", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceDomain", "TraceSharing", "TraceJSON", "XMLSchemaOracle"],
+            dependencies: [
+                "TraceCLI", "tracekit", "rss-probe", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceDomain",
+                "TraceSharing", "TraceJSON", "XMLSchemaOracle",
+            ],
             exclude: ["Golden"],
             swiftSettings: testSettings),
         .testTarget(

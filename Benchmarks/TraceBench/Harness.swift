@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Monotonic time in nanoseconds.
@@ -48,8 +48,9 @@ struct Bench {
             m.samples.append(Double(t1 - t0) / Double(items))
         }
         results.append(m)
-        print(pad(name, 46) + pad(fmt(m.median, 2) + " ns", 13) + "min " + pad(fmt(m.minimum, 2), 9)
-              + "max " + pad(fmt(m.maximum, 2), 9) + "spread ±" + fmt(m.relativeSpread * 100, 1) + " %")
+        print(
+            pad(name, 46) + pad(fmt(m.median, 2) + " ns", 13) + "min " + pad(fmt(m.minimum, 2), 9)
+                + "max " + pad(fmt(m.maximum, 2), 9) + "spread ±" + fmt(m.relativeSpread * 100, 1) + " %")
         return m
     }
 

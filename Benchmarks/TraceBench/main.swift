@@ -15,7 +15,7 @@ import TraceSimulation
 import TraceSmoothing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Timings of a debug build mean nothing: stop before measuring.
@@ -39,8 +39,8 @@ func readInBatches(_ path: String, points expected: Int, _ value: (FixBatch, Int
 
 func refuseDebugBuild() {
     #if DEBUG
-    printError("tracekit-bench: refusing to run a debug build; use `make bench` (swift build -c release).")
-    exit(2)
+        printError("tracekit-bench: refusing to run a debug build; use `make bench` (swift build -c release).")
+        exit(2)
     #endif
 }
 refuseDebugBuild()
@@ -56,7 +56,8 @@ while let a = args.popFirst() {
     case "--filter": bench.filter = args.popFirst()
     case "--quick": scale = 10
     case "-h", "--help":
-        print("""
+        print(
+            """
             USAGE: tracekit-bench [--samples N] [--filter TEXT] [--quick] [--json FILE]
               --samples N    timed samples per case after one warm-up (default 7, at least 3)
               --filter TEXT  run only the cases whose name contains TEXT
@@ -87,13 +88,17 @@ do {
     }
     var out = [Double](repeating: 0, count: n)
     let ours = bench.measure("haversine batch, 10M pairs ~55 m", items: n) {
-        lat1.withUnsafeBufferPointer { a1 in lon1.withUnsafeBufferPointer { o1 in
-            lat2.withUnsafeBufferPointer { a2 in lon2.withUnsafeBufferPointer { o2 in
-                out.withUnsafeMutableBufferPointer { r in
-                    Haversine.distances(latitudes1: a1, longitudes1: o1, latitudes2: a2, longitudes2: o2, into: r)
+        lat1.withUnsafeBufferPointer { a1 in
+            lon1.withUnsafeBufferPointer { o1 in
+                lat2.withUnsafeBufferPointer { a2 in
+                    lon2.withUnsafeBufferPointer { o2 in
+                        out.withUnsafeMutableBufferPointer { r in
+                            Haversine.distances(latitudes1: a1, longitudes1: o1, latitudes2: a2, longitudes2: o2, into: r)
+                        }
+                    }
                 }
-            } }
-        } }
+            }
+        }
         return out[n / 2]
     }
     let c = bench.measure("haversine, C libm baseline", items: n) {
@@ -125,28 +130,34 @@ do {
     var p = track[0]
     for i in 0..<n {
         steps.append(p)
-        p = Coordinate(uncheckedLatitude: min(max(p.latitude + (lat2[i] - lat1[i]), -70), 70),
-                       longitude: Coordinate.normalizedLongitude(p.longitude + (lon2[i] - lon1[i])))
+        p = Coordinate(
+            uncheckedLatitude: min(max(p.latitude + (lat2[i] - lat1[i]), -70), 70),
+            longitude: Coordinate.normalizedLongitude(p.longitude + (lon2[i] - lon1[i])))
     }
     let geodesic = Geodesic()
     var stepOut = [Double](repeating: 0, count: n - 1)
     let tp = bench.measure("tangent-plane step distance, 10M fixes", items: n - 1) {
-        let slow = steps.latitudes.withUnsafeBufferPointer { a in steps.longitudes.withUnsafeBufferPointer { o in
-            stepOut.withUnsafeMutableBufferPointer { r in
-                TangentPlane.stepDistances(latitudes: a, longitudes: o, into: r, fallback: geodesic)
+        let slow = steps.latitudes.withUnsafeBufferPointer { a in
+            steps.longitudes.withUnsafeBufferPointer { o in
+                stepOut.withUnsafeMutableBufferPointer { r in
+                    TangentPlane.stepDistances(latitudes: a, longitudes: o, into: r, fallback: geodesic)
+                }
             }
-        } }
+        }
         if slow > 0 { print("  (\(slow) steps took the exact fallback)") }
         return stepOut[n / 3] + Double(slow)
     }
     let hs = bench.measure("haversine step distance, 10M fixes", items: n - 1) {
-        steps.latitudes.withUnsafeBufferPointer { a in steps.longitudes.withUnsafeBufferPointer { o in
-            stepOut.withUnsafeMutableBufferPointer { r in
-                Haversine.distances(
-                    latitudes1: UnsafeBufferPointer(rebasing: a[0..<(n - 1)]), longitudes1: UnsafeBufferPointer(rebasing: o[0..<(n - 1)]),
-                    latitudes2: UnsafeBufferPointer(rebasing: a[1...]), longitudes2: UnsafeBufferPointer(rebasing: o[1...]), into: r)
+        steps.latitudes.withUnsafeBufferPointer { a in
+            steps.longitudes.withUnsafeBufferPointer { o in
+                stepOut.withUnsafeMutableBufferPointer { r in
+                    Haversine.distances(
+                        latitudes1: UnsafeBufferPointer(rebasing: a[0..<(n - 1)]),
+                        longitudes1: UnsafeBufferPointer(rebasing: o[0..<(n - 1)]),
+                        latitudes2: UnsafeBufferPointer(rebasing: a[1...]), longitudes2: UnsafeBufferPointer(rebasing: o[1...]), into: r)
+                }
             }
-        } }
+        }
         return stepOut[n / 3]
     }
     bench.ratio("tangent plane / haversine (steps)", tp, over: hs)
@@ -228,8 +239,9 @@ do {
     // distances per fix) behind an accuracy gate that stops about one fix in ten.
     let accuracies = (0..<n).map { _ in rng.uniform(3, 16.5) }
     _ = bench.measure("update gate offer (speed-elastic, derived speed, accuracy gate), 10M fixes", items: n) {
-        var gate = UpdateGate(tier: .best, distanceFilter: 30, delivery: .speedElastic(elasticityMultiplier: 1),
-                              accuracyGate: AccuracyGate(maximumAccuracy: 15), exact: Geodesic())
+        var gate = UpdateGate(
+            tier: .best, distanceFilter: 30, delivery: .speedElastic(elasticityMultiplier: 1),
+            accuracyGate: AccuracyGate(maximumAccuracy: 15), exact: Geodesic())
         var delivered = 0
         for i in 0..<n where gate.offer(fixes[i], at: Double(i), accuracy: accuracies[i], speed: nil) { delivered += 1 }
         return Double(delivered)
@@ -241,7 +253,10 @@ do {
     // The same with one option at a time, to show where the time goes.
     let m = 1_000_000 / scale
     for (label, configuration) in [
-        ("Gauss–Markov emulation + smoothing + gate", PhoneConfiguration(accuracyEmulation: .gaussMarkov(), seed: 1, smoothing: .on(mode: .walk))),
+        (
+            "Gauss–Markov emulation + smoothing + gate",
+            PhoneConfiguration(accuracyEmulation: .gaussMarkov(), seed: 1, smoothing: .on(mode: .walk))
+        ),
         ("Gauss–Markov emulation + gate", PhoneConfiguration(accuracyEmulation: .gaussMarkov(), seed: 1)),
         ("smoothing + gate", PhoneConfiguration(smoothing: .on(mode: .walk))),
     ] {
@@ -273,13 +288,16 @@ do {
     if access(path, F_OK) != 0 {
         // Generated once per size (deterministic), then reused.
         guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
-        fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"tracekit-bench\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n  <trk>\n    <name>bench</name>\n    <trkseg>\n", f)
+        fputs(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"tracekit-bench\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n  <trk>\n    <name>bench</name>\n    <trkseg>\n",
+            f)
         var lat = 47.0, lon = 8.0
         for i in 0..<n {
             lat += rng.uniform(-1e-4, 1e-4)
             lon += rng.uniform(-1e-4, 1e-4)
             let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
-            let line = "      <trkpt lat=\"\(lat)\" lon=\"\(lon)\">\n        <ele>\((rng.uniform(300, 500) * 10).rounded() / 10)</ele>\n        <time>2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z</time>\n        <hdop>\((rng.uniform(0.5, 3) * 10).rounded() / 10)</hdop>\n      </trkpt>\n"
+            let line =
+                "      <trkpt lat=\"\(lat)\" lon=\"\(lon)\">\n        <ele>\((rng.uniform(300, 500) * 10).rounded() / 10)</ele>\n        <time>2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z</time>\n        <hdop>\((rng.uniform(0.5, 3) * 10).rounded() / 10)</hdop>\n      </trkpt>\n"
             fputs(line, f)
         }
         fputs("    </trkseg>\n  </trk>\n</gpx>\n", f)
@@ -303,7 +321,9 @@ do {
     }
     // The same file in batches of columns (`read(into:limit:)`, what `tracekit info` reads).
     let batched = bench.measure("GPX read in batches (GPXReader.read(into:)), 1M trkpt", items: n) {
-        readInBatches(path, points: n) { b, i in b.latitude(i) + (b.elevation(i) ?? 0) + (b.hdop(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18 }
+        readInBatches(path, points: n) { b, i in
+            b.latitude(i) + (b.elevation(i) ?? 0) + (b.hdop(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18
+        }
     }
     let peer = bench.measure("GPX read, C libxml2 SAX2 peer, 1M trkpt", items: n) {
         var checksum = 0.0
@@ -312,11 +332,15 @@ do {
         return checksum
     }
     if let ours, let peer {
-        print("  GPX: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (libxml2 SAX2), file \(fmt(megabytes, 1)) MB")
+        print(
+            "  GPX: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (libxml2 SAX2), file \(fmt(megabytes, 1)) MB"
+        )
     }
     bench.ratio("GPX read TraceKit / libxml2 SAX2", ours, over: peer)
     if let batched, let peer {
-        print("  GPX in batches: \(fmt(megabytes / (batched.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (libxml2 SAX2)")
+        print(
+            "  GPX in batches: \(fmt(megabytes / (batched.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (libxml2 SAX2)"
+        )
     }
     bench.ratio("GPX read in batches TraceKit / libxml2 SAX2", batched, over: peer)
 }
@@ -370,7 +394,9 @@ do {
             lon += rng.uniform(-1e-4, 1e-4)
             let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
             let latText = fmt(lat, 6), lonText = fmt(lon, 6)
-            fputs("\(latText),\(lonText),2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z,\((rng.uniform(3, 30) * 10).rounded() / 10)\n", f)
+            fputs(
+                "\(latText),\(lonText),2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z,\((rng.uniform(3, 30) * 10).rounded() / 10)\n",
+                f)
         }
         fclose(f)
         rename(path + ".part", path)
@@ -391,7 +417,9 @@ do {
         return sum
     }
     let batched = bench.measure("CSV read in batches (CSVReader.read(into:)), 1M rows", items: n) {
-        readInBatches(path, points: n) { b, i in b.latitude(i) + (b.horizontalAccuracy(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18 }
+        readInBatches(path, points: n) { b, i in
+            b.latitude(i) + (b.horizontalAccuracy(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18
+        }
     }
     let peer = bench.measure("CSV read, C fgets + strtod loop, 1M rows", items: n) {
         var checksum = 0.0
@@ -407,7 +435,9 @@ do {
         let rows = cb_minimal_csv(path, &checksum)
         precondition(rows == n, "the minimal C parser read \(rows) rows")
         if batchedSum == nil {
-            batchedSum = readInBatches(path, points: n) { b, i in b.latitude(i) + (b.horizontalAccuracy(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18 }
+            batchedSum = readInBatches(path, points: n) { b, i in
+                b.latitude(i) + (b.horizontalAccuracy(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18
+            }
         }
         if checksum != batchedSum {
             printError("tracekit-bench: the minimal C parser's values differ from TraceKit's (sums \(checksum) and \(batchedSum!))")
@@ -416,11 +446,15 @@ do {
         return checksum
     }
     if let ours, let peer {
-        print("  CSV: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtod loop), file \(fmt(megabytes, 1)) MB")
+        print(
+            "  CSV: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtod loop), file \(fmt(megabytes, 1)) MB"
+        )
     }
     bench.ratio("CSV read TraceKit / C strtod loop", ours, over: peer)
     if let batched, let peer {
-        print("  CSV in batches: \(fmt(megabytes / (batched.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtod loop)")
+        print(
+            "  CSV in batches: \(fmt(megabytes / (batched.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtod loop)"
+        )
     }
     bench.ratio("CSV read in batches TraceKit / C strtod loop", batched, over: peer)
     bench.ratio("CSV minimal unchecked C floor / C strtod loop", floor, over: peer)
@@ -456,7 +490,9 @@ do {
     let gateOffsets = times.map { 0.8 + 0.4 * ($0 - $0.rounded(.down)) }  // 0.8–1.2 s ahead
     _ = bench.measure("gate (squared Mahalanobis), 100k fixes", items: m) {
         var accepted = 0
-        for i in 0..<m where settled.wouldAccept(east: east[i % 1000], north: north[i % 1000], variance: 49, at: base + gateOffsets[i]) { accepted += 1 }
+        for i in 0..<m where settled.wouldAccept(east: east[i % 1000], north: north[i % 1000], variance: 49, at: base + gateOffsets[i]) {
+            accepted += 1
+        }
         return Double(accepted)
     }
     var smoother = RTSSmoother(parameters: p, capacity: m)
@@ -503,7 +539,9 @@ do {
     let demo = ["ride/ride.scenario.json", "dog-walk/dog-walk.scenario.json", "third-party-pickup/third-party-pickup.scenario.json"]
     let n = 40
     let trips = (0..<n).map { i in BatchTrip(id: "\(i)/\(demo[i % 3])", path: traces + demo[i % 3], kind: .sidecar) }
-    let options = { var o = ReplayOptions(); o.tracekitVersion = "bench"; return o }()
+    let options = {
+        var o = ReplayOptions(); o.tracekitVersion = "bench"; return o
+    }()
     func corpus(jobs: Int) -> Double {
         let results = BatchRunner(jobs: jobs).map(count: n) { i in
             (try? trips[i].replay(options: options)).map { r in r.energy.reduce(0.0) { $0 + $1.estimate.totalJoules } } ?? -1
@@ -537,7 +575,9 @@ do {
         }
         ratios.sort()
         cpuRatios.sort()
-        print("  throughput, 2 jobs over 1 job, paired: median \(fmt(ratios[ratios.count / 2], 2))× (pairs \(fmt(ratios.first!, 2))–\(fmt(ratios.last!, 2))×; \(BatchRunner.activeProcessors) processors available)")
+        print(
+            "  throughput, 2 jobs over 1 job, paired: median \(fmt(ratios[ratios.count / 2], 2))× (pairs \(fmt(ratios.first!, 2))–\(fmt(ratios.last!, 2))×; \(BatchRunner.activeProcessors) processors available)"
+        )
         print("  CPU time, 2 jobs over 1 job: median \(fmt(cpuRatios[cpuRatios.count / 2], 2))×")
     }
 }

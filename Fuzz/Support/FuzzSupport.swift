@@ -1,12 +1,13 @@
+import Foundation
 // Shared by the libFuzzer targets of Fuzz/ (see README, "Hardening: fuzzing"). Each target is an
 // executable that hands the bytes to one of the library's in-memory entry points. Built with
 // `-sanitize=fuzzer,address -DFUZZING` (make fuzz), its main starts libFuzzer's driver; built
 // normally, its main runs the files named on the command line through the same function, so a
 // reproducer can be replayed (and debugged) without the sanitizers.
 public import TraceIO
-import Foundation
+
 #if FUZZING
-import CFuzzDriver
+    import CFuzzDriver
 #endif
 
 /// The bytes libFuzzer hands over, as the array the library's readers take.
@@ -97,30 +98,31 @@ public func check(_ fix: Fix) {
 /// through `body` and says which it ran.
 public func fuzzMain(_ body: @escaping ([UInt8]) -> Void) -> Never {
     #if FUZZING
-    fuzzBody = body
-    var argc = CommandLine.argc
-    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-    exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        fuzzBody?(fuzzBytes(data, size))
-        return 0
-    })
+        fuzzBody = body
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                fuzzBody?(fuzzBytes(data, size))
+                return 0
+            })
     #else
-    runFiles(body)
-    exit(0)
+        runFiles(body)
+        exit(0)
     #endif
 }
 
 #if FUZZING
-/// The function under test (set once, before libFuzzer starts; it runs everything on one thread).
-nonisolated(unsafe) private var fuzzBody: (([UInt8]) -> Void)?
+    /// The function under test (set once, before libFuzzer starts; it runs everything on one thread).
+    nonisolated(unsafe) private var fuzzBody: (([UInt8]) -> Void)?
 
-/// libFuzzer's archive brings its own `main`, which needs this symbol to link (SwiftPM's main wins
-/// and starts the driver above with the same function).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    fuzzBody?(fuzzBytes(data, size))
-    return 0
-}
+    /// libFuzzer's archive brings its own `main`, which needs this symbol to link (SwiftPM's main wins
+    /// and starts the driver above with the same function).
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+        fuzzBody?(fuzzBytes(data, size))
+        return 0
+    }
 #endif
 
 /// The `main` of a normal (non-fuzzing) build: runs every file named on the command line through

@@ -19,8 +19,10 @@ public struct BaselineHeader: Hashable, Sendable {
     /// The policy file version this TraceKit writes.
     public var policyFileVersion: Int
 
-    public init(tracekitVersion: String, energyModelName: String, energyModelVersion: Int, energyLabel: String,
-                receiverRadio: Bool, policyName: String, policyFileVersion: Int) {
+    public init(
+        tracekitVersion: String, energyModelName: String, energyModelVersion: Int, energyLabel: String,
+        receiverRadio: Bool, policyName: String, policyFileVersion: Int
+    ) {
         self.tracekitVersion = tracekitVersion
         self.energyModelName = energyModelName
         self.energyModelVersion = energyModelVersion
@@ -32,9 +34,10 @@ public struct BaselineHeader: Hashable, Sendable {
 
     /// The header of a batch replayed with `options`.
     public init(_ options: ReplayOptions) {
-        self.init(tracekitVersion: options.tracekitVersion, energyModelName: EnergyProfile.modelName,
-                  energyModelVersion: EnergyProfile.modelVersion, energyLabel: options.energyProfile.label,
-                  receiverRadio: options.receiverRadio, policyName: options.policy.name, policyFileVersion: SharingPolicy.fileVersion)
+        self.init(
+            tracekitVersion: options.tracekitVersion, energyModelName: EnergyProfile.modelName,
+            energyModelVersion: EnergyProfile.modelVersion, energyLabel: options.energyProfile.label,
+            receiverRadio: options.receiverRadio, policyName: options.policy.name, policyFileVersion: SharingPolicy.fileVersion)
     }
 }
 
@@ -76,21 +79,33 @@ public struct Baseline: Hashable, Sendable {
         .object([
             ("schema", .string(Baseline.schema)),
             ("tracekitVersion", .string(header.tracekitVersion)),
-            ("energyModel", .object([
-                ("name", .string(header.energyModelName)), ("version", .number(Double(header.energyModelVersion))),
-                ("label", .string(header.energyLabel)), ("receiverRadio", .bool(header.receiverRadio)),
-            ])),
+            (
+                "energyModel",
+                .object([
+                    ("name", .string(header.energyModelName)), ("version", .number(Double(header.energyModelVersion))),
+                    ("label", .string(header.energyLabel)), ("receiverRadio", .bool(header.receiverRadio)),
+                ])
+            ),
             ("policy", .object([("name", .string(header.policyName)), ("fileVersion", .number(Double(header.policyFileVersion)))])),
             ("tolerances", tolerances.json),
-            ("trips", .array(trips.map { t in
-                .object([
-                    ("trip", .string(t.id)),
-                    ("rows", .array(t.metrics.rows.map { r in
-                        .object([("state", .string(r.state.key)), ("role", .string(r.role.key))]
-                                + GateMetric.allCases.map { m in (m.rawValue, r.values[m].map { .number($0) } ?? .null) })
-                    })),
-                ])
-            })),
+            (
+                "trips",
+                .array(
+                    trips.map { t in
+                        .object([
+                            ("trip", .string(t.id)),
+                            (
+                                "rows",
+                                .array(
+                                    t.metrics.rows.map { r in
+                                        .object(
+                                            [("state", .string(r.state.key)), ("role", .string(r.role.key))]
+                                                + GateMetric.allCases.map { m in (m.rawValue, r.values[m].map { .number($0) } ?? .null) })
+                                    })
+                            ),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -102,7 +117,8 @@ public struct Baseline: Hashable, Sendable {
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            throw GateFileError(file: file, line: error.line, column: error.column, field: "", message: "not a baseline (invalid JSON: \(error.message))")
+            throw GateFileError(
+                file: file, line: error.line, column: error.column, field: "", message: "not a baseline (invalid JSON: \(error.message))")
         }
         self = try BaselineReader(file: file).baseline(root)
     }
@@ -128,7 +144,9 @@ private struct BaselineReader: JSONFieldReading {
 
     func int(_ v: JSONValue?, _ path: String) throws(GateFileError) -> Int {
         guard let v else { throw fail(nil, path, "missing") }
-        guard case .number(let x) = v.kind, x == x.rounded(), abs(x) < 1e9 else { throw fail(v, path, "expected a whole number, found \(v.typeName)") }
+        guard case .number(let x) = v.kind, x == x.rounded(), abs(x) < 1e9 else {
+            throw fail(v, path, "expected a whole number, found \(v.typeName)")
+        }
         return Int(x)
     }
 
@@ -139,11 +157,18 @@ private struct BaselineReader: JSONFieldReading {
     }
 
     func baseline(_ root: JSONValue) throws(GateFileError) -> Baseline {
-        guard case .object = root.kind else { throw fail(root, "", "not a baseline: expected an object with \"schema\": \"\(Baseline.schema)\"") }
-        guard let schema = root["schema"] else { throw fail(root, "schema", "missing: not a TraceKit baseline (expected \"\(Baseline.schema)\")") }
+        guard case .object = root.kind else {
+            throw fail(root, "", "not a baseline: expected an object with \"schema\": \"\(Baseline.schema)\"")
+        }
+        guard let schema = root["schema"] else {
+            throw fail(root, "schema", "missing: not a TraceKit baseline (expected \"\(Baseline.schema)\")")
+        }
         let name = try string(schema, "schema")
         guard name == Baseline.schema else {
-            throw fail(schema, "schema", "unsupported baseline schema \"\(name)\"; this TraceKit reads \"\(Baseline.schema)\": refresh the baseline with --write-baseline")
+            throw fail(
+                schema, "schema",
+                "unsupported baseline schema \"\(name)\"; this TraceKit reads \"\(Baseline.schema)\": refresh the baseline with --write-baseline"
+            )
         }
         _ = try object(root, "", allowed: ["schema", "tracekitVersion", "energyModel", "policy", "tolerances", "trips"])
         let energy = try object(root["energyModel"], "energyModel", allowed: ["name", "version", "label", "receiverRadio"])
@@ -159,7 +184,9 @@ private struct BaselineReader: JSONFieldReading {
         var tolerances = Tolerances.defaults
         if let t = root["tolerances"] { tolerances = try tolerances.overriding(with: t, file: file, path: "tolerances") }
         guard let tripsValue = root["trips"] else { throw fail(root, "trips", "missing") }
-        guard case .array(let items) = tripsValue.kind else { throw fail(tripsValue, "trips", "expected an array, found \(tripsValue.typeName)") }
+        guard case .array(let items) = tripsValue.kind else {
+            throw fail(tripsValue, "trips", "expected an array, found \(tripsValue.typeName)")
+        }
         var trips: [(id: String, metrics: TripMetrics)] = []
         var seen = Set<String>()
         for (i, item) in items.enumerated() {
@@ -168,17 +195,24 @@ private struct BaselineReader: JSONFieldReading {
             let id = try string(item["trip"], "\(p).trip")
             guard seen.insert(id).inserted else { throw fail(item["trip"], "\(p).trip", "trip \"\(id)\" is listed twice") }
             guard let rowsValue = item["rows"] else { throw fail(item, "\(p).rows", "missing") }
-            guard case .array(let rowItems) = rowsValue.kind else { throw fail(rowsValue, "\(p).rows", "expected an array, found \(rowsValue.typeName)") }
+            guard case .array(let rowItems) = rowsValue.kind else {
+                throw fail(rowsValue, "\(p).rows", "expected an array, found \(rowsValue.typeName)")
+            }
             var rows: [GateRow] = []
             for (j, r) in rowItems.enumerated() {
                 let q = "\(p).rows[\(j)]"
                 _ = try object(r, q, allowed: ["state", "role"] + GateMetric.allCases.map(\.rawValue))
                 let stateKey = try string(r["state"], "\(q).state")
                 guard let state = FulfilmentStateKey(key: stateKey) else {
-                    throw fail(r["state"], "\(q).state", "unknown state \"\(stateKey)\"; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", ")), total")
+                    throw fail(
+                        r["state"], "\(q).state",
+                        "unknown state \"\(stateKey)\"; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", ")), total"
+                    )
                 }
                 let roleKey = try string(r["role"], "\(q).role")
-                guard let role = Role(parsing: roleKey) else { throw fail(r["role"], "\(q).role", "unknown role \"\(roleKey)\"; expected helper, hirer, delegate") }
+                guard let role = Role(parsing: roleKey) else {
+                    throw fail(r["role"], "\(q).role", "unknown role \"\(roleKey)\"; expected helper, hirer, delegate")
+                }
                 var values: [GateMetric: Double] = [:]
                 for m in GateMetric.allCases {
                     guard let v = r[m.rawValue] else { throw fail(r, "\(q).\(m.rawValue)", "missing (null when the figure has no value)") }

@@ -45,7 +45,8 @@ public struct ComparedFigure: Hashable, Sendable {
         } else {
             text += "\(value(old)) → \(value(new))"
         }
-        let tol = "tolerance \(Self.percent(tolerance.relative)) and \(DecimalText.fixed(tolerance.absolute, m.decimals == 0 && tolerance.absolute == tolerance.absolute.rounded() ? 0 : 1)) \(m.toleranceUnit)"
+        let tol =
+            "tolerance \(Self.percent(tolerance.relative)) and \(DecimalText.fixed(tolerance.absolute, m.decimals == 0 && tolerance.absolute == tolerance.absolute.rounded() ? 0 : 1)) \(m.toleranceUnit)"
         switch verdict {
         case .regression: text += ", over \(tol)"
         case .improvement: text += ", better by more than \(tol): refresh the baseline"
@@ -99,7 +100,8 @@ public struct GateComparison: Hashable, Sendable {
     /// other formulas.
     public static func refusal(_ baseline: BaselineHeader, current: BaselineHeader) -> String? {
         guard baseline.energyModelName == current.energyModelName, baseline.energyModelVersion == current.energyModelVersion else {
-            return "the baseline was measured with energy model \(baseline.energyModelName) \(baseline.energyModelVersion) and this TraceKit computes \(current.energyModelName) \(current.energyModelVersion); the numbers are not comparable: refresh the baseline with --write-baseline"
+            return
+                "the baseline was measured with energy model \(baseline.energyModelName) \(baseline.energyModelVersion) and this TraceKit computes \(current.energyModelName) \(current.energyModelVersion); the numbers are not comparable: refresh the baseline with --write-baseline"
         }
         return nil
     }
@@ -110,8 +112,10 @@ public struct GateComparison: Hashable, Sendable {
     ///   - tolerances: the tolerances to use (the baseline's, with any overrides applied).
     ///   - sharded: the run is one shard: baseline trips not attempted are not missing.
     /// - Throws: ``GateFileError`` when the baseline is refused (``refusal(_:current:)``).
-    public init(baseline: Baseline, file: String, current: BaselineHeader, tolerances: Tolerances,
-                attempted: [String], results: [String: TripMetrics], sharded: Bool) throws(GateFileError) {
+    public init(
+        baseline: Baseline, file: String, current: BaselineHeader, tolerances: Tolerances,
+        attempted: [String], results: [String: TripMetrics], sharded: Bool
+    ) throws(GateFileError) {
         if let reason = GateComparison.refusal(baseline.header, current: current) {
             throw GateFileError(file: file, line: 0, column: 0, field: "", message: reason)
         }
@@ -121,13 +125,19 @@ public struct GateComparison: Hashable, Sendable {
         var notes: [String] = []
         let b = baseline.header
         if b.policyName != current.policyName || b.policyFileVersion != current.policyFileVersion {
-            notes.append("the baseline was measured with policy \(b.policyName) (file version \(b.policyFileVersion)), this run with \(current.policyName) (file version \(current.policyFileVersion))")
+            notes.append(
+                "the baseline was measured with policy \(b.policyName) (file version \(b.policyFileVersion)), this run with \(current.policyName) (file version \(current.policyFileVersion))"
+            )
         }
-        if b.energyLabel != current.energyLabel { notes.append("energy: the baseline used \(b.energyLabel), this run \(current.energyLabel)") }
+        if b.energyLabel != current.energyLabel {
+            notes.append("energy: the baseline used \(b.energyLabel), this run \(current.energyLabel)")
+        }
         if b.receiverRadio != current.receiverRadio {
             notes.append("receiver radio: \(b.receiverRadio ? "on" : "off") in the baseline, \(current.receiverRadio ? "on" : "off") now")
         }
-        if b.tracekitVersion != current.tracekitVersion { notes.append("the baseline was written by TraceKit \(b.tracekitVersion), this is \(current.tracekitVersion)") }
+        if b.tracekitVersion != current.tracekitVersion {
+            notes.append("the baseline was written by TraceKit \(b.tracekitVersion), this is \(current.tracekitVersion)")
+        }
         self.notes = notes
 
         var byID: [String: TripMetrics] = [:]
@@ -158,12 +168,13 @@ public struct GateComparison: Hashable, Sendable {
             for m in GateMetric.allCases {
                 let a = o?.values[m], b = n?.values[m]
                 let tol = tolerances[m]
-                let verdict: GateVerdict = switch (a, b) {
-                case (nil, nil): .unchanged
-                case (nil, .some): .appeared
-                case (.some, nil): .disappeared
-                case (.some(let x), .some(let y)): tol.verdict(old: x, new: y)
-                }
+                let verdict: GateVerdict =
+                    switch (a, b) {
+                    case (nil, nil): .unchanged
+                    case (nil, .some): .appeared
+                    case (.some, nil): .disappeared
+                    case (.some(let x), .some(let y)): tol.verdict(old: x, new: y)
+                    }
                 figures.append(ComparedFigure(state: state, role: role, metric: m, old: a, new: b, tolerance: tol, verdict: verdict))
             }
         }
@@ -189,7 +200,9 @@ public struct GateComparison: Hashable, Sendable {
                 out.append("\(tag) \(t.trip): \(f.line)")
             }
         }
-        for id in missing { out.append("MISSING \(id): in the baseline but not run (removed or renamed? refresh the baseline with --write-baseline)") }
+        for id in missing {
+            out.append("MISSING \(id): in the baseline but not run (removed or renamed? refresh the baseline with --write-baseline)")
+        }
         for id in new { out.append("\(strict ? "FAIL (strict)" : "passes") \(id): new, not in the baseline") }
         return out
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization  // Atomic
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Runs independent jobs on a bounded pool of worker threads and hands each result to the caller's
 /// thread as it finishes.
@@ -43,11 +44,13 @@ public struct BatchRunner: Sendable {
             pthread_attr_init(&attributes)
             pthread_attr_setstacksize(&attributes, 8 << 20)
             var thread = pthread_t()
-            let status = pthread_create(&thread, &attributes, { raw in
-                let shared = Unmanaged<AnyObject>.fromOpaque(raw!).takeRetainedValue() as! any BatchWorker
-                shared.runWorker()
-                return nil
-            }, box.toOpaque())
+            let status = pthread_create(
+                &thread, &attributes,
+                { raw in
+                    let shared = Unmanaged<AnyObject>.fromOpaque(raw!).takeRetainedValue() as! any BatchWorker
+                    shared.runWorker()
+                    return nil
+                }, box.toOpaque())
             pthread_attr_destroy(&attributes)
             if status == 0 {
                 threads.append(thread)

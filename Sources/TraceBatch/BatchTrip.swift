@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-public import TraceReplay
 import TraceIO
+public import TraceReplay
 import TraceSharing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One trip of a batch: a scenario sidecar that names its traces, or a trace file (replayed with
 /// its own sidecar `NAME.scenario.json` when one exists, else with everything inferred).

@@ -74,26 +74,35 @@ public struct Tolerances: Hashable, Sendable {
 
     /// As JSON: `{"sent": {"relative": 0.05, "absolute": 2}, …}`, every metric in order.
     public var json: JSONValue {
-        .object(GateMetric.allCases.map { m in
-            (m.rawValue, .object([("relative", .number(self[m].relative)), ("absolute", .number(self[m].absolute))]))
-        })
+        .object(
+            GateMetric.allCases.map { m in
+                (m.rawValue, .object([("relative", .number(self[m].relative)), ("absolute", .number(self[m].absolute))]))
+            })
     }
 
     /// These tolerances with the metrics `members` gives replaced (the `tolerances` object of a
     /// baseline or of a tolerance file); `file` names it in errors.
     /// - Throws: ``GateFileError`` naming the member.
     public func overriding(with value: JSONValue, file: String, path: String) throws(GateFileError) -> Tolerances {
-        guard case .object(let members) = value.kind else { throw GateFileError(file: file, value, path, "expected an object of metrics, found \(value.typeName)") }
+        guard case .object(let members) = value.kind else {
+            throw GateFileError(file: file, value, path, "expected an object of metrics, found \(value.typeName)")
+        }
         var t = self
         for (key, item) in members {
             let where_ = path.isEmpty ? key : "\(path).\(key)"
             guard let metric = GateMetric(rawValue: key) else {
-                throw GateFileError(file: file, item, where_, "unknown metric; expected one of \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw GateFileError(
+                    file: file, item, where_,
+                    "unknown metric; expected one of \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            guard case .object(let parts) = item.kind else { throw GateFileError(file: file, item, where_, "expected {\"relative\", \"absolute\"}, found \(item.typeName)") }
+            guard case .object(let parts) = item.kind else {
+                throw GateFileError(file: file, item, where_, "expected {\"relative\", \"absolute\"}, found \(item.typeName)")
+            }
             var tol = t[metric]
             for (name, v) in parts {
-                guard case .number(let x) = v.kind, x >= 0 else { throw GateFileError(file: file, v, "\(where_).\(name)", "expected a number ≥ 0") }
+                guard case .number(let x) = v.kind, x >= 0 else {
+                    throw GateFileError(file: file, v, "\(where_).\(name)", "expected a number ≥ 0")
+                }
                 switch name {
                 case "relative": tol.relative = x
                 case "absolute": tol.absolute = x
@@ -111,7 +120,9 @@ public struct Tolerances: Hashable, Sendable {
     /// - Throws: ``GateFileError``.
     public func overriding(fileBytes bytes: [UInt8], file: String) throws(GateFileError) -> Tolerances {
         let root: JSONValue
-        do { root = try JSONParser.parse(bytes) } catch { throw GateFileError(file: file, line: error.line, column: error.column, field: "", message: error.message) }
+        do { root = try JSONParser.parse(bytes) } catch {
+            throw GateFileError(file: file, line: error.line, column: error.column, field: "", message: error.message)
+        }
         guard case .object(let members) = root.kind else { throw GateFileError(file: file, root, "", "expected an object") }
         for (key, v) in members where key != "schema" && key != "tolerances" {
             throw GateFileError(file: file, v, key, "unknown member; expected schema, tolerances")
@@ -119,7 +130,10 @@ public struct Tolerances: Hashable, Sendable {
         guard let schema = root["schema"], case .string(let name) = schema.kind else {
             throw GateFileError(file: file, root, "schema", "missing; a tolerance file starts with \"schema\": \"\(Tolerances.schema)\"")
         }
-        guard name == Tolerances.schema else { throw GateFileError(file: file, schema, "schema", "unsupported schema \"\(name)\"; this TraceKit reads \"\(Tolerances.schema)\"") }
+        guard name == Tolerances.schema else {
+            throw GateFileError(
+                file: file, schema, "schema", "unsupported schema \"\(name)\"; this TraceKit reads \"\(Tolerances.schema)\"")
+        }
         guard let t = root["tolerances"] else { return self }
         return try overriding(with: t, file: file, path: "tolerances")
     }
@@ -156,15 +170,20 @@ public struct ToleranceOverride: Hashable, Sendable {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw ToleranceFlagError(text: text, message: "expected METRIC=REL,ABS, e.g. sent=5%,2") }
         guard let metric = GateMetric(rawValue: String(parts[0])) else {
-            throw ToleranceFlagError(text: text, message: "unknown metric '\(parts[0])'; expected one of \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ToleranceFlagError(
+                text: text,
+                message: "unknown metric '\(parts[0])'; expected one of \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let values = parts[1].split(separator: ",", omittingEmptySubsequences: false)
-        guard values.count == 2 else { throw ToleranceFlagError(text: text, message: "expected REL,ABS after '=', e.g. 5%,2 (either may be empty)") }
+        guard values.count == 2 else {
+            throw ToleranceFlagError(text: text, message: "expected REL,ABS after '=', e.g. 5%,2 (either may be empty)")
+        }
         self.metric = metric
         if !values[0].isEmpty {
             let percent = values[0].hasSuffix("%")
             guard let x = Double(percent ? values[0].dropLast() : values[0]), x.isFinite, x >= 0 else {
-                throw ToleranceFlagError(text: text, message: "'\(values[0])' is not a relative tolerance ≥ 0 (a fraction such as 0.05, or 5%)")
+                throw ToleranceFlagError(
+                    text: text, message: "'\(values[0])' is not a relative tolerance ≥ 0 (a fraction such as 0.05, or 5%)")
             }
             relative = percent ? x / 100 : x
         }

@@ -114,7 +114,8 @@ public enum TripDiscovery {
     /// lists none or cannot be read: the replay reports a bad sidecar).
     static func claims(sidecar path: String) -> Set<String> {
         guard let bytes = try? BatchFile.read(path, limit: 16 << 20), let root = try? JSONParser.parse(bytes),
-              case .object(let members)? = root["traces"]?.kind else { return [] }
+            case .object(let members)? = root["traces"]?.kind
+        else { return [] }
         var names = Set<String>()
         for m in members {
             guard case .string(let s) = m.value.kind else { continue }
@@ -141,7 +142,9 @@ public enum TripDiscovery {
                 found += try trips(under: path).map { BatchTrip(id: join(line, $0.id), path: $0.path, kind: $0.kind) }
             case .file:
                 guard let trip = trip(file: path, id: line) else {
-                    throw BatchTripError(.data, "\(name):\(lineNumber): '\(line)' is not a sidecar (*.scenario.json), a trace (.gpx, .csv, .plt, .rec) or a folder")
+                    throw BatchTripError(
+                        .data,
+                        "\(name):\(lineNumber): '\(line)' is not a sidecar (*.scenario.json), a trace (.gpx, .csv, .plt, .rec) or a folder")
                 }
                 found.append(trip)
             case .other:

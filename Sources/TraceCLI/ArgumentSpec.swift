@@ -41,26 +41,37 @@ protocol CommandOptions: OptionGroup {
 
 extension Option where Options: OptionGroup {
     /// An option with a value; its default is the field's value in `Options()`, shown in help.
-    static func value<Value: ArgumentRepresentable>(_ name: String, short: Character? = nil, _ field: any WritableKeyPath<Options, Value> & Sendable,
-                                                    valueName: String, help: String) -> Option {
-        Option(spec: OptionSpec(name: name, short: short, valueName: valueName, choices: Value.choices,
-                                defaultValue: Options()[keyPath: field].argument, help: help)) { options, parsed throws(CLIError) in
+    static func value<Value: ArgumentRepresentable>(
+        _ name: String, short: Character? = nil, _ field: any WritableKeyPath<Options, Value> & Sendable,
+        valueName: String, help: String
+    ) -> Option {
+        Option(
+            spec: OptionSpec(
+                name: name, short: short, valueName: valueName, choices: Value.choices,
+                defaultValue: Options()[keyPath: field].argument, help: help)
+        ) { options, parsed throws(CLIError) in
             if let text = parsed.value(name) { options[keyPath: field] = try Value(argument: text, option: name) }
         }
     }
 
     /// An option with a value and no default: nil when it is not given.
-    static func value<Value: ExpressibleByArgument>(_ name: String, short: Character? = nil, _ field: any WritableKeyPath<Options, Value?> & Sendable,
-                                                    valueName: String, help: String) -> Option {
-        Option(spec: OptionSpec(name: name, short: short, valueName: valueName, choices: Value.choices, help: help)) { options, parsed throws(CLIError) in
+    static func value<Value: ExpressibleByArgument>(
+        _ name: String, short: Character? = nil, _ field: any WritableKeyPath<Options, Value?> & Sendable,
+        valueName: String, help: String
+    ) -> Option {
+        Option(spec: OptionSpec(name: name, short: short, valueName: valueName, choices: Value.choices, help: help)) {
+            options, parsed throws(CLIError) in
             if let text = parsed.value(name) { options[keyPath: field] = try Value(argument: text, option: name) }
         }
     }
 
     /// An option that may be given more than once: every value, in order.
-    static func list<Value: ExpressibleByArgument>(_ name: String, _ field: any WritableKeyPath<Options, [Value]> & Sendable,
-                                                   valueName: String, help: String) -> Option {
-        Option(spec: OptionSpec(name: name, valueName: valueName, choices: Value.choices, repeatable: true, help: help)) { options, parsed throws(CLIError) in
+    static func list<Value: ExpressibleByArgument>(
+        _ name: String, _ field: any WritableKeyPath<Options, [Value]> & Sendable,
+        valueName: String, help: String
+    ) -> Option {
+        Option(spec: OptionSpec(name: name, valueName: valueName, choices: Value.choices, repeatable: true, help: help)) {
+            options, parsed throws(CLIError) in
             var values: [Value] = []
             for text in parsed.all(name) { values.append(try Value(argument: text, option: name)) }
             options[keyPath: field] = values
@@ -195,7 +206,9 @@ extension CommandSpec {
         let expected = positionals.count
         let got = result.positionals.count
         if variadic {
-            if !result.helpRequested && got == 0 && !positionalsOptional { throw .usage("'\(self.name)' needs at least one \(positionals[0].name)") }
+            if !result.helpRequested && got == 0 && !positionalsOptional {
+                throw .usage("'\(self.name)' needs at least one \(positionals[0].name)")
+            }
         } else if !result.helpRequested && got != expected && !(positionalsOptional && got == 0) {
             let names = positionals.map(\.name).joined(separator: " ")
             throw .usage("'\(self.name)' takes \(positionalsOptional ? "either no arguments or " : "")\(expected) (\(names)), got \(got)")
@@ -260,6 +273,7 @@ enum HelpText {
     static func row(_ left: String, _ right: String) -> String {
         let pad = 26
         let l = "  " + left
-        return l.count < pad ? l + String(repeating: " ", count: pad - l.count) + right : l + "\n" + String(repeating: " ", count: pad) + right
+        return l.count < pad
+            ? l + String(repeating: " ", count: pad - l.count) + right : l + "\n" + String(repeating: " ", count: pad) + right
     }
 }

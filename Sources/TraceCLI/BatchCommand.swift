@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TraceBatch
 import TraceJSON
 import TraceReplay
 import TraceSharing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `tracekit batch DIR|MANIFEST…`: every trip of a corpus replayed in parallel, aggregated, and
 /// gated against a baseline.
@@ -68,22 +69,48 @@ enum BatchCommand {
         positionals: [PositionalSpec(name: "INPUT…", help: "A folder of trips, a manifest ('-': standard input), or a sidecar or trace.")],
         variadic: true,
         options: [
-            .value("jobs", short: "j", \.jobs, valueName: "N", help: "Worker threads, each replaying one trip at a time (default: the processors available)."),
-            .value("shard", \.shard, valueName: "I/N", help: "Replay only the trips whose index in the batch's order is I modulo N (0 ≤ I < N)."),
-            .value("policy", \.policy, valueName: "FILE", help: "A policy file whose overrides apply to the seed; 'seed' for the default table."),
-            .value("compare", \.compare, valueName: "FILE", help: "Also replay every trip under this policy ('seed' too) and aggregate both side by side."),
-        ] + ReplayInputs.options.filter { ["energy-profile", "receiver-radio", "on-problem", "utc-offset"].contains($0.spec.name) }.map { $0.on(\.inputs) } + [
-            .flag("jsonl", \.jsonl, help: "Write one JSON object per trip (schema tracekit-batch-trip/1) to standard output as each finishes, instead of the report."),
-            .value("write-baseline", \.writeBaseline, valueName: "FILE", help: "Write the baseline of this run (schema tracekit-baseline/1), atomically."),
-            .value("baseline", \.baseline, valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
-            .list("tolerance", \.tolerances, valueName: "METRIC=REL,ABS",
-                  help: "Override a metric's tolerance, e.g. sent=10%,5 (REL a fraction or a percentage, ABS in the metric's unit; either may be empty). Metrics: \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))."),
-            .value("tolerance-file", \.toleranceFile, valueName: "FILE", help: "A tolerance file (schema tracekit-tolerances/1)."),
-            .flag("strict", \.strict, help: "With --baseline: improvements beyond tolerance fail too (so the baseline gets refreshed)."),
-            .value("junit", \.junit, valueName: "FILE", help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
-            .value("markdown", \.markdown, valueName: "FILE", help: "Write a Markdown summary for a pull-request comment."),
-            .value("html", \.html, valueName: "FILE", help: "Write a self-contained HTML report with each trip's picture (as replay --svg)."),
-        ],
+            .value(
+                "jobs", short: "j", \.jobs, valueName: "N",
+                help: "Worker threads, each replaying one trip at a time (default: the processors available)."),
+            .value(
+                "shard", \.shard, valueName: "I/N",
+                help: "Replay only the trips whose index in the batch's order is I modulo N (0 ≤ I < N)."),
+            .value(
+                "policy", \.policy, valueName: "FILE",
+                help: "A policy file whose overrides apply to the seed; 'seed' for the default table."),
+            .value(
+                "compare", \.compare, valueName: "FILE",
+                help: "Also replay every trip under this policy ('seed' too) and aggregate both side by side."),
+        ]
+            + ReplayInputs.options.filter { ["energy-profile", "receiver-radio", "on-problem", "utc-offset"].contains($0.spec.name) }.map {
+                $0.on(\.inputs)
+            } + [
+                .flag(
+                    "jsonl", \.jsonl,
+                    help:
+                        "Write one JSON object per trip (schema tracekit-batch-trip/1) to standard output as each finishes, instead of the report."
+                ),
+                .value(
+                    "write-baseline", \.writeBaseline, valueName: "FILE",
+                    help: "Write the baseline of this run (schema tracekit-baseline/1), atomically."),
+                .value(
+                    "baseline", \.baseline, valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
+                .list(
+                    "tolerance", \.tolerances, valueName: "METRIC=REL,ABS",
+                    help:
+                        "Override a metric's tolerance, e.g. sent=10%,5 (REL a fraction or a percentage, ABS in the metric's unit; either may be empty). Metrics: \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))."
+                ),
+                .value("tolerance-file", \.toleranceFile, valueName: "FILE", help: "A tolerance file (schema tracekit-tolerances/1)."),
+                .flag(
+                    "strict", \.strict, help: "With --baseline: improvements beyond tolerance fail too (so the baseline gets refreshed)."),
+                .value(
+                    "junit", \.junit, valueName: "FILE",
+                    help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
+                .value("markdown", \.markdown, valueName: "FILE", help: "Write a Markdown summary for a pull-request comment."),
+                .value(
+                    "html", \.html, valueName: "FILE",
+                    help: "Write a self-contained HTML report with each trip's picture (as replay --svg)."),
+            ],
         examples: [
             "tracekit batch Traces/ --baseline Traces/baseline.json",
             "tracekit batch Traces/ --write-baseline Traces/baseline.json",
@@ -153,19 +180,22 @@ enum BatchCommand {
         }
         progress.finish()
 
-        var report = BatchReport(inputs: o.arguments, header: BaselineHeader(options), policyB: policyB?.name, jobs: jobs,
-                                 shard: shard, trips: runs.map { $0! }, strict: o.strict)
+        var report = BatchReport(
+            inputs: o.arguments, header: BaselineHeader(options), policyB: policyB?.name, jobs: jobs,
+            shard: shard, trips: runs.map { $0! }, strict: o.strict)
         if let baseline, let path = o.baseline {
             do {
-                report.gate = try GateComparison(baseline: baseline, file: path, current: report.header, tolerances: tolerances,
-                                                 attempted: trips.map(\.id), results: report.replayedMetrics, sharded: shard != nil)
+                report.gate = try GateComparison(
+                    baseline: baseline, file: path, current: report.header, tolerances: tolerances,
+                    attempted: trips.map(\.id), results: report.replayedMetrics, sharded: shard != nil)
             } catch {
                 throw .data(error.description)
             }
             report.baselinePath = path
         }
         if let baselinePath {
-            let b = Baseline(header: report.header, tolerances: tolerances, trips: report.replayed.map { (id: $0.trip.id, metrics: $0.report.metrics) })
+            let b = Baseline(
+                header: report.header, tolerances: tolerances, trips: report.replayed.map { (id: $0.trip.id, metrics: $0.report.metrics) })
             try writeAtomically(baselinePath, JSONWriter.string(b.json) + "\n")
         }
         if let path = outputs.junit { try writeAtomically(path, report.junit) }
@@ -214,7 +244,9 @@ enum BatchCommand {
                     report.metricsB = TripMetrics(b)
                     resultB = b
                 }
-                let line = jsonl ? JSONWriter.compact(BatchReport.jsonLine(index: index, trip: trip, result: r, report: report, resultB: resultB)) : nil
+                let line =
+                    jsonl
+                    ? JSONWriter.compact(BatchReport.jsonLine(index: index, trip: trip, result: r, report: report, resultB: resultB)) : nil
                 return TripRun(trip: trip, outcome: .success(report), jsonLine: line)
             } catch {
                 let line = jsonl ? JSONWriter.compact(BatchReport.jsonLine(index: index, trip: trip, error: error)) : nil

@@ -39,25 +39,35 @@ extension BatchReport {
         if let summary = failureSummary {
             out += "<p class=\"fail\"><strong>\(esc(summary))</strong></p>\n"
         } else {
-            out += "<p class=\"pass\"><strong>\(baselinePath.map { "Gate passed against \(esc($0))" } ?? "Every trip replayed")</strong></p>\n"
+            out +=
+                "<p class=\"pass\"><strong>\(baselinePath.map { "Gate passed against \(esc($0))" } ?? "Every trip replayed")</strong></p>\n"
         }
-        out += "<p>Energy \(esc(header.energyLabel)) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(esc(header.tracekitVersion))</p>\n"
+        out +=
+            "<p>Energy \(esc(header.energyLabel)) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(esc(header.tracekitVersion))</p>\n"
         let lines = gateLines
         if !lines.isEmpty {
             out += "<h2>Gate and failures</h2>\n<ul>\n" + lines.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n"
         }
         out += "<h2>Trips</h2>\n"
-        out += table(["Trip", "Status", "Category", "Phones", "Fixes", "Time", "Sent", "Energy J"], trips.map { t in
-            switch t.outcome {
-            case .success(let r): [t.trip.id, "replayed", r.category, "\(r.phones)", "\(r.fixes)", InfoCommand.duration(r.seconds), "\(r.sent)", ReplayReport.fixed(r.joules, 1)]
-            case .failure(let e): [t.trip.id, "failed: " + e.message, "", "", "", "", "", ""]
-            }
-        })
+        out += table(
+            ["Trip", "Status", "Category", "Phones", "Fixes", "Time", "Sent", "Energy J"],
+            trips.map { t in
+                switch t.outcome {
+                case .success(let r):
+                    [
+                        t.trip.id, "replayed", r.category, "\(r.phones)", "\(r.fixes)", InfoCommand.duration(r.seconds), "\(r.sent)",
+                        ReplayReport.fixed(r.joules, 1),
+                    ]
+                case .failure(let e): [t.trip.id, "failed: " + e.message, "", "", "", "", "", ""]
+                }
+            })
         out += "<h2>Corpus per role and state</h2>\n<p>Sums over the trips; p95: the trips' mean / largest.</p>\n"
         out += table(Self.aggregateHeader, Self.aggregateRows(aggregate()))
         if let policyB {
             out += "<h2>Policy \(esc(policyB)) against \(esc(header.policyName))</h2>\n"
-            out += table(["Role", "State", "Sent A", "Sent B", "Sent %", "Forwarded %", "Energy J A", "Energy J B", "Energy %"], Self.differenceRows(aggregate(), aggregate(b: true)))
+            out += table(
+                ["Role", "State", "Sent A", "Sent B", "Sent %", "Forwarded %", "Energy J A", "Energy J B", "Energy %"],
+                Self.differenceRows(aggregate(), aggregate(b: true)))
         }
         for t in replayed {
             out += "<section class=\"trip\">\n<h2>\(esc(t.trip.id))</h2>\n"

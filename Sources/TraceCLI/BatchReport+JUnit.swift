@@ -29,7 +29,8 @@ extension BatchReport {
                 s += "    <testcase classname=\"\(attr(name))\" name=\"\(attr(c.name))\""
                 if let fail = c.failure {
                     let tag = c.error ? "error" : "failure"
-                    s += ">\n      <\(tag) message=\"\(attr(fail.message))\" type=\"\(attr(fail.type))\">\(attr(fail.text))</\(tag)>\n    </testcase>\n"
+                    s +=
+                        ">\n      <\(tag) message=\"\(attr(fail.message))\" type=\"\(attr(fail.type))\">\(attr(fail.text))</\(tag)>\n    </testcase>\n"
                 } else {
                     s += "/>\n"
                 }
@@ -51,7 +52,11 @@ extension BatchReport {
                     var groups: [(key: String, figures: [ComparedFigure])] = []
                     for f in c.figures {
                         let key = "\(f.state.displayName)/\(f.role.key)/\(f.metric.group.rawValue)"
-                        if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].figures.append(f) } else { groups.append((key, [f])) }
+                        if let i = groups.firstIndex(where: { $0.key == key }) {
+                            groups[i].figures.append(f)
+                        } else {
+                            groups.append((key, [f]))
+                        }
                     }
                     for g in groups {
                         let failing = g.figures.filter { $0.fails(strict: strict) }
@@ -73,7 +78,9 @@ extension BatchReport {
         }
         for id in gate?.missing ?? [] {
             let message = "in the baseline but not run"
-            suite(id, [("baseline", ("missing", message, message + ": removed or renamed? refresh the baseline with --write-baseline"), false)])
+            suite(
+                id,
+                [("baseline", ("missing", message, message + ": removed or renamed? refresh the baseline with --write-baseline"), false)])
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"tracekit batch\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"

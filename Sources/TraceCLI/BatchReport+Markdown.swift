@@ -14,10 +14,12 @@ extension BatchReport {
         } else {
             out += "**✅ Every trip replayed.**\n\n"
         }
-        out += "- **Energy:** \(header.energyLabel) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(header.tracekitVersion)\n"
+        out +=
+            "- **Energy:** \(header.energyLabel) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(header.tracekitVersion)\n"
         out += "- **Trips:** \(replayed.count) replayed, \(failed.count) failed\(shard.map { " (shard \($0.index)/\($0.count))" } ?? "")\n"
         if let gate {
-            out += "- **Gate:** \(gate.trips.count) compared, \(gate.regressions) regression\(gate.regressions == 1 ? "" : "s"), \(gate.improvements) improvement\(gate.improvements == 1 ? "" : "s") beyond tolerance"
+            out +=
+                "- **Gate:** \(gate.trips.count) compared, \(gate.regressions) regression\(gate.regressions == 1 ? "" : "s"), \(gate.improvements) improvement\(gate.improvements == 1 ? "" : "s") beyond tolerance"
             out += gate.missing.isEmpty ? "" : ", \(gate.missing.count) missing"
             out += gate.new.isEmpty ? "" : ", \(gate.new.count) new"
             out += "\n"
@@ -25,7 +27,9 @@ extension BatchReport {
             var rows: [[String]] = []
             for t in gate.trips {
                 for f in t.figures where f.verdict == .regression || f.verdict == .improvement || f.fails(strict: strict) {
-                    let verdict = f.verdict == .regression ? "❌ regression" : f.fails(strict: strict) ? "❌ \(f.verdict.rawValue) (strict)" : "✅ \(f.verdict.rawValue)"
+                    let verdict =
+                        f.verdict == .regression
+                        ? "❌ regression" : f.fails(strict: strict) ? "❌ \(f.verdict.rawValue) (strict)" : "✅ \(f.verdict.rawValue)"
                     rows.append(["`\(t.trip)`", f.line, verdict])
                 }
             }
@@ -39,12 +43,14 @@ extension BatchReport {
             out += "\n**Trips that failed to replay**\n\n"
             for f in failed { out += "- `\(f.trip.id)`: \(f.error.message)\n" }
         }
-        out += "\n<details><summary>Corpus per role and state (\(replayed.count) trips; sums, p95 as the trips' mean / largest)</summary>\n\n"
+        out +=
+            "\n<details><summary>Corpus per role and state (\(replayed.count) trips; sums, p95 as the trips' mean / largest)</summary>\n\n"
         out += TextTable.markdown(header: Self.aggregateHeader, rows: Self.aggregateRows(aggregate()))
         if let policyB {
             out += "\nPolicy `\(policyB)` against `\(header.policyName)`:\n\n"
-            out += TextTable.markdown(header: ["Role", "State", "Sent A", "Sent B", "Sent %", "Forwarded %", "Energy J A", "Energy J B", "Energy %"],
-                                      rows: Self.differenceRows(aggregate(), aggregate(b: true)))
+            out += TextTable.markdown(
+                header: ["Role", "State", "Sent A", "Sent B", "Sent %", "Forwarded %", "Energy J A", "Energy J B", "Energy %"],
+                rows: Self.differenceRows(aggregate(), aggregate(b: true)))
         }
         out += "\n</details>\n"
         return out

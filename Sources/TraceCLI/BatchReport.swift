@@ -83,33 +83,40 @@ struct BatchReport {
     var table: String {
         var out = "Batch: \(trips.count) trip\(trips.count == 1 ? "" : "s") from \(inputs.joined(separator: ", "))"
         if let shard { out += " (shard \(shard.index)/\(shard.count))" }
-        out += " · policy \(header.policyName)\(policyB.map { " vs \($0)" } ?? "") · energy \(header.energyLabel) (an estimate) · \(jobs) job\(jobs == 1 ? "" : "s") · tracekit \(header.tracekitVersion)\n\n"
+        out +=
+            " · policy \(header.policyName)\(policyB.map { " vs \($0)" } ?? "") · energy \(header.energyLabel) (an estimate) · \(jobs) job\(jobs == 1 ? "" : "s") · tracekit \(header.tracekitVersion)\n\n"
         var rows: [[String]] = []
         for t in trips {
             switch t.outcome {
             case .success(let r):
-                rows.append([t.trip.id, "replayed", r.category, "\(r.phones)", "\(r.fixes)", InfoCommand.duration(r.seconds), "\(r.sent)",
-                             ReplayReport.fixed(r.joules, 1), r.inferred.isEmpty ? "—" : r.inferred.joined(separator: ", ")])
+                rows.append([
+                    t.trip.id, "replayed", r.category, "\(r.phones)", "\(r.fixes)", InfoCommand.duration(r.seconds), "\(r.sent)",
+                    ReplayReport.fixed(r.joules, 1), r.inferred.isEmpty ? "—" : r.inferred.joined(separator: ", "),
+                ])
             case .failure(let e):
                 rows.append([t.trip.id, "FAILED", e.message, "", "", "", "", "", ""])
             }
         }
-        out += TextTable.aligned(header: ["Trip", "Status", "Category", "Phones", "Fixes", "Time", "Sent", "Energy J", "Inferred"], rows: rows)
+        out += TextTable.aligned(
+            header: ["Trip", "Status", "Category", "Phones", "Fixes", "Time", "Sent", "Energy J", "Inferred"], rows: rows)
         let a = aggregate()
-        out += "\nCorpus, policy \(header.policyName): \(a.trips) trip\(a.trips == 1 ? "" : "s") replayed; per role and state (sums; p95: the trips' mean / largest)\n"
+        out +=
+            "\nCorpus, policy \(header.policyName): \(a.trips) trip\(a.trips == 1 ? "" : "s") replayed; per role and state (sums; p95: the trips' mean / largest)\n"
         out += TextTable.aligned(header: Self.aggregateHeader, rows: Self.aggregateRows(a))
         if let policyB {
             let b = aggregate(b: true)
             out += "\nCorpus, policy \(policyB)\n"
             out += TextTable.aligned(header: Self.aggregateHeader, rows: Self.aggregateRows(b))
             out += "\nPolicy \(policyB) against \(header.policyName) (B − A, % of A)\n"
-            out += TextTable.aligned(header: ["Role", "State", "Sent A", "Sent B", "Sent %", "Forwarded %", "Energy J A", "Energy J B", "Energy %"],
-                                     rows: Self.differenceRows(a, b))
+            out += TextTable.aligned(
+                header: ["Role", "State", "Sent A", "Sent B", "Sent %", "Forwarded %", "Energy J A", "Energy J B", "Energy %"],
+                rows: Self.differenceRows(a, b))
         }
         let lines = gateLines
         if let gate, let path = baselinePath {
             let compared = gate.trips.count
-            out += "\nGate against \(path): \(compared) trip\(compared == 1 ? "" : "s") compared, \(gate.regressions) regression\(gate.regressions == 1 ? "" : "s"), \(gate.improvements) improvement\(gate.improvements == 1 ? "" : "s") beyond tolerance\(strict ? " (strict)" : "")"
+            out +=
+                "\nGate against \(path): \(compared) trip\(compared == 1 ? "" : "s") compared, \(gate.regressions) regression\(gate.regressions == 1 ? "" : "s"), \(gate.improvements) improvement\(gate.improvements == 1 ? "" : "s") beyond tolerance\(strict ? " (strict)" : "")"
             out += gate.passes(strict: strict) ? ": passed\n" : ": FAILED\n"
         } else if !lines.isEmpty {
             out += "\n"
@@ -118,7 +125,9 @@ struct BatchReport {
         return out
     }
 
-    static let aggregateHeader = ["Role", "State", "Trips", "Delivered", "Sent", "Forwarded", "Display error p95 m", "Stale p95 s", "Energy J"]
+    static let aggregateHeader = [
+        "Role", "State", "Trips", "Delivered", "Sent", "Forwarded", "Display error p95 m", "Stale p95 s", "Energy J",
+    ]
 
     static func aggregateRows(_ a: CorpusAggregate) -> [[String]] {
         a.rows.map { r in
@@ -126,8 +135,11 @@ struct BatchReport {
                 guard let mean = r.value(m), let mx = r.p95Max[m] else { return "—" }
                 return "\(ReplayReport.fixed(mean, 1)) / \(ReplayReport.fixed(mx, 1))"
             }
-            return [r.role.key, r.state.displayName, "\(r.trips)", count(r.value(.delivered)), count(r.value(.sent)), count(r.value(.forwarded)),
-                    p95(.displayErrorP95), p95(.stalenessP95), ReplayReport.fixed(r.value(.energyTotal) ?? 0, 1)]
+            return [
+                r.role.key, r.state.displayName, "\(r.trips)", count(r.value(.delivered)), count(r.value(.sent)),
+                count(r.value(.forwarded)),
+                p95(.displayErrorP95), p95(.stalenessP95), ReplayReport.fixed(r.value(.energyTotal) ?? 0, 1),
+            ]
         }
     }
 
@@ -146,9 +158,11 @@ struct BatchReport {
         for r in b.rows where a.row(r.state, r.role) == nil { keys.append((r.state, r.role)) }
         return keys.map { state, role in
             let x = a.row(state, role), y = b.row(state, role)
-            return [role.key, state.displayName, count(x?.value(.sent)), count(y?.value(.sent)), percent(x?.value(.sent), y?.value(.sent)),
-                    percent(x?.value(.forwarded), y?.value(.forwarded)), ReplayReport.fixed(x?.value(.energyTotal) ?? 0, 1),
-                    ReplayReport.fixed(y?.value(.energyTotal) ?? 0, 1), percent(x?.value(.energyTotal), y?.value(.energyTotal))]
+            return [
+                role.key, state.displayName, count(x?.value(.sent)), count(y?.value(.sent)), percent(x?.value(.sent), y?.value(.sent)),
+                percent(x?.value(.forwarded), y?.value(.forwarded)), ReplayReport.fixed(x?.value(.energyTotal) ?? 0, 1),
+                ReplayReport.fixed(y?.value(.energyTotal) ?? 0, 1), percent(x?.value(.energyTotal), y?.value(.energyTotal)),
+            ]
         }
     }
 
@@ -156,10 +170,12 @@ struct BatchReport {
 
     /// A gate row as JSON: state, role and every metric (null without a value), as in a baseline.
     static func json(_ m: TripMetrics) -> JSONValue {
-        .array(m.rows.map { r in
-            .object([("state", .string(r.state.key)), ("role", .string(r.role.key))]
-                    + GateMetric.allCases.map { g in (g.rawValue, r.values[g].map { .number($0) } ?? .null) })
-        })
+        .array(
+            m.rows.map { r in
+                .object(
+                    [("state", .string(r.state.key)), ("role", .string(r.role.key))]
+                        + GateMetric.allCases.map { g in (g.rawValue, r.values[g].map { .number($0) } ?? .null) })
+            })
     }
 
     /// The `--jsonl` object of a replayed trip: its index and name, the gate's figures (as in a
@@ -167,7 +183,8 @@ struct BatchReport {
     static func jsonLine(index: Int, trip: BatchTrip, result: ReplayResult, report: TripReport, resultB: ReplayResult?) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("schema", .string(lineSchema)), ("index", .number(Double(index))), ("trip", .string(trip.id)), ("path", .string(trip.path)),
-            ("status", .string("replayed")), ("policy", .string(result.policy.name)), ("gate", json(report.metrics)), ("replay", result.json),
+            ("status", .string("replayed")), ("policy", .string(result.policy.name)), ("gate", json(report.metrics)),
+            ("replay", result.json),
         ]
         if let resultB, let mb = report.metricsB {
             members.append(("compare", .object([("policy", .string(resultB.policy.name)), ("gate", json(mb)), ("replay", resultB.json)])))
@@ -179,7 +196,8 @@ struct BatchReport {
     static func jsonLine(index: Int, trip: BatchTrip, error: BatchTripError) -> JSONValue {
         .object([
             ("schema", .string(lineSchema)), ("index", .number(Double(index))), ("trip", .string(trip.id)), ("path", .string(trip.path)),
-            ("status", .string("failed")), ("error", .object([("category", .string(error.category.rawValue)), ("message", .string(error.message))])),
+            ("status", .string("failed")),
+            ("error", .object([("category", .string(error.category.rawValue)), ("message", .string(error.message))])),
         ])
     }
 }

@@ -30,13 +30,16 @@ enum CompareCommand {
             Every option of 'replay' that says what to replay applies to both runs. Exit status 0 \
             whatever the differences.
             """,
-        positionals: [PositionalSpec(name: "TRACE…", help: "The helper's trace (or a trace whose tracks name their roles), as for replay.")],
+        positionals: [
+            PositionalSpec(name: "TRACE…", help: "The helper's trace (or a trace whose tracks name their roles), as for replay.")
+        ],
         positionalsOptional: true,
         variadic: true,
         options: [
-            .list("policy", \.policies, valueName: "FILE", help: "A policy file, or 'seed' for the default table; give it twice: A, then B."),
+            .list(
+                "policy", \.policies, valueName: "FILE", help: "A policy file, or 'seed' for the default table; give it twice: A, then B.")
         ] + ReplayInputs.options.map { $0.on(\.inputs) } + [
-            .value("format", short: "f", \.format, valueName: "FORMAT", help: "Output format (JSON schema tracekit-compare/1)."),
+            .value("format", short: "f", \.format, valueName: "FORMAT", help: "Output format (JSON schema tracekit-compare/1).")
         ],
         examples: [
             "tracekit compare --policy seed --policy quiet.json --scenario Traces/trips/ride/ride.scenario.json",
@@ -123,10 +126,16 @@ enum CompareCommand {
         for role in a.roles {
             for (sa, sb) in zip(a.states, b.states) where sa.seconds > 0 || sb.seconds > 0 {
                 guard let ma = sa[role], let mb = sb[role] else { continue }
-                for metric in Metric.allCases { rows.append(Row(state: sa.state, role: role, metric: metric, a: metric.value(ma), b: metric.value(mb))) }
+                for metric in Metric.allCases {
+                    rows.append(Row(state: sa.state, role: role, metric: metric, a: metric.value(ma), b: metric.value(mb)))
+                }
             }
-            guard let ta = a.roleTotals.first(where: { $0.role == role }), let tb = b.roleTotals.first(where: { $0.role == role }) else { continue }
-            for metric in Metric.allCases { rows.append(Row(state: nil, role: role, metric: metric, a: metric.value(ta), b: metric.value(tb))) }
+            guard let ta = a.roleTotals.first(where: { $0.role == role }), let tb = b.roleTotals.first(where: { $0.role == role }) else {
+                continue
+            }
+            for metric in Metric.allCases {
+                rows.append(Row(state: nil, role: role, metric: metric, a: metric.value(ta), b: metric.value(tb)))
+            }
         }
         return rows
     }
@@ -203,14 +212,17 @@ enum CompareCommand {
             rows.indices.filter { rows[$0].role == role }.map { i in
                 let r = rows[i]
                 let mark = marked.firstIndex(of: i).map { "\(highlight)\($0 + 1)" } ?? ""
-                return [where_(r), "\(r.metric.label), \(r.metric.unit)", number(r.a, r.metric), number(r.b, r.metric),
-                        signed(r.difference, r.metric), percent(r), mark]
+                return [
+                    where_(r), "\(r.metric.label), \(r.metric.unit)", number(r.a, r.metric), number(r.b, r.metric),
+                    signed(r.difference, r.metric), percent(r), mark,
+                ]
             }
         }
 
         func line(_ i: Int) -> String {
             let r = rows[i]
-            return "\(r.role.key), \(where_(r)): \(r.metric.label) \(number(r.a, r.metric)) → \(number(r.b, r.metric)) \(r.metric.unit) (\(signed(r.difference, r.metric)), \(percent(r)))"
+            return
+                "\(r.role.key), \(where_(r)): \(r.metric.label) \(number(r.a, r.metric)) → \(number(r.b, r.metric)) \(r.metric.unit) (\(signed(r.difference, r.metric)), \(percent(r)))"
         }
 
         var summary: [String] {
@@ -237,7 +249,8 @@ enum CompareCommand {
             var out = summary.joined(separator: "\n") + "\n"
             for role in a.roles {
                 out += "\n\(role.key.capitalizedFirst)'s phone\n"
-                out += TextTable.aligned(header: ["State", "Metric", headerA, headerB, "B − A", "%", ""], rows: cells(role, highlight: "◀ "))
+                out += TextTable.aligned(
+                    header: ["State", "Metric", headerA, headerB, "B − A", "%", ""], rows: cells(role, highlight: "◀ "))
             }
             return out + "\n" + conclusion.joined(separator: "\n") + "\n"
         }
@@ -264,8 +277,10 @@ enum CompareCommand {
         var json: JSONValue {
             func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
             func side(_ r: ReplayResult, _ source: String) -> JSONValue {
-                .object([("policy", .object([("name", .string(r.policy.name)), ("fileVersion", .number(Double(r.policy.fileVersion)))])),
-                         ("source", .string(source))])
+                .object([
+                    ("policy", .object([("name", .string(r.policy.name)), ("fileVersion", .number(Double(r.policy.fileVersion)))])),
+                    ("source", .string(source)),
+                ])
             }
             func row(_ i: Int) -> JSONValue {
                 let r = rows[i]

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TraceIO
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `tracekit convert IN OUT`: read any supported format, write GPX, CSV, GeoJSON or NDJSON.
 enum ConvertCommand {
@@ -30,8 +31,10 @@ enum ConvertCommand {
     static let transcodeOptions: [Option<Transcoding>] = [
         .value("to", short: "t", \.to, valueName: "FORMAT", help: "Output format (default: from OUT's extension)."),
         .value("input-format", \.reading.inputFormat, valueName: "FORMAT", help: "Input format (default: from IN's extension)."),
-        .value("on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
-        .value("utc-offset", \.reading.utcOffset, valueName: "HOURS", help: "CSV zone-less times: hours east of UTC (see 'tracekit info')."),
+        .value(
+            "on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
+        .value(
+            "utc-offset", \.reading.utcOffset, valueName: "HOURS", help: "CSV zone-less times: hours east of UTC (see 'tracekit info')."),
         .value("column", \.reading.columns, valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
     ]
 
@@ -67,10 +70,12 @@ enum ConvertCommand {
     /// Reads IN, passes every item through `stage`, writes OUT atomically, then reports the
     /// stage's notes, the reader's diagnostics and what the format could not hold on stderr.
     /// Shared by `convert` and `smooth`, whose options these are; `files` are IN and OUT.
-    static func transcode(_ options: Transcoding, _ files: [String], _ output: Output, through stage: inout some TraceStage) throws(CLIError) {
+    static func transcode(_ options: Transcoding, _ files: [String], _ output: Output, through stage: inout some TraceStage)
+        throws(CLIError)
+    {
         let input = files[0], out = files[1]
         guard let format = options.to?.traceFormat ?? TraceFormat(pathExtension: out),
-              [.gpx, .csv, .geojson, .ndjson].contains(format)
+            [.gpx, .csv, .geojson, .ndjson].contains(format)
         else { throw .usage("cannot tell the output format of '\(out)': give --to gpx|csv|geojson|ndjson") }
         var reader: any TraceReader
         do {
@@ -93,7 +98,11 @@ enum ConvertCommand {
             try stage.finish(&writer)
             try writer.finish()
             try target.commit()
-            let notes = stage.notes + reader.diagnostics.summaryLines + writer.notWritten.sorted { $0.key < $1.key }.map { "not written, \(format.rawValue) cannot hold it: \($0.value) × \($0.key)" }
+            let notes =
+                stage.notes + reader.diagnostics.summaryLines
+                + writer.notWritten.sorted { $0.key < $1.key }.map {
+                    "not written, \(format.rawValue) cannot hold it: \($0.value) × \($0.key)"
+                }
             for line in notes { printToStandardError("tracekit: \(input): \(line)") }
         } catch let error as CLIError {
             target.abandon()

@@ -68,7 +68,8 @@ enum DistanceCommand {
             output.write(format(solver.solve(pair.0, pair.1), precision) + "\n")
             return
         }
-        var reader = try options.input.map { path throws(CLIError) in try LineReader(path: path) }
+        var reader =
+            try options.input.map { path throws(CLIError) in try LineReader(path: path) }
             ?? LineReader(standardInput: ())
         while let line = try reader.next(flushingBeforeRead: output) {
             let fields = Self.fields(of: line)

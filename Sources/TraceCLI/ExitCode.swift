@@ -23,7 +23,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case ioError = 74
 
     /// The line of `--help` for a closed standard output (not an exit status of `tracekit`).
-    static let closedOutputLine = (status: "141", meaning: "standard output closed early (| head): ended by SIGPIPE, silently (a shell shows 128 + 13)")
+    static let closedOutputLine = (
+        status: "141", meaning: "standard output closed early (| head): ended by SIGPIPE, silently (a shell shows 128 + 13)"
+    )
 
     /// One line for `--help`.
     var meaning: String {

@@ -14,19 +14,23 @@ struct GeoJSONUpdates: ReplayObserver {
     let writer: GeoJSONPointWriter
 
     mutating func delivered(_ u: DeliveredUpdate) {
-        writer.point(u.coordinate, properties: [
-            ("kind", .string("update")), ("role", .string(u.role.key)), ("state", .string(u.state.key)),
-            ("time", .string(u.time.iso8601)), ("sent", .bool(u.sent)),
-            ("forwardedTo", .array(u.forwardedTo.map { .string($0.key) })),
-            ("accuracyMetres", u.accuracyMetres.map { .number($0) } ?? .null),
-        ])
+        writer.point(
+            u.coordinate,
+            properties: [
+                ("kind", .string("update")), ("role", .string(u.role.key)), ("state", .string(u.state.key)),
+                ("time", .string(u.time.iso8601)), ("sent", .bool(u.sent)),
+                ("forwardedTo", .array(u.forwardedTo.map { .string($0.key) })),
+                ("accuracyMetres", u.accuracyMetres.map { .number($0) } ?? .null),
+            ])
     }
 
     /// Adds the pickup and dropoff of `result` and closes the collection.
     func finish(_ result: ReplayResult) throws(CLIError) {
         for (kind, point) in [("pickup", result.scenario.pickup), ("dropoff", result.scenario.dropoff)] {
             guard let p = point else { continue }
-            writer.point(p.value, properties: [("kind", .string(kind)), ("provenance", .string(p.provenance.rawValue)), ("detail", .string(p.detail))])
+            writer.point(
+                p.value,
+                properties: [("kind", .string(kind)), ("provenance", .string(p.provenance.rawValue)), ("detail", .string(p.detail))])
         }
         do {
             try writer.finish()

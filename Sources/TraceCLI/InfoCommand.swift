@@ -25,19 +25,34 @@ enum InfoCommand {
             backwards times, duplicates, unreadable values) and every assumption made. '-' reads \
             standard input (give --input-format).
             """,
-        positionals: [PositionalSpec(name: "FILE…", help: "Trace files: GPX, CSV, OziExplorer PLT, OwnTracks REC ('-' for standard input).")],
+        positionals: [
+            PositionalSpec(name: "FILE…", help: "Trace files: GPX, CSV, OziExplorer PLT, OwnTracks REC ('-' for standard input).")
+        ],
         variadic: true,
         options: [
             .value("format", short: "f", \.format, valueName: "FORMAT", help: "Output format."),
-            .value("input-format", \.reading.inputFormat, valueName: "FORMAT", help: "Read the files as this format instead of guessing from the extension."),
-            .value("on-problem", \.reading.onProblem, valueName: "POLICY",
-                   help: "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
-            .value("utc-offset", \.reading.utcOffset, valueName: "HOURS",
-                   help: "CSV times written without a zone are local times this many hours east of UTC (e.g. -5); default: read as UTC and say so."),
-            .value("column", \.reading.columns, valueName: "FIELD=COLUMN",
-                   help: "CSV: take FIELD (latitude, longitude, time, date, elevation, accuracy, speed, course, role, state, track, segment) from COLUMN (a header name or a 1-based number); comma-separated for several."),
+            .value(
+                "input-format", \.reading.inputFormat, valueName: "FORMAT",
+                help: "Read the files as this format instead of guessing from the extension."),
+            .value(
+                "on-problem", \.reading.onProblem, valueName: "POLICY",
+                help:
+                    "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."
+            ),
+            .value(
+                "utc-offset", \.reading.utcOffset, valueName: "HOURS",
+                help:
+                    "CSV times written without a zone are local times this many hours east of UTC (e.g. -5); default: read as UTC and say so."
+            ),
+            .value(
+                "column", \.reading.columns, valueName: "FIELD=COLUMN",
+                help:
+                    "CSV: take FIELD (latitude, longitude, time, date, elevation, accuracy, speed, course, role, state, track, segment) from COLUMN (a header name or a 1-based number); comma-separated for several."
+            ),
         ],
-        examples: ["tracekit info Traces/*.gpx", "tracekit info --format json trip.gpx", "cat trip.gpx | tracekit info --input-format gpx -"])
+        examples: [
+            "tracekit info Traces/*.gpx", "tracekit info --format json trip.gpx", "cat trip.gpx | tracekit info --input-format gpx -",
+        ])
 
     static func run(_ options: Options, _ output: Output) throws(CLIError) {
         var reports: [JSONValue] = []
@@ -91,9 +106,14 @@ enum InfoCommand {
             rows.append(("elevation", "\(JSONWriter.number(lo.rounded())) … \(JSONWriter.number(hi.rounded())) m"))
         }
         if let r = s.accuracyRange, let m = s.medianAccuracy {
-            rows.append(("horizontal accuracy", "\(s.pointsWithAccuracy) points, \(JSONWriter.number(r.lowerBound)) … \(JSONWriter.number(r.upperBound)) m, median \(JSONWriter.number((m * 10).rounded() / 10)) m"))
+            rows.append(
+                (
+                    "horizontal accuracy",
+                    "\(s.pointsWithAccuracy) points, \(JSONWriter.number(r.lowerBound)) … \(JSONWriter.number(r.upperBound)) m, median \(JSONWriter.number((m * 10).rounded() / 10)) m"
+                ))
         }
-        rows.append(("problems", d.summaryLines.isEmpty ? "none" : d.summaryLines.joined(separator: "\n" + String(repeating: " ", count: 30))))
+        rows.append(
+            ("problems", d.summaryLines.isEmpty ? "none" : d.summaryLines.joined(separator: "\n" + String(repeating: " ", count: 30))))
         var out = "\(path)\n"
         for (k, v) in rows { out += "  " + k + String(repeating: " ", count: max(28 - k.count, 1)) + v + "\n" }
         return out
@@ -122,7 +142,13 @@ enum InfoCommand {
             ("pointsWithAccuracy", .number(Double(s.pointsWithAccuracy))), ("medianAccuracyMetres", opt(s.medianAccuracy)),
             ("pointsRead", .number(Double(d.pointsRead))), ("pointsDropped", .number(Double(d.pointsDropped))),
             ("problems", .object(problems)),
-            ("problemExamples", .array(d.examples.map { .object([("kind", .string($0.kind.rawValue)), ("line", .number(Double($0.line))), ("detail", .string($0.detail))]) })),
+            (
+                "problemExamples",
+                .array(
+                    d.examples.map {
+                        .object([("kind", .string($0.kind.rawValue)), ("line", .number(Double($0.line))), ("detail", .string($0.detail))])
+                    })
+            ),
             ("assumptions", .array(d.assumptions.map { .string($0) })),
         ])
     }

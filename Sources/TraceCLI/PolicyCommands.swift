@@ -89,10 +89,12 @@ enum PolicyCommands {
         let policy = try parse(bytes, path)
         let changed = SharingPolicy.seed.differences(to: policy).count
         // The file parsed, so it declares version 1 or 2.
-        let version = (try? JSONParser.parse(bytes))?["version"].flatMap { v -> Int? in
-            if case .number(let x) = v.kind { Int(x) } else { nil }
-        } ?? SharingPolicy.fileVersion
-        output.write("\(path): valid policy '\(policy.name)' (version \(version)), \(changed) cell\(changed == 1 ? "" : "s") differ from the seed\n")
+        let version =
+            (try? JSONParser.parse(bytes))?["version"].flatMap { v -> Int? in
+                if case .number(let x) = v.kind { Int(x) } else { nil }
+            } ?? SharingPolicy.fileVersion
+        output.write(
+            "\(path): valid policy '\(policy.name)' (version \(version)), \(changed) cell\(changed == 1 ? "" : "s") differ from the seed\n")
     }
 
     static func runDiff(_ options: FileArguments, _ output: Output) throws(CLIError) {

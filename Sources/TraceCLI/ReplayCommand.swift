@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-import TraceDomain
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TraceDevice
 import TraceEnergy
 import TraceIO
@@ -11,6 +5,13 @@ import TraceJSON
 import TraceReplay
 import TraceSharing
 import TraceSmoothing
+
+#if canImport(Glibc)
+    import Glibc
+    import TraceDomain
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `tracekit replay TRACE…`: per-state update counts, what the other party sees, and the battery
 /// estimate.
@@ -42,15 +43,30 @@ enum ReplayCommand {
             still missing is inferred by documented rules and labelled inferred in the report \
             (README, "Replay"). '-' reads standard input (give --input-format; held in memory).
             """,
-        positionals: [PositionalSpec(name: "TRACE…", help: "The helper's trace (or a trace whose tracks name their roles): GPX, CSV, PLT, REC.")],
+        positionals: [
+            PositionalSpec(name: "TRACE…", help: "The helper's trace (or a trace whose tracks name their roles): GPX, CSV, PLT, REC.")
+        ],
         positionalsOptional: true,
         variadic: true,
         options: ReplayInputs.options.map { $0.on(\.inputs) } + [
-            .value("policy", \.policy, valueName: "FILE", help: "A policy file whose overrides apply to the seed (what-if); 'seed' for the default table."),
-            .value("format", short: "f", \.format, valueName: "FORMAT",
-                   help: "Report format: an aligned table; JSON (schema tracekit-replay/1); CSV, one row per state and role with every metric, units in the column names; Markdown for a pull-request comment."),
-            .value("svg", \.svg, valueName: "FILE", help: "Also write a picture of the trip: tracks coloured by state, delivered updates, pickup and dropoff, map frames, cumulative updates and energy over time."),
-            .value("geojson", \.geojson, valueName: "FILE", help: "Also write the delivered updates (role, state, time, sent, forwarded to, accuracy) and the pickup and dropoff as a GeoJSON FeatureCollection."),
+            .value(
+                "policy", \.policy, valueName: "FILE",
+                help: "A policy file whose overrides apply to the seed (what-if); 'seed' for the default table."),
+            .value(
+                "format", short: "f", \.format, valueName: "FORMAT",
+                help:
+                    "Report format: an aligned table; JSON (schema tracekit-replay/1); CSV, one row per state and role with every metric, units in the column names; Markdown for a pull-request comment."
+            ),
+            .value(
+                "svg", \.svg, valueName: "FILE",
+                help:
+                    "Also write a picture of the trip: tracks coloured by state, delivered updates, pickup and dropoff, map frames, cumulative updates and energy over time."
+            ),
+            .value(
+                "geojson", \.geojson, valueName: "FILE",
+                help:
+                    "Also write the delivered updates (role, state, time, sent, forwarded to, accuracy) and the pickup and dropoff as a GeoJSON FeatureCollection."
+            ),
         ],
         examples: [
             "tracekit replay Traces/georust-garmin-activity.gpx",

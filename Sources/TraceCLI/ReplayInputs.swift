@@ -30,29 +30,53 @@ struct ReplayInputs: OptionGroup {
     var reading = ReadingOptions()
 
     static let options: [Option<ReplayInputs>] = [
-        .value("scenario", \.scenario, valueName: "FILE", help: "A scenario sidecar (schema tracekit-scenario/1); default: TRACE's .scenario.json when it exists."),
-        .value("category", \.category, valueName: "NAME", help: "The request category: ride, babysitting, dog walking, delivery, or another (non-ride) name."),
-        .flag("handed-off", \.handedOff, help: "Pickup is handed off to a third party: the delegate's phone sources the hirer's locations."),
+        .value(
+            "scenario", \.scenario, valueName: "FILE",
+            help: "A scenario sidecar (schema tracekit-scenario/1); default: TRACE's .scenario.json when it exists."),
+        .value(
+            "category", \.category, valueName: "NAME",
+            help: "The request category: ride, babysitting, dog walking, delivery, or another (non-ride) name."),
+        .flag(
+            "handed-off", \.handedOff, help: "Pickup is handed off to a third party: the delegate's phone sources the hirer's locations."),
         .value("pickup", \.pickup, valueName: "LAT,LON", help: "The pickup point, decimal degrees."),
         .value("dropoff", \.dropoff, valueName: "LAT,LON", help: "The dropoff point, decimal degrees."),
-        .value("timeline", \.timeline, valueName: "STATE@TIME,…", help: "The state timeline, e.g. enRoute@2024-05-01T10:00:00Z,atPickup@2024-05-01T10:12:00Z."),
+        .value(
+            "timeline", \.timeline, valueName: "STATE@TIME,…",
+            help: "The state timeline, e.g. enRoute@2024-05-01T10:00:00Z,atPickup@2024-05-01T10:12:00Z."),
         .value("hirer", \.hirer, valueName: "FILE", help: "The hirer's trace."),
         .value("delegate", \.delegate, valueName: "FILE", help: "The delegate's trace (the third-party pickup)."),
-        .value("energy-profile", \.energyProfile, valueName: "FILE", help: "An energy profile file, or a built-in profile: lte, lte-modern, 3g, wifi."),
+        .value(
+            "energy-profile", \.energyProfile, valueName: "FILE",
+            help: "An energy profile file, or a built-in profile: lte, lte-modern, 3g, wifi."),
         .value("receiver-radio", \.receiverRadio, valueName: "ON|OFF", help: "Charge each viewer's radio for the updates it receives."),
-        .value("emulate-accuracy", \.emulateAccuracy, valueName: "NOISE",
-               help: "Degrade each fix to its state's tier when the tier is coarser than the recording, with seeded white or Gauss–Markov noise (the seed is printed)."),
+        .value(
+            "emulate-accuracy", \.emulateAccuracy, valueName: "NOISE",
+            help:
+                "Degrade each fix to its state's tier when the tier is coarser than the recording, with seeded white or Gauss–Markov noise (the seed is printed)."
+        ),
         .value("tau", \.tau, valueName: "SECONDS", help: "The Gauss–Markov noise's correlation time."),
         .value("seed", \.seed, valueName: "N", help: "The accuracy emulation's seed (0 to 2^64-1): the same seed gives the same numbers."),
-        .value("smooth", \.smooth, valueName: "MODE",
-               help: "Smooth each phone's fixes (online Kalman filter for the state's tier and this travel mode) before its distance filter."),
-        .value("delivery", \.delivery, valueName: "MODEL[:N]",
-               help: "Replace every state's delivery model: coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL, distanceAndTime:INTERVAL."),
-        .value("input-format", \.reading.inputFormat, valueName: "FORMAT", help: "Read the traces as this format instead of guessing from the extension."),
-        .value("on-problem", \.reading.onProblem, valueName: "POLICY",
-               help: "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
-        .value("utc-offset", \.reading.utcOffset, valueName: "HOURS", help: "CSV times written without a zone are local times this many hours east of UTC."),
-        .value("column", \.reading.columns, valueName: "FIELD=COLUMN", help: "CSV: take FIELD from COLUMN (as for info); comma-separated for several."),
+        .value(
+            "smooth", \.smooth, valueName: "MODE",
+            help: "Smooth each phone's fixes (online Kalman filter for the state's tier and this travel mode) before its distance filter."),
+        .value(
+            "delivery", \.delivery, valueName: "MODEL[:N]",
+            help:
+                "Replace every state's delivery model: coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL, distanceAndTime:INTERVAL."
+        ),
+        .value(
+            "input-format", \.reading.inputFormat, valueName: "FORMAT",
+            help: "Read the traces as this format instead of guessing from the extension."),
+        .value(
+            "on-problem", \.reading.onProblem, valueName: "POLICY",
+            help:
+                "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
+        .value(
+            "utc-offset", \.reading.utcOffset, valueName: "HOURS",
+            help: "CSV times written without a zone are local times this many hours east of UTC."),
+        .value(
+            "column", \.reading.columns, valueName: "FIELD=COLUMN",
+            help: "CSV: take FIELD from COLUMN (as for info); comma-separated for several."),
     ]
 
     /// The replay options these give (not the policy): reading, the phone pipeline, the energy
@@ -199,7 +223,9 @@ extension DeliveryModel: ExpressibleByArgument {
         case "distanceOrTime": self = .distanceOrTime(interval: try interval())
         case "distanceAndTime": self = .distanceAndTime(interval: try interval())
         default:
-            throw .expected("coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL or distanceAndTime:INTERVAL", got: text)
+            throw .expected(
+                "coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL or distanceAndTime:INTERVAL",
+                got: text)
         }
     }
 }

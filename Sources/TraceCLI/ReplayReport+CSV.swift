@@ -24,15 +24,16 @@ extension ReplayReport {
             func n(_ x: Double) -> String { JSONWriter.number(x) }
             func opt(_ x: Double?) -> String { x.map(n) ?? "" }
             let v = m.view
-            let cells = lead + [
-                m.role.key, n(m.seconds),
-                "\(m.rawFixes)", "\(m.deliveredFixes)", "\(m.sentUpdates)",
-                "\(m.forwarded[.hirer])", "\(m.forwarded[.helper])", "\(m.forwarded[.delegate])",
-                n(m.distanceMetres), "\(v.samples)", "\(v.withoutUpdate)",
-                opt(v.displayErrorMeanMetres), opt(v.displayErrorP95Metres), opt(v.displayErrorMaxMetres),
-                opt(v.stalenessMeanSeconds), opt(v.stalenessP95Seconds), opt(v.stalenessMaxSeconds),
-                n(m.energy.locationJoules), n(m.energy.fixesJoules), n(m.energy.radioJoules), n(m.energy.totalJoules),
-            ]
+            let cells =
+                lead + [
+                    m.role.key, n(m.seconds),
+                    "\(m.rawFixes)", "\(m.deliveredFixes)", "\(m.sentUpdates)",
+                    "\(m.forwarded[.hirer])", "\(m.forwarded[.helper])", "\(m.forwarded[.delegate])",
+                    n(m.distanceMetres), "\(v.samples)", "\(v.withoutUpdate)",
+                    opt(v.displayErrorMeanMetres), opt(v.displayErrorP95Metres), opt(v.displayErrorMaxMetres),
+                    opt(v.stalenessMeanSeconds), opt(v.stalenessP95Seconds), opt(v.stalenessMaxSeconds),
+                    n(m.energy.locationJoules), n(m.energy.fixesJoules), n(m.energy.radioJoules), n(m.energy.totalJoules),
+                ]
             lines.append(cells.map(csvField).joined(separator: ","))
         }
         for st in r.states {

@@ -19,14 +19,21 @@ extension ReplayReport {
         var scenario = ["category **\(s.category.value.name)**\(s.category.value.isRide ? "" : " (not a ride)") (\(source(s.category)))"]
         if s.pickupHandedOff.value { scenario.append("pickup handed off to the delegate (\(source(s.pickupHandedOff)))") }
         for (name, p) in [("pickup", s.pickup), ("dropoff", s.dropoff)] {
-            scenario.append(p.map { "\(name) \(fixed($0.value.latitude, 6)), \(fixed($0.value.longitude, 6)) (\(source($0)))" } ?? "\(name) none")
+            scenario.append(
+                p.map { "\(name) \(fixed($0.value.latitude, 6)), \(fixed($0.value.longitude, 6)) (\(source($0)))" } ?? "\(name) none")
         }
         out += "- **Scenario:** " + scenario.joined(separator: "; ") + "\n"
-        out += "- **Timeline:** " + (s.timeline.isEmpty ? "none" : s.timeline.map { "\($0.state.displayName) \(clock($0.time))\($0.provenance == .inferred ? "\\*" : "")" }.joined(separator: " → ")) + "\n"
+        out +=
+            "- **Timeline:** "
+            + (s.timeline.isEmpty
+                ? "none"
+                : s.timeline.map { "\($0.state.displayName) \(clock($0.time))\($0.provenance == .inferred ? "\\*" : "")" }.joined(
+                    separator: " → ")) + "\n"
         let assumed = s.assumedItems
         out += "- **Inferred:** " + (assumed.isEmpty ? "nothing" : assumed.joined(separator: ", ")) + "\n"
         if let c = s.cancelledAt { out += "- **Cancelled:** \(c.value.iso8601) (\(source(c)))\n" }
-        out += "- **Policy** `\(r.policy.name)` · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))) · tracekit \(r.tracekitVersion)\n"
+        out +=
+            "- **Policy** `\(r.policy.name)` · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))) · tracekit \(r.tracekitVersion)\n"
         for phone in r.energy where phone.hasTrace {
             out += "\n#### \(phone.role.key.capitalizedFirst)'s phone\n\n"
             var (header, rows) = phoneTable(r, phone.role)

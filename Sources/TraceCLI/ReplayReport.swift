@@ -28,14 +28,21 @@ enum ReplayReport {
             }
             out += "  \(name)\(pad)\(fixed(p.value.latitude, 6)), \(fixed(p.value.longitude, 6))\(label(p))\n"
         }
-        out += "  timeline   " + (s.timeline.isEmpty ? "none" : s.timeline.map { "\($0.state.displayName) \(clock($0.time))\($0.provenance == .inferred ? "*" : "")" }.joined(separator: ", ")) + "\n"
+        out +=
+            "  timeline   "
+            + (s.timeline.isEmpty
+                ? "none"
+                : s.timeline.map { "\($0.state.displayName) \(clock($0.time))\($0.provenance == .inferred ? "*" : "")" }.joined(
+                    separator: ", ")) + "\n"
         if s.timeline.contains(where: { $0.provenance == .inferred }) {
-            out += "             (* inferred: dwell \(fixed(s.rules.dwellRadiusMetres, 0)) m for \(fixed(s.rules.dwellSeconds, 0)) s; README \"Replay\")\n"
+            out +=
+                "             (* inferred: dwell \(fixed(s.rules.dwellRadiusMetres, 0)) m for \(fixed(s.rules.dwellSeconds, 0)) s; README \"Replay\")\n"
         }
         if let c = s.cancelledAt { out += "  cancelled  \(c.value.iso8601)\(label(c))\n" }
         let assumed = s.assumedItems
         out += "  inferred   \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", "))\n"
-        out += "  policy     \(r.policy.name) · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · tracekit \(r.tracekitVersion)\n"
+        out +=
+            "  policy     \(r.policy.name) · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · tracekit \(r.tracekitVersion)\n"
         if !r.phone.isPassThrough { out += "  phones     \(r.phone.summary)\n" }
         out += "  time       \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds)))\n"
 
@@ -50,10 +57,14 @@ enum ReplayReport {
         for phone in r.energy {
             let e = phone.estimate
             let perHour = e.milliampHoursPerHour.map { ", \(fixed($0, 2)) mAh/h" } ?? ""
-            out += "  \(phone.role.key)\(phone.hasTrace ? "" : " (no trace: location and received updates only)"): \(fixed(e.totalJoules, 1)) J = \(fixed(e.milliampHours, 2)) mAh\(perHour)"
-            out += "; location \(fixed(e.locationJoules, 1)) J, fixes \(fixed(e.fixesJoules, 1)) J, radio \(fixed(e.radio.totalJoules, 1)) J"
+            out +=
+                "  \(phone.role.key)\(phone.hasTrace ? "" : " (no trace: location and received updates only)"): \(fixed(e.totalJoules, 1)) J = \(fixed(e.milliampHours, 2)) mAh\(perHour)"
+            out +=
+                "; location \(fixed(e.locationJoules, 1)) J, fixes \(fixed(e.fixesJoules, 1)) J, radio \(fixed(e.radio.totalJoules, 1)) J"
             out += " (\(e.sent) sent, \(e.received) received, \(e.radioPromotions) promotions)\n"
-            let tiers = TierSeconds.metricKitOrder.filter { e.tierSeconds[$0] > 0 }.map { "\($0.key) \(InfoCommand.duration(e.tierSeconds[$0]))" }
+            let tiers = TierSeconds.metricKitOrder.filter { e.tierSeconds[$0] > 0 }.map {
+                "\($0.key) \(InfoCommand.duration(e.tierSeconds[$0]))"
+            }
             out += "    time per tier: \(tiers.isEmpty ? "location off throughout" : tiers.joined(separator: ", "))\n"
         }
         out += dominantCost(r) + "\n"
@@ -72,7 +83,8 @@ enum ReplayReport {
     static func dominantCost(_ r: ReplayResult) -> String {
         guard let d = r.dominantCost else { return "What dominates the cost: nothing; location was off throughout." }
         let state = r.costliestState(of: d.role, part: d.part).map { ", most of it in \($0.displayName)" } ?? ""
-        return "What dominates the cost: the \(d.role.key)'s \(d.part.rawValue), \(fixed(d.joules, 1)) J, \(fixed(d.share * 100, 0)) % of all phones' energy\(state)."
+        return
+            "What dominates the cost: the \(d.role.key)'s \(d.part.rawValue), \(fixed(d.joules, 1)) J, \(fixed(d.share * 100, 0)) % of all phones' energy\(state)."
     }
 
     /// One line per arrival: when the viewer saw it.

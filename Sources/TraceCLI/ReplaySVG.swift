@@ -50,7 +50,8 @@ enum ReplaySVG {
     static func render(_ r: ReplayResult, policy: SharingPolicy) -> String {
         guard let track = r.track else { preconditionFailure("the SVG needs a replay with recordTrack") }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        out +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
         // File names only, and at most about a line's width.
         var names = r.scenario.traces.map { String($0.path.split(separator: "/").last ?? Substring($0.path)) }.joined(separator: ", ")
@@ -58,7 +59,10 @@ enum ReplaySVG {
         out += text(20, 24, "TraceKit replay · \(names)", size: 16, weight: "bold")
         let delivered = r.roleTotals.reduce(0) { $0 + $1.deliveredFixes }, sent = r.roleTotals.reduce(0) { $0 + $1.sentUpdates }
         let joules = r.energy.reduce(0) { $0 + $1.estimate.totalJoules }
-        out += text(20, 44, "\(r.scenario.category.value.name) · policy \(r.policy.name) · \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))) · \(delivered) updates delivered, \(sent) sent · \(ReplayReport.fixed(joules, 1)) J", size: 12, fill: "#444444")
+        out += text(
+            20, 44,
+            "\(r.scenario.category.value.name) · policy \(r.policy.name) · \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))) · \(delivered) updates delivered, \(sent) sent · \(ReplayReport.fixed(joules, 1)) J",
+            size: 12, fill: "#444444")
         out += mapPanel(r, track)
         out += legend(r, track, policy)
         out += chart(r, track)
@@ -70,7 +74,8 @@ enum ReplaySVG {
 
     static func mapPanel(_ r: ReplayResult, _ track: ReplayTrack) -> String {
         var out = "<g class=\"map\">\n"
-        out += "<rect x=\"\(n(map.x))\" y=\"\(n(map.y))\" width=\"\(n(map.w))\" height=\"\(n(map.h))\" fill=\"#f7f7f4\" stroke=\"#bbbbbb\"/>\n"
+        out +=
+            "<rect x=\"\(n(map.x))\" y=\"\(n(map.y))\" width=\"\(n(map.w))\" height=\"\(n(map.h))\" fill=\"#f7f7f4\" stroke=\"#bbbbbb\"/>\n"
         let frames = track.frames.filter { $0.viewer == .hirer && $0.region.latitudeDelta < 90 && $0.region.longitudeDelta < 180 }
         var everything: [Coordinate] = track.paths.flatMap(\.points) + track.updates.flatMap { $0.updates.map(\.coordinate) }
         everything += [r.scenario.pickup?.value, r.scenario.dropoff?.value].compactMap { $0 }
@@ -78,8 +83,9 @@ enum ReplaySVG {
         guard let box = BoundingBox(covering: everything) else {
             return out + text(map.x + 20, map.y + 30, "nothing to draw: no fix was replayed") + "</g>\n"
         }
-        let centre = Coordinate(uncheckedLatitude: (box.south + box.north) / 2,
-                                longitude: Coordinate.normalizedLongitude(box.west + box.longitudeSpan / 2))
+        let centre = Coordinate(
+            uncheckedLatitude: (box.south + box.north) / 2,
+            longitude: Coordinate.normalizedLongitude(box.west + box.longitudeSpan / 2))
         let plane = LocalFrame(origin: centre)
         var lo = (e: Double.infinity, n: Double.infinity), hi = (e: -Double.infinity, n: -Double.infinity)
         for c in everything {
@@ -99,7 +105,8 @@ enum ReplaySVG {
         // Frames under everything else.
         for f in frames {
             let pts = corners(f.region).map(xy).map { "\(n($0.0)),\(n($0.1))" }.joined(separator: " ")
-            out += "<polygon class=\"frame\" data-state=\"\(f.state.key)\" points=\"\(pts)\" fill=\"none\" stroke=\"\(colour(f.state))\" stroke-width=\"1.5\" stroke-dasharray=\"9 5\"/>\n"
+            out +=
+                "<polygon class=\"frame\" data-state=\"\(f.state.key)\" points=\"\(pts)\" fill=\"none\" stroke=\"\(colour(f.state))\" stroke-width=\"1.5\" stroke-dasharray=\"9 5\"/>\n"
         }
         // Tracks: the hirer's and delegate's over the helper's, on a white casing so they show
         // where the two travel together.
@@ -114,28 +121,35 @@ enum ReplaySVG {
                 switch role {
                 case .helper: style = "stroke-width=\"4\""
                 case .hirer:
-                    out += "<path d=\"\(d)\" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"4.5\" stroke-opacity=\"0.85\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+                    out +=
+                        "<path d=\"\(d)\" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"4.5\" stroke-opacity=\"0.85\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
                     style = "stroke-width=\"2\" stroke-dasharray=\"7 4\""
                 case .delegate:
-                    out += "<path d=\"\(d)\" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"4.5\" stroke-opacity=\"0.85\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+                    out +=
+                        "<path d=\"\(d)\" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"4.5\" stroke-opacity=\"0.85\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
                     style = "stroke-width=\"2.5\" stroke-dasharray=\"1 4\""
                 }
-                out += "<path class=\"track\" data-role=\"\(role.key)\" data-state=\"\(p.state.key)\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour(p.state))\" \(style) stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+                out +=
+                    "<path class=\"track\" data-role=\"\(role.key)\" data-state=\"\(p.state.key)\" d=\"\(d)\" fill=\"none\" stroke=\"\(colour(p.state))\" \(style) stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
             }
         }
         // Delivered updates.
         for u in track.updates {
             for update in u.updates {
                 let (x, y) = xy(update.coordinate)
-                out += marker(u.role, x: x, y: y, colour: colour(u.state), sent: update.sent, attributes: "data-role=\"\(u.role.key)\" data-state=\"\(u.state.key)\"")
+                out += marker(
+                    u.role, x: x, y: y, colour: colour(u.state), sent: update.sent,
+                    attributes: "data-role=\"\(u.role.key)\" data-state=\"\(u.state.key)\"")
             }
         }
         // Pickup and dropoff.
         for (letter, point, name) in [("P", r.scenario.pickup, "pickup"), ("D", r.scenario.dropoff, "dropoff")] {
             guard let c = point?.value else { continue }
             let (x, y) = xy(c)
-            out += "<g class=\"marker\" data-point=\"\(name)\"><circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"10\" fill=\"#ffffff\" stroke=\"#111111\" stroke-width=\"2\"/>"
-            out += "<text x=\"\(n(x))\" y=\"\(n(y + 4.5))\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"#111111\">\(letter)</text></g>\n"
+            out +=
+                "<g class=\"marker\" data-point=\"\(name)\"><circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"10\" fill=\"#ffffff\" stroke=\"#111111\" stroke-width=\"2\"/>"
+            out +=
+                "<text x=\"\(n(x))\" y=\"\(n(y + 4.5))\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"#111111\">\(letter)</text></g>\n"
         }
         // North arrow and scale bar.
         let nx = map.x + map.w - 22, ny = map.y + 16
@@ -143,7 +157,8 @@ enum ReplaySVG {
         out += text(nx, ny + 30, "N", size: 11, anchor: "middle", weight: "bold") + "</g>\n"
         let bar = niceLength(map.w / 5 / scale)
         let bx = map.x + 14, by = map.y + map.h - 16, bw = bar * scale
-        out += "<g class=\"scale\"><rect x=\"\(n(bx - 4))\" y=\"\(n(by - 18))\" width=\"\(n(bw + 8 + 60))\" height=\"26\" fill=\"#ffffff\" fill-opacity=\"0.8\"/>"
+        out +=
+            "<g class=\"scale\"><rect x=\"\(n(bx - 4))\" y=\"\(n(by - 18))\" width=\"\(n(bw + 8 + 60))\" height=\"26\" fill=\"#ffffff\" fill-opacity=\"0.8\"/>"
         out += "<path d=\"M\(n(bx)) \(n(by - 5)) v5 h\(n(bw)) v-5\" fill=\"none\" stroke=\"#111111\" stroke-width=\"1.5\"/>"
         out += text(bx + bw + 6, by + 1, metres(bar), size: 11) + "</g>\n"
         return out + "</g>\n"
@@ -152,7 +167,8 @@ enum ReplaySVG {
     /// A delivered update's marker: circle (helper), square (hirer) or diamond (delegate); filled
     /// when sent, white inside when not.
     static func marker(_ role: Role, x: Double, y: Double, colour: String, sent: Bool, attributes: String) -> String {
-        let paint = sent ? "fill=\"\(colour)\" stroke=\"#ffffff\" stroke-width=\"1\"" : "fill=\"#ffffff\" stroke=\"\(colour)\" stroke-width=\"1.6\""
+        let paint =
+            sent ? "fill=\"\(colour)\" stroke=\"#ffffff\" stroke-width=\"1\"" : "fill=\"#ffffff\" stroke=\"\(colour)\" stroke-width=\"1.6\""
         let cls = "class=\"update \(sent ? "sent" : "unsent")\" \(attributes)"
         switch role {
         case .helper: return "<circle \(cls) cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"2.7\" \(paint)/>\n"
@@ -166,8 +182,10 @@ enum ReplaySVG {
         let s = max(r.center.latitude - r.latitudeDelta / 2, -90), nth = min(r.center.latitude + r.latitudeDelta / 2, 90)
         let w = Coordinate.normalizedLongitude(r.center.longitude - r.longitudeDelta / 2)
         let e = Coordinate.normalizedLongitude(r.center.longitude + r.longitudeDelta / 2)
-        return [Coordinate(uncheckedLatitude: s, longitude: w), Coordinate(uncheckedLatitude: s, longitude: e),
-                Coordinate(uncheckedLatitude: nth, longitude: e), Coordinate(uncheckedLatitude: nth, longitude: w)]
+        return [
+            Coordinate(uncheckedLatitude: s, longitude: w), Coordinate(uncheckedLatitude: s, longitude: e),
+            Coordinate(uncheckedLatitude: nth, longitude: e), Coordinate(uncheckedLatitude: nth, longitude: w),
+        ]
     }
 
     // MARK: Legend
@@ -179,9 +197,12 @@ enum ReplaySVG {
         out += text(x, y + 4, "States (tier, map frame)", size: 12, weight: "bold")
         y += 20
         for st in r.states where st.entered {
-            out += "<rect class=\"swatch\" data-state=\"\(st.state.key)\" x=\"\(n(x))\" y=\"\(n(y - 9))\" width=\"22\" height=\"10\" fill=\"\(colour(st.state))\"/>"
+            out +=
+                "<rect class=\"swatch\" data-state=\"\(st.state.key)\" x=\"\(n(x))\" y=\"\(n(y - 9))\" width=\"22\" height=\"10\" fill=\"\(colour(st.state))\"/>"
             out += text(x + 30, y, "\(st.state.displayName)", size: 12)
-            out += text(x + 30, y + 14, "\(st.tier.key), \(ReplayReport.fixed(policy[st.state].frame, 0)) m · \(InfoCommand.duration(st.seconds))", size: 10, fill: "#555555")
+            out += text(
+                x + 30, y + 14, "\(st.tier.key), \(ReplayReport.fixed(policy[st.state].frame, 0)) m · \(InfoCommand.duration(st.seconds))",
+                size: 10, fill: "#555555")
             y += 32
         }
         y += 6
@@ -189,9 +210,14 @@ enum ReplaySVG {
         y += 18
         let roles = r.roles.filter { role in track.paths.contains { $0.role == role } }
         for role in roles {
-            let dash = role == .helper ? "stroke-width=\"3.5\"" : role == .hirer ? "stroke-width=\"2\" stroke-dasharray=\"7 4\"" : "stroke-width=\"2.5\" stroke-dasharray=\"1 4\""
+            let dash =
+                role == .helper
+                ? "stroke-width=\"3.5\""
+                : role == .hirer ? "stroke-width=\"2\" stroke-dasharray=\"7 4\"" : "stroke-width=\"2.5\" stroke-dasharray=\"1 4\""
             out += "<path d=\"M\(n(x)) \(n(y - 4)) h30\" stroke=\"#333333\" \(dash) stroke-linecap=\"round\"/>"
-            let role = r.roleTotals.first { $0.role == role }.map { "\($0.role.key): \($0.deliveredFixes) delivered, \($0.sentUpdates) sent" } ?? role.key
+            let role =
+                r.roleTotals.first { $0.role == role }.map { "\($0.role.key): \($0.deliveredFixes) delivered, \($0.sentUpdates) sent" }
+                ?? role.key
             out += text(x + 38, y, role, size: 11)
             y += 18
         }
@@ -218,7 +244,8 @@ enum ReplaySVG {
             out += text(x + 24, y, name, size: 11)
             y += 22
         }
-        out += "<rect x=\"\(n(x))\" y=\"\(n(y - 10))\" width=\"16\" height=\"12\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/>"
+        out +=
+            "<rect x=\"\(n(x))\" y=\"\(n(y - 10))\" width=\"16\" height=\"12\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/>"
         out += text(x + 24, y, "map frame: the hirer's map", size: 11)
         out += text(x + 24, y + 14, "at the state's first fix", size: 11)
         return out + "</g>\n"
@@ -228,7 +255,8 @@ enum ReplaySVG {
 
     static func chart(_ r: ReplayResult, _ track: ReplayTrack) -> String {
         var out = "<g class=\"chart\">\n"
-        out += text(plot.x, plot.y - 14, "Cumulative updates and energy, all phones (\(r.energyModel), an estimate)", size: 13, weight: "bold")
+        out += text(
+            plot.x, plot.y - 14, "Cumulative updates and energy, all phones (\(r.energyModel), an estimate)", size: 13, weight: "bold")
         let total = max(r.durationSeconds, 1)
         let maxCount = Double(max(track.series.map(\.delivered).max() ?? 0, 1))
         let maxJ = max(track.series.map(\.energyJoules).max() ?? 0, 1e-9)
@@ -243,21 +271,29 @@ enum ReplaySVG {
         for band in bands(r) {
             let x0 = x(band.from), x1 = x(band.to)
             guard x1 > x0 else { continue }
-            out += "<rect class=\"band\" data-state=\"\(band.state.key)\" x=\"\(n(x0))\" y=\"\(n(plot.y))\" width=\"\(n(x1 - x0))\" height=\"\(n(plot.h))\" fill=\"\(colour(band.state))\" fill-opacity=\"0.22\"/>\n"
+            out +=
+                "<rect class=\"band\" data-state=\"\(band.state.key)\" x=\"\(n(x0))\" y=\"\(n(plot.y))\" width=\"\(n(x1 - x0))\" height=\"\(n(plot.h))\" fill=\"\(colour(band.state))\" fill-opacity=\"0.22\"/>\n"
             let label = band.state.displayName
-            if x1 - x0 > Double(label.count) * 6.2 + 6 { out += text((x0 + x1) / 2, plot.y + 13, label, size: 10, anchor: "middle", fill: "#333333") }
+            if x1 - x0 > Double(label.count) * 6.2 + 6 {
+                out += text((x0 + x1) / 2, plot.y + 13, label, size: 10, anchor: "middle", fill: "#333333")
+            }
         }
         // Axes and grid.
-        out += "<rect x=\"\(n(plot.x))\" y=\"\(n(plot.y))\" width=\"\(n(plot.w))\" height=\"\(n(plot.h))\" fill=\"none\" stroke=\"#888888\"/>\n"
+        out +=
+            "<rect x=\"\(n(plot.x))\" y=\"\(n(plot.y))\" width=\"\(n(plot.w))\" height=\"\(n(plot.h))\" fill=\"none\" stroke=\"#888888\"/>\n"
         for i in 0...countTicks {
             let yy = yCount(Double(i) * countStep)
-            if i > 0 && i < countTicks { out += "<path d=\"M\(n(plot.x)) \(n(yy)) h\(n(plot.w))\" stroke=\"#ffffff\" stroke-opacity=\"0.9\"/>\n" }
+            if i > 0 && i < countTicks {
+                out += "<path d=\"M\(n(plot.x)) \(n(yy)) h\(n(plot.w))\" stroke=\"#ffffff\" stroke-opacity=\"0.9\"/>\n"
+            }
             out += text(plot.x - 6, yy + 4, ReplayReport.fixed(Double(i) * countStep, countStep < 1 ? 1 : 0), size: 10, anchor: "end")
         }
         for i in 0...jTicks {
             let yy = yJ(Double(i) * jStep)
             out += "<path d=\"M\(n(plot.x + plot.w)) \(n(yy)) h4\" stroke=\"\(energyColour)\"/>"
-            out += text(plot.x + plot.w + 7, yy + 4, ReplayReport.fixed(Double(i) * jStep, jStep < 1 ? 2 : 0), size: 10, fill: energyColour) + "\n"
+            out +=
+                text(plot.x + plot.w + 7, yy + 4, ReplayReport.fixed(Double(i) * jStep, jStep < 1 ? 2 : 0), size: 10, fill: energyColour)
+                + "\n"
         }
         let minutes = total / 60
         let step = niceLength(minutes / 6)
@@ -268,11 +304,14 @@ enum ReplaySVG {
             out += text(xx, plot.y + plot.h + 16, ReplayReport.fixed(m, step < 1 ? 1 : 0), size: 10, anchor: "middle") + "\n"
             m += step
         }
-        out += text(plot.x + plot.w / 2, plot.y + plot.h + 32, "minutes since \(ReplayReport.clock(r.start)) UTC", size: 11, anchor: "middle")
+        out += text(
+            plot.x + plot.w / 2, plot.y + plot.h + 32, "minutes since \(ReplayReport.clock(r.start)) UTC", size: 11, anchor: "middle")
         let cy = plot.y + plot.h / 2
-        out += "<text x=\"\(n(plot.x - 44))\" y=\"\(n(cy))\" transform=\"rotate(-90 \(n(plot.x - 44)) \(n(cy)))\" text-anchor=\"middle\" font-size=\"11\">updates (cumulative)</text>\n"
+        out +=
+            "<text x=\"\(n(plot.x - 44))\" y=\"\(n(cy))\" transform=\"rotate(-90 \(n(plot.x - 44)) \(n(cy)))\" text-anchor=\"middle\" font-size=\"11\">updates (cumulative)</text>\n"
         let rx = plot.x + plot.w + 48
-        out += "<text x=\"\(n(rx))\" y=\"\(n(cy))\" transform=\"rotate(90 \(n(rx)) \(n(cy)))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(energyColour)\">energy, J (cumulative)</text>\n"
+        out +=
+            "<text x=\"\(n(rx))\" y=\"\(n(cy))\" transform=\"rotate(90 \(n(rx)) \(n(cy)))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(energyColour)\">energy, J (cumulative)</text>\n"
 
         // Series: steps for counts, straight segments for energy.
         func steps(_ value: (ReplayTrack.Sample) -> Double, _ y: (Double) -> Double) -> String {
@@ -280,8 +319,10 @@ enum ReplaySVG {
             for s in track.series { d += " H\(n(x(s.seconds))) V\(n(y(value(s))))" }
             return d
         }
-        out += "<path class=\"series\" data-series=\"delivered\" d=\"\(steps({ Double($0.delivered) }, yCount))\" fill=\"none\" stroke=\"#222222\" stroke-width=\"2\"/>\n"
-        out += "<path class=\"series\" data-series=\"sent\" d=\"\(steps({ Double($0.sent) }, yCount))\" fill=\"none\" stroke=\"#222222\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n"
+        out +=
+            "<path class=\"series\" data-series=\"delivered\" d=\"\(steps({ Double($0.delivered) }, yCount))\" fill=\"none\" stroke=\"#222222\" stroke-width=\"2\"/>\n"
+        out +=
+            "<path class=\"series\" data-series=\"sent\" d=\"\(steps({ Double($0.sent) }, yCount))\" fill=\"none\" stroke=\"#222222\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n"
         var d = "M\(n(x(0))) \(n(yJ(0)))"
         for s in track.series { d += " L\(n(x(s.seconds))) \(n(yJ(s.energyJoules)))" }
         out += "<path class=\"series\" data-series=\"energy\" d=\"\(d)\" fill=\"none\" stroke=\"\(energyColour)\" stroke-width=\"2\"/>\n"
@@ -289,8 +330,12 @@ enum ReplaySVG {
         let lx = plot.x + 10, ly = plot.y + 30
         out += "<rect x=\"\(n(lx - 6))\" y=\"\(n(ly - 12))\" width=\"150\" height=\"54\" fill=\"#ffffff\" fill-opacity=\"0.85\"/>"
         out += "<path d=\"M\(n(lx)) \(n(ly - 4)) h24\" stroke=\"#222222\" stroke-width=\"2\"/>" + text(lx + 30, ly, "delivered", size: 11)
-        out += "<path d=\"M\(n(lx)) \(n(ly + 12)) h24\" stroke=\"#222222\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>" + text(lx + 30, ly + 16, "sent", size: 11)
-        out += "<path d=\"M\(n(lx)) \(n(ly + 28)) h24\" stroke=\"\(energyColour)\" stroke-width=\"2\"/>" + text(lx + 30, ly + 32, "energy (J)", size: 11, fill: energyColour) + "\n"
+        out +=
+            "<path d=\"M\(n(lx)) \(n(ly + 12)) h24\" stroke=\"#222222\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
+            + text(lx + 30, ly + 16, "sent", size: 11)
+        out +=
+            "<path d=\"M\(n(lx)) \(n(ly + 28)) h24\" stroke=\"\(energyColour)\" stroke-width=\"2\"/>"
+            + text(lx + 30, ly + 32, "energy (J)", size: 11, fill: energyColour) + "\n"
         return out + "</g>\n"
     }
 
@@ -322,12 +367,17 @@ enum ReplaySVG {
         return p
     }
 
-    static func metres(_ m: Double) -> String { m >= 1000 ? "\(ReplayReport.fixed(m / 1000, m >= 10_000 ? 0 : 1)) km" : "\(ReplayReport.fixed(m, m >= 1 ? 0 : 1)) m" }
+    static func metres(_ m: Double) -> String {
+        m >= 1000 ? "\(ReplayReport.fixed(m / 1000, m >= 10_000 ? 0 : 1)) km" : "\(ReplayReport.fixed(m, m >= 1 ? 0 : 1)) m"
+    }
 
     /// A coordinate in the SVG: one decimal.
     static func n(_ x: Double) -> String { ReplayReport.fixed(x, 1) }
 
-    static func text(_ x: Double, _ y: Double, _ s: String, size: Double = 12, anchor: String = "start", weight: String = "normal", fill: String = "#111111") -> String {
+    static func text(
+        _ x: Double, _ y: Double, _ s: String, size: Double = 12, anchor: String = "start", weight: String = "normal",
+        fill: String = "#111111"
+    ) -> String {
         var dropped = 0
         let escaped = xmlEscaped(s, dropped: &dropped)
         var attrs = "x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\""

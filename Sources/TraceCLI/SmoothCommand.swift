@@ -62,13 +62,16 @@ enum SmoothCommand {
         ],
         options: [
             .value("mode", short: "m", \.mode, valueName: "MODE", help: "How the device travels (sets the process noise)."),
-            .value("tier", \.tier, valueName: "TIER",
-                   help: "The accuracy tier the trace was recorded at (sets the σ floor, the nominal accuracy and the process noise)."),
-            .value("convention", \.convention, valueName: "PLATFORM",
-                   help: "What reported accuracy means: ios (σ = acc/√2), android (acc/1.51), w3c (acc/2.45)."),
+            .value(
+                "tier", \.tier, valueName: "TIER",
+                help: "The accuracy tier the trace was recorded at (sets the σ floor, the nominal accuracy and the process noise)."),
+            .value(
+                "convention", \.convention, valueName: "PLATFORM",
+                help: "What reported accuracy means: ios (σ = acc/√2), android (acc/1.51), w3c (acc/2.45)."),
             .flag("rts", \.rts, help: "Smooth offline with the Rauch–Tung–Striebel smoother instead of the forward filter."),
-            .value("gate", \.gate, valueName: "CHI2",
-                   help: "Reject a point whose squared Mahalanobis distance exceeds this (χ², 2 degrees of freedom; 'inf': no gating)."),
+            .value(
+                "gate", \.gate, valueName: "CHI2",
+                help: "Reject a point whose squared Mahalanobis distance exceeds this (χ², 2 degrees of freedom; 'inf': no gating)."),
         ] + ConvertCommand.transcodeOptions.map { $0.on(\.transcoding) },
         examples: [
             "tracekit smooth --rts ride.gpx ride-smoothed.gpx",
@@ -76,7 +79,10 @@ enum SmoothCommand {
         ])
 
     static func run(_ options: Options, _ output: Output) throws(CLIError) {
-        guard let configuration = SmoothingConfiguration(tier: options.tier, mode: options.mode, convention: options.convention, gate: options.gate.rawValue) else {
+        guard
+            let configuration = SmoothingConfiguration(
+                tier: options.tier, mode: options.mode, convention: options.convention, gate: options.gate.rawValue)
+        else {
             throw .usage("'--tier' \(options.tier.key) gives no smoothing parameters")  // not a choice: the parser refused it
         }
         var stage = SmoothStage(configuration: configuration, rts: options.rts)
@@ -164,8 +170,10 @@ struct SmoothStage: TraceStage {
         let c = smoother.configuration
         func metres(_ x: Double) -> String { JSONWriter.number((x * 100).rounded() / 100) + " m" }
         let gate = c.parameters.gate.isFinite ? JSONWriter.number(c.parameters.gate) : "inf"
-        var line = "smoothed \(summary.points) points (\(rts ? "RTS smoother" : "forward filter"); \(c.mode.rawValue), \(c.tier.key), \(c.convention.rawValue) accuracy, gate \(gate)): "
-        line += "\(summary.rejected) rejected, \(summary.restarts) restarts, mean correction \(metres(summary.meanCorrection)), largest \(metres(summary.maximumCorrection))"
+        var line =
+            "smoothed \(summary.points) points (\(rts ? "RTS smoother" : "forward filter"); \(c.mode.rawValue), \(c.tier.key), \(c.convention.rawValue) accuracy, gate \(gate)): "
+        line +=
+            "\(summary.rejected) rejected, \(summary.restarts) restarts, mean correction \(metres(summary.meanCorrection)), largest \(metres(summary.maximumCorrection))"
         return [line] + (untimed > 0 ? ["\(untimed) points without a time were written unchanged"] : [])
             + (unestimated > 0 ? ["\(unestimated) points without an estimate were written unchanged"] : [])
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The `tracekit` command line: finds the subcommand, parses its arguments, runs it, and maps
@@ -134,7 +134,8 @@ public enum TraceKitCommand {
         guard let (command, rest) = command(in: arguments) else {
             let family = commands.map(\.name).filter { $0.hasPrefix(first + " ") }
             if !family.isEmpty {
-                throw .usage("'\(first)' needs a subcommand: \(family.map { String($0.dropFirst(first.count + 1)) }.joined(separator: ", "))")
+                throw .usage(
+                    "'\(first)' needs a subcommand: \(family.map { String($0.dropFirst(first.count + 1)) }.joined(separator: ", "))")
             }
             throw .usage("unknown subcommand '\(first)'")
         }

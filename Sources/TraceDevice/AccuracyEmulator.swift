@@ -56,7 +56,9 @@ struct AccuracyEmulator: Sendable {
     /// recording has none and the fix passes through).
     mutating func emulate(_ fix: Coordinate, at time: Double, accuracy: Double?, tier: AccuracyTier) -> (Coordinate, Double?) {
         if case .off = noise { return (fix, accuracy) }
-        guard let sigmaTier = SmoothingConfiguration.nominalSigma(tier: tier), let nominal = tier.nominalAccuracy else { return (fix, accuracy) }
+        guard let sigmaTier = SmoothingConfiguration.nominalSigma(tier: tier), let nominal = tier.nominalAccuracy else {
+            return (fix, accuracy)
+        }
         var sigmaFix = 0.0
         if let accuracy, accuracy > 0, accuracy.isFinite { sigmaFix = convention.sigma(accuracy: accuracy) }
         guard sigmaTier > sigmaFix else { return (fix, accuracy) }

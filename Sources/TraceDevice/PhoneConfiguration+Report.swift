@@ -39,7 +39,8 @@ extension PhoneConfiguration {
         let smoothed: JSONValue
         switch smoothing {
         case .off: smoothed = .object([("mode", .string("off"))])
-        case .on(let mode, let gate): smoothed = .object([("mode", .string(mode.rawValue)), ("gate", gate.isFinite ? .number(gate) : .null)])
+        case .on(let mode, let gate):
+            smoothed = .object([("mode", .string(mode.rawValue)), ("gate", gate.isFinite ? .number(gate) : .null)])
         }
         return .object([
             ("accuracyEmulation", emulation), ("smoothing", smoothed),

@@ -69,8 +69,10 @@ public struct UpdateGate: Sendable {
     }
 
     /// A gate with explicit settings; `exact` as for ``init(_:exact:)``.
-    public init(tier: AccuracyTier, distanceFilter: Double, delivery: DeliveryModel = .coreLocation, accuracyGate: AccuracyGate? = nil,
-                exact: some GeodesicSolver & Sendable) {
+    public init(
+        tier: AccuracyTier, distanceFilter: Double, delivery: DeliveryModel = .coreLocation, accuracyGate: AccuracyGate? = nil,
+        exact: some GeodesicSolver & Sendable
+    ) {
         self.exact = exact
         self.tier = tier
         self.distanceFilter = distanceFilter
@@ -98,11 +100,12 @@ public struct UpdateGate: Sendable {
     /// is cancelled or completed), filter, delivery model and accuracy gate, as
     /// ``apply(_:)-(StatePolicy)`` does for a row.
     public mutating func apply(_ action: SharingAction) {
-        apply(StatePolicy(
-            tier: action.tier, frame: action.frame, distanceFilter: action.distanceFilter,
-            delivery: action.delivery, accuracyGate: action.accuracyGate,
-            shows: ShownContent(route: false, routeLines: action.routeLines, destination: false),
-            hirerAnnotations: [], helperAnnotations: []))
+        apply(
+            StatePolicy(
+                tier: action.tier, frame: action.frame, distanceFilter: action.distanceFilter,
+                delivery: action.delivery, accuracyGate: action.accuracyGate,
+                shows: ShownContent(route: false, routeLines: action.routeLines, destination: false),
+                hirerAnnotations: [], helperAnnotations: []))
     }
 
     /// Offers a fix taken at `time` (seconds) with no reported accuracy or speed; returns whether it

@@ -47,7 +47,8 @@ public struct RequestCategory: Hashable, Sendable {
     /// unknown name is a non-ride category of that name.
     public init(named name: String) {
         let folded = String(name.lowercased().map { $0 == "-" || $0 == "_" ? " " : $0 })
-        self = [RequestCategory.ride, .babysitting, .dogWalking, .delivery].first { $0.name == folded }
+        self =
+            [RequestCategory.ride, .babysitting, .dogWalking, .delivery].first { $0.name == folded }
             ?? RequestCategory(name: folded, isRide: false)
     }
 }

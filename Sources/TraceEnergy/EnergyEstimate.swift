@@ -97,10 +97,13 @@ public struct EnergyEstimate: Hashable, Sendable {
             ("deliveredFixes", .number(Double(deliveredFixes))), ("sent", .number(Double(sent))),
             ("received", .number(Double(received))), ("radioPromotions", .number(Double(radioPromotions))),
             ("locationJoules", .number(locationJoules)), ("fixesJoules", .number(fixesJoules)),
-            ("radioJoules", .object([
-                ("promotion", .number(radio.promotionJoules)), ("transmit", .number(radio.transmitJoules)),
-                ("tail", .number(radio.tailJoules)), ("total", .number(radio.totalJoules)),
-            ])),
+            (
+                "radioJoules",
+                .object([
+                    ("promotion", .number(radio.promotionJoules)), ("transmit", .number(radio.transmitJoules)),
+                    ("tail", .number(radio.tailJoules)), ("total", .number(radio.totalJoules)),
+                ])
+            ),
             ("totalJoules", .number(totalJoules)), ("milliampHours", .number(milliampHours)),
             ("milliampHoursPerHour", optional(milliampHoursPerHour)), ("averageMilliwatts", optional(averageMilliwatts)),
             ("dominant", dominant.map { .object([("part", .string($0.part.rawValue)), ("share", .number($0.share))]) } ?? .null),

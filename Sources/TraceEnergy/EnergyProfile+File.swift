@@ -98,11 +98,16 @@ private struct ProfileReader: JSONFieldReading {
         guard let format = root["format"] else {
             throw fail(root, "format", "missing; an energy profile file starts with \"format\": \"tracekit-energy-profile\"")
         }
-        guard try string(format, "format") == "tracekit-energy-profile" else { throw fail(format, "format", "expected \"tracekit-energy-profile\"") }
-        guard let version = root["version"] else { throw fail(root, "version", "missing; this TraceKit reads version \(EnergyProfile.fileVersion)") }
+        guard try string(format, "format") == "tracekit-energy-profile" else {
+            throw fail(format, "format", "expected \"tracekit-energy-profile\"")
+        }
+        guard let version = root["version"] else {
+            throw fail(root, "version", "missing; this TraceKit reads version \(EnergyProfile.fileVersion)")
+        }
         guard case .number(let v) = version.kind else { throw fail(version, "version", "expected a number, found \(version.typeName)") }
         guard v == Double(EnergyProfile.fileVersion) else {
-            throw fail(version, "version", "unsupported version \(JSONWriter.number(v)); this TraceKit reads version \(EnergyProfile.fileVersion)")
+            throw fail(
+                version, "version", "unsupported version \(JSONWriter.number(v)); this TraceKit reads version \(EnergyProfile.fileVersion)")
         }
         if let m = root["model"], try string(m, "model") != EnergyProfile.modelName {
             throw fail(m, "model", "this profile is for another model; this TraceKit's is \(EnergyProfile.modelName)")
@@ -110,14 +115,18 @@ private struct ProfileReader: JSONFieldReading {
         if let m = root["modelVersion"] {
             guard case .number(let x) = m.kind else { throw fail(m, "modelVersion", "expected a number, found \(m.typeName)") }
             guard x == Double(EnergyProfile.modelVersion) else {
-                throw fail(m, "modelVersion", "this profile is for model version \(JSONWriter.number(x)); this TraceKit's is \(EnergyProfile.modelVersion)")
+                throw fail(
+                    m, "modelVersion",
+                    "this profile is for model version \(JSONWriter.number(x)); this TraceKit's is \(EnergyProfile.modelVersion)")
             }
         }
         var profile = EnergyProfile.lte
         if let b = root["base"] {
             let name = try string(b, "base")
             guard let base = EnergyProfile.builtIn(named: name) else {
-                throw fail(b, "base", "unknown profile \"\(shown(name))\"; expected one of \(EnergyProfile.builtIn.map(\.name).joined(separator: ", "))")
+                throw fail(
+                    b, "base",
+                    "unknown profile \"\(shown(name))\"; expected one of \(EnergyProfile.builtIn.map(\.name).joined(separator: ", "))")
             }
             profile = base
         }
@@ -158,7 +167,9 @@ private struct ProfileReader: JSONFieldReading {
             let p = "assumed[\(i)]"
             let path = try string(item, p)
             guard let c = EnergyConstant.allCases.first(where: { $0.path == path }) else {
-                throw fail(item, p, "unknown constant \"\(shown(path))\"; expected one of \(EnergyConstant.allCases.map(\.path).joined(separator: ", "))")
+                throw fail(
+                    item, p,
+                    "unknown constant \"\(shown(path))\"; expected one of \(EnergyConstant.allCases.map(\.path).joined(separator: ", "))")
             }
             guard result.insert(c).inserted else { throw fail(item, p, "\"\(path)\" is listed twice") }
         }

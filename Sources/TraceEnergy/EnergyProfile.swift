@@ -161,7 +161,8 @@ public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable
         case .bestForNavigationPower, .bestPower, .nearestTenMetersPower, .hundredMetersPower, .kilometerPower, .threeKilometersPower:
             "locationMilliwatts"
         case .fixEnergy, .nominalVoltage: nil
-        case .promotionPower, .promotionDuration, .transmitPower, .transmitDuration, .tailPower, .tailDuration, .secondTailPower, .secondTailDuration:
+        case .promotionPower, .promotionDuration, .transmitPower, .transmitDuration, .tailPower, .tailDuration, .secondTailPower,
+            .secondTailDuration:
             "radio"
         }
     }
@@ -195,7 +196,7 @@ public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable
     public var unit: String {
         switch self {
         case .bestForNavigationPower, .bestPower, .nearestTenMetersPower, .hundredMetersPower, .kilometerPower, .threeKilometersPower,
-             .promotionPower, .transmitPower, .tailPower, .secondTailPower:
+            .promotionPower, .transmitPower, .tailPower, .secondTailPower:
             "mW"
         case .promotionDuration, .transmitDuration, .tailDuration, .secondTailDuration: "s"
         case .fixEnergy: "mJ"

@@ -15,7 +15,9 @@ public struct TierSeconds: Hashable, Sendable {
     private var nearestTenMeters = 0.0, best = 0.0, bestForNavigation = 0.0
 
     /// The six tiers MetricKit reports, in the order of its documentation (most accurate first).
-    public static let metricKitOrder: [AccuracyTier] = [.bestForNavigation, .best, .nearestTenMeters, .hundredMeters, .kilometer, .threeKilometers]
+    public static let metricKitOrder: [AccuracyTier] = [
+        .bestForNavigation, .best, .nearestTenMeters, .hundredMeters, .kilometer, .threeKilometers,
+    ]
 
     /// No time in any tier.
     public init() {}

@@ -94,12 +94,16 @@ public enum Haversine {
             i += 2
         }
         if i < n {
-            out[i] = MeanEarth.radius * nearCentralAngle(
-                _D2(repeating: a1[i]), _D2(repeating: o1[i]), _D2(repeating: a2[i]), _D2(repeating: o2[i]))[0]
+            out[i] =
+                MeanEarth.radius
+                * nearCentralAngle(
+                    _D2(repeating: a1[i]), _D2(repeating: o1[i]), _D2(repeating: a2[i]), _D2(repeating: o2[i]))[0]
         }
         for i in 0..<n where out[i] < 0 {
-            out[i] = MeanEarth.radius * generalCentralAngle(
-                _D2(repeating: a1[i]), _D2(repeating: o1[i]), _D2(repeating: a2[i]), _D2(repeating: o2[i]))[0]
+            out[i] =
+                MeanEarth.radius
+                * generalCentralAngle(
+                    _D2(repeating: a1[i]), _D2(repeating: o1[i]), _D2(repeating: a2[i]), _D2(repeating: o2[i]))[0]
         }
     }
 

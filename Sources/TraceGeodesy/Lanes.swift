@@ -10,7 +10,7 @@
 // correctly rounded either way; min, max and abs differ only for NaN, which validated input
 // never holds).
 #if arch(x86_64)
-import _Builtin_intrinsics.intel
+    import _Builtin_intrinsics.intel
 #endif
 
 typealias _D2 = SIMD2<Double>
@@ -19,9 +19,9 @@ typealias _D2 = SIMD2<Double>
 @inline(__always)
 func _sqrt2(_ x: _D2) -> _D2 {
     #if arch(x86_64)
-    return _mm_sqrt_pd(x)
+        return _mm_sqrt_pd(x)
     #else
-    return x.squareRoot()
+        return x.squareRoot()
     #endif
 }
 
@@ -29,9 +29,9 @@ func _sqrt2(_ x: _D2) -> _D2 {
 @inline(__always)
 func _max2(_ a: _D2, _ b: _D2) -> _D2 {
     #if arch(x86_64)
-    return _mm_max_pd(a, b)
+        return _mm_max_pd(a, b)
     #else
-    return a.replacing(with: b, where: b .> a)
+        return a.replacing(with: b, where: b .> a)
     #endif
 }
 
@@ -39,9 +39,9 @@ func _max2(_ a: _D2, _ b: _D2) -> _D2 {
 @inline(__always)
 func _min2(_ a: _D2, _ b: _D2) -> _D2 {
     #if arch(x86_64)
-    return _mm_min_pd(a, b)
+        return _mm_min_pd(a, b)
     #else
-    return a.replacing(with: b, where: b .< a)
+        return a.replacing(with: b, where: b .< a)
     #endif
 }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Fast ellipsoidal distance between nearby points, such as consecutive GPS fixes.
@@ -29,8 +29,10 @@ public enum TangentPlane {
     static func offsets(_ lat1: _D2, _ lon1: _D2, _ lat2: _D2, _ lon2: _D2) -> (north: _D2, east: _D2) {
         let mid = (lat1 + lat2) * 0.5
         let u = (mid * (1.0 / 90)) * (mid * (1.0 / 90))
-        return (_metresPerDegreeLatitude(u) * (lat2 - lat1),
-                _metresPerDegreeLongitude(u) * _wrappedLongitudeDifference(lon1, lon2))
+        return (
+            _metresPerDegreeLatitude(u) * (lat2 - lat1),
+            _metresPerDegreeLongitude(u) * _wrappedLongitudeDifference(lon1, lon2)
+        )
     }
 
     /// The planar distance in metres, or −1 in lanes outside the domain.

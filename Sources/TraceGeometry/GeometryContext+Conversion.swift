@@ -82,11 +82,12 @@ extension GeometryContext {
         var holePointers: [OpaquePointer?] = holes.map { $0.release() }
         let shellPointer = shell.release()
         let count = UInt32(holePointers.count)
-        return try own(nonNull("GEOSGeom_createPolygon_r") {
-            holePointers.withUnsafeMutableBufferPointer { buffer in
-                GEOSGeom_createPolygon_r(handle, shellPointer, buffer.baseAddress, count)
-            }
-        })
+        return try own(
+            nonNull("GEOSGeom_createPolygon_r") {
+                holePointers.withUnsafeMutableBufferPointer { buffer in
+                    GEOSGeom_createPolygon_r(handle, shellPointer, buffer.baseAddress, count)
+                }
+            })
     }
 
     /// A GEOS collection of `type` from member geometries (ownership passes to GEOS).
@@ -97,11 +98,12 @@ extension GeometryContext {
         // GEOSGeom_createCollection_r takes ownership of the members (not of the array), freeing
         // them itself on failure; NULL is the failure sentinel.
         var pointers: [OpaquePointer?] = members.map { $0.release() }
-        return try own(nonNull("GEOSGeom_createCollection_r") {
-            pointers.withUnsafeMutableBufferPointer { buffer in
-                GEOSGeom_createCollection_r(handle, Int32(type.rawValue), buffer.baseAddress, count)
-            }
-        })
+        return try own(
+            nonNull("GEOSGeom_createCollection_r") {
+                pointers.withUnsafeMutableBufferPointer { buffer in
+                    GEOSGeom_createCollection_r(handle, Int32(type.rawValue), buffer.baseAddress, count)
+                }
+            })
     }
 
     /// An empty GEOS geometry of `kind` (the `GEOSGeom_createEmpty*_r` constructors, NULL on failure).
@@ -114,15 +116,17 @@ extension GeometryContext {
         case .polygon:
             return try own(nonNull("GEOSGeom_createEmptyPolygon_r") { GEOSGeom_createEmptyPolygon_r(handle) })
         case .multiPoint, .multiLineString, .multiPolygon, .geometryCollection:
-            let type: GEOSGeomTypes = switch kind {
-            case .multiPoint: GEOS_MULTIPOINT
-            case .multiLineString: GEOS_MULTILINESTRING
-            case .multiPolygon: GEOS_MULTIPOLYGON
-            default: GEOS_GEOMETRYCOLLECTION
-            }
-            return try own(nonNull("GEOSGeom_createEmptyCollection_r") {
-                GEOSGeom_createEmptyCollection_r(handle, Int32(type.rawValue))
-            })
+            let type: GEOSGeomTypes =
+                switch kind {
+                case .multiPoint: GEOS_MULTIPOINT
+                case .multiLineString: GEOS_MULTILINESTRING
+                case .multiPolygon: GEOS_MULTIPOLYGON
+                default: GEOS_GEOMETRYCOLLECTION
+                }
+            return try own(
+                nonNull("GEOSGeom_createEmptyCollection_r") {
+                    GEOSGeom_createEmptyCollection_r(handle, Int32(type.rawValue))
+                })
         }
     }
 

@@ -46,16 +46,20 @@ public final class GeometryContext {
         let userdata = Unmanaged.passUnretained(sink).toOpaque()
         // Both setters return the previously installed handler (NULL when there was none), not a
         // status, so there is no failure sentinel to check.
-        _ = GEOSContext_setErrorMessageHandler_r(handle, { message, userdata in
-            guard let message, let userdata else { return }
-            Unmanaged<MessageSink>.fromOpaque(userdata).takeUnretainedValue()
-                .recordError(String(cString: message))
-        }, userdata)
-        _ = GEOSContext_setNoticeMessageHandler_r(handle, { message, userdata in
-            guard let message, let userdata else { return }
-            Unmanaged<MessageSink>.fromOpaque(userdata).takeUnretainedValue()
-                .recordNotice(String(cString: message))
-        }, userdata)
+        _ = GEOSContext_setErrorMessageHandler_r(
+            handle,
+            { message, userdata in
+                guard let message, let userdata else { return }
+                Unmanaged<MessageSink>.fromOpaque(userdata).takeUnretainedValue()
+                    .recordError(String(cString: message))
+            }, userdata)
+        _ = GEOSContext_setNoticeMessageHandler_r(
+            handle,
+            { message, userdata in
+                guard let message, let userdata else { return }
+                Unmanaged<MessageSink>.fromOpaque(userdata).takeUnretainedValue()
+                    .recordNotice(String(cString: message))
+            }, userdata)
     }
 
     deinit {

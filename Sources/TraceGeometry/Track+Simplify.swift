@@ -31,7 +31,8 @@ extension GeometryContext {
         let frame = try Self.localFrame(around: track)
         let planar = track.map { Point2D(frame.eastNorth(of: $0)) }
         let line = Geometry.lineString(try LineString(planar))
-        let simplified = preservingTopology
+        let simplified =
+            preservingTopology
             ? try simplifyPreservingTopology(line, tolerance: toleranceMetres)
             : try simplify(line, tolerance: toleranceMetres)
         let function = preservingTopology ? "GEOSTopologyPreserveSimplify_r" : "GEOSSimplify_r"

@@ -52,7 +52,9 @@ extension JSONFieldReading {
     public func members(_ v: JSONValue, _ path: String, allowed: [String]) throws(JSONFileError) -> [(key: String, value: JSONValue)] {
         guard case .object(let m) = v.kind else { throw fail(v, path, "expected an object, found \(v.typeName)") }
         for (key, value) in m where !allowed.contains(key) {
-            throw fail(value, path.isEmpty ? shown(key) : "\(path).\(shown(key))", "unknown member; expected one of \(allowed.joined(separator: ", "))")
+            throw fail(
+                value, path.isEmpty ? shown(key) : "\(path).\(shown(key))",
+                "unknown member; expected one of \(allowed.joined(separator: ", "))")
         }
         return m
     }
@@ -70,7 +72,9 @@ extension JSONFieldReading {
     }
 
     /// A number of `unit` in `range` (excluding its lower bound when `lowerOpen`).
-    public func number(_ v: JSONValue, _ path: String, in range: ClosedRange<Double>, lowerOpen: Bool = false, unit: String) throws(JSONFileError) -> Double {
+    public func number(_ v: JSONValue, _ path: String, in range: ClosedRange<Double>, lowerOpen: Bool = false, unit: String)
+        throws(JSONFileError) -> Double
+    {
         guard case .number(let x) = v.kind else { throw fail(v, path, "expected a number of \(unit), found \(v.typeName)") }
         let low = lowerOpen ? "greater than \(JSONWriter.number(range.lowerBound))" : "at least \(JSONWriter.number(range.lowerBound))"
         guard range.contains(x), !(lowerOpen && x == range.lowerBound) else {

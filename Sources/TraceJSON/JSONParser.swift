@@ -154,7 +154,9 @@ public enum JSONParser {
             let intStart = index
             let n = digits(&self)
             guard n > 0 else { throw error("expected a digit") }
-            if n > 1 && bytes[intStart] == UInt8(ascii: "0") { throw JSONError(line: l, column: c, message: "a number may not have a leading zero") }
+            if n > 1 && bytes[intStart] == UInt8(ascii: "0") {
+                throw JSONError(line: l, column: c, message: "a number may not have a leading zero")
+            }
             if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
                 index += 1
                 guard digits(&self) > 0 else { throw error("expected a digit after the decimal point") }

@@ -1,6 +1,7 @@
 import CProj
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A transformation between two coordinate reference systems, backed by PROJ.

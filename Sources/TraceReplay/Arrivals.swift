@@ -64,8 +64,10 @@ struct Arrivals {
             for v in viewers {
                 let arrived = point == .pickup ? pickupArrival : settled?.arrival
                 let visible = point == .pickup ? pickupVisible[v] : settled?.visible(to: v.rawValue)
-                arrivals.append(ArrivalVisibility(point: point, viewer: v, arrivedAt: arrived.map(Timestamp.init(nanoseconds:)),
-                                                  visibleAt: visible.map(Timestamp.init(nanoseconds:))))
+                arrivals.append(
+                    ArrivalVisibility(
+                        point: point, viewer: v, arrivedAt: arrived.map(Timestamp.init(nanoseconds:)),
+                        visibleAt: visible.map(Timestamp.init(nanoseconds:))))
             }
         }
         return arrivals

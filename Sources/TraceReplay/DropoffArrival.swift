@@ -87,7 +87,9 @@ struct OnlineDropoffArrival {
     mutating func fix(_ c: Coordinate, at time: Int64, leftPickup: Bool, stay: (started: Bool, closed: Dwell?)) {
         if stay.started || stay.closed != nil { fix(at: time, counts: false, stay: stay) }
         guard leftPickup else { return }
-        guard fromStart.arrival == nil || (committed.map { $0.arrival == nil } ?? false) || (open.map { $0.arrival == nil } ?? false) else { return }
+        guard fromStart.arrival == nil || (committed.map { $0.arrival == nil } ?? false) || (open.map { $0.arrival == nil } ?? false) else {
+            return
+        }
         let counts = RoleScanner.within(dropoff, c, radius)
         fromStart.fix(at: time, counts: counts)
         committed?.fix(at: time, counts: counts)
@@ -98,8 +100,10 @@ struct OnlineDropoffArrival {
     /// measured only when a candidate's arrival awaits this viewer's sight.
     @inline(__always)
     mutating func update(_ c: Coordinate, at time: Int64, to viewer: Int) {
-        guard fromStart.awaitsSight(at: time, by: viewer) || (committed?.awaitsSight(at: time, by: viewer) ?? false)
-            || (open?.awaitsSight(at: time, by: viewer) ?? false) else { return }
+        guard
+            fromStart.awaitsSight(at: time, by: viewer) || (committed?.awaitsSight(at: time, by: viewer) ?? false)
+                || (open?.awaitsSight(at: time, by: viewer) ?? false)
+        else { return }
         update(at: time, to: viewer, inside: RoleScanner.within(dropoff, c, radius))
     }
 

@@ -125,7 +125,7 @@ struct FixStream {
         window.removeAll()
         next = 0
         let taken = source
-        source = .exhausted   // the reader is held uniquely while reading
+        source = .exhausted  // the reader is held uniquely while reading
         switch taken {
         case .memory, .exhausted:
             ending = .end

@@ -41,8 +41,10 @@ public struct InferenceRules: Hashable, Sendable {
 /// no earlier than the start of the helper's last dwell or final stop centred within the radius
 /// of it, when there is one.
 enum PointInference {
-    static func pickup(given: Sourced<Coordinate>?, partyFirst: (role: Role, time: Int64, coordinate: Coordinate)?,
-                       helper: RoleScan, rules: InferenceRules) -> Sourced<Coordinate>? {
+    static func pickup(
+        given: Sourced<Coordinate>?, partyFirst: (role: Role, time: Int64, coordinate: Coordinate)?,
+        helper: RoleScan, rules: InferenceRules
+    ) -> Sourced<Coordinate>? {
         if let given { return given }
         if let p = partyFirst {
             return Sourced(p.coordinate, .inferred, "the \(p.role.key)'s first position (\(Timestamp(nanoseconds: p.time).iso8601))")
@@ -51,13 +53,16 @@ enum PointInference {
             return Sourced(d.centre, .inferred, "the centre of the helper's first dwell after setting off (\(describe(d)))")
         }
         if let first = helper.first {
-            return Sourced(first.coordinate, .inferred, "the helper's first position: no dwell after setting off, the trip starts at the pickup")
+            return Sourced(
+                first.coordinate, .inferred, "the helper's first position: no dwell after setting off, the trip starts at the pickup")
         }
         return nil
     }
 
-    static func dropoff(given: Sourced<Coordinate>?, pickup: Coordinate?, helper: RoleScan,
-                        rules: InferenceRules) -> (point: Sourced<Coordinate>, notBefore: Int64?)? {
+    static func dropoff(
+        given: Sourced<Coordinate>?, pickup: Coordinate?, helper: RoleScan,
+        rules: InferenceRules
+    ) -> (point: Sourced<Coordinate>, notBefore: Int64?)? {
         let r = rules.dwellRadiusMetres
         if let given {
             // The helper's last stop there, when it stopped there at all: a round trip passes

@@ -29,9 +29,10 @@ struct MeterCell {
     }
 
     func metrics(_ role: Role, seconds: Double) -> StateRoleMetrics {
-        StateRoleMetrics(role: role, rawFixes: raw, deliveredFixes: delivered, sentUpdates: sent, forwarded: forwarded,
-                         seconds: seconds, distanceMetres: distance,
-                         view: ViewMetrics(error: error, staleness: staleness, withoutUpdate: withoutUpdate), energy: energy)
+        StateRoleMetrics(
+            role: role, rawFixes: raw, deliveredFixes: delivered, sentUpdates: sent, forwarded: forwarded,
+            seconds: seconds, distanceMetres: distance,
+            view: ViewMetrics(error: error, staleness: staleness, withoutUpdate: withoutUpdate), energy: energy)
     }
 }
 

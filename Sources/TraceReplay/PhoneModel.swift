@@ -18,9 +18,11 @@ struct PhoneModel {
 
     init(role: Role, configuration: PhoneConfiguration) {
         self.role = role
-        emulator = PhoneEmulator(configuration, role: role, row: StatePolicy(
-            tier: .off, frame: 0, distanceFilter: 0, shows: ShownContent(route: false, routeLines: false, destination: false),
-            hirerAnnotations: [], helperAnnotations: []), exact: Geodesic())
+        emulator = PhoneEmulator(
+            configuration, role: role,
+            row: StatePolicy(
+                tier: .off, frame: 0, distanceFilter: 0, shows: ShownContent(route: false, routeLines: false, destination: false),
+                hirerAnnotations: [], helperAnnotations: []), exact: Geodesic())
     }
 
     /// Applies an action; returns the tier the phone now requests (off when it does not use
@@ -37,8 +39,9 @@ struct PhoneModel {
     /// delivered, and the position it reports (the fix itself when the pipeline passes through).
     @inline(__always)
     mutating func offer(_ fix: ReplayFix, at seconds: Double) -> PhoneOutcome {
-        emulator.offer(fix.coordinate, at: seconds,
-                       accuracy: fix.accuracy.isNaN ? nil : fix.accuracy,
-                       speed: fix.speed.isNaN ? nil : fix.speed)
+        emulator.offer(
+            fix.coordinate, at: seconds,
+            accuracy: fix.accuracy.isNaN ? nil : fix.accuracy,
+            speed: fix.speed.isNaN ? nil : fix.speed)
     }
 }

@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-public import TraceDomain
-#elseif canImport(Darwin)
-import Darwin
-#endif
 public import TraceDevice
 public import TraceEnergy
 import TraceGeodesy
 public import TraceIO
 public import TraceSharing
+
+#if canImport(Glibc)
+    import Glibc
+    public import TraceDomain
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// How to replay.
 public struct ReplayOptions: Sendable {
@@ -99,7 +100,8 @@ public enum Replay {
     /// larger files again. When the scenario is complete (``singlePassApplies(_:spec:)``) the first
     /// pass is skipped and each file is read once. Memory is bounded whatever the file size.
     /// - Throws: ``ReplayError``.
-    public static func run(_ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions) throws(ReplayError) -> ReplayResult {
+    public static func run(_ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions) throws(ReplayError) -> ReplayResult
+    {
         var none = NoReplayObserver()
         return try run(inputs, scenario: spec, options: options, observer: &none)
     }
@@ -137,8 +139,10 @@ public enum Replay {
     /// Whether a replay tries a single pass: ``ReplayOptions/singlePass`` is on, the observer does
     /// not see deliveries (``ReplayObserver/seesDeliveries``: an abandoned single pass would already
     /// have shown its updates) and the scenario is complete (``singlePassApplies(_:spec:)``).
-    static func triesSinglePass<Observer: ReplayObserver>(_ inputs: [TraceInput], spec: ScenarioSpec, options: ReplayOptions,
-                                                         observer: Observer.Type) -> Bool {
+    static func triesSinglePass<Observer: ReplayObserver>(
+        _ inputs: [TraceInput], spec: ScenarioSpec, options: ReplayOptions,
+        observer: Observer.Type
+    ) -> Bool {
         options.singlePass && !Observer.seesDeliveries && singlePassApplies(inputs, spec: spec)
     }
 
@@ -177,7 +181,8 @@ public enum Replay {
         for (fileIndex, input) in inputs.enumerated() {
             var reader: RoleReader
             do {
-                reader = try RoleReader(path: input.path, format: options.inputFormat, options: options.read, defaultRole: input.defaultRole)
+                reader = try RoleReader(
+                    path: input.path, format: options.inputFormat, options: options.read, defaultRole: input.defaultRole)
             } catch {
                 throw .read(error)
             }
@@ -198,7 +203,8 @@ public enum Replay {
                         continue
                     }
                     if records[role.rawValue] == nil {
-                        records[role.rawValue] = StreamRecord(path: input.path, role: role, defaultRole: input.defaultRole, rules: options.rules)
+                        records[role.rawValue] = StreamRecord(
+                            path: input.path, role: role, defaultRole: input.defaultRole, rules: options.rules)
                     }
                     try note(&records[role.rawValue]!, time: time, fix: fix, named: named, limit: limit)
                 }
@@ -206,7 +212,8 @@ public enum Replay {
             for role in [Role.helper, .hirer, .delegate] {
                 guard var r = records[role.rawValue] else { continue }
                 if r.buffer == nil && input.path == "-" {
-                    throw .invalid("<stdin>: more than \(limit) fixes for the \(role.key); standard input is held in memory, so replay a file instead")
+                    throw .invalid(
+                        "<stdin>: more than \(limit) fixes for the \(role.key); standard input is held in memory, so replay a file instead")
                 }
                 if r.unordered, var b = r.buffer {
                     b.sortByTime()
@@ -216,8 +223,10 @@ public enum Replay {
                 }
                 pass.records.append((fileIndex, r))
             }
-            pass.files.append(FileDiagnostics(path: input.path == "-" ? "<stdin>" : input.path, format: reader.format,
-                                              diagnostics: reader.diagnostics, untimedFixes: untimed, outOfOrderFixes: 0))
+            pass.files.append(
+                FileDiagnostics(
+                    path: input.path == "-" ? "<stdin>" : input.path, format: reader.format,
+                    diagnostics: reader.diagnostics, untimedFixes: untimed, outOfOrderFixes: 0))
         }
         return pass
     }

@@ -18,8 +18,10 @@ extension Engine {
                 totals[role].merge(cell)
                 perRole.append(cell.metrics(role, seconds: meters.seconds[state]))
             }
-            states.append(StateMetrics(state: state, entered: meters.entered[state], seconds: meters.seconds[state],
-                                       tier: options.policy[state].tier, roles: perRole))
+            states.append(
+                StateMetrics(
+                    state: state, entered: meters.entered[state], seconds: meters.seconds[state],
+                    tier: options.policy[state].tier, roles: perRole))
         }
         let duration = meters.seconds(tEnd)
         let roleTotals = roles.map { totals[$0].metrics($0, seconds: duration) }
@@ -38,14 +40,21 @@ extension Engine {
         }
         var traces: [TraceAssignment] = []
         for (i, input) in inputs.enumerated() {
-            let counts = first.records.filter { $0.file == i }.map { RoleFixCount(role: $0.record.role, fixes: $0.record.fixes, namedInTrace: $0.record.named) }
-            traces.append(TraceAssignment(path: input.path == "-" ? "<stdin>" : input.path, defaultRole: input.defaultRole, provenance: input.provenance, roles: counts))
+            let counts = first.records.filter { $0.file == i }.map {
+                RoleFixCount(role: $0.record.role, fixes: $0.record.fixes, namedInTrace: $0.record.named)
+            }
+            traces.append(
+                TraceAssignment(
+                    path: input.path == "-" ? "<stdin>" : input.path, defaultRole: input.defaultRole, provenance: input.provenance,
+                    roles: counts))
         }
-        let scenario = ReplayScenario(category: resolved.category, pickupHandedOff: resolved.handedOff, pickup: resolved.pickup,
-                                      dropoff: resolved.dropoff, traces: traces, timeline: timeline.entries,
-                                      cancelledAt: spec.cancelledAt, rules: options.rules)
+        let scenario = ReplayScenario(
+            category: resolved.category, pickupHandedOff: resolved.handedOff, pickup: resolved.pickup,
+            dropoff: resolved.dropoff, traces: traces, timeline: timeline.entries,
+            cancelledAt: spec.cancelledAt, rules: options.rules)
         return ReplayResult(
-            tracekitVersion: options.tracekitVersion, policy: PolicyLabel(name: options.policy.name, fileVersion: SharingPolicy.fileVersion),
+            tracekitVersion: options.tracekitVersion,
+            policy: PolicyLabel(name: options.policy.name, fileVersion: SharingPolicy.fileVersion),
             energyModel: options.energyProfile.label, energyProfile: options.energyProfile, receiverRadio: options.receiverRadio,
             phone: options.phone,
             scenario: scenario, start: Timestamp(nanoseconds: meters.start), end: Timestamp(nanoseconds: tEnd), states: states,

@@ -90,7 +90,7 @@ struct Engine<Observer: ReplayObserver> {
                     }
                     let s = try FixStream(role: role, file: i, source: .live(reader, LiveTally()))
                     if s.abandoned { return nil }
-                    if s.head != nil { scans[role] = RoleScan() }   // finished after the merge
+                    if s.head != nil { scans[role] = RoleScan() }  // finished after the merge
                     opened.append(s)
                 }
             }
@@ -108,8 +108,9 @@ struct Engine<Observer: ReplayObserver> {
 
         let scenario = try ResolvedScenario(spec: spec, first: first, scans: scans, rules: rules)
         isRide = scenario.category.value.isRide
-        arrivals = Arrivals(pickup: scenario.pickup?.value, dropoff: scenario.dropoff?.value,
-                            dropoffNotBefore: scenario.dropoffNotBefore, radius: radius)
+        arrivals = Arrivals(
+            pickup: scenario.pickup?.value, dropoff: scenario.dropoff?.value,
+            dropoffNotBefore: scenario.dropoffNotBefore, radius: radius)
 
         // The clock.
         var lo = Int64.max, hi = Int64.min
@@ -119,7 +120,7 @@ struct Engine<Observer: ReplayObserver> {
             if let l = s.last { hi = max(hi, l.time) }
         }
         for s in opened {
-            if let h = s.head { lo = min(lo, h.time) }   // single pass: the latest fix is known at the end
+            if let h = s.head { lo = min(lo, h.time) }  // single pass: the latest fix is known at the end
         }
         for e in scenario.events {
             lo = min(lo, e.time)
@@ -128,9 +129,11 @@ struct Engine<Observer: ReplayObserver> {
         tEnd = hi
 
         // Phones taking part: helper and hirer always, the delegate once handed off or with a trace.
-        let machine = FulfilmentMachine(category: scenario.category.value, policy: options.policy, pickupHandedOff: scenario.handedOff.value)
-        timeline = Timeline(machine: machine, events: scenario.events, inference: scenario.inference,
-                            completesAt: scenario.completesAt, notes: scenario.notes)
+        let machine = FulfilmentMachine(
+            category: scenario.category.value, policy: options.policy, pickupHandedOff: scenario.handedOff.value)
+        timeline = Timeline(
+            machine: machine, events: scenario.events, inference: scenario.inference,
+            completesAt: scenario.completesAt, notes: scenario.notes)
         relay = RelayTable(options.policy)
         var roles: [Role] = [.helper, .hirer]
         if scenario.handedOff.value || scans[.delegate] != nil { roles.append(.delegate) }
@@ -148,7 +151,8 @@ struct Engine<Observer: ReplayObserver> {
                     source = .memory(b)
                 } else {
                     do {
-                        source = .file(try RoleReader(path: r.path, format: options.inputFormat, options: options.read, defaultRole: r.defaultRole))
+                        source = .file(
+                            try RoleReader(path: r.path, format: options.inputFormat, options: options.read, defaultRole: r.defaultRole))
                     } catch {
                         throw .read(error)
                     }
@@ -186,8 +190,10 @@ struct Engine<Observer: ReplayObserver> {
             record.lastTime = tally.lastTime
             record.named = tally.named
             if record.fixes > 0 { first.records.append((s.file, record)) }
-            first.files.append(FileDiagnostics(path: record.path, format: reader.format, diagnostics: reader.diagnostics,
-                                               untimedFixes: record.untimed, outOfOrderFixes: 0))
+            first.files.append(
+                FileDiagnostics(
+                    path: record.path, format: reader.format, diagnostics: reader.diagnostics,
+                    untimedFixes: record.untimed, outOfOrderFixes: 0))
         }
     }
 
@@ -260,7 +266,8 @@ struct Engine<Observer: ReplayObserver> {
         // The truth about arrivals (before this fix's own update can show it).
         if role == .helper { arrivals.helperFix(c, at: fix.time, stay: stay) }
 
-        let viewers = relay.viewers(ofLocationFrom: role, in: state, isRide: isRide, pickupHandedOff: timeline.machine.request.pickupHandedOff)
+        let viewers = relay.viewers(
+            ofLocationFrom: role, in: state, isRide: isRide, pickupHandedOff: timeline.machine.request.pickupHandedOff)
         if taking {
             let outcome = phones[r].offer(fix, at: now)
             if outcome.delivered {
@@ -283,8 +290,10 @@ struct Engine<Observer: ReplayObserver> {
                         if role == .helper && v != .helper { arrivals.update(shown, at: fix.time, to: v) }
                     }
                 }
-                observer.delivered(DeliveredUpdate(role: role, state: state, time: Timestamp(nanoseconds: fix.time), coordinate: shown,
-                                                   accuracyMetres: outcome.accuracy, sent: sends, forwarded: forwarded))
+                observer.delivered(
+                    DeliveredUpdate(
+                        role: role, state: state, time: Timestamp(nanoseconds: fix.time), coordinate: shown,
+                        accuracyMetres: outcome.accuracy, sent: sends, forwarded: forwarded))
                 recorder?.delivered(shown, role: role, state: state, seconds: now, sent: sends)
             }
         }
@@ -295,7 +304,7 @@ struct Engine<Observer: ReplayObserver> {
     /// The picture's series sample and, at a state's first fix, its map frames.
     private mutating func record(state: FulfilmentState, at now: Double) {
         guard var recorder else { return }
-        self.recorder = nil   // held uniquely while recording
+        self.recorder = nil  // held uniquely while recording
         defer { self.recorder = recorder }
         if recorder.wantsSample {
             recorder.sample(seconds: now, energyJoules: meters.energyJoules(at: now))

@@ -25,15 +25,33 @@ extension ReplayResult {
                 ("deliveredFixes", .number(Double(m.deliveredFixes))), ("sentUpdates", .number(Double(m.sentUpdates))),
                 ("forwarded", .object(Role.allCases.map { ($0.key, .number(Double(m.forwarded[$0]))) })),
                 ("seconds", .number(m.seconds)), ("distanceMetres", .number(m.distanceMetres)),
-                ("view", .object([
-                    ("samples", .number(Double(m.view.samples))), ("withoutUpdate", .number(Double(m.view.withoutUpdate))),
-                    ("displayErrorMetres", .object([("mean", opt(m.view.displayErrorMeanMetres)), ("p95", opt(m.view.displayErrorP95Metres)), ("max", opt(m.view.displayErrorMaxMetres))])),
-                    ("stalenessSeconds", .object([("mean", opt(m.view.stalenessMeanSeconds)), ("p95", opt(m.view.stalenessP95Seconds)), ("max", opt(m.view.stalenessMaxSeconds))])),
-                ])),
-                ("energyJoules", .object([
-                    ("location", .number(m.energy.locationJoules)), ("fixes", .number(m.energy.fixesJoules)),
-                    ("radio", .number(m.energy.radioJoules)), ("total", .number(m.energy.totalJoules)),
-                ])),
+                (
+                    "view",
+                    .object([
+                        ("samples", .number(Double(m.view.samples))), ("withoutUpdate", .number(Double(m.view.withoutUpdate))),
+                        (
+                            "displayErrorMetres",
+                            .object([
+                                ("mean", opt(m.view.displayErrorMeanMetres)), ("p95", opt(m.view.displayErrorP95Metres)),
+                                ("max", opt(m.view.displayErrorMaxMetres)),
+                            ])
+                        ),
+                        (
+                            "stalenessSeconds",
+                            .object([
+                                ("mean", opt(m.view.stalenessMeanSeconds)), ("p95", opt(m.view.stalenessP95Seconds)),
+                                ("max", opt(m.view.stalenessMaxSeconds)),
+                            ])
+                        ),
+                    ])
+                ),
+                (
+                    "energyJoules",
+                    .object([
+                        ("location", .number(m.energy.locationJoules)), ("fixes", .number(m.energy.fixesJoules)),
+                        ("radio", .number(m.energy.radioJoules)), ("total", .number(m.energy.totalJoules)),
+                    ])
+                ),
             ])
         }
         let s = scenario
@@ -41,21 +59,42 @@ extension ReplayResult {
             ("category", source(s.category, [("name", .string(s.category.value.name)), ("isRide", .bool(s.category.value.isRide))])),
             ("pickupHandedOff", source(s.pickupHandedOff, [("value", .bool(s.pickupHandedOff.value))])),
             ("pickup", point(s.pickup)), ("dropoff", point(s.dropoff)),
-            ("traces", .array(s.traces.map { t in
-                .object([
-                    ("path", .string(t.path)), ("defaultRole", .string(t.defaultRole.key)), ("provenance", .string(t.provenance.rawValue)),
-                    ("roles", .array(t.roles.map { .object([("role", .string($0.role.key)), ("fixes", .number(Double($0.fixes))), ("namedInTrace", .bool($0.namedInTrace))]) })),
-                ])
-            })),
-            ("timeline", .array(s.timeline.map { e in
-                .object([
-                    ("state", .string(e.state.key)), ("at", .string(e.time.iso8601)),
-                    ("secondsFromStart", .number(e.time.seconds(since: start))),
-                    ("provenance", .string(e.provenance.rawValue)), ("detail", .string(e.detail)),
-                ])
-            })),
+            (
+                "traces",
+                .array(
+                    s.traces.map { t in
+                        .object([
+                            ("path", .string(t.path)), ("defaultRole", .string(t.defaultRole.key)),
+                            ("provenance", .string(t.provenance.rawValue)),
+                            (
+                                "roles",
+                                .array(
+                                    t.roles.map {
+                                        .object([
+                                            ("role", .string($0.role.key)), ("fixes", .number(Double($0.fixes))),
+                                            ("namedInTrace", .bool($0.namedInTrace)),
+                                        ])
+                                    })
+                            ),
+                        ])
+                    })
+            ),
+            (
+                "timeline",
+                .array(
+                    s.timeline.map { e in
+                        .object([
+                            ("state", .string(e.state.key)), ("at", .string(e.time.iso8601)),
+                            ("secondsFromStart", .number(e.time.seconds(since: start))),
+                            ("provenance", .string(e.provenance.rawValue)), ("detail", .string(e.detail)),
+                        ])
+                    })
+            ),
             ("cancelledAt", s.cancelledAt.map { source($0, [("at", .string($0.value.iso8601))]) } ?? .null),
-            ("rules", .object([("dwellRadiusMetres", .number(s.rules.dwellRadiusMetres)), ("dwellSeconds", .number(s.rules.dwellSeconds))])),
+            (
+                "rules",
+                .object([("dwellRadiusMetres", .number(s.rules.dwellRadiusMetres)), ("dwellSeconds", .number(s.rules.dwellSeconds))])
+            ),
             ("inferred", .array(s.assumedItems.map { .string($0) })),
         ])
         var head: [(String, JSONValue)] = [
@@ -70,34 +109,59 @@ extension ReplayResult {
         if !phone.isPassThrough, case .object(let members) = phone.json.kind {
             head.append(("phone", .object(members.map { ($0.key, $0.value) } + [("summary", .string(phone.summary))])))
         }
-        return .object(head + [
-            ("scenario", scenarioJSON),
-            ("start", .string(start.iso8601)), ("end", .string(end.iso8601)), ("durationSeconds", .number(durationSeconds)),
-            ("states", .array(states.map { st in
-                .object([
-                    ("state", .string(st.state.key)), ("name", .string(st.state.displayName)), ("entered", .bool(st.entered)),
-                    ("seconds", .number(st.seconds)), ("tier", .string(st.tier.key)),
-                    ("roles", .array(st.roles.map(metrics))),
-                ])
-            })),
-            ("totals", .array(roleTotals.map(metrics))),
-            ("energy", .array(energy.map { .object([("role", .string($0.role.key)), ("hasTrace", .bool($0.hasTrace)), ("estimate", $0.estimate.json)]) })),
-            ("arrivals", .array(arrivals.map { a in
-                .object([
-                    ("point", .string(a.point.rawValue)), ("viewer", .string(a.viewer.key)),
-                    ("arrivedAt", time(a.arrivedAt)), ("visibleAt", time(a.visibleAt)), ("lateSeconds", opt(a.lateSeconds)),
-                ])
-            })),
-            ("files", .array(files.map { f in
-                .object([
-                    ("path", .string(f.path)), ("format", .string(f.format.rawValue)),
-                    ("pointsRead", .number(Double(f.diagnostics.pointsRead))), ("pointsDropped", .number(Double(f.diagnostics.pointsDropped))),
-                    ("untimedFixes", .number(Double(f.untimedFixes))), ("outOfOrderFixes", .number(Double(f.outOfOrderFixes))),
-                    ("problems", .object(f.diagnostics.counts.sorted { $0.key < $1.key }.map { ($0.key.rawValue, .number(Double($0.value))) })),
-                    ("assumptions", .array(f.diagnostics.assumptions.map { .string($0) })),
-                ])
-            })),
-            ("notes", .array(notes.map { .string($0) })),
-        ])
+        return .object(
+            head + [
+                ("scenario", scenarioJSON),
+                ("start", .string(start.iso8601)), ("end", .string(end.iso8601)), ("durationSeconds", .number(durationSeconds)),
+                (
+                    "states",
+                    .array(
+                        states.map { st in
+                            .object([
+                                ("state", .string(st.state.key)), ("name", .string(st.state.displayName)), ("entered", .bool(st.entered)),
+                                ("seconds", .number(st.seconds)), ("tier", .string(st.tier.key)),
+                                ("roles", .array(st.roles.map(metrics))),
+                            ])
+                        })
+                ),
+                ("totals", .array(roleTotals.map(metrics))),
+                (
+                    "energy",
+                    .array(
+                        energy.map {
+                            .object([("role", .string($0.role.key)), ("hasTrace", .bool($0.hasTrace)), ("estimate", $0.estimate.json)])
+                        })
+                ),
+                (
+                    "arrivals",
+                    .array(
+                        arrivals.map { a in
+                            .object([
+                                ("point", .string(a.point.rawValue)), ("viewer", .string(a.viewer.key)),
+                                ("arrivedAt", time(a.arrivedAt)), ("visibleAt", time(a.visibleAt)), ("lateSeconds", opt(a.lateSeconds)),
+                            ])
+                        })
+                ),
+                (
+                    "files",
+                    .array(
+                        files.map { f in
+                            .object([
+                                ("path", .string(f.path)), ("format", .string(f.format.rawValue)),
+                                ("pointsRead", .number(Double(f.diagnostics.pointsRead))),
+                                ("pointsDropped", .number(Double(f.diagnostics.pointsDropped))),
+                                ("untimedFixes", .number(Double(f.untimedFixes))), ("outOfOrderFixes", .number(Double(f.outOfOrderFixes))),
+                                (
+                                    "problems",
+                                    .object(
+                                        f.diagnostics.counts.sorted { $0.key < $1.key }.map { ($0.key.rawValue, .number(Double($0.value))) }
+                                    )
+                                ),
+                                ("assumptions", .array(f.diagnostics.assumptions.map { .string($0) })),
+                            ])
+                        })
+                ),
+                ("notes", .array(notes.map { .string($0) })),
+            ])
     }
 }

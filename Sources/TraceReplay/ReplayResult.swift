@@ -264,11 +264,12 @@ public struct ReplayResult: Hashable, Sendable {
         var best: (FulfilmentState, Double)?
         for s in states {
             guard let m = s[role] else { continue }
-            let j: Double = switch part {
-            case .location: m.energy.locationJoules
-            case .fixes: m.energy.fixesJoules
-            case .radio: m.energy.radioJoules
-            }
+            let j: Double =
+                switch part {
+                case .location: m.energy.locationJoules
+                case .fixes: m.energy.fixesJoules
+                case .radio: m.energy.radioJoules
+                }
             if j > (best?.1 ?? 0) { best = (s.state, j) }
         }
         return best?.0

@@ -127,8 +127,10 @@ struct TrackRecorder {
     /// Whether `state` still needs its frames.
     func needsFrame(_ state: FulfilmentState) -> Bool { !framed[state.rawValue] }
 
-    mutating func frames(_ state: FulfilmentState, seconds: Double, policy: SharingPolicy, request: RequestContext,
-                         positions: (Role) -> [MapAnnotation: Coordinate]) {
+    mutating func frames(
+        _ state: FulfilmentState, seconds: Double, policy: SharingPolicy, request: RequestContext,
+        positions: (Role) -> [MapAnnotation: Coordinate]
+    ) {
         framed[state.rawValue] = true
         for viewer in request.viewers {
             guard let region = policy.region(for: viewer, in: state, request: request, positions: positions(viewer)) else { continue }

@@ -46,7 +46,8 @@ struct ResolvedScenario {
             }
         } else if let start = helper.first, let last = helper.last, let p = pickup?.value, let d = dropoff?.value {
             events.append(ScheduledEvent(time: start.time, event: .accept, provenance: .inferred, detail: "the helper's first fix"))
-            inference = .online(TimelineDetector(rules: rules, start: start.coordinate, pickup: p, dropoff: d, dropoffNotBefore: dropoffFound?.notBefore))
+            inference = .online(
+                TimelineDetector(rules: rules, start: start.coordinate, pickup: p, dropoff: d, dropoffNotBefore: dropoffFound?.notBefore))
             completesAt = last.time
         } else {
             notes.append("no helper fix: the timeline cannot be inferred, the request stays in Finding Villager")
@@ -63,9 +64,13 @@ struct ResolvedScenario {
         var entries: [TimelineEntry] = []
         for change in r.stateChanges {
             guard let state = FulfilmentState(parsing: change.state) else {
-                throw .invalid("\(r.path): state '\(change.state)' is not a fulfilment state; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", "))")
+                throw .invalid(
+                    "\(r.path): state '\(change.state)' is not a fulfilment state; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", "))"
+                )
             }
-            entries.append(TimelineEntry(state: state, time: Timestamp(nanoseconds: change.time), provenance: .trace, detail: "the state column of \(r.path)"))
+            entries.append(
+                TimelineEntry(
+                    state: state, time: Timestamp(nanoseconds: change.time), provenance: .trace, detail: "the state column of \(r.path)"))
         }
         do {
             return Sourced(try TimelineEntry.validated(entries), .trace, "the state column of \(r.path)")

@@ -70,7 +70,8 @@ public struct TimelineEntry: Hashable, Sendable {
         var machine = FulfilmentMachine(category: .ride)
         for (i, entry) in entries.enumerated() {
             if let last = result.last, entry.time < last.time {
-                throw TimelineProblem(index: i, message: "\(entry.state.key) at \(entry.time.iso8601) is before \(last.state.key) at \(last.time.iso8601)")
+                throw TimelineProblem(
+                    index: i, message: "\(entry.state.key) at \(entry.time.iso8601) is before \(last.state.key) at \(last.time.iso8601)")
             }
             guard let event = event(entering: entry.state) else {
                 guard i == 0 else { throw TimelineProblem(index: i, message: "findingVillager can only be the first entry") }
@@ -79,7 +80,10 @@ public struct TimelineEntry: Hashable, Sendable {
             }
             if machine.state == .findingVillager && entry.state > .accepted {
                 _ = try? machine.handle(.accept)
-                result.append(TimelineEntry(state: .accepted, time: entry.time, provenance: .inferred, detail: "not listed: entered with the first listed state"))
+                result.append(
+                    TimelineEntry(
+                        state: .accepted, time: entry.time, provenance: .inferred, detail: "not listed: entered with the first listed state"
+                    ))
             }
             do {
                 _ = try machine.handle(event)
@@ -135,8 +139,9 @@ public struct ScenarioSpec: Hashable, Sendable {
     public static func coordinate(parsing text: String) -> Coordinate? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let lat = Double(parts[0].filter { $0 != " " }), let lon = Double(parts[1].filter { $0 != " " }),
-              let c = try? Coordinate(latitude: lat, longitude: lon) else { return nil }
+            let lat = Double(parts[0].filter { $0 != " " }), let lon = Double(parts[1].filter { $0 != " " }),
+            let c = try? Coordinate(latitude: lat, longitude: lon)
+        else { return nil }
         return c
     }
 
@@ -148,10 +153,15 @@ public struct ScenarioSpec: Hashable, Sendable {
             let parts = item.split(separator: "@", maxSplits: 1)
             guard parts.count == 2 else { return .failure(TimelineTextError(item: String(item), message: "expected STATE@TIME")) }
             guard let state = FulfilmentState(parsing: String(parts[0])) else {
-                return .failure(TimelineTextError(item: String(item), message: "unknown state '\(parts[0])'; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", "))"))
+                return .failure(
+                    TimelineTextError(
+                        item: String(item),
+                        message:
+                            "unknown state '\(parts[0])'; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", "))"))
             }
             guard let (time, zoned) = Timestamp.parseISO8601(parts[1]), zoned else {
-                return .failure(TimelineTextError(item: String(item), message: "expected an ISO 8601 time with a zone, e.g. 2024-05-01T10:00:00Z"))
+                return .failure(
+                    TimelineTextError(item: String(item), message: "expected an ISO 8601 time with a zone, e.g. 2024-05-01T10:00:00Z"))
             }
             entries.append(TimelineEntry(state: state, time: time, provenance: provenance))
         }

@@ -84,9 +84,13 @@ private struct SidecarReader: JSONFieldReading {
     func spec(_ root: JSONValue) throws(ScenarioFileError) -> ScenarioSpec {
         let allowed = ["schema", "category", "pickupHandedOff", "pickup", "dropoff", "traces", "timeline", "cancelledAt"]
         _ = try members(root, "", allowed: allowed)
-        guard let schema = root["schema"] else { throw fail(root, "schema", "missing; a scenario file starts with \"schema\": \"\(ScenarioSpec.sidecarSchema)\"") }
+        guard let schema = root["schema"] else {
+            throw fail(root, "schema", "missing; a scenario file starts with \"schema\": \"\(ScenarioSpec.sidecarSchema)\"")
+        }
         let name = try string(schema, "schema")
-        guard name == ScenarioSpec.sidecarSchema else { throw fail(schema, "schema", "unsupported schema \"\(name)\"; this TraceKit reads \"\(ScenarioSpec.sidecarSchema)\"") }
+        guard name == ScenarioSpec.sidecarSchema else {
+            throw fail(schema, "schema", "unsupported schema \"\(name)\"; this TraceKit reads \"\(ScenarioSpec.sidecarSchema)\"")
+        }
         var spec = ScenarioSpec()
         let source = "sidecar \(file)"
         if let c = root["category"] {
@@ -109,7 +113,9 @@ private struct SidecarReader: JSONFieldReading {
         }
         if let c = root["cancelledAt"], c.kind != .null { spec.cancelledAt = Sourced(try time(c, "cancelledAt"), .sidecar, source) }
         if let t = root["timeline"], t.kind != .null {
-            guard case .array(let items) = t.kind else { throw fail(t, "timeline", "expected an array of {\"state\", \"at\"}, found \(t.typeName)") }
+            guard case .array(let items) = t.kind else {
+                throw fail(t, "timeline", "expected an array of {\"state\", \"at\"}, found \(t.typeName)")
+            }
             var entries: [TimelineEntry] = []
             for (i, item) in items.enumerated() {
                 let p = "timeline[\(i)]"
@@ -118,7 +124,9 @@ private struct SidecarReader: JSONFieldReading {
                 guard let a = item["at"] else { throw fail(item, "\(p).at", "missing") }
                 let key = try string(s, "\(p).state")
                 guard let state = FulfilmentState(parsing: key) else {
-                    throw fail(s, "\(p).state", "unknown state \"\(key)\"; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", "))")
+                    throw fail(
+                        s, "\(p).state",
+                        "unknown state \"\(key)\"; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", "))")
                 }
                 entries.append(TimelineEntry(state: state, time: try time(a, "\(p).at"), provenance: .sidecar, detail: source))
             }

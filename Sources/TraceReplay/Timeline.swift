@@ -41,7 +41,9 @@ struct Timeline {
 
     /// `events` in any order (sorted here, stably: entries at the same time keep their order);
     /// `completesAt`, for an inferred timeline, the time of the helper's last fix.
-    init(machine: FulfilmentMachine, events: [ScheduledEvent], inference: TimelineInference, completesAt: Int64 = .max, notes: [String] = []) {
+    init(
+        machine: FulfilmentMachine, events: [ScheduledEvent], inference: TimelineInference, completesAt: Int64 = .max, notes: [String] = []
+    ) {
         self.machine = machine
         scheduled = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         self.inference = inference
@@ -75,7 +77,7 @@ struct Timeline {
     @inline(__always)
     mutating func inferred(helperAt c: Coordinate, time: Int64) -> (event: FulfilmentEvent, detail: String)? {
         guard case .online(var detector) = inference, let step = detector.step(c, at: time) else { return nil }
-        inference = .online(detector)   // a step changed its state
+        inference = .online(detector)  // a step changed its state
         return (TimelineEntry.event(entering: step.0)!, step.1)
     }
 
@@ -91,7 +93,9 @@ struct Timeline {
 
     /// Applies `event` at `t`: the state left and the action, or nil when it is ignored (after a
     /// cancellation, or not allowed in the current state; a note says so).
-    mutating func handle(_ event: FulfilmentEvent, at t: Int64, provenance: Provenance, detail: String) -> (left: FulfilmentState, action: SharingAction)? {
+    mutating func handle(_ event: FulfilmentEvent, at t: Int64, provenance: Provenance, detail: String) -> (
+        left: FulfilmentState, action: SharingAction
+    )? {
         guard !cancelled else {
             notes.append("\(event) at \(Timestamp(nanoseconds: t).iso8601) ignored: the request was cancelled")
             return nil

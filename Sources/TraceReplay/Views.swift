@@ -44,7 +44,8 @@ struct Views {
             if let last = received[Self.index(vi, r)] {
                 // The update just forwarded from this very fix (a pass-through position): 0 m, as
                 // the tangent plane gives for identical points inside its domain.
-                let error = last.coordinate == c && abs(c.latitude) <= TangentPlane.maximumLatitude
+                let error =
+                    last.coordinate == c && abs(c.latitude) <= TangentPlane.maximumLatitude
                     ? 0 : TangentPlane.distance(from: c, to: last.coordinate, fallback: geodesic)
                 cell.error.add(error)
                 cell.staleness.add(Double(time - last.time) / 1e9)

@@ -1,4 +1,5 @@
 public import TraceDomain
+
 /// Something that happens to a request.
 public enum FulfilmentEvent: Hashable, Sendable, CaseIterable {
     /// A helper accepts the request. Finding Villager → Accepted.
@@ -124,7 +125,8 @@ public struct FulfilmentMachine: Hashable, Sendable {
             guard !request.pickupHandedOff else { throw .illegal(event, in: from) }
             request.pickupHandedOff = true
             return action(skipped: [])
-        case (.accept, _), (.depart, _), (.arrive, _), (.startTask, _), (.finishTask, _), (.confirmPayment, _), (.cancel, _), (.handOffPickup, _):
+        case (.accept, _), (.depart, _), (.arrive, _), (.startTask, _), (.finishTask, _), (.confirmPayment, _), (.cancel, _),
+            (.handOffPickup, _):
             throw .illegal(event, in: from)
         }
         state = to

@@ -1,9 +1,10 @@
 public import TraceDomain
 public import TraceGeodesy
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A map region: a centre and spans, like MapKit's `MKCoordinateRegion`.

@@ -1,4 +1,5 @@
 public import TraceDomain
+
 /// The relay decision for services: for a delivered update from one role, which viewers may
 /// receive it now. Precomputed from a policy (84 answers: 7 states × 3 senders × ride or not ×
 /// handed off or not), so each decision is one table read: O(1), no allocation, `Sendable`.

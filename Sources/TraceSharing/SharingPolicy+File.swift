@@ -79,20 +79,39 @@ extension SharingPolicy {
         for state in FulfilmentState.allCases {
             let row = self[state]
             func rules(_ list: [AnnotationRule]) -> JSONValue {
-                .array(list.map { $0.ridesOnly ? .object([("annotation", .string($0.annotation.key)), ("ridesOnly", .bool(true))]) : .string($0.annotation.key) })
+                .array(
+                    list.map {
+                        $0.ridesOnly
+                            ? .object([("annotation", .string($0.annotation.key)), ("ridesOnly", .bool(true))]) : .string($0.annotation.key)
+                    })
             }
-            states.append((state.key, .object([
-                ("tier", .string(row.tier.key)),
-                ("frameMetres", .number(row.frame)),
-                ("distanceFilterMetres", .number(row.distanceFilter)),
-                ("delivery", row.delivery.fileJSON),
-                ("accuracyGate", row.accuracyGate.map { .object([
-                    ("maximumMetres", .number($0.maximumAccuracy)),
-                    ("withoutAccuracy", .string($0.deliversWithoutAccuracy ? "deliver" : "drop")),
-                ]) } ?? .null),
-                ("shows", .object([("route", .bool(row.shows.route)), ("routeLines", .bool(row.shows.routeLines)), ("destination", .bool(row.shows.destination))])),
-                ("annotations", .object([("hirer", rules(row.hirerAnnotations)), ("helper", rules(row.helperAnnotations))])),
-            ])))
+            states.append(
+                (
+                    state.key,
+                    .object([
+                        ("tier", .string(row.tier.key)),
+                        ("frameMetres", .number(row.frame)),
+                        ("distanceFilterMetres", .number(row.distanceFilter)),
+                        ("delivery", row.delivery.fileJSON),
+                        (
+                            "accuracyGate",
+                            row.accuracyGate.map {
+                                .object([
+                                    ("maximumMetres", .number($0.maximumAccuracy)),
+                                    ("withoutAccuracy", .string($0.deliversWithoutAccuracy ? "deliver" : "drop")),
+                                ])
+                            } ?? .null
+                        ),
+                        (
+                            "shows",
+                            .object([
+                                ("route", .bool(row.shows.route)), ("routeLines", .bool(row.shows.routeLines)),
+                                ("destination", .bool(row.shows.destination)),
+                            ])
+                        ),
+                        ("annotations", .object([("hirer", rules(row.hirerAnnotations)), ("helper", rules(row.helperAnnotations))])),
+                    ])
+                ))
         }
         return .object([
             ("format", .string("tracekit-policy")), ("version", .number(Double(SharingPolicy.fileVersion))),
@@ -109,12 +128,18 @@ private struct PolicyReader: JSONFieldReading {
 
     mutating func policy(_ root: JSONValue) throws(PolicyFileError) -> SharingPolicy {
         let top = try members(root, "", allowed: ["format", "version", "name", "states"])
-        guard let format = root["format"] else { throw fail(root, "format", "missing; a policy file starts with \"format\": \"tracekit-policy\"") }
+        guard let format = root["format"] else {
+            throw fail(root, "format", "missing; a policy file starts with \"format\": \"tracekit-policy\"")
+        }
         guard try string(format, "format") == "tracekit-policy" else { throw fail(format, "format", "expected \"tracekit-policy\"") }
-        guard let version = root["version"] else { throw fail(root, "version", "missing; this TraceKit reads versions 1 and \(SharingPolicy.fileVersion)") }
+        guard let version = root["version"] else {
+            throw fail(root, "version", "missing; this TraceKit reads versions 1 and \(SharingPolicy.fileVersion)")
+        }
         let v = try number(version, "version", in: 1...1_000_000, unit: "")
         guard v == 1 || v == Double(SharingPolicy.fileVersion) else {
-            throw fail(version, "version", "unsupported version \(JSONWriter.number(v)); this TraceKit reads versions 1 and \(SharingPolicy.fileVersion)")
+            throw fail(
+                version, "version",
+                "unsupported version \(JSONWriter.number(v)); this TraceKit reads versions 1 and \(SharingPolicy.fileVersion)")
         }
         fileVersion = Int(v)
         var policy = SharingPolicy.seed
@@ -143,7 +168,8 @@ private struct PolicyReader: JSONFieldReading {
             case "tier":
                 let name = try string(value, p)
                 guard let tier = AccuracyTier(parsing: name) else {
-                    throw fail(value, p, "unknown tier \"\(name)\"; expected one of \(AccuracyTier.allCases.map(\.key).joined(separator: ", "))")
+                    throw fail(
+                        value, p, "unknown tier \"\(name)\"; expected one of \(AccuracyTier.allCases.map(\.key).joined(separator: ", "))")
                 }
                 row.tier = tier
             case "frameMetres": row.frame = try number(value, p, in: 0...20_000_000, lowerOpen: true, unit: "metres")
@@ -154,7 +180,10 @@ private struct PolicyReader: JSONFieldReading {
                 if value.kind == .null { break }
                 let seconds = try number(value, p, in: 0...86_400, lowerOpen: true, unit: "seconds")
                 if v["minimumIntervalSeconds"].map({ $0.kind != .null }) == true, v["heartbeatSeconds"].map({ $0.kind != .null }) == true {
-                    throw fail(value, p, "a minimum interval and a heartbeat together are no longer supported; use version 2's delivery (distanceAndTime or distanceOrTime)")
+                    throw fail(
+                        value, p,
+                        "a minimum interval and a heartbeat together are no longer supported; use version 2's delivery (distanceAndTime or distanceOrTime)"
+                    )
                 }
                 row.delivery = key == "heartbeatSeconds" ? .distanceOrTime(interval: seconds) : .distanceAndTime(interval: seconds)
             case "shows":
@@ -179,7 +208,9 @@ private struct PolicyReader: JSONFieldReading {
     /// A `delivery` object: `model` and that model's members.
     func delivery(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> DeliveryModel {
         guard case .object = v.kind else { throw fail(v, path, "expected an object with a \"model\", found \(v.typeName)") }
-        guard let m = v["model"] else { throw fail(v, "\(path).model", "missing; expected one of \(DeliveryModel.keys.joined(separator: ", "))") }
+        guard let m = v["model"] else {
+            throw fail(v, "\(path).model", "missing; expected one of \(DeliveryModel.keys.joined(separator: ", "))")
+        }
         let model = try string(m, "\(path).model")
         func interval(_ key: String = "intervalSeconds") throws(PolicyFileError) -> Double {
             guard let x = v[key] else { throw fail(v, "\(path).\(key)", "missing; the \(model) model needs it") }
@@ -192,18 +223,23 @@ private struct PolicyReader: JSONFieldReading {
         case "androidFused":
             _ = try members(v, path, allowed: ["model", "intervalSeconds", "minUpdateIntervalSeconds"])
             let every = try interval()
-            guard let x = v["minUpdateIntervalSeconds"], x.kind != .null else { return .androidFused(interval: every, minUpdateInterval: nil) }
+            guard let x = v["minUpdateIntervalSeconds"], x.kind != .null else {
+                return .androidFused(interval: every, minUpdateInterval: nil)
+            }
             let p = "\(path).minUpdateIntervalSeconds"
             let minimum = try number(x, p, in: 0...86_400, unit: "seconds")
             guard minimum <= every else {
-                throw fail(x, p, "\(JSONWriter.number(minimum)) s is above the interval \(JSONWriter.number(every)) s; Android would use the interval")
+                throw fail(
+                    x, p,
+                    "\(JSONWriter.number(minimum)) s is above the interval \(JSONWriter.number(every)) s; Android would use the interval")
             }
             return .androidFused(interval: every, minUpdateInterval: minimum)
         case "speedElastic":
             _ = try members(v, path, allowed: ["model", "elasticityMultiplier"])
-            let multiplier = try v["elasticityMultiplier"].map { (x) throws(PolicyFileError) in
-                try number(x, "\(path).elasticityMultiplier", in: 0...100, unit: "(a factor)")
-            } ?? 1
+            let multiplier =
+                try v["elasticityMultiplier"].map { (x) throws(PolicyFileError) in
+                    try number(x, "\(path).elasticityMultiplier", in: 0...100, unit: "(a factor)")
+                } ?? 1
             return .speedElastic(elasticityMultiplier: multiplier)
         case "distanceOrTime":
             _ = try members(v, path, allowed: ["model", "intervalSeconds"])
@@ -237,10 +273,13 @@ private struct PolicyReader: JSONFieldReading {
         for (role, rules) in [("hirer", row.hirerAnnotations), ("helper", row.helperAnnotations)] {
             let at = v["annotations"]?[role] ?? v
             if rules.contains(where: { $0.annotation == .hirerLocation && !$0.ridesOnly }) {
-                throw fail(at, "\(path).annotations.\(role)", "hirerLocation must be ridesOnly: the hirer's location is shown only for rides")
+                throw fail(
+                    at, "\(path).annotations.\(role)", "hirerLocation must be ridesOnly: the hirer's location is shown only for rides")
             }
             if row.tier == .off, let live = rules.first(where: { $0.annotation == .helperLocation || $0.annotation == .hirerLocation }) {
-                throw fail(at, "\(path).annotations.\(role)", "\(live.annotation.key) is a live location, but the state's tier is off: no phone sends one")
+                throw fail(
+                    at, "\(path).annotations.\(role)",
+                    "\(live.annotation.key) is a live location, but the state's tier is off: no phone sends one")
             }
         }
         if row.shows.routeLines && !row.shows.route {
@@ -265,7 +304,9 @@ private struct PolicyReader: JSONFieldReading {
             }
             let name = try string(nameValue, p)
             guard let annotation = MapAnnotation(parsing: name) else {
-                throw fail(nameValue, p, "unknown annotation \"\(name)\"; expected one of \(MapAnnotation.allCases.map(\.key).joined(separator: ", "))")
+                throw fail(
+                    nameValue, p,
+                    "unknown annotation \"\(name)\"; expected one of \(MapAnnotation.allCases.map(\.key).joined(separator: ", "))")
             }
             guard !rules.contains(where: { $0.annotation == annotation }) else { throw fail(nameValue, p, "\"\(name)\" is listed twice") }
             rules.append(AnnotationRule(annotation, ridesOnly: ridesOnly))
@@ -281,7 +322,10 @@ extension DeliveryModel {
         case .coreLocation:
             return .object([("model", .string(key))])
         case .androidFused(let interval, let minimum):
-            return .object([("model", .string(key)), ("intervalSeconds", .number(interval)), ("minUpdateIntervalSeconds", minimum.map { .number($0) } ?? .null)])
+            return .object([
+                ("model", .string(key)), ("intervalSeconds", .number(interval)),
+                ("minUpdateIntervalSeconds", minimum.map { .number($0) } ?? .null),
+            ])
         case .speedElastic(let multiplier):
             return .object([("model", .string(key)), ("elasticityMultiplier", .number(multiplier))])
         case .distanceOrTime(let interval), .distanceAndTime(let interval):

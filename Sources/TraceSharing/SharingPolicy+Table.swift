@@ -3,7 +3,9 @@ import TraceJSON
 
 extension SharingPolicy {
     /// The columns of the policy table, in the seed's order.
-    public static let tableHeader = ["State", "Shows", "Map frame", "Accuracy", "Distance filter", "Delivery", "Accuracy gate", "Hirer sees", "Helper sees"]
+    public static let tableHeader = [
+        "State", "Shows", "Map frame", "Accuracy", "Distance filter", "Delivery", "Accuracy gate", "Hirer sees", "Helper sees",
+    ]
 
     /// One row of cells per state, in state order, worded as the seed words them.
     public var tableRows: [[String]] {

@@ -1,4 +1,5 @@
 public import TraceDomain
+
 /// The per-state policy table: one ``StatePolicy`` for each ``FulfilmentState``.
 ///
 /// Data, not code: the default (``seed``) encodes the user's document (restated, with TraceKit's
@@ -46,38 +47,40 @@ public struct SharingPolicy: Hashable, Sendable {
     public static let seed: SharingPolicy = {
         let od = [AnnotationRule(.origin, ridesOnly: true), AnnotationRule(.destination)]
         let live = [AnnotationRule(.helperLocation), AnnotationRule(.hirerLocation, ridesOnly: true)]
-        return SharingPolicy(name: "seed", rows: [
-            StatePolicy(  // Finding Villager
-                tier: .off, frame: 250, distanceFilter: 0,
-                shows: ShownContent(route: true, routeLines: true, destination: true),
-                hirerAnnotations: od, helperAnnotations: od + [AnnotationRule(.ownLocation)]),
-            StatePolicy(  // Accepted
-                tier: .off, frame: 500, distanceFilter: 0,
-                shows: ShownContent(route: true, routeLines: true, destination: true),
-                hirerAnnotations: od, helperAnnotations: od + [AnnotationRule(.ownLocation)]),
-            StatePolicy(  // En Route
-                tier: .nearestTenMeters, frame: 500, distanceFilter: 30,
-                shows: ShownContent(route: false, routeLines: false, destination: false),
-                hirerAnnotations: live + [AnnotationRule(.pickupPoint, ridesOnly: true)],
-                helperAnnotations: live + [AnnotationRule(.pickupPoint)]),
-            StatePolicy(  // At Pickup
-                tier: .bestForNavigation, frame: 150, distanceFilter: 13,
-                shows: ShownContent(route: false, routeLines: false, destination: true),
-                hirerAnnotations: live + [AnnotationRule(.pickupPoint)],
-                helperAnnotations: live + [AnnotationRule(.pickupPoint)]),
-            StatePolicy(  // In Task
-                tier: .hundredMeters, frame: 500, distanceFilter: 160,
-                shows: ShownContent(route: false, routeLines: false, destination: true),
-                hirerAnnotations: [AnnotationRule(.hirerLocation, ridesOnly: true), AnnotationRule(.dropoffPoint)],
-                helperAnnotations: [AnnotationRule(.helperLocation), AnnotationRule(.pickupPoint)]),
-            StatePolicy(  // Awaiting Payment
-                tier: .off, frame: 250, distanceFilter: 0,
-                shows: ShownContent(route: true, routeLines: true, destination: false),
-                hirerAnnotations: [], helperAnnotations: []),
-            StatePolicy(  // Completed
-                tier: .off, frame: 250, distanceFilter: 0,
-                shows: ShownContent(route: true, routeLines: true, destination: false),
-                hirerAnnotations: [], helperAnnotations: []),
-        ])
+        return SharingPolicy(
+            name: "seed",
+            rows: [
+                StatePolicy(  // Finding Villager
+                    tier: .off, frame: 250, distanceFilter: 0,
+                    shows: ShownContent(route: true, routeLines: true, destination: true),
+                    hirerAnnotations: od, helperAnnotations: od + [AnnotationRule(.ownLocation)]),
+                StatePolicy(  // Accepted
+                    tier: .off, frame: 500, distanceFilter: 0,
+                    shows: ShownContent(route: true, routeLines: true, destination: true),
+                    hirerAnnotations: od, helperAnnotations: od + [AnnotationRule(.ownLocation)]),
+                StatePolicy(  // En Route
+                    tier: .nearestTenMeters, frame: 500, distanceFilter: 30,
+                    shows: ShownContent(route: false, routeLines: false, destination: false),
+                    hirerAnnotations: live + [AnnotationRule(.pickupPoint, ridesOnly: true)],
+                    helperAnnotations: live + [AnnotationRule(.pickupPoint)]),
+                StatePolicy(  // At Pickup
+                    tier: .bestForNavigation, frame: 150, distanceFilter: 13,
+                    shows: ShownContent(route: false, routeLines: false, destination: true),
+                    hirerAnnotations: live + [AnnotationRule(.pickupPoint)],
+                    helperAnnotations: live + [AnnotationRule(.pickupPoint)]),
+                StatePolicy(  // In Task
+                    tier: .hundredMeters, frame: 500, distanceFilter: 160,
+                    shows: ShownContent(route: false, routeLines: false, destination: true),
+                    hirerAnnotations: [AnnotationRule(.hirerLocation, ridesOnly: true), AnnotationRule(.dropoffPoint)],
+                    helperAnnotations: [AnnotationRule(.helperLocation), AnnotationRule(.pickupPoint)]),
+                StatePolicy(  // Awaiting Payment
+                    tier: .off, frame: 250, distanceFilter: 0,
+                    shows: ShownContent(route: true, routeLines: true, destination: false),
+                    hirerAnnotations: [], helperAnnotations: []),
+                StatePolicy(  // Completed
+                    tier: .off, frame: 250, distanceFilter: 0,
+                    shows: ShownContent(route: true, routeLines: true, destination: false),
+                    hirerAnnotations: [], helperAnnotations: []),
+            ])
     }()
 }

@@ -1,4 +1,5 @@
 public import TraceDomain
+
 /// An annotation a viewer sees in a state, and whether only for rides.
 public struct AnnotationRule: Hashable, Sendable {
     public var annotation: MapAnnotation

@@ -1,4 +1,5 @@
 public import TraceDomain
+
 /// The facts about a request that visibility depends on.
 public struct RequestContext: Hashable, Sendable {
     /// The request's category (only its ``RequestCategory/isRide`` matters to visibility).

@@ -28,10 +28,14 @@ public struct MotionProfile: Sendable, Hashable {
     public var stopDuration: ClosedRange<Double>
 
     /// A profile with every parameter given.
-    public init(cruiseSpeed: Double, speedVariation: Double, acceleration: Double, turnRate: Double,
-                lateralAcceleration: Double, turnSpeedFactor: Double, legDuration: ClosedRange<Double>, turnAngle: ClosedRange<Double>,
-                stopProbability: Double, stopDuration: ClosedRange<Double>) {
-        precondition(cruiseSpeed >= 0 && acceleration > 0 && turnRate > 0 && lateralAcceleration > 0 && legDuration.lowerBound > 0, "invalid motion profile")
+    public init(
+        cruiseSpeed: Double, speedVariation: Double, acceleration: Double, turnRate: Double,
+        lateralAcceleration: Double, turnSpeedFactor: Double, legDuration: ClosedRange<Double>, turnAngle: ClosedRange<Double>,
+        stopProbability: Double, stopDuration: ClosedRange<Double>
+    ) {
+        precondition(
+            cruiseSpeed >= 0 && acceleration > 0 && turnRate > 0 && lateralAcceleration > 0 && legDuration.lowerBound > 0,
+            "invalid motion profile")
         precondition((0...1).contains(stopProbability) && (0...1).contains(speedVariation) && turnSpeedFactor > 0, "invalid motion profile")
         self.cruiseSpeed = cruiseSpeed
         self.speedVariation = speedVariation

@@ -30,7 +30,9 @@ public struct SimulatedTrack: Sendable, Hashable {
     /// Observations of this track: each true position plus the next error of `noise` and, where
     /// `spikes` fires, a spike on top (never on the first `spikeFreeStart` fixes, which start a
     /// filter). Errors are drawn in the plane, in metres.
-    public func observe<Noise: PositionNoise>(noise: inout Noise, spikes: SpikeInjector? = nil, spikeFreeStart: Int = 10) -> SimulatedObservations {
+    public func observe<Noise: PositionNoise>(noise: inout Noise, spikes: SpikeInjector? = nil, spikeFreeStart: Int = 10)
+        -> SimulatedObservations
+    {
         var out = SimulatedObservations()
         out.east.reserveCapacity(count)
         out.north.reserveCapacity(count)

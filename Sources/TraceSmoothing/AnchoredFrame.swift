@@ -47,8 +47,9 @@ public struct AnchoredFrame: Sendable {
     /// carried a fast velocity thousands of kilometres; the frame then stays).
     public mutating func follow(estimate: EastNorth) -> FrameTransform? {
         guard let f = frame,
-              estimate.east * estimate.east + estimate.north * estimate.north > reanchorDistance * reanchorDistance,
-              let origin = f.coordinate(at: estimate) else { return nil }
+            estimate.east * estimate.east + estimate.north * estimate.north > reanchorDistance * reanchorDistance,
+            let origin = f.coordinate(at: estimate)
+        else { return nil }
         let new = LocalFrame(origin: origin)
         frame = new
         reanchors += 1

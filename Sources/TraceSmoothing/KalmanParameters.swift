@@ -17,8 +17,9 @@ public struct KalmanParameters: Sendable, Hashable {
     /// follow, or a lasting jump, must not lock the filter out).
     public init(processNoise: Double, gate: Double = 13.8, initialVelocityVariance: Double, maximumConsecutiveRejections: Int = 4) {
         precondition(processNoise >= 0 && processNoise.isFinite, "process noise must be finite and non-negative")
-        precondition(gate > 0 && initialVelocityVariance >= 0 && initialVelocityVariance.isFinite && maximumConsecutiveRejections >= 1,
-                     "invalid Kalman parameters")
+        precondition(
+            gate > 0 && initialVelocityVariance >= 0 && initialVelocityVariance.isFinite && maximumConsecutiveRejections >= 1,
+            "invalid Kalman parameters")
         self.processNoise = processNoise
         self.gate = gate
         self.initialVelocityVariance = initialVelocityVariance

@@ -110,7 +110,9 @@ public struct RTSSmoother: Sendable {
                     filter.apply(switches[next].transform)
                     next += 1
                 }
-                outcomes.append(filter.update(east: s[Self.zE * c + i], north: s[Self.zN * c + i], variance: s[Self.variance * c + i], at: s[Self.time * c + i]))
+                outcomes.append(
+                    filter.update(
+                        east: s[Self.zE * c + i], north: s[Self.zN * c + i], variance: s[Self.variance * c + i], at: s[Self.time * c + i]))
                 s[Self.time * c + i] = filter.time  // the filter's own (non-decreasing) time
                 s[Self.xE * c + i] = filter.east
                 s[Self.xN * c + i] = filter.north
@@ -207,11 +209,15 @@ public struct RTSSmoother: Sendable {
 
     /// The estimate at point `i` (filtered after a forward-only run, smoothed otherwise), in the
     /// frame of that point: position (m), velocity (m/s) and the shared covariance.
-    public func estimate(at i: Int) -> (east: Double, north: Double, velocityEast: Double, velocityNorth: Double, covariance: AxisCovariance) {
+    public func estimate(at i: Int) -> (
+        east: Double, north: Double, velocityEast: Double, velocityNorth: Double, covariance: AxisCovariance
+    ) {
         precondition(i >= 0 && i < outcomes.count, "no estimate at \(i): run() first")
         let c = capacity
-        return (storage[Self.xE * c + i], storage[Self.xN * c + i], storage[Self.vE * c + i], storage[Self.vN * c + i],
-                AxisCovariance(position: storage[Self.pa * c + i], cross: storage[Self.pb * c + i], velocity: storage[Self.pc * c + i]))
+        return (
+            storage[Self.xE * c + i], storage[Self.xN * c + i], storage[Self.vE * c + i], storage[Self.vN * c + i],
+            AxisCovariance(position: storage[Self.pa * c + i], cross: storage[Self.pb * c + i], velocity: storage[Self.pc * c + i])
+        )
     }
 
     /// Whether point `i` has an estimate (after ``run(smoothing:)``): false only for the unusable

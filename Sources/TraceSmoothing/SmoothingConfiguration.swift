@@ -27,7 +27,8 @@ public struct SmoothingConfiguration: Sendable, Hashable {
     /// The defaults for `tier` and `mode`, or nil when the tier is off (no fixes to smooth).
     public init?(tier: AccuracyTier, mode: TravelMode, convention: AccuracyConvention = .ios, gate: Double = 13.8) {
         guard let floor = Self.sigmaFloor(tier: tier), let q = Self.processNoise(tier: tier, mode: mode),
-              let nominal = Self.nominalSigma(tier: tier) else { return nil }
+            let nominal = Self.nominalSigma(tier: tier)
+        else { return nil }
         self.tier = tier
         self.mode = mode
         self.convention = convention

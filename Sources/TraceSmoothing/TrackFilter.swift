@@ -1,8 +1,9 @@
 public import TraceGeodesy
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The online (forward) filter for one device's coordinates, for services: measurement noise

@@ -1,9 +1,9 @@
 import TraceCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // Standard output closed early (`tracekit … | head`): SIGPIPE ends the process quietly, as it

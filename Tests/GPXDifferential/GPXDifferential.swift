@@ -1,7 +1,7 @@
+import Foundation
 // The GPX reader against libxml2, as a function: used by the differential tests
 // (Tests/TraceIOTests/DifferentialTests.swift) and by the differential fuzzer (Fuzz/GPXDiff).
 import GPXOracle
-import Foundation
 import TraceGeodesy
 public import TraceIO
 
@@ -33,8 +33,9 @@ public func libxml2TrackPoints(_ bytes: [UInt8]) -> [OraclePoint]? {
         return points.prefix(n).map { p in
             let lat = text(p.lat).trimmingCharacters(in: .whitespacesAndNewlines)
             let lon = text(p.lon).trimmingCharacters(in: .whitespacesAndNewlines)
-            return OraclePoint(lat: Double(lat) ?? .nan, lon: Double(lon) ?? .nan,
-                               ele: p.has_ele != 0 ? text(p.ele) : nil, time: p.has_time != 0 ? text(p.time) : nil)
+            return OraclePoint(
+                lat: Double(lat) ?? .nan, lon: Double(lon) ?? .nan,
+                ele: p.has_ele != 0 ? text(p.ele) : nil, time: p.has_time != 0 ? text(p.time) : nil)
         }
     }
 }
@@ -77,7 +78,8 @@ public func compareGPXWithLibxml2(_ bytes: [UInt8], name: String) -> GPXVerdict 
         }
         let ele = b.ele.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.flatMap { $0.isFinite ? $0 : nil }
         if a.elevation != ele {
-            return .differ("\(name): point \(i + 1): elevation \(String(describing: a.elevation)) vs libxml2's \(String(describing: b.ele))")
+            return .differ(
+                "\(name): point \(i + 1): elevation \(String(describing: a.elevation)) vs libxml2's \(String(describing: b.ele))")
         }
         let time = b.time.flatMap { t in
             Array(t.trimmingCharacters(in: .whitespacesAndNewlines).utf8).withUnsafeBufferPointer { Timestamp.parseISO8601($0)?.timestamp }

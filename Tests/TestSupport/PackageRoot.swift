@@ -5,5 +5,6 @@ public let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// The shared corpus beside the checkout (`../shared`), or `TRACEKIT_SHARED` when set.
-public let sharedFolder = ProcessInfo.processInfo.environment["TRACEKIT_SHARED"].map(URL.init(fileURLWithPath:))
+public let sharedFolder =
+    ProcessInfo.processInfo.environment["TRACEKIT_SHARED"].map(URL.init(fileURLWithPath:))
     ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared")

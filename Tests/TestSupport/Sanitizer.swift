@@ -3,11 +3,11 @@
 /// (README, "Sanitizers"). Tests whose premise a sanitizer's runtime breaks are disabled by these,
 /// each saying why.
 #if TRACEKIT_SANITIZER_THREAD
-public let sanitizer: String? = "thread"
+    public let sanitizer: String? = "thread"
 #elseif TRACEKIT_SANITIZER_ADDRESS
-public let sanitizer: String? = "address"
+    public let sanitizer: String? = "address"
 #elseif TRACEKIT_SANITIZER
-public let sanitizer: String? = "unknown"
+    public let sanitizer: String? = "unknown"
 #else
-public let sanitizer: String? = nil
+    public let sanitizer: String? = nil
 #endif

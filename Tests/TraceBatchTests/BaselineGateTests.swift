@@ -1,16 +1,20 @@
 import Testing
 import TraceJSON
 import TraceSharing
+
 @testable import TraceBatch
 
 @Suite("Baselines, tolerances and the gate")
 struct BaselineGateTests {
-    static let header = BaselineHeader(tracekitVersion: "0.1.0", energyModelName: "tracekit-energy", energyModelVersion: 1,
-                                       energyLabel: "tracekit-energy 1, profile lte", receiverRadio: true, policyName: "seed", policyFileVersion: 2)
+    static let header = BaselineHeader(
+        tracekitVersion: "0.1.0", energyModelName: "tracekit-energy", energyModelVersion: 1,
+        energyLabel: "tracekit-energy 1, profile lte", receiverRadio: true, policyName: "seed", policyFileVersion: 2)
 
     static func metrics(sent: Double, p95: Double?, energy: Double) -> TripMetrics {
-        var v: [GateMetric: Double] = [.delivered: sent + 10, .sent: sent, .forwarded: sent, .stalenessP95: 30,
-                                       .energyTotal: energy, .energyLocation: energy / 2, .energyFixes: energy / 4, .energyRadio: energy / 4]
+        var v: [GateMetric: Double] = [
+            .delivered: sent + 10, .sent: sent, .forwarded: sent, .stalenessP95: 30,
+            .energyTotal: energy, .energyLocation: energy / 2, .energyFixes: energy / 4, .energyRadio: energy / 4,
+        ]
         v[.displayErrorP95] = p95
         return TripMetrics(rows: [
             GateRow(state: .state(.enRoute), role: .helper, values: v),
@@ -22,24 +26,28 @@ struct BaselineGateTests {
         Baseline(header: header, tolerances: .defaults, trips: trips.map { (id: $0.0, metrics: $0.1) })
     }
 
-    @Test("tolerance verdicts: both allowances must be exceeded", arguments: [
-        (100.0, 104.0, GateVerdict.withinTolerance),  // +4 %
-        (100, 106, .regression),                       // +6 % and +6 updates
-        (10, 12, .withinTolerance),                    // +20 % but only 2 updates
-        (10, 13, .regression),
-        (100, 94, .improvement),
-        (100, 100, .unchanged),
-        (0, 2, .withinTolerance),
-        (0, 3, .regression),
-    ])
+    @Test(
+        "tolerance verdicts: both allowances must be exceeded",
+        arguments: [
+            (100.0, 104.0, GateVerdict.withinTolerance),  // +4 %
+            (100, 106, .regression),  // +6 % and +6 updates
+            (10, 12, .withinTolerance),  // +20 % but only 2 updates
+            (10, 13, .regression),
+            (100, 94, .improvement),
+            (100, 100, .unchanged),
+            (0, 2, .withinTolerance),
+            (0, 3, .regression),
+        ])
     func verdicts(old: Double, new: Double, expected: GateVerdict) {
         #expect(Tolerance(relative: 0.05, absolute: 2).verdict(old: old, new: new) == expected)
     }
 
     @Test("a baseline round trip: written JSON reads back equal, byte-identical when written again")
     func roundTrip() throws {
-        var b = Self.baseline([("trips/ride/ride.scenario.json", Self.metrics(sent: 412, p95: 24.3, energy: 555.25)),
-                               ("x.gpx", Self.metrics(sent: 3, p95: nil, energy: 0.1))])
+        var b = Self.baseline([
+            ("trips/ride/ride.scenario.json", Self.metrics(sent: 412, p95: 24.3, energy: 555.25)),
+            ("x.gpx", Self.metrics(sent: 3, p95: nil, energy: 0.1)),
+        ])
         b.tolerances[.sent] = Tolerance(relative: 0.1, absolute: 5)
         let text = JSONWriter.string(b.json)
         let back = try Baseline(fileBytes: Array(text.utf8), file: "b.json")
@@ -48,13 +56,15 @@ struct BaselineGateTests {
         #expect(back.metrics(of: "x.gpx")?.row(.total, .helper)?.values[.displayErrorP95] == nil)
     }
 
-    @Test("bad baselines: one line naming the file, the place and the reason", arguments: [
-        ("not json", "b.json:1:1: not a baseline (invalid JSON: "),
-        ("[]", "b.json:1:1: not a baseline: expected an object"),
-        (#"{"trips": []}"#, "b.json:1:1: schema: missing: not a TraceKit baseline"),
-        (#"{"schema": "tracekit-baseline/9"}"#, "b.json:1:12: schema: unsupported baseline schema \"tracekit-baseline/9\""),
-        (#"{"schema": "tracekit-replay/1"}"#, "b.json:1:12: schema: unsupported baseline schema \"tracekit-replay/1\""),
-    ])
+    @Test(
+        "bad baselines: one line naming the file, the place and the reason",
+        arguments: [
+            ("not json", "b.json:1:1: not a baseline (invalid JSON: "),
+            ("[]", "b.json:1:1: not a baseline: expected an object"),
+            (#"{"trips": []}"#, "b.json:1:1: schema: missing: not a TraceKit baseline"),
+            (#"{"schema": "tracekit-baseline/9"}"#, "b.json:1:12: schema: unsupported baseline schema \"tracekit-baseline/9\""),
+            (#"{"schema": "tracekit-replay/1"}"#, "b.json:1:12: schema: unsupported baseline schema \"tracekit-replay/1\""),
+        ])
     func badFiles(text: String, prefix: String) {
         do {
             _ = try Baseline(fileBytes: Array(text.utf8), file: "b.json")
@@ -85,41 +95,56 @@ struct BaselineGateTests {
         var b = Self.baseline([("a.gpx", Self.metrics(sent: 1, p95: 2, energy: 3))])
         b.header.energyModelVersion = 2
         do {
-            _ = try GateComparison(baseline: b, file: "b.json", current: Self.header, tolerances: .defaults,
-                                   attempted: ["a.gpx"], results: ["a.gpx": Self.metrics(sent: 1, p95: 2, energy: 3)], sharded: false)
+            _ = try GateComparison(
+                baseline: b, file: "b.json", current: Self.header, tolerances: .defaults,
+                attempted: ["a.gpx"], results: ["a.gpx": Self.metrics(sent: 1, p95: 2, energy: 3)], sharded: false)
             Issue.record("compared")
         } catch {
-            #expect(error.description == "b.json: the baseline was measured with energy model tracekit-energy 2 and this TraceKit computes tracekit-energy 1; the numbers are not comparable: refresh the baseline with --write-baseline")
+            #expect(
+                error.description
+                    == "b.json: the baseline was measured with energy model tracekit-energy 2 and this TraceKit computes tracekit-energy 1; the numbers are not comparable: refresh the baseline with --write-baseline"
+            )
         }
     }
 
     @Test("a regression fails with a readable line; an improvement passes unless strict")
     func gate() throws {
-        let b = Self.baseline([("ride", Self.metrics(sent: 412, p95: 20, energy: 500)), ("walk", Self.metrics(sent: 100, p95: 10, energy: 100))])
-        let worse = try GateComparison(baseline: b, file: "b", current: Self.header, tolerances: .defaults, attempted: ["ride", "walk"],
-                                       results: ["ride": Self.metrics(sent: 655, p95: 20, energy: 500), "walk": Self.metrics(sent: 100, p95: 10, energy: 100)], sharded: false)
+        let b = Self.baseline([
+            ("ride", Self.metrics(sent: 412, p95: 20, energy: 500)), ("walk", Self.metrics(sent: 100, p95: 10, energy: 100)),
+        ])
+        let worse = try GateComparison(
+            baseline: b, file: "b", current: Self.header, tolerances: .defaults, attempted: ["ride", "walk"],
+            results: ["ride": Self.metrics(sent: 655, p95: 20, energy: 500), "walk": Self.metrics(sent: 100, p95: 10, energy: 100)],
+            sharded: false)
         #expect(!worse.passes(strict: false))
         let lines = worse.lines(strict: false)
         #expect(lines.contains("REGRESSION ride: En Route, helper: updates sent 412 → 655 (+59 %), over tolerance 5 % and 2 updates"))
         #expect(worse.regressions == 6)  // delivered, sent and forwarded, in En Route and in the total
 
-        let better = try GateComparison(baseline: b, file: "b", current: Self.header, tolerances: .defaults, attempted: ["ride", "walk"],
-                                        results: ["ride": Self.metrics(sent: 412, p95: 12, energy: 400), "walk": Self.metrics(sent: 100, p95: 10, energy: 100)], sharded: false)
+        let better = try GateComparison(
+            baseline: b, file: "b", current: Self.header, tolerances: .defaults, attempted: ["ride", "walk"],
+            results: ["ride": Self.metrics(sent: 412, p95: 12, energy: 400), "walk": Self.metrics(sent: 100, p95: 10, energy: 100)],
+            sharded: false)
         #expect(better.passes(strict: false))
         #expect(!better.passes(strict: true))
         #expect(better.improvements > 0 && better.regressions == 0)
-        #expect(better.lines(strict: true).contains { $0.hasPrefix("FAIL (strict) ride: En Route, helper: display error p95 20.0 → 12.0 m (−40 %)") })
+        #expect(
+            better.lines(strict: true).contains {
+                $0.hasPrefix("FAIL (strict) ride: En Route, helper: display error p95 20.0 → 12.0 m (−40 %)")
+            })
     }
 
     @Test("missing and new trips; a shard does not miss the others'; a p95 that appears")
     func missingAndNew() throws {
         let b = Self.baseline([("a", Self.metrics(sent: 5, p95: nil, energy: 1)), ("b", Self.metrics(sent: 5, p95: 3, energy: 1))])
         let results = ["a": Self.metrics(sent: 5, p95: 4, energy: 1), "c": Self.metrics(sent: 5, p95: 3, energy: 1)]
-        let g = try GateComparison(baseline: b, file: "b", current: Self.header, tolerances: .defaults, attempted: ["a", "c"], results: results, sharded: false)
+        let g = try GateComparison(
+            baseline: b, file: "b", current: Self.header, tolerances: .defaults, attempted: ["a", "c"], results: results, sharded: false)
         #expect(g.missing == ["b"] && g.new == ["c"])
         #expect(!g.passes(strict: false))
         #expect(g.trips[0].figures.contains { $0.metric == .displayErrorP95 && $0.verdict == .appeared })
-        let shard = try GateComparison(baseline: b, file: "b", current: Self.header, tolerances: .defaults, attempted: ["a", "c"], results: results, sharded: true)
+        let shard = try GateComparison(
+            baseline: b, file: "b", current: Self.header, tolerances: .defaults, attempted: ["a", "c"], results: results, sharded: true)
         #expect(shard.missing.isEmpty && shard.passes(strict: false) && !shard.passes(strict: true))
     }
 
@@ -129,16 +154,20 @@ struct BaselineGateTests {
         var current = Self.header
         current.policyName = "quiet.json"
         current.tracekitVersion = "0.2.0"
-        let g = try GateComparison(baseline: b, file: "b", current: current, tolerances: .defaults, attempted: ["a"], results: ["a": Self.metrics(sent: 5, p95: 1, energy: 1)], sharded: false)
+        let g = try GateComparison(
+            baseline: b, file: "b", current: current, tolerances: .defaults, attempted: ["a"],
+            results: ["a": Self.metrics(sent: 5, p95: 1, energy: 1)], sharded: false)
         #expect(g.passes(strict: true))
         #expect(g.notes.count == 2)
     }
 
-    @Test("tolerance flags", arguments: [
-        ("sent=10%,5", GateMetric.sent, 0.1, 5.0),
-        ("sent=0.1,", .sent, 0.1, 2),
-        ("energyTotal=,1.5", .energyTotal, 0.05, 1.5),
-    ])
+    @Test(
+        "tolerance flags",
+        arguments: [
+            ("sent=10%,5", GateMetric.sent, 0.1, 5.0),
+            ("sent=0.1,", .sent, 0.1, 2),
+            ("energyTotal=,1.5", .energyTotal, 0.05, 1.5),
+        ])
     func flags(text: String, metric: GateMetric, relative: Double, absolute: Double) throws {
         let t = try Tolerances.defaults.overriding(flag: text).get()
         #expect(t[metric] == Tolerance(relative: relative, absolute: absolute))
@@ -159,7 +188,8 @@ struct BaselineGateTests {
         #expect(t[.displayErrorP95] == Tolerance(relative: 0.1, absolute: 3))
         #expect(t[.sent] == Tolerances.defaults[.sent])
         #expect(throws: GateFileError.self) {
-            try Tolerances.defaults.overriding(fileBytes: Array(#"{"schema": "tracekit-tolerances/1", "tolerances": {"speed": {}}}"#.utf8), file: "t.json")
+            try Tolerances.defaults.overriding(
+                fileBytes: Array(#"{"schema": "tracekit-tolerances/1", "tolerances": {"speed": {}}}"#.utf8), file: "t.json")
         }
         #expect(throws: GateFileError.self) {
             try Tolerances.defaults.overriding(fileBytes: Array(#"{"tolerances": {}}"#.utf8), file: "t.json")

@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 import Testing
+
 @testable import TraceBatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("BatchRunner")
 struct BatchRunnerTests {
@@ -22,13 +24,16 @@ struct BatchRunnerTests {
     func exactlyOnce() {
         let runs = Runs()
         var completed: [Int] = []
-        BatchRunner(jobs: 4).run(count: 200, work: { i in
-            runs.append(i)
-            return i * i
-        }, completed: { i, r in
-            #expect(r == i * i)
-            completed.append(i)
-        })
+        BatchRunner(jobs: 4).run(
+            count: 200,
+            work: { i in
+                runs.append(i)
+                return i * i
+            },
+            completed: { i, r in
+                #expect(r == i * i)
+                completed.append(i)
+            })
         #expect(runs.sorted == Array(0..<200))
         #expect(completed.sorted() == Array(0..<200))
     }
@@ -36,15 +41,17 @@ struct BatchRunnerTests {
     @Test("with two jobs, two items run at the same time")
     func concurrent() {
         let active = Atomic<Int>(0), peak = Atomic<Int>(0)
-        BatchRunner(jobs: 2).run(count: 8, work: { _ in
-            let now = active.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
-            _ = peak.max(now, ordering: .sequentiallyConsistent)
-            // Wait (bounded) for the other worker to arrive.
-            var spins = 0
-            while active.load(ordering: .sequentiallyConsistent) < 2 && spins < 50_000_000 { spins += 1 }
-            active.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-            return 0
-        }, completed: { _, _ in })
+        BatchRunner(jobs: 2).run(
+            count: 8,
+            work: { _ in
+                let now = active.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+                _ = peak.max(now, ordering: .sequentiallyConsistent)
+                // Wait (bounded) for the other worker to arrive.
+                var spins = 0
+                while active.load(ordering: .sequentiallyConsistent) < 2 && spins < 50_000_000 { spins += 1 }
+                active.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                return 0
+            }, completed: { _, _ in })
         #expect(peak.load(ordering: .sequentiallyConsistent) == 2)
     }
 

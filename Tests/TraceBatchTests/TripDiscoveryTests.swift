@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TraceBatch
 
 @Suite("Trip discovery, manifests and shards")
@@ -21,27 +22,29 @@ struct TripDiscoveryTests {
     @Test("the bundled corpus: sidecars claim their traces, every trip once, sorted")
     func bundledCorpus() throws {
         let trips = try TripDiscovery.trips(under: packageRoot.appendingPathComponent("Traces").path)
-        #expect(trips.map(\.id) == [
-            "georust-garmin-activity.scenario.json",
-            "real/georust-garmin_with_extensions_gpsmap64s.scenario.json",
-            "real/gpxanimator-bikeride_garmin_connect.scenario.json",
-            "real/gpxgo-visnjan_mytracks_android.scenario.json",
-            "real/gpxpy-around-visnjan-with-car.scenario.json",
-            "real/gpxpy-korita-zbevnica.scenario.json",
-            "real/togeojson-apple_watch_route.scenario.json",
-            "real/togeojson-blue_hills_expertgps.scenario.json",
-            "real/trackintel-google_location_history.scenario.json",
-            "trips/dog-walk/dog-walk.scenario.json",
-            "trips/ride/ride.scenario.json",
-            "trips/third-party-pickup/third-party-pickup.scenario.json",
-        ])
+        #expect(
+            trips.map(\.id) == [
+                "georust-garmin-activity.scenario.json",
+                "real/georust-garmin_with_extensions_gpsmap64s.scenario.json",
+                "real/gpxanimator-bikeride_garmin_connect.scenario.json",
+                "real/gpxgo-visnjan_mytracks_android.scenario.json",
+                "real/gpxpy-around-visnjan-with-car.scenario.json",
+                "real/gpxpy-korita-zbevnica.scenario.json",
+                "real/togeojson-apple_watch_route.scenario.json",
+                "real/togeojson-blue_hills_expertgps.scenario.json",
+                "real/trackintel-google_location_history.scenario.json",
+                "trips/dog-walk/dog-walk.scenario.json",
+                "trips/ride/ride.scenario.json",
+                "trips/third-party-pickup/third-party-pickup.scenario.json",
+            ])
         #expect(trips.allSatisfy { $0.kind == .sidecar })
     }
 
     @Test("a folder: unclaimed traces are trips, a sidecar without traces goes with its trace, hidden names skipped")
     func folderRules() throws {
         try Self.scratch { dir in
-            try Self.write("\(dir)/a/trip.scenario.json", #"{"schema": "tracekit-scenario/1", "traces": {"helper": "h.gpx", "hirer": "./x.csv"}}"#)
+            try Self.write(
+                "\(dir)/a/trip.scenario.json", #"{"schema": "tracekit-scenario/1", "traces": {"helper": "h.gpx", "hirer": "./x.csv"}}"#)
             try Self.write("\(dir)/a/h.gpx", "")
             try Self.write("\(dir)/a/x.csv", "")
             try Self.write("\(dir)/a/extra.PLT", "")
@@ -104,7 +107,9 @@ struct TripDiscoveryTests {
         #expect(seen.sorted() == items)
     }
 
-    @Test("shard text", arguments: [("0/1", true), ("1/2", true), ("2/2", false), ("-1/2", false), ("1", false), ("a/b", false), ("0/0", false)])
+    @Test(
+        "shard text",
+        arguments: [("0/1", true), ("1/2", true), ("2/2", false), ("-1/2", false), ("1", false), ("a/b", false), ("0/0", false)])
     func shardParsing(text: String, valid: Bool) {
         #expect((Shard(parsing: text) != nil) == valid)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TraceCLI
 
 @Suite("Argument parsing")
@@ -15,14 +16,16 @@ struct ArgumentParsingTests {
         #expect(c.positionals == ["-1", "2", "3", "4"])
     }
 
-    @Test("usage errors name the problem", arguments: [
-        (["--bogus"], "unknown option '--bogus' for 'distance'"),
-        (["-x"], "unknown option '-x' for 'distance'"),
-        (["--method"], "option '--method' needs a value (METHOD)"),
-        (["--method", "vincenty"], "'vincenty' is not a valid value for '--method'; choose one of exact, fast, haversine"),
-        (["--method", "fast", "--method", "exact"], "option '--method' given more than once"),
-        (["1", "2", "3"], "'distance' takes either no arguments or 4 (LAT1 LON1 LAT2 LON2), got 3"),
-    ])
+    @Test(
+        "usage errors name the problem",
+        arguments: [
+            (["--bogus"], "unknown option '--bogus' for 'distance'"),
+            (["-x"], "unknown option '-x' for 'distance'"),
+            (["--method"], "option '--method' needs a value (METHOD)"),
+            (["--method", "vincenty"], "'vincenty' is not a valid value for '--method'; choose one of exact, fast, haversine"),
+            (["--method", "fast", "--method", "exact"], "option '--method' given more than once"),
+            (["1", "2", "3"], "'distance' takes either no arguments or 4 (LAT1 LON1 LAT2 LON2), got 3"),
+        ])
     func usageErrors(arguments: [String], message: String) {
         #expect {
             _ = try spec.parse(arguments)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TraceIO
 
 /// Every file a command writes goes through ``AtomicFile``: a failure at any point (bad input
@@ -38,7 +38,8 @@ struct AtomicOutputTests {
     static func goesBad(after good: Int, in dir: String) throws -> String {
         var text = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n"
         for i in 0..<good {
-            text += "<trkpt lat=\"\(47 + Double(i) * 1e-5)\" lon=\"8.5\"><time>2024-05-01T\(String(format: "%02d:%02d:%02d", i / 3600, i / 60 % 60, i % 60))Z</time></trkpt>\n"
+            text +=
+                "<trkpt lat=\"\(47 + Double(i) * 1e-5)\" lon=\"8.5\"><time>2024-05-01T\(String(format: "%02d:%02d:%02d", i / 3600, i / 60 % 60, i % 60))Z</time></trkpt>\n"
         }
         text += "<trkpt lat=\"95\" lon=\"8.5\"><time>2024-05-02T00:00:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"
         let path = "\(dir)/bad.gpx"
@@ -46,9 +47,11 @@ struct AtomicOutputTests {
         return path
     }
 
-    @Test("input that goes bad after 3,000 points (more than one 64 KiB block written): exit 65, OUT as it was", arguments: [
-        ["convert", "--on-problem", "fail"], ["convert", "--on-problem", "fail", "--to", "ndjson"], ["smooth", "--on-problem", "fail"],
-    ])
+    @Test(
+        "input that goes bad after 3,000 points (more than one 64 KiB block written): exit 65, OUT as it was",
+        arguments: [
+            ["convert", "--on-problem", "fail"], ["convert", "--on-problem", "fail", "--to", "ndjson"], ["smooth", "--on-problem", "fail"],
+        ])
     func inputGoesBad(command: [String]) throws {
         let dir = try Self.folder(["out.gpx"])
         let bad = try Self.goesBad(after: 3000, in: dir)
@@ -66,11 +69,16 @@ struct AtomicOutputTests {
     @Test("replay: an invalid second input stops the replay; --geojson and --svg stay as they were")
     func replaySecondInput() throws {
         let dir = try Self.folder(["u.geojson", "p.svg"])
-        let r = try Run(["replay", "Traces/trips/ride/helper.gpx", "--hirer", "\(dir)/missing.gpx", "--geojson", "\(dir)/u.geojson", "--svg", "\(dir)/p.svg"])
+        let r = try Run([
+            "replay", "Traces/trips/ride/helper.gpx", "--hirer", "\(dir)/missing.gpx", "--geojson", "\(dir)/u.geojson", "--svg",
+            "\(dir)/p.svg",
+        ])
         #expect(r.status == 66 && r.stdout.isEmpty, "\(r.stderr)")
         try Self.expectUntouched(dir, ["u.geojson", "p.svg"], files: ["u.geojson", "p.svg"], "replay")
         let bad = try Self.goesBad(after: 50, in: dir)
-        let r2 = try Run(["replay", "Traces/trips/ride/helper.gpx", "--hirer", bad, "--on-problem", "fail", "--geojson", "\(dir)/u.geojson"])
+        let r2 = try Run([
+            "replay", "Traces/trips/ride/helper.gpx", "--hirer", bad, "--on-problem", "fail", "--geojson", "\(dir)/u.geojson",
+        ])
         #expect(r2.status == 65, "\(r2.stderr)")
         try Self.expectUntouched(dir, ["u.geojson", "p.svg"], files: ["u.geojson", "p.svg", "bad.gpx"], "replay, bad hirer")
     }
@@ -103,8 +111,10 @@ struct AtomicOutputTests {
         (["batch", "Traces/trips/ride", "--jobs", "1", "--html"], "h.html"),
     ]
 
-    @Test("a write that fails half-way (file size limit): the previous file stays, the temporary file goes",
-          .disabled(if: sanitizer == "thread", "TSan's runtime faults (SIGBUS in its shadow memory) in a process under a file size limit"), arguments: [false, true])
+    @Test(
+        "a write that fails half-way (file size limit): the previous file stays, the temporary file goes",
+        .disabled(if: sanitizer == "thread", "TSan's runtime faults (SIGBUS in its shadow memory) in a process under a file size limit"),
+        arguments: [false, true])
     func writeFails(killed: Bool) throws {
         for (arguments, target) in Self.writers {
             let dir = try Self.folder([target])

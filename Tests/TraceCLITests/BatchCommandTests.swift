@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TraceJSON
 
 /// `tracekit batch`, end to end with the built binary.
@@ -34,7 +34,8 @@ struct BatchCommandTests {
             #expect(first.contains("\"trip\": \"ride/ride.scenario.json\""))
             let c = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/b.json"])
             #expect(c.status == 0, "\(c.stderr)")
-            #expect(c.stdout.contains("Gate against \(dir)/b.json: 3 trips compared, 0 regressions, 0 improvements beyond tolerance: passed"))
+            #expect(
+                c.stdout.contains("Gate against \(dir)/b.json: 3 trips compared, 0 regressions, 0 improvements beyond tolerance: passed"))
             #expect(try Run(["batch", "Traces/trips", "--write-baseline", "\(dir)/b.json", "--jobs", "1"]).status == 0)
             #expect(try Self.read("\(dir)/b.json") == first)
         }
@@ -47,14 +48,24 @@ struct BatchCommandTests {
             let policy = try Self.chattyPolicy(dir)
             let r = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/b.json", "--policy", policy])
             #expect(r.status == 1)
-            #expect(r.stdout.contains("REGRESSION ride/ride.scenario.json: En Route, helper: updates sent 147 → 382 (+160 %), over tolerance 5 % and 2 updates\n"))
-            #expect(r.stdout.contains("note: the baseline was measured with policy seed (file version 2), this run with chatty (file version 2)"))
+            #expect(
+                r.stdout.contains(
+                    "REGRESSION ride/ride.scenario.json: En Route, helper: updates sent 147 → 382 (+160 %), over tolerance 5 % and 2 updates\n"
+                ))
+            #expect(
+                r.stdout.contains(
+                    "note: the baseline was measured with policy seed (file version 2), this run with chatty (file version 2)"))
             #expect(r.stdout.contains(": FAILED\n"))
             let last = r.stderr.split(separator: "\n").last.map(String.init) ?? ""
-            #expect(last.hasPrefix("tracekit: gate failed against \(dir)/b.json: ") && last.hasSuffix(" regressions beyond tolerance"), "\(r.stderr)")
+            #expect(
+                last.hasPrefix("tracekit: gate failed against \(dir)/b.json: ") && last.hasSuffix(" regressions beyond tolerance"),
+                "\(r.stderr)")
             // A looser tolerance on every metric that moved lets it pass; the improvements still pass.
             var loose = ["batch", "Traces/trips", "--baseline", "\(dir)/b.json", "--policy", policy]
-            for m in ["delivered", "sent", "forwarded", "displayErrorP95", "stalenessP95", "energyTotal", "energyLocation", "energyFixes", "energyRadio"] {
+            for m in [
+                "delivered", "sent", "forwarded", "displayErrorP95", "stalenessP95", "energyTotal", "energyLocation", "energyFixes",
+                "energyRadio",
+            ] {
                 loose += ["--tolerance", "\(m)=400%,"]
             }
             #expect(try Run(loose).status == 0)
@@ -64,39 +75,54 @@ struct BatchCommandTests {
             let better = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/chatty-baseline.json"])
             let strict = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/chatty-baseline.json", "--strict"])
             #expect(strict.status == 1 && strict.stderr.contains("--strict: refresh the baseline"), "\(strict.stderr)")
-            #expect(better.stdout.contains("passes ride/ride.scenario.json: En Route, helper: updates sent 382 → 147 (−62 %), better by more than tolerance 5 % and 2 updates"))
+            #expect(
+                better.stdout.contains(
+                    "passes ride/ride.scenario.json: En Route, helper: updates sent 382 → 147 (−62 %), better by more than tolerance 5 % and 2 updates"
+                ))
             // …but every figure is "lower is better" (README, "Tolerances and the verdict"): the seed's
             // sparser updates make the maps older and farther off, so its display error and staleness
             // p95 regress against the chatty baseline, and the gate fails (exit 1) on exactly these 13
             // lines, without --strict.
             #expect(better.status == 1, "\(better.stderr)")
             let regressions = better.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("  REGRESSION ") }
-            #expect(regressions == [
-                "REGRESSION dog-walk/dog-walk.scenario.json: En Route, helper: display error p95 9.0 → 28.0 m (+211 %), over tolerance 10 % and 1.0 m",
-                "REGRESSION dog-walk/dog-walk.scenario.json: En Route, helper: staleness p95 14.6 → 35.9 s (+146 %), over tolerance 10 % and 1.0 s",
-                "REGRESSION dog-walk/dog-walk.scenario.json: Total, helper: display error p95 9.8 → 27.5 m (+181 %), over tolerance 10 % and 1.0 m",
-                "REGRESSION ride/ride.scenario.json: En Route, helper: display error p95 8.9 → 24.3 m (+173 %), over tolerance 10 % and 1.0 m",
-                "REGRESSION ride/ride.scenario.json: En Route, helper: staleness p95 26.0 → 30.0 s (+15 %), over tolerance 10 % and 1.0 s",
-                "REGRESSION ride/ride.scenario.json: Total, helper: display error p95 9.2 → 23.7 m (+158 %), over tolerance 10 % and 1.0 m",
-                "REGRESSION ride/ride.scenario.json: En Route, hirer: display error p95 9.1 → 21.5 m (+136 %), over tolerance 10 % and 1.0 m",
-                "REGRESSION ride/ride.scenario.json: En Route, hirer: staleness p95 92.7 → 230.0 s (+148 %), over tolerance 10 % and 1.0 s",
-                "REGRESSION ride/ride.scenario.json: Total, hirer: display error p95 11.1 → 19.4 m (+75 %), over tolerance 10 % and 1.0 m",
-                "REGRESSION ride/ride.scenario.json: Total, hirer: staleness p95 83.9 → 210.4 s (+151 %), over tolerance 10 % and 1.0 s",
-                "REGRESSION third-party-pickup/third-party-pickup.scenario.json: En Route, helper: display error p95 9.5 → 27.9 m (+194 %), over tolerance 10 % and 1.0 m",
-                "REGRESSION third-party-pickup/third-party-pickup.scenario.json: En Route, helper: staleness p95 2.0 → 6.0 s (+200 %), over tolerance 10 % and 1.0 s",
-                "REGRESSION third-party-pickup/third-party-pickup.scenario.json: Total, helper: display error p95 9.5 → 27.8 m (+193 %), over tolerance 10 % and 1.0 m",
-            ].map { "  " + $0 })
-            #expect(better.stdout.contains("Gate against \(dir)/chatty-baseline.json: 3 trips compared, 13 regressions, 45 improvements beyond tolerance: FAILED\n"))
-            #expect(better.stderr.hasSuffix("tracekit: gate failed against \(dir)/chatty-baseline.json: 13 regressions beyond tolerance\n"), "\(better.stderr)")
+            #expect(
+                regressions
+                    == [
+                        "REGRESSION dog-walk/dog-walk.scenario.json: En Route, helper: display error p95 9.0 → 28.0 m (+211 %), over tolerance 10 % and 1.0 m",
+                        "REGRESSION dog-walk/dog-walk.scenario.json: En Route, helper: staleness p95 14.6 → 35.9 s (+146 %), over tolerance 10 % and 1.0 s",
+                        "REGRESSION dog-walk/dog-walk.scenario.json: Total, helper: display error p95 9.8 → 27.5 m (+181 %), over tolerance 10 % and 1.0 m",
+                        "REGRESSION ride/ride.scenario.json: En Route, helper: display error p95 8.9 → 24.3 m (+173 %), over tolerance 10 % and 1.0 m",
+                        "REGRESSION ride/ride.scenario.json: En Route, helper: staleness p95 26.0 → 30.0 s (+15 %), over tolerance 10 % and 1.0 s",
+                        "REGRESSION ride/ride.scenario.json: Total, helper: display error p95 9.2 → 23.7 m (+158 %), over tolerance 10 % and 1.0 m",
+                        "REGRESSION ride/ride.scenario.json: En Route, hirer: display error p95 9.1 → 21.5 m (+136 %), over tolerance 10 % and 1.0 m",
+                        "REGRESSION ride/ride.scenario.json: En Route, hirer: staleness p95 92.7 → 230.0 s (+148 %), over tolerance 10 % and 1.0 s",
+                        "REGRESSION ride/ride.scenario.json: Total, hirer: display error p95 11.1 → 19.4 m (+75 %), over tolerance 10 % and 1.0 m",
+                        "REGRESSION ride/ride.scenario.json: Total, hirer: staleness p95 83.9 → 210.4 s (+151 %), over tolerance 10 % and 1.0 s",
+                        "REGRESSION third-party-pickup/third-party-pickup.scenario.json: En Route, helper: display error p95 9.5 → 27.9 m (+194 %), over tolerance 10 % and 1.0 m",
+                        "REGRESSION third-party-pickup/third-party-pickup.scenario.json: En Route, helper: staleness p95 2.0 → 6.0 s (+200 %), over tolerance 10 % and 1.0 s",
+                        "REGRESSION third-party-pickup/third-party-pickup.scenario.json: Total, helper: display error p95 9.5 → 27.8 m (+193 %), over tolerance 10 % and 1.0 m",
+                    ].map { "  " + $0 })
+            #expect(
+                better.stdout.contains(
+                    "Gate against \(dir)/chatty-baseline.json: 3 trips compared, 13 regressions, 45 improvements beyond tolerance: FAILED\n"
+                ))
+            #expect(
+                better.stderr.hasSuffix("tracekit: gate failed against \(dir)/chatty-baseline.json: 13 regressions beyond tolerance\n"),
+                "\(better.stderr)")
         }
     }
 
-    @Test("a corrupted, truncated or wrong-version baseline: exit 65 and one clear line", arguments: [
-        ("truncated", "not a baseline (invalid JSON: "),
-        ("schema", "schema: unsupported baseline schema \"tracekit-baseline/0\""),
-        ("model", "the baseline was measured with energy model tracekit-energy 99 and this TraceKit computes tracekit-energy 1; the numbers are not comparable"),
-        ("value", "trips[0].rows[0].sent: expected a number ≥ 0 or null, found a string"),
-    ])
+    @Test(
+        "a corrupted, truncated or wrong-version baseline: exit 65 and one clear line",
+        arguments: [
+            ("truncated", "not a baseline (invalid JSON: "),
+            ("schema", "schema: unsupported baseline schema \"tracekit-baseline/0\""),
+            (
+                "model",
+                "the baseline was measured with energy model tracekit-energy 99 and this TraceKit computes tracekit-energy 1; the numbers are not comparable"
+            ),
+            ("value", "trips[0].rows[0].sent: expected a number ≥ 0 or null, found a string"),
+        ])
     func badBaseline(kind: String, message: String) throws {
         try Self.scratch { dir in
             #expect(try Run(["batch", "Traces/trips/ride", "--write-baseline", "\(dir)/b.json"]).status == 0)
@@ -120,13 +146,16 @@ struct BatchCommandTests {
         }
     }
 
-    @Test("an interrupted baseline write leaves the old baseline intact", .disabled(if: sanitizer == "thread", "TSan's runtime faults (SIGBUS in its shadow memory) in a process under a file size limit"), arguments: [
-        // SIGXFSZ kills the process in the middle of writing the temporary file (its default
-        // action, restored by env in case the test runner ignores it), once the temporary file is gone.
-        ("killed", "ulimit -f 8; exec env --default-signal=XFSZ"),
-        // With SIGXFSZ ignored, the write fails with EFBIG: the temporary file is removed, exit 74.
-        ("write error", "trap '' XFSZ; ulimit -f 8; exec"),
-    ])
+    @Test(
+        "an interrupted baseline write leaves the old baseline intact",
+        .disabled(if: sanitizer == "thread", "TSan's runtime faults (SIGBUS in its shadow memory) in a process under a file size limit"),
+        arguments: [
+            // SIGXFSZ kills the process in the middle of writing the temporary file (its default
+            // action, restored by env in case the test runner ignores it), once the temporary file is gone.
+            ("killed", "ulimit -f 8; exec env --default-signal=XFSZ"),
+            // With SIGXFSZ ignored, the write fails with EFBIG: the temporary file is removed, exit 74.
+            ("write error", "trap '' XFSZ; ulimit -f 8; exec"),
+        ])
     func interruptedWrite(name: String, limit: String) throws {
         try Self.scratch { dir in
             #expect(try Run(["batch", "Traces/trips/ride", "--write-baseline", "\(dir)/b.json"]).status == 0)
@@ -135,7 +164,9 @@ struct BatchCommandTests {
             #expect(old.utf8.count < 8192)
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/bin/bash")
-            p.arguments = ["-c", "\(limit) \"$0\" batch Traces/trips --write-baseline \"$1\" > /dev/null", Run.binary.path, "\(dir)/b.json"]
+            p.arguments = [
+                "-c", "\(limit) \"$0\" batch Traces/trips --write-baseline \"$1\" > /dev/null", Run.binary.path, "\(dir)/b.json",
+            ]
             p.currentDirectoryURL = packageRoot
             try p.run()
             p.waitUntilExit()
@@ -174,11 +205,15 @@ struct BatchCommandTests {
             #expect(attribute("tests", in: "testsuites") == count("<testcase "))
             #expect(attribute("failures", in: "testsuites") == count("<failure "))
             #expect(attribute("errors", in: "testsuites") == 0)
-            #expect(xml.contains("<testcase classname=\"ride/ride.scenario.json\" name=\"En Route/helper/updates\">\n      <failure message=\"En Route, helper: updates delivered 147 → 382 (+160 %), over tolerance 5 % and 2 updates\" type=\"regression\">"))
+            #expect(
+                xml.contains(
+                    "<testcase classname=\"ride/ride.scenario.json\" name=\"En Route/helper/updates\">\n      <failure message=\"En Route, helper: updates delivered 147 → 382 (+160 %), over tolerance 5 % and 2 updates\" type=\"regression\">"
+                ))
             #expect(xml.contains("<testcase classname=\"ride/ride.scenario.json\" name=\"Finding Villager/helper/energy\"/>"))
             // A failed trip is an error case.
             try FileManager.default.createDirectory(atPath: "\(dir)/corpus", withIntermediateDirectories: true)
-            try "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"></trkpt></trkseg></trk></gpx>".write(toFile: "\(dir)/corpus/untimed.gpx", atomically: true, encoding: .utf8)
+            try "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"></trkpt></trkseg></trk></gpx>".write(
+                toFile: "\(dir)/corpus/untimed.gpx", atomically: true, encoding: .utf8)
             #expect(try Run(["batch", "\(dir)/corpus", "--junit", "\(dir)/e.xml"]).status == 1)
             let e = try Self.read("\(dir)/e.xml")
             #expect(JUnitSchema.validates(e))
@@ -222,7 +257,11 @@ struct BatchCommandTests {
                 seen[trip] = Int(i)
             }
         }
-        #expect(seen == ["Traces/trips/ride/ride.scenario.json": 0, "Traces/trips/dog-walk/dog-walk.scenario.json": 1, "Traces/georust-garmin-activity.gpx": 2])
+        #expect(
+            seen == [
+                "Traces/trips/ride/ride.scenario.json": 0, "Traces/trips/dog-walk/dog-walk.scenario.json": 1,
+                "Traces/georust-garmin-activity.gpx": 2,
+            ])
     }
 
     @Test("--jobs 1 and --jobs 2 write identical reports")
@@ -231,12 +270,16 @@ struct BatchCommandTests {
             #expect(try Run(["batch", "Traces/trips", "--write-baseline", "\(dir)/b.json"]).status == 0)
             var outputs: [[String]] = []
             for jobs in ["1", "2"] {
-                let r = try Run(["batch", "Traces/", "--jobs", jobs, "--baseline", "\(dir)/b.json", "--compare", try Self.chattyPolicy(dir),
-                                 "--junit", "\(dir)/j\(jobs).xml", "--markdown", "\(dir)/m\(jobs).md", "--html", "\(dir)/h\(jobs).html"])
+                let r = try Run([
+                    "batch", "Traces/", "--jobs", jobs, "--baseline", "\(dir)/b.json", "--compare", try Self.chattyPolicy(dir),
+                    "--junit", "\(dir)/j\(jobs).xml", "--markdown", "\(dir)/m\(jobs).md", "--html", "\(dir)/h\(jobs).html",
+                ])
                 // Every trip of Traces/ is new to a baseline of Traces/trips, and none of its trips has that name.
                 #expect(r.status == 1)
                 let body = r.stdout.split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""
-                outputs.append([body, try Self.read("\(dir)/j\(jobs).xml"), try Self.read("\(dir)/m\(jobs).md"), try Self.read("\(dir)/h\(jobs).html")])
+                outputs.append([
+                    body, try Self.read("\(dir)/j\(jobs).xml"), try Self.read("\(dir)/m\(jobs).md"), try Self.read("\(dir)/h\(jobs).html"),
+                ])
             }
             #expect(outputs[0] == outputs[1])
             #expect(outputs[0][0].contains("Policy chatty against seed (B − A, % of A)"))
@@ -252,9 +295,11 @@ struct BatchCommandTests {
             let fm = FileManager.default
             try fm.createDirectory(atPath: "\(dir)/corpus", withIntermediateDirectories: true)
             try fm.copyItem(atPath: packageRoot.appendingPathComponent("Traces/trips/ride").path, toPath: "\(dir)/corpus/ride")
-            try "lat,lon,time\n47.1,8.5,2024-05-01T10:00:00Z\n95,8.5,2024-05-01T10:00:05Z\n".write(toFile: "\(dir)/corpus/a.csv", atomically: true, encoding: .utf8)
+            try "lat,lon,time\n47.1,8.5,2024-05-01T10:00:00Z\n95,8.5,2024-05-01T10:00:05Z\n".write(
+                toFile: "\(dir)/corpus/a.csv", atomically: true, encoding: .utf8)
             try "not a trace".write(toFile: "\(dir)/corpus/broken.gpx", atomically: true, encoding: .utf8)
-            try #"{"schema": "tracekit-scenario/1", "traces": {"helper": "gone.gpx"}}"#.write(toFile: "\(dir)/corpus/gone.scenario.json", atomically: true, encoding: .utf8)
+            try #"{"schema": "tracekit-scenario/1", "traces": {"helper": "gone.gpx"}}"#.write(
+                toFile: "\(dir)/corpus/gone.scenario.json", atomically: true, encoding: .utf8)
             let r = try Run(["batch", "\(dir)/corpus", "--jobs", "2"])
             #expect(r.status == 1)
             #expect(r.stdout.contains("\nride/ride.scenario.json  replayed"))
@@ -266,17 +311,25 @@ struct BatchCommandTests {
         }
     }
 
-    @Test("usage and input errors", arguments: [
-        (["batch"], Int32(64), "tracekit: 'batch' needs at least one INPUT…"),
-        (["batch", "Traces/", "--jobs", "0"], 64, "tracekit: '--jobs' takes a whole number from 1 to 1024, not '0'"),
-        (["batch", "Traces/", "--shard", "2/2"], 64, "tracekit: '--shard' takes I/N with 0 ≤ I < N, e.g. 0/4, not '2/2'"),
-        (["batch", "Traces/", "--strict"], 64, "tracekit: '--strict' needs --baseline"),
-        (["batch", "Traces/", "--baseline", "a.json", "--write-baseline", "b.json"], 64, "tracekit: give either --baseline (compare) or --write-baseline (record), not both"),
-        (["batch", "Traces/", "--tolerance", "speed=1,2"], 64, "tracekit: '--tolerance speed=1,2': unknown metric 'speed'; expected one of delivered, sent, forwarded, displayErrorP95, stalenessP95, energyTotal, energyLocation, energyFixes, energyRadio"),
-        (["batch", "/nonexistent/corpus"], 66, "tracekit: /nonexistent/corpus: No such file or directory"),
-        (["batch", "Traces/", "--baseline", "/nonexistent/b.json"], 66, "tracekit: /nonexistent/b.json: No such file or directory"),
-        (["batch", "Traces/", "--tolerance-file", "Traces/README.md"], 65, "tracekit: Traces/README.md:1:1: expected a value"),
-    ])
+    @Test(
+        "usage and input errors",
+        arguments: [
+            (["batch"], Int32(64), "tracekit: 'batch' needs at least one INPUT…"),
+            (["batch", "Traces/", "--jobs", "0"], 64, "tracekit: '--jobs' takes a whole number from 1 to 1024, not '0'"),
+            (["batch", "Traces/", "--shard", "2/2"], 64, "tracekit: '--shard' takes I/N with 0 ≤ I < N, e.g. 0/4, not '2/2'"),
+            (["batch", "Traces/", "--strict"], 64, "tracekit: '--strict' needs --baseline"),
+            (
+                ["batch", "Traces/", "--baseline", "a.json", "--write-baseline", "b.json"], 64,
+                "tracekit: give either --baseline (compare) or --write-baseline (record), not both"
+            ),
+            (
+                ["batch", "Traces/", "--tolerance", "speed=1,2"], 64,
+                "tracekit: '--tolerance speed=1,2': unknown metric 'speed'; expected one of delivered, sent, forwarded, displayErrorP95, stalenessP95, energyTotal, energyLocation, energyFixes, energyRadio"
+            ),
+            (["batch", "/nonexistent/corpus"], 66, "tracekit: /nonexistent/corpus: No such file or directory"),
+            (["batch", "Traces/", "--baseline", "/nonexistent/b.json"], 66, "tracekit: /nonexistent/b.json: No such file or directory"),
+            (["batch", "Traces/", "--tolerance-file", "Traces/README.md"], 65, "tracekit: Traces/README.md:1:1: expected a value"),
+        ])
     func errors(arguments: [String], status: Int32, firstLine: String) throws {
         let r = try Run(arguments)
         #expect(r.status == status)
@@ -284,9 +337,11 @@ struct BatchCommandTests {
         #expect(line.hasPrefix(firstLine), "\(r.stderr)")
     }
 
-    @Test("every trace of ../shared/traces: no crash; each trip replays or fails with its reason",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces").path),
-                   "../shared/traces not found (set TRACEKIT_SHARED to run the shared corpus)"))
+    @Test(
+        "every trace of ../shared/traces: no crash; each trip replays or fails with its reason",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces").path),
+            "../shared/traces not found (set TRACEKIT_SHARED to run the shared corpus)"))
     func sharedCorpus() throws {
         let folder = sharedFolder.appendingPathComponent("traces").path
         let r = try Run(["batch", folder, "--jsonl"])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `tracekit … | head`: when the reader of standard output goes away, SIGPIPE ends tracekit
 /// quietly (ExitCode.swift, "Closed output"; README, "Limits").
@@ -30,7 +30,8 @@ struct ClosedPipeTests {
         // As a parent that ignores SIGPIPE (this test process does, for Run): tracekit must not
         // inherit that, or it would fail with EPIPE and a message instead.
         signal(SIGPIPE, SIG_IGN)
-        let input = open(arguments.contains("-") ? Self.trace : (arguments == ["distance"] ? Self.pairs : "/dev/null"), O_RDONLY | O_CLOEXEC)
+        let input = open(
+            arguments.contains("-") ? Self.trace : (arguments == ["distance"] ? Self.pairs : "/dev/null"), O_RDONLY | O_CLOEXEC)
         defer { close(input) }
         let out = Child.pipe(), err = Child.pipe()
         close(out.read)
@@ -39,7 +40,9 @@ struct ClosedPipeTests {
         close(err.write)
         let stderr = Child.readAll(err.read)
         let r = child.wait()
-        #expect(r.signal == SIGPIPE && r.exited == nil, "\(arguments): exit \(r.exited.map(String.init) ?? "-"), signal \(r.signal.map(String.init) ?? "-")")
+        #expect(
+            r.signal == SIGPIPE && r.exited == nil,
+            "\(arguments): exit \(r.exited.map(String.init) ?? "-"), signal \(r.signal.map(String.init) ?? "-")")
         #expect(stderr.isEmpty, "\(arguments): \(stderr)")
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A JSON member of the expected type, or an error naming it.
 private struct Missing: Error { var what: String }
@@ -57,7 +57,9 @@ struct DemoTripTests {
         }
     }
 
-    @Test("the third-party pickup (handed off from the start) forwards the helper's position to the delegate as to the hirer, and the delegate's and hirer's own positions to no one")
+    @Test(
+        "the third-party pickup (handed off from the start) forwards the helper's position to the delegate as to the hirer, and the delegate's and hirer's own positions to no one"
+    )
     func thirdParty() throws {
         let doc = try Self.replay("Traces/trips/third-party-pickup/third-party-pickup.scenario.json")
         let totals: [[String: Any]] = try value(doc["totals"], "totals")

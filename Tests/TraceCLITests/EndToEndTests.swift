@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Runs the built `tracekit` binary and checks stdout, stderr and the exit status.
 struct Run {
@@ -80,21 +80,26 @@ struct EndToEndTests {
         #expect(r.stdout.split(separator: "\n", omittingEmptySubsequences: false).count == 14)  // the file's 13 lines + the final newline
     }
 
-    @Test("bad input: one line on stderr naming the place, and the documented status", arguments: [
-        (["distance"], "1 2 3\n", Int32(65), "tracekit: <stdin>:1: expected 4 numbers (lat1 lon1 lat2 lon2), found 3 fields"),
-        (["distance"], "0 0 0 0\n0 0 x 0\n", 65, "tracekit: <stdin>:2: 'x' is not a number"),
-        (["distance"], "91 0 0 0\n", 65, "tracekit: <stdin>:1: latitude 91.0 is outside [-90, 90] degrees"),
-        (["distance"], "nan 0 0 0\n", 65, "tracekit: <stdin>:1: latitude nan is not a finite number"),
-        (["distance", "0", "inf", "0", "0"], "", 64, "tracekit: arguments: longitude inf is not a finite number"),
-        (["distance", "1", "2", "3", "x"], "", 64, "tracekit: arguments: 'x' is not a number"),
-        (["distance"], "0,0,,0\n", 65, "tracekit: <stdin>:1: empty field"),
-        (["distance", "--input", "/tmp"], "", 66, "tracekit: /tmp: is a directory"),
-        (["distance", "--input", "/nonexistent/pairs.txt"], "", 66, "tracekit: /nonexistent/pairs.txt: No such file or directory"),
-        (["distance", "--precision", "11"], "", 64, "tracekit: '--precision' takes a whole number from 0 to 10, not '11'"),
-        (["distance", "--method", "vincenty"], "", 64, "tracekit: 'vincenty' is not a valid value for '--method'; choose one of exact, fast, haversine"),
-        (["frobnicate"], "", 64, "tracekit: unknown subcommand 'frobnicate'"),
-        (["distance", "1", "2", "3", "4", "--input", "x"], "", 64, "tracekit: give either a pair as arguments or --input, not both"),
-    ])
+    @Test(
+        "bad input: one line on stderr naming the place, and the documented status",
+        arguments: [
+            (["distance"], "1 2 3\n", Int32(65), "tracekit: <stdin>:1: expected 4 numbers (lat1 lon1 lat2 lon2), found 3 fields"),
+            (["distance"], "0 0 0 0\n0 0 x 0\n", 65, "tracekit: <stdin>:2: 'x' is not a number"),
+            (["distance"], "91 0 0 0\n", 65, "tracekit: <stdin>:1: latitude 91.0 is outside [-90, 90] degrees"),
+            (["distance"], "nan 0 0 0\n", 65, "tracekit: <stdin>:1: latitude nan is not a finite number"),
+            (["distance", "0", "inf", "0", "0"], "", 64, "tracekit: arguments: longitude inf is not a finite number"),
+            (["distance", "1", "2", "3", "x"], "", 64, "tracekit: arguments: 'x' is not a number"),
+            (["distance"], "0,0,,0\n", 65, "tracekit: <stdin>:1: empty field"),
+            (["distance", "--input", "/tmp"], "", 66, "tracekit: /tmp: is a directory"),
+            (["distance", "--input", "/nonexistent/pairs.txt"], "", 66, "tracekit: /nonexistent/pairs.txt: No such file or directory"),
+            (["distance", "--precision", "11"], "", 64, "tracekit: '--precision' takes a whole number from 0 to 10, not '11'"),
+            (
+                ["distance", "--method", "vincenty"], "", 64,
+                "tracekit: 'vincenty' is not a valid value for '--method'; choose one of exact, fast, haversine"
+            ),
+            (["frobnicate"], "", 64, "tracekit: unknown subcommand 'frobnicate'"),
+            (["distance", "1", "2", "3", "4", "--input", "x"], "", 64, "tracekit: give either a pair as arguments or --input, not both"),
+        ])
     func errors(arguments: [String], stdin: String, status: Int32, firstLine: String) throws {
         let r = try Run(arguments, stdin: stdin)
         #expect(r.status == status)
@@ -165,7 +170,8 @@ struct PolicyEndToEndTests {
     func show() throws {
         let table = try Run(["policy", "show"])
         #expect(table.status == 0)
-        #expect(table.stdout.contains("En Route          No route lines                 500 m      kCLLocationAccuracyNearestTenMeters   30 m"))
+        #expect(
+            table.stdout.contains("En Route          No route lines                 500 m      kCLLocationAccuracyNearestTenMeters   30 m"))
         let md = try Run(["policy", "show", "--format", "markdown"])
         #expect(md.stdout.hasPrefix("| State | Shows | Map frame | Accuracy |"))
         let json = try Run(["policy", "show", "-f", "json"])
@@ -177,7 +183,8 @@ struct PolicyEndToEndTests {
 
     @Test("diff and --policy apply a file's overrides")
     func diff() throws {
-        let path = try temp(#"{"format": "tracekit-policy", "version": 1, "name": "quiet", "states": {"enRoute": {"distanceFilterMetres": 50}}}"#)
+        let path = try temp(
+            #"{"format": "tracekit-policy", "version": 1, "name": "quiet", "states": {"enRoute": {"distanceFilterMetres": 50}}}"#)
         let d = try Run(["policy", "diff", "seed", path])
         #expect(d.status == 0 && d.stdout == "En Route: distance filter 30 m → 50 m\n")
         let s = try Run(["policy", "show", "--policy", path])
@@ -187,25 +194,31 @@ struct PolicyEndToEndTests {
 
     @Test("a version-2 file's delivery model and accuracy gate are shown and diffed")
     func delivery() throws {
-        let path = try temp(#"""
+        let path = try temp(
+            #"""
             {"format": "tracekit-policy", "version": 2, "states": {"inTask": {
               "delivery": {"model": "androidFused", "intervalSeconds": 10}, "accuracyGate": {"maximumMetres": 150}}}}
             """#)
         let d = try Run(["policy", "diff", "seed", path])
-        #expect(d.stdout == """
-            In Task: delivery Core Location → Android fused: interval 10 s, min update 10 s (implicit)
-            In Task: accuracy gate none → ≤ 150 m; none: delivered
+        #expect(
+            d.stdout == """
+                In Task: delivery Core Location → Android fused: interval 10 s, min update 10 s (implicit)
+                In Task: accuracy gate none → ≤ 150 m; none: delivered
 
-            """)
+                """)
         let s = try Run(["policy", "show", "--policy", path, "--format", "markdown"])
         #expect(s.stdout.contains("| 160 m | Android fused: interval 10 s, min update 10 s (implicit) | ≤ 150 m; none: delivered |"))
     }
 
-    @Test("an invalid file: one line naming file, line, column, field; status 65", arguments: [
-        (#"{"format": "tracekit-policy", "version": 1, "states": {"inTask": {"heartbeatSeconds": -1}}}"#,
-         ":1:87: states.inTask.heartbeatSeconds: must be greater than 0 and at most 86400 seconds, got -1"),
-        ("{\"format\": \"tracekit-policy\",\n  \"version\": 1,\n  \"states\": [", ":3:14: unexpected end of file: expected a value"),
-    ])
+    @Test(
+        "an invalid file: one line naming file, line, column, field; status 65",
+        arguments: [
+            (
+                #"{"format": "tracekit-policy", "version": 1, "states": {"inTask": {"heartbeatSeconds": -1}}}"#,
+                ":1:87: states.inTask.heartbeatSeconds: must be greater than 0 and at most 86400 seconds, got -1"
+            ),
+            ("{\"format\": \"tracekit-policy\",\n  \"version\": 1,\n  \"states\": [", ":3:14: unexpected end of file: expected a value"),
+        ])
     func invalid(text: String, suffix: String) throws {
         let path = try temp(text)
         let r = try Run(["policy", "validate", path])
@@ -246,8 +259,9 @@ struct TraceCommandsTests {
 
     static var corpusPresent: Bool { FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces/gpx").path) }
 
-    @Test("every file of the corpus: the right point count, or a one-line error naming the file",
-          .enabled(if: corpusPresent, "../shared/traces not found: corpus walk skipped"))
+    @Test(
+        "every file of the corpus: the right point count, or a one-line error naming the file",
+        .enabled(if: corpusPresent, "../shared/traces not found: corpus walk skipped"))
     func corpus() throws {
         // Walk the folders, so that a file added to the corpus cannot go unchecked.
         var found: [String] = []
@@ -255,7 +269,9 @@ struct TraceCommandsTests {
             let names = try FileManager.default.contentsOfDirectory(atPath: sharedFolder.appendingPathComponent("traces/" + dir).path)
             found += names.map { dir + "/" + $0 }
         }
-        #expect(Set(found) == Set(Self.expectedPoints.keys), "files without an expected count: \(Set(found).subtracting(Self.expectedPoints.keys).sorted())")
+        #expect(
+            Set(found) == Set(Self.expectedPoints.keys),
+            "files without an expected count: \(Set(found).subtracting(Self.expectedPoints.keys).sorted())")
         for (file, expected) in Self.expectedPoints.sorted(by: { $0.key < $1.key }) {
             let path = sharedFolder.appendingPathComponent("traces/" + file).path
             let r = try Run(["info", "--format", "json", path])
@@ -284,21 +300,24 @@ struct TraceCommandsTests {
     func infoTable() throws {
         let path = scratchFolder.appendingPathComponent("info-\(UUID().uuidString).gpx").path
         try """
-            <gpx><trk><trkseg>
-            <trkpt lat="1" lon="1"><time>2020-01-01T00:00:00Z</time></trkpt>
-            <trkpt lat="95" lon="1"><time>2020-01-01T00:00:01Z</time></trkpt>
-            <trkpt lat="1.001" lon="1"><time>2020-01-01T00:00:02Z</time></trkpt>
-            </trkseg></trk></gpx>
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        <gpx><trk><trkseg>
+        <trkpt lat="1" lon="1"><time>2020-01-01T00:00:00Z</time></trkpt>
+        <trkpt lat="95" lon="1"><time>2020-01-01T00:00:01Z</time></trkpt>
+        <trkpt lat="1.001" lon="1"><time>2020-01-01T00:00:02Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let r = try Run(["info", path])
         #expect(r.status == 0)
         #expect(r.stdout.contains("tracks / segments / points  1 / 1 / 2"))
         #expect(r.stdout.contains("time                        2020-01-01T00:00:00Z … 2020-01-01T00:00:02Z (2 s)"))
         #expect(r.stdout.contains("1 × invalid coordinate (dropped), first at line 3 (latitude 95.0 is outside [-90, 90] degrees)"))
         let failed = try Run(["info", "--on-problem", "fail", path])
-        #expect(failed.status == 65 && failed.stderr == "tracekit: \(path):3: invalid coordinate: latitude 95.0 is outside [-90, 90] degrees\n")
+        #expect(
+            failed.status == 65 && failed.stderr == "tracekit: \(path):3: invalid coordinate: latitude 95.0 is outside [-90, 90] degrees\n")
         #expect(try Run(["info", "/nonexistent.gpx"]).status == 66)
-        #expect(try Run(["info", "--input-format", "gpx", "-"], stdin: "<gpx><wpt lat='1' lon='2'/></gpx>").stdout.contains("waypoints                   1"))
+        #expect(
+            try Run(["info", "--input-format", "gpx", "-"], stdin: "<gpx><wpt lat='1' lon='2'/></gpx>").stdout.contains(
+                "waypoints                   1"))
     }
 
     /// The first and last times `tracekit info` reports for `args`.
@@ -313,7 +332,8 @@ struct TraceCommandsTests {
     func csvOptions() throws {
         // Zone-less local times at UTC-5: with the offset they are read as 5 h later in UTC.
         let local = scratchFolder.appendingPathComponent("local-\(UUID().uuidString).csv").path
-        try "lat,lon,time\n47.5,8.25,2024-05-01T10:00:00\n47.6,8.25,2024-05-01T10:20:00\n".write(toFile: local, atomically: true, encoding: .utf8)
+        try "lat,lon,time\n47.5,8.25,2024-05-01T10:00:00\n47.6,8.25,2024-05-01T10:20:00\n".write(
+            toFile: local, atomically: true, encoding: .utf8)
         #expect(try Self.span(["--utc-offset", "-5", local]) == ("2024-05-01T15:00:00Z", "2024-05-01T15:20:00Z"))
         #expect(try Self.span([local]) == ("2024-05-01T10:00:00Z", "2024-05-01T10:20:00Z"))
         #expect(try Run(["info", "--utc-offset", "x", local]).status == 64)
@@ -324,8 +344,9 @@ struct TraceCommandsTests {
         #expect(mapped.status == 0 && mapped.stdout.contains("1 / 1 / 1"))
     }
 
-    @Test("--utc-offset on the shared bike ride: its CSV's local times (UTC-5) equal its GPX's",
-          .enabled(if: corpusPresent, "../shared/traces not found: the bike ride's CSV and GPX are not there to compare"))
+    @Test(
+        "--utc-offset on the shared bike ride: its CSV's local times (UTC-5) equal its GPX's",
+        .enabled(if: corpusPresent, "../shared/traces not found: the bike ride's CSV and GPX are not there to compare"))
     func csvUTCOffsetCorpus() throws {
         let csv = sharedFolder.appendingPathComponent("traces/csv/gpsbabel-bike_unicsv.csv").path
         let gpx = sharedFolder.appendingPathComponent("traces/gpx/gpsbabel-bike_from_tcx.gpx").path

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The hostile-input catalogue of issue 8, end to end: each case writes a file (or streams one
 /// through a pipe), runs the built `tracekit`, and checks the exit status and the first line of
@@ -55,7 +56,9 @@ struct HostileRun {
         var fds: [Int32] = [-1, -1]
         if feeding {
             // Close-on-exec (pipe2 is not imported), so no child holds the write end open.
-            guard pipe(&fds) == 0, fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0 else { throw POSIXError(.EIO) }
+            guard pipe(&fds) == 0, fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0 else {
+                throw POSIXError(.EIO)
+            }
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -100,9 +103,9 @@ struct HostileRun {
         // reported as unbounded.
         let figure = Int(HostileRun.text(rssPath).trimmingCharacters(in: .whitespacesAndNewlines))
         #if canImport(Darwin)
-        peakRSS = figure ?? .max
+            peakRSS = figure ?? .max
         #else
-        peakRSS = figure.map { $0 * 1024 } ?? .max
+            peakRSS = figure.map { $0 * 1024 } ?? .max
         #endif
         stdout = HostileRun.text(outPath)
         stderr = HostileRun.text(errPath)
@@ -206,129 +209,253 @@ enum Hostile {
     /// The catalogue of single files.
     static let files: [HostileFile] = [
         // XML security and bounds.
-        HostileFile("GPX: external entity (XXE) is never loaded", "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n<gpx><trk><name>&xxe;</name></trk></gpx>\n",
-                    status: 65, "tracekit: FILE:3:17: undefined entity '&xxe;' (only the five predefined entities and character references are read; DTD entities are never expanded)"),
-        HostileFile("GPX: an external DTD is never fetched", gpx(point()).replacingOccurrences(of: "<gpx ", with: "<!DOCTYPE gpx SYSTEM \"http://127.0.0.1:9/evil.dtd\">\n<gpx "),
-                    status: 0, "", stdoutHolds: "1 / 1 / 1"),
-        HostileFile("GPX: billion laughs is refused at the first reference", "<!DOCTYPE gpx [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">]>\n<gpx><trk><name>&c;</name></trk></gpx>",
-                    status: 65, "tracekit: FILE:2:17: undefined entity '&c;' (only the five predefined entities and character references are read; DTD entities are never expanded)"),
-        HostileFile("GPX: 257 nested elements", "<gpx>" + String(repeating: "<e>", count: 256) + String(repeating: "</e>", count: 256) + "</gpx>",
-                    status: 65, "tracekit: FILE:1:771: elements nested deeper than 256"),
-        HostileFile("GPX: 257 attributes", "<gpx " + (0..<257).map { "a\($0)=\"1\"" }.joined(separator: " ") + "/>",
-                    status: 65, "tracekit: FILE:1:2200: more than 256 attributes"),
-        HostileFile("GPX: a 1025-byte element name", "<gpx>\n<" + String(repeating: "n", count: 1025) + "/></gpx>",
-                    status: 65, "tracekit: FILE:2:2: a name longer than 1024 bytes"),
-        HostileFile("GPX: a 1024-byte element name is read", "<gpx>\n<" + String(repeating: "n", count: 1024) + "/></gpx>",
-                    status: 0, "", stdoutHolds: "0 / 0 / 0"),
-        HostileFile("GPX: a 1025-byte name inside a point (the readers' fast paths)",
-                    gpx(point("47", "8", time: "2020-01-01T00:00:00Z", "<" + String(repeating: "n", count: 1025) + ">1</" + String(repeating: "n", count: 1025) + ">")),
-                    status: 65, "tracekit: FILE:4:59: a name longer than 1024 bytes"),
-        HostileFile("GPX: a 1025-byte attribute name", "<gpx " + String(repeating: "a", count: 1025) + "=\"1\"/>",
-                    status: 65, "tracekit: FILE:1:6: a name longer than 1024 bytes"),
-        HostileFile("GPX: a 1025-byte end tag name", "<gpx></" + String(repeating: "g", count: 1025) + ">",
-                    status: 65, "tracekit: FILE:1:8: a name longer than 1024 bytes"),
-        HostileFile("GPX: 1 MiB + 1 of captured text", "<gpx><trk><name>" + String(repeating: "x", count: 1 << 20 + 1) + "</name></trk></gpx>",
-                    status: 65, "tracekit: FILE:1:1048577: text longer than 1048576 bytes"),
+        HostileFile(
+            "GPX: external entity (XXE) is never loaded",
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n<gpx><trk><name>&xxe;</name></trk></gpx>\n",
+            status: 65,
+            "tracekit: FILE:3:17: undefined entity '&xxe;' (only the five predefined entities and character references are read; DTD entities are never expanded)"
+        ),
+        HostileFile(
+            "GPX: an external DTD is never fetched",
+            gpx(point()).replacingOccurrences(of: "<gpx ", with: "<!DOCTYPE gpx SYSTEM \"http://127.0.0.1:9/evil.dtd\">\n<gpx "),
+            status: 0, "", stdoutHolds: "1 / 1 / 1"),
+        HostileFile(
+            "GPX: billion laughs is refused at the first reference",
+            "<!DOCTYPE gpx [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">]>\n<gpx><trk><name>&c;</name></trk></gpx>",
+            status: 65,
+            "tracekit: FILE:2:17: undefined entity '&c;' (only the five predefined entities and character references are read; DTD entities are never expanded)"
+        ),
+        HostileFile(
+            "GPX: 257 nested elements", "<gpx>" + String(repeating: "<e>", count: 256) + String(repeating: "</e>", count: 256) + "</gpx>",
+            status: 65, "tracekit: FILE:1:771: elements nested deeper than 256"),
+        HostileFile(
+            "GPX: 257 attributes", "<gpx " + (0..<257).map { "a\($0)=\"1\"" }.joined(separator: " ") + "/>",
+            status: 65, "tracekit: FILE:1:2200: more than 256 attributes"),
+        HostileFile(
+            "GPX: a 1025-byte element name", "<gpx>\n<" + String(repeating: "n", count: 1025) + "/></gpx>",
+            status: 65, "tracekit: FILE:2:2: a name longer than 1024 bytes"),
+        HostileFile(
+            "GPX: a 1024-byte element name is read", "<gpx>\n<" + String(repeating: "n", count: 1024) + "/></gpx>",
+            status: 0, "", stdoutHolds: "0 / 0 / 0"),
+        HostileFile(
+            "GPX: a 1025-byte name inside a point (the readers' fast paths)",
+            gpx(
+                point(
+                    "47", "8", time: "2020-01-01T00:00:00Z",
+                    "<" + String(repeating: "n", count: 1025) + ">1</" + String(repeating: "n", count: 1025) + ">")),
+            status: 65, "tracekit: FILE:4:59: a name longer than 1024 bytes"),
+        HostileFile(
+            "GPX: a 1025-byte attribute name", "<gpx " + String(repeating: "a", count: 1025) + "=\"1\"/>",
+            status: 65, "tracekit: FILE:1:6: a name longer than 1024 bytes"),
+        HostileFile(
+            "GPX: a 1025-byte end tag name", "<gpx></" + String(repeating: "g", count: 1025) + ">",
+            status: 65, "tracekit: FILE:1:8: a name longer than 1024 bytes"),
+        HostileFile(
+            "GPX: 1 MiB + 1 of captured text", "<gpx><trk><name>" + String(repeating: "x", count: 1 << 20 + 1) + "</name></trk></gpx>",
+            status: 65, "tracekit: FILE:1:1048577: text longer than 1048576 bytes"),
         // Empty and nearly empty files.
         HostileFile("GPX: empty", "", status: 65, "tracekit: FILE:1:1: unexpected end of file: no root element"),
         HostileFile("GPX: only a BOM", [0xEF, 0xBB, 0xBF], status: 65, "tracekit: FILE:1:4: unexpected end of file: no root element"),
         HostileFile("GPX: only whitespace", " \n\t\r\n", status: 65, "tracekit: FILE:3:1: unexpected end of file: no root element"),
-        HostileFile("GPX: only the XML declaration", "<?xml version=\"1.0\"?>\n", status: 65, "tracekit: FILE:2:1: unexpected end of file: no root element"),
-        HostileFile("CSV: empty", "", status: 65, "tracekit: FILE:1: empty file: expected a header line naming the latitude and longitude columns"),
-        HostileFile("CSV: only a BOM", [0xEF, 0xBB, 0xBF], status: 65, "tracekit: FILE:1: empty file: expected a header line naming the latitude and longitude columns"),
-        HostileFile("CSV: only whitespace", " \n\n\t\n", status: 65, "tracekit: FILE:1: empty file: expected a header line naming the latitude and longitude columns"),
+        HostileFile(
+            "GPX: only the XML declaration", "<?xml version=\"1.0\"?>\n", status: 65,
+            "tracekit: FILE:2:1: unexpected end of file: no root element"),
+        HostileFile(
+            "CSV: empty", "", status: 65, "tracekit: FILE:1: empty file: expected a header line naming the latitude and longitude columns"),
+        HostileFile(
+            "CSV: only a BOM", [0xEF, 0xBB, 0xBF], status: 65,
+            "tracekit: FILE:1: empty file: expected a header line naming the latitude and longitude columns"),
+        HostileFile(
+            "CSV: only whitespace", " \n\n\t\n", status: 65,
+            "tracekit: FILE:1: empty file: expected a header line naming the latitude and longitude columns"),
         HostileFile("CSV: only a header", "lat,lon,time\n", status: 0, "", stdoutHolds: "0 / 0 / 0"),
         HostileFile("PLT: empty", "", status: 65, "tracekit: FILE:1: empty file: expected an OziExplorer track header"),
-        HostileFile("PLT: only a BOM", [0xEF, 0xBB, 0xBF], status: 65, "tracekit: FILE:1: empty file: expected an OziExplorer track header"),
-        HostileFile("PLT: only whitespace", "  \n\n", status: 65, "tracekit: FILE:1: not an OziExplorer track file: line 1 is '', expected 'OziExplorer Track Point File Version 2.x'"),
+        HostileFile(
+            "PLT: only a BOM", [0xEF, 0xBB, 0xBF], status: 65, "tracekit: FILE:1: empty file: expected an OziExplorer track header"),
+        HostileFile(
+            "PLT: only whitespace", "  \n\n", status: 65,
+            "tracekit: FILE:1: not an OziExplorer track file: line 1 is '', expected 'OziExplorer Track Point File Version 2.x'"),
         HostileFile("PLT: only the header", pltHeader, status: 0, "", stdoutHolds: "0 / 0 / 0"),
-        HostileFile("PLT: a truncated header", "OziExplorer Track Point File Version 2.1\nWGS 84\n", status: 65, "tracekit: FILE:3: truncated header: expected 6 header lines, found 2"),
+        HostileFile(
+            "PLT: a truncated header", "OziExplorer Track Point File Version 2.1\nWGS 84\n", status: 65,
+            "tracekit: FILE:3: truncated header: expected 6 header lines, found 2"),
         HostileFile("REC: empty (a stream with no records yet)", "", status: 0, "", stdoutHolds: "0 / 0 / 0"),
         HostileFile("REC: only a BOM", [0xEF, 0xBB, 0xBF], status: 0, "", stdoutHolds: "0 / 0 / 0"),
         HostileFile("JSON policy: empty", "", validate, status: 65, "tracekit: FILE:1:1: unexpected end of file: expected a value"),
-        HostileFile("JSON policy: only a BOM", [0xEF, 0xBB, 0xBF], validate, status: 65, "tracekit: FILE:1:4: unexpected end of file: expected a value"),
-        HostileFile("JSON policy: only whitespace", "\n \n", validate, status: 65, "tracekit: FILE:3:1: unexpected end of file: expected a value"),
+        HostileFile(
+            "JSON policy: only a BOM", [0xEF, 0xBB, 0xBF], validate, status: 65,
+            "tracekit: FILE:1:4: unexpected end of file: expected a value"),
+        HostileFile(
+            "JSON policy: only whitespace", "\n \n", validate, status: 65, "tracekit: FILE:3:1: unexpected end of file: expected a value"),
         HostileFile("JSON scenario: empty", "", scenario, status: 65, "tracekit: FILE:1:1: unexpected end of file: expected a value"),
 
         // Values: NaN, infinities, exponents, 400 digits, out-of-range latitudes.
-        HostileFile("GPX: NaN latitude", gpx(point("NaN")), fail, status: 65, "tracekit: FILE:4: invalid coordinate: latitude 'NaN' is not a number"),
-        HostileFile("GPX: infinite longitude", gpx(point("47", "-Infinity")), fail, status: 65, "tracekit: FILE:4: invalid coordinate: longitude '-Infinity' is not a number"),
-        HostileFile("GPX: inf elevation", gpx(point("47", "8", time: "2020-01-01T00:00:00Z", "<ele>inf</ele>")), fail, status: 65, "tracekit: FILE:4: unreadable value: elevation 'inf' is not a number"),
-        HostileFile("GPX: NaN elevation is counted, the point kept", gpx(point("47", "8", time: "2020-01-01T00:00:00Z", "<ele>NaN</ele>")), status: 0, "",
-                    stdoutHolds: "1 × unreadable value, first at line 4 (elevation 'NaN' is not a number)"),
-        HostileFile("GPX: exponents are numbers", gpx(point("4.7e1", "80e-1")), status: 0, "", stdoutHolds: "problems                    none"),
-        HostileFile("GPX: 1e400 latitude", gpx(point("1e400")), fail, status: 65, "tracekit: FILE:4: invalid coordinate: latitude '1e400' \(outOfRange)"),
-        HostileFile("GPX: 400-digit latitude", gpx(point(fourHundredDigits)), fail, status: 65,
-                    "tracekit: FILE:4: invalid coordinate: latitude '\(fourHundredDigits.prefix(40))…' \(outOfRange)"),
-        HostileFile("GPX: 400-digit elevation", gpx(point("47", "8", time: "2020-01-01T00:00:00Z", "<ele>\(fourHundredDigits)</ele>")), fail, status: 65,
-                    "tracekit: FILE:4: unreadable value: elevation '\(fourHundredDigits.prefix(40))…' \(outOfRange)"),
-        HostileFile("GPX: 400 decimals are read to the nearest double", gpx(point("47." + String(repeating: "1", count: 400))), status: 0, "", stdoutHolds: "problems                    none"),
+        HostileFile(
+            "GPX: NaN latitude", gpx(point("NaN")), fail, status: 65, "tracekit: FILE:4: invalid coordinate: latitude 'NaN' is not a number"
+        ),
+        HostileFile(
+            "GPX: infinite longitude", gpx(point("47", "-Infinity")), fail, status: 65,
+            "tracekit: FILE:4: invalid coordinate: longitude '-Infinity' is not a number"),
+        HostileFile(
+            "GPX: inf elevation", gpx(point("47", "8", time: "2020-01-01T00:00:00Z", "<ele>inf</ele>")), fail, status: 65,
+            "tracekit: FILE:4: unreadable value: elevation 'inf' is not a number"),
+        HostileFile(
+            "GPX: NaN elevation is counted, the point kept", gpx(point("47", "8", time: "2020-01-01T00:00:00Z", "<ele>NaN</ele>")),
+            status: 0, "",
+            stdoutHolds: "1 × unreadable value, first at line 4 (elevation 'NaN' is not a number)"),
+        HostileFile(
+            "GPX: exponents are numbers", gpx(point("4.7e1", "80e-1")), status: 0, "", stdoutHolds: "problems                    none"),
+        HostileFile(
+            "GPX: 1e400 latitude", gpx(point("1e400")), fail, status: 65,
+            "tracekit: FILE:4: invalid coordinate: latitude '1e400' \(outOfRange)"),
+        HostileFile(
+            "GPX: 400-digit latitude", gpx(point(fourHundredDigits)), fail, status: 65,
+            "tracekit: FILE:4: invalid coordinate: latitude '\(fourHundredDigits.prefix(40))…' \(outOfRange)"),
+        HostileFile(
+            "GPX: 400-digit elevation", gpx(point("47", "8", time: "2020-01-01T00:00:00Z", "<ele>\(fourHundredDigits)</ele>")), fail,
+            status: 65,
+            "tracekit: FILE:4: unreadable value: elevation '\(fourHundredDigits.prefix(40))…' \(outOfRange)"),
+        HostileFile(
+            "GPX: 400 decimals are read to the nearest double", gpx(point("47." + String(repeating: "1", count: 400))), status: 0, "",
+            stdoutHolds: "problems                    none"),
         HostileFile("GPX: 1e-400 is zero", gpx(point("1e-400")), status: 0, "", stdoutHolds: "problems                    none"),
-        HostileFile("GPX: latitude 91", gpx(point("91")), fail, status: 65, "tracekit: FILE:4: invalid coordinate: latitude 91.0 is outside [-90, 90] degrees"),
-        HostileFile("GPX: longitude 400", gpx(point("47", "400")), fail, status: 65, "tracekit: FILE:4: invalid coordinate: longitude 400.0 is outside [-360, 360] degrees"),
-        HostileFile("CSV: NaN latitude (a placeholder: no value)", csv("NaN,8,2020-01-01T00:00:00Z,1"), fail, status: 65, "tracekit: FILE:2: missing coordinate: latitude"),
-        HostileFile("CSV: inf latitude", csv("inf,8,2020-01-01T00:00:00Z,1"), fail, status: 65, "tracekit: FILE:2: invalid coordinate: latitude 'inf' is not a number"),
-        HostileFile("CSV: 1e400 elevation", csv("47,8,2020-01-01T00:00:00Z,1e400"), fail, status: 65, "tracekit: FILE:2: unreadable value: elevation '1e400' \(outOfRange)"),
-        HostileFile("CSV: 400-digit latitude", csv("\(fourHundredDigits),8,2020-01-01T00:00:00Z,1"), fail, status: 65,
-                    "tracekit: FILE:2: invalid coordinate: latitude '\(fourHundredDigits.prefix(40))…' \(outOfRange)"),
-        HostileFile("CSV: latitude -91", csv("-91,8,2020-01-01T00:00:00Z,1"), fail, status: 65, "tracekit: FILE:2: invalid coordinate: latitude -91.0 is outside [-90, 90] degrees"),
-        HostileFile("PLT: NaN latitude", plt("NaN,8,0,100,43831.0,,"), fail, status: 65, "tracekit: FILE:7: invalid coordinate: latitude 'NaN' is not a number"),
-        HostileFile("PLT: 1e400 altitude", plt("47,8,0,1e400,43831.0,,"), fail, status: 65, "tracekit: FILE:7: unreadable value: altitude '1e400' \(outOfRange)"),
-        HostileFile("PLT: 400-digit longitude", plt("47,\(fourHundredDigits),0,100,43831.0,,"), fail, status: 65,
-                    "tracekit: FILE:7: invalid coordinate: longitude '\(fourHundredDigits.prefix(40))…' \(outOfRange)"),
-        HostileFile("PLT: latitude 91", plt("91,8,0,100,43831.0,,"), fail, status: 65, "tracekit: FILE:7: invalid coordinate: latitude 91.0 is outside [-90, 90] degrees"),
-        HostileFile("REC: latitude 91", rec("{\"_type\":\"location\",\"lat\":91,\"lon\":8,\"tst\":1577836800}"), fail, status: 65,
-                    "tracekit: FILE:1: invalid coordinate: latitude 91.0 is outside [-90, 90] degrees"),
-        HostileFile("REC: NaN in the first record (not JSON)", rec("{\"_type\":\"location\",\"lat\":NaN,\"lon\":8}"), status: 65,
-                    "tracekit: FILE:1:50: not an OwnTracks .rec file: JSON: expected a value (expected 'ISO-time <TAB> topic <TAB> JSON')"),
-        HostileFile("REC: 1e400 in a later record: the line is skipped and stated",
-                    rec("{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":1577836800}", "{\"_type\":\"location\",\"lat\":1e400,\"lon\":8}"), status: 0, "",
-                    stdoutHolds: "assumed: skipped 1 unreadable line (first: line 2: JSON: number 1e400 \(outOfRange))"),
-        HostileFile("JSON policy: a 400-digit number", policyHead + "\"x\", \"states\": {\"enRoute\": {\"distanceFilterMetres\": \(fourHundredDigits)}}}", validate, status: 65,
-                    "tracekit: FILE:1:105: number \(fourHundredDigits.prefix(40))… (400 characters) \(outOfRange)"),
-        HostileFile("JSON policy: NaN", policyHead + "\"x\", \"states\": {\"enRoute\": {\"distanceFilterMetres\": NaN}}}", validate, status: 65,
-                    "tracekit: FILE:1:105: expected a value"),
-        HostileFile("JSON policy: a huge exponent", policyHead + "\"x\", \"states\": {\"enRoute\": {\"distanceFilterMetres\": 1e999}}}", validate, status: 65,
-                    "tracekit: FILE:1:105: number 1e999 \(outOfRange)"),
-        HostileFile("JSON policy: 65 levels of nesting", String(repeating: "[", count: 65) + String(repeating: "]", count: 65), validate, status: 65,
-                    "tracekit: FILE:1:65: nesting deeper than 64"),
-        HostileFile("JSON policy: 1 MiB of numbers (the largest read; parsed in bounded memory)", "[" + String(repeating: "1,", count: 524_000) + "1]", validate, status: 65,
-                    "tracekit: FILE:1:1: expected an object, found an array"),
-        HostileFile("JSON policy: more than 1 MiB", "[" + String(repeating: "1,", count: 524_288) + "1]", validate, status: 65,
-                    "tracekit: FILE: larger than 1048576 bytes"),
-        HostileFile("JSON scenario: a 400-digit number", "{\"format\": \"tracekit-scenario\", \"version\": 1, \"pickup\": {\"lat\": \(fourHundredDigits), \"lon\": 0}}", scenario, status: 65,
-                    "tracekit: FILE:1:65: number \(fourHundredDigits.prefix(40))… (400 characters) \(outOfRange)"),
-        HostileFile("JSON scenario: 65 levels of nesting", "{\"a\":" + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + "}", scenario, status: 65,
-                    "tracekit: FILE:1:69: nesting deeper than 64"),
+        HostileFile(
+            "GPX: latitude 91", gpx(point("91")), fail, status: 65,
+            "tracekit: FILE:4: invalid coordinate: latitude 91.0 is outside [-90, 90] degrees"),
+        HostileFile(
+            "GPX: longitude 400", gpx(point("47", "400")), fail, status: 65,
+            "tracekit: FILE:4: invalid coordinate: longitude 400.0 is outside [-360, 360] degrees"),
+        HostileFile(
+            "CSV: NaN latitude (a placeholder: no value)", csv("NaN,8,2020-01-01T00:00:00Z,1"), fail, status: 65,
+            "tracekit: FILE:2: missing coordinate: latitude"),
+        HostileFile(
+            "CSV: inf latitude", csv("inf,8,2020-01-01T00:00:00Z,1"), fail, status: 65,
+            "tracekit: FILE:2: invalid coordinate: latitude 'inf' is not a number"),
+        HostileFile(
+            "CSV: 1e400 elevation", csv("47,8,2020-01-01T00:00:00Z,1e400"), fail, status: 65,
+            "tracekit: FILE:2: unreadable value: elevation '1e400' \(outOfRange)"),
+        HostileFile(
+            "CSV: 400-digit latitude", csv("\(fourHundredDigits),8,2020-01-01T00:00:00Z,1"), fail, status: 65,
+            "tracekit: FILE:2: invalid coordinate: latitude '\(fourHundredDigits.prefix(40))…' \(outOfRange)"),
+        HostileFile(
+            "CSV: latitude -91", csv("-91,8,2020-01-01T00:00:00Z,1"), fail, status: 65,
+            "tracekit: FILE:2: invalid coordinate: latitude -91.0 is outside [-90, 90] degrees"),
+        HostileFile(
+            "PLT: NaN latitude", plt("NaN,8,0,100,43831.0,,"), fail, status: 65,
+            "tracekit: FILE:7: invalid coordinate: latitude 'NaN' is not a number"),
+        HostileFile(
+            "PLT: 1e400 altitude", plt("47,8,0,1e400,43831.0,,"), fail, status: 65,
+            "tracekit: FILE:7: unreadable value: altitude '1e400' \(outOfRange)"),
+        HostileFile(
+            "PLT: 400-digit longitude", plt("47,\(fourHundredDigits),0,100,43831.0,,"), fail, status: 65,
+            "tracekit: FILE:7: invalid coordinate: longitude '\(fourHundredDigits.prefix(40))…' \(outOfRange)"),
+        HostileFile(
+            "PLT: latitude 91", plt("91,8,0,100,43831.0,,"), fail, status: 65,
+            "tracekit: FILE:7: invalid coordinate: latitude 91.0 is outside [-90, 90] degrees"),
+        HostileFile(
+            "REC: latitude 91", rec("{\"_type\":\"location\",\"lat\":91,\"lon\":8,\"tst\":1577836800}"), fail, status: 65,
+            "tracekit: FILE:1: invalid coordinate: latitude 91.0 is outside [-90, 90] degrees"),
+        HostileFile(
+            "REC: NaN in the first record (not JSON)", rec("{\"_type\":\"location\",\"lat\":NaN,\"lon\":8}"), status: 65,
+            "tracekit: FILE:1:50: not an OwnTracks .rec file: JSON: expected a value (expected 'ISO-time <TAB> topic <TAB> JSON')"),
+        HostileFile(
+            "REC: 1e400 in a later record: the line is skipped and stated",
+            rec("{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":1577836800}", "{\"_type\":\"location\",\"lat\":1e400,\"lon\":8}"),
+            status: 0, "",
+            stdoutHolds: "assumed: skipped 1 unreadable line (first: line 2: JSON: number 1e400 \(outOfRange))"),
+        HostileFile(
+            "JSON policy: a 400-digit number",
+            policyHead + "\"x\", \"states\": {\"enRoute\": {\"distanceFilterMetres\": \(fourHundredDigits)}}}", validate, status: 65,
+            "tracekit: FILE:1:105: number \(fourHundredDigits.prefix(40))… (400 characters) \(outOfRange)"),
+        HostileFile(
+            "JSON policy: NaN", policyHead + "\"x\", \"states\": {\"enRoute\": {\"distanceFilterMetres\": NaN}}}", validate, status: 65,
+            "tracekit: FILE:1:105: expected a value"),
+        HostileFile(
+            "JSON policy: a huge exponent", policyHead + "\"x\", \"states\": {\"enRoute\": {\"distanceFilterMetres\": 1e999}}}", validate,
+            status: 65,
+            "tracekit: FILE:1:105: number 1e999 \(outOfRange)"),
+        HostileFile(
+            "JSON policy: 65 levels of nesting", String(repeating: "[", count: 65) + String(repeating: "]", count: 65), validate,
+            status: 65,
+            "tracekit: FILE:1:65: nesting deeper than 64"),
+        HostileFile(
+            "JSON policy: 1 MiB of numbers (the largest read; parsed in bounded memory)",
+            "[" + String(repeating: "1,", count: 524_000) + "1]", validate, status: 65,
+            "tracekit: FILE:1:1: expected an object, found an array"),
+        HostileFile(
+            "JSON policy: more than 1 MiB", "[" + String(repeating: "1,", count: 524_288) + "1]", validate, status: 65,
+            "tracekit: FILE: larger than 1048576 bytes"),
+        HostileFile(
+            "JSON scenario: a 400-digit number",
+            "{\"format\": \"tracekit-scenario\", \"version\": 1, \"pickup\": {\"lat\": \(fourHundredDigits), \"lon\": 0}}", scenario,
+            status: 65,
+            "tracekit: FILE:1:65: number \(fourHundredDigits.prefix(40))… (400 characters) \(outOfRange)"),
+        HostileFile(
+            "JSON scenario: 65 levels of nesting", "{\"a\":" + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + "}",
+            scenario, status: 65,
+            "tracekit: FILE:1:69: nesting deeper than 64"),
 
         // Times: before 1970, after 2100, beyond what a timestamp holds, backwards, repeated.
-        HostileFile("GPX: a time before 1970", gpx(point(time: "1969-12-31T23:59:59Z")), fail, status: 65, "tracekit: FILE:4: time before 1970 or after 2100: 1969-12-31T23:59:59Z"),
-        HostileFile("GPX: a time in 2100", gpx(point(time: "2100-01-01T00:00:00Z")), fail, status: 65, "tracekit: FILE:4: time before 1970 or after 2100: 2100-01-01T00:00:00Z"),
-        HostileFile("GPX: a time before 1970 is kept and counted", gpx(point(time: "1901-12-13T20:45:52Z")), status: 0, "",
-                    stdoutHolds: "1 × time before 1970 or after 2100, first at line 4 (1901-12-13T20:45:52Z)"),
-        HostileFile("GPX: year 1 is unreadable (outside 1677–2262)", gpx(point(time: "0001-01-01T00:00:00Z")), fail, status: 65, "tracekit: FILE:4: unreadable time: '0001-01-01T00:00:00Z'"),
-        HostileFile("GPX: year 9999 is unreadable", gpx(point(time: "9999-12-31T23:59:59Z")), fail, status: 65, "tracekit: FILE:4: unreadable time: '9999-12-31T23:59:59Z'"),
-        HostileFile("GPX: the clock goes backwards", gpx(point(time: "2020-01-01T00:00:10Z"), point(time: "2020-01-01T00:00:00Z")), fail, status: 65,
-                    "tracekit: FILE:5: time goes backwards: 2020-01-01T00:00:00Z after 2020-01-01T00:00:10Z"),
-        HostileFile("GPX: a duplicate timestamp", gpx(point(), point("47.001")), fail, status: 65, "tracekit: FILE:5: duplicate time: 2020-01-01T00:00:00Z"),
-        HostileFile("CSV: a time before 1970", csv("47,8,1969-12-31T23:59:59Z,1"), fail, status: 65, "tracekit: FILE:2: time before 1970 or after 2100: 1969-12-31T23:59:59Z"),
-        HostileFile("CSV: the clock goes backwards", csv("47,8,2020-01-01T00:00:00Z,1", "47,8,2020-01-01T00:00:20Z,1", "47,8,2020-01-01T00:00:10Z,1", "47,8,2020-01-01T00:00:30Z,1"), fail,
-                    status: 65, "tracekit: FILE:4: time goes backwards: 2020-01-01T00:00:10Z after 2020-01-01T00:00:20Z"),
-        HostileFile("CSV: a duplicate timestamp", csv("47,8,2020-01-01T00:00:00Z,1", "47,8,2020-01-01T00:00:00Z,1"), fail, status: 65,
-                    "tracekit: FILE:3: duplicate time: 2020-01-01T00:00:00Z"),
-        HostileFile("PLT: a day number in 2100", plt("47,8,0,100,73051.0,,"), fail, status: 65, "tracekit: FILE:7: time before 1970 or after 2100: 2100-01-01T00:00:00Z"),
-        HostileFile("PLT: a day number beyond 2262", plt("47,8,0,100,1999999,,"), fail, status: 65, "tracekit: FILE:7: unreadable time: day number '1999999'"),
-        HostileFile("REC: tst before 1970", rec("{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":-1}"), fail, status: 65,
-                    "tracekit: FILE:1: time before 1970 or after 2100: 1969-12-31T23:59:59Z"),
-        HostileFile("REC: tst 1e300", rec("{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":1e300}"), fail, status: 65, "tracekit: FILE:1: unreadable time: tst a number"),
-        HostileFile("REC: a duplicate tst", rec("{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":1577836800}", "{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":1577836800}"), fail,
-                    status: 65, "tracekit: FILE:2: duplicate time: 2020-01-01T00:00:00Z"),
+        HostileFile(
+            "GPX: a time before 1970", gpx(point(time: "1969-12-31T23:59:59Z")), fail, status: 65,
+            "tracekit: FILE:4: time before 1970 or after 2100: 1969-12-31T23:59:59Z"),
+        HostileFile(
+            "GPX: a time in 2100", gpx(point(time: "2100-01-01T00:00:00Z")), fail, status: 65,
+            "tracekit: FILE:4: time before 1970 or after 2100: 2100-01-01T00:00:00Z"),
+        HostileFile(
+            "GPX: a time before 1970 is kept and counted", gpx(point(time: "1901-12-13T20:45:52Z")), status: 0, "",
+            stdoutHolds: "1 × time before 1970 or after 2100, first at line 4 (1901-12-13T20:45:52Z)"),
+        HostileFile(
+            "GPX: year 1 is unreadable (outside 1677–2262)", gpx(point(time: "0001-01-01T00:00:00Z")), fail, status: 65,
+            "tracekit: FILE:4: unreadable time: '0001-01-01T00:00:00Z'"),
+        HostileFile(
+            "GPX: year 9999 is unreadable", gpx(point(time: "9999-12-31T23:59:59Z")), fail, status: 65,
+            "tracekit: FILE:4: unreadable time: '9999-12-31T23:59:59Z'"),
+        HostileFile(
+            "GPX: the clock goes backwards", gpx(point(time: "2020-01-01T00:00:10Z"), point(time: "2020-01-01T00:00:00Z")), fail,
+            status: 65,
+            "tracekit: FILE:5: time goes backwards: 2020-01-01T00:00:00Z after 2020-01-01T00:00:10Z"),
+        HostileFile(
+            "GPX: a duplicate timestamp", gpx(point(), point("47.001")), fail, status: 65,
+            "tracekit: FILE:5: duplicate time: 2020-01-01T00:00:00Z"),
+        HostileFile(
+            "CSV: a time before 1970", csv("47,8,1969-12-31T23:59:59Z,1"), fail, status: 65,
+            "tracekit: FILE:2: time before 1970 or after 2100: 1969-12-31T23:59:59Z"),
+        HostileFile(
+            "CSV: the clock goes backwards",
+            csv("47,8,2020-01-01T00:00:00Z,1", "47,8,2020-01-01T00:00:20Z,1", "47,8,2020-01-01T00:00:10Z,1", "47,8,2020-01-01T00:00:30Z,1"),
+            fail,
+            status: 65, "tracekit: FILE:4: time goes backwards: 2020-01-01T00:00:10Z after 2020-01-01T00:00:20Z"),
+        HostileFile(
+            "CSV: a duplicate timestamp", csv("47,8,2020-01-01T00:00:00Z,1", "47,8,2020-01-01T00:00:00Z,1"), fail, status: 65,
+            "tracekit: FILE:3: duplicate time: 2020-01-01T00:00:00Z"),
+        HostileFile(
+            "PLT: a day number in 2100", plt("47,8,0,100,73051.0,,"), fail, status: 65,
+            "tracekit: FILE:7: time before 1970 or after 2100: 2100-01-01T00:00:00Z"),
+        HostileFile(
+            "PLT: a day number beyond 2262", plt("47,8,0,100,1999999,,"), fail, status: 65,
+            "tracekit: FILE:7: unreadable time: day number '1999999'"),
+        HostileFile(
+            "REC: tst before 1970", rec("{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":-1}"), fail, status: 65,
+            "tracekit: FILE:1: time before 1970 or after 2100: 1969-12-31T23:59:59Z"),
+        HostileFile(
+            "REC: tst 1e300", rec("{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":1e300}"), fail, status: 65,
+            "tracekit: FILE:1: unreadable time: tst a number"),
+        HostileFile(
+            "REC: a duplicate tst",
+            rec(
+                "{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":1577836800}",
+                "{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":1577836800}"), fail,
+            status: 65, "tracekit: FILE:2: duplicate time: 2020-01-01T00:00:00Z"),
 
         // Zero-length segments.
         HostileFile("GPX: empty segments", "<gpx><trk><trkseg></trkseg><trkseg/></trk></gpx>", status: 0, "", stdoutHolds: "1 / 2 / 0"),
-        HostileFile("GPX: a segment of one point has length 0", gpx(point()), status: 0, "", stdoutHolds: "length                      0 km"),
-        HostileFile("GPX: a segment of repeated positions has length 0", gpx(point(time: "2020-01-01T00:00:00Z"), point(time: "2020-01-01T00:00:01Z")), status: 0, "",
-                    stdoutHolds: "length                      0 km"),
+        HostileFile(
+            "GPX: a segment of one point has length 0", gpx(point()), status: 0, "", stdoutHolds: "length                      0 km"),
+        HostileFile(
+            "GPX: a segment of repeated positions has length 0",
+            gpx(point(time: "2020-01-01T00:00:00Z"), point(time: "2020-01-01T00:00:01Z")), status: 0, "",
+            stdoutHolds: "length                      0 km"),
     ]
 }
 
@@ -348,8 +475,10 @@ struct HostileInputCatalogueTests {
         let dtd = scratchFolder.appendingPathComponent("hostile-\(UUID().uuidString).dtd")
         try Data("<!ENTITY ext \"LOADED\">".utf8).write(to: dtd)
         defer { try? FileManager.default.removeItem(at: dtd) }
-        let file = HostileFile("doc.gpx", "<!DOCTYPE gpx SYSTEM \"\(dtd.path)\">\n<gpx><trk><name>&ext;</name></trk></gpx>", status: 65,
-                               "tracekit: FILE:2:17: undefined entity '&ext;' (only the five predefined entities and character references are read; DTD entities are never expanded)")
+        let file = HostileFile(
+            "doc.gpx", "<!DOCTYPE gpx SYSTEM \"\(dtd.path)\">\n<gpx><trk><name>&ext;</name></trk></gpx>", status: 65,
+            "tracekit: FILE:2:17: undefined entity '&ext;' (only the five predefined entities and character references are read; DTD entities are never expanded)"
+        )
         let (r, path) = try file.run()
         #expect(r.status == 65 && r.firstLine == file.firstLine.replacingOccurrences(of: "FILE", with: path))
         #expect(!r.stdout.contains("LOADED") && !r.stderr.contains("LOADED"))
@@ -385,7 +514,9 @@ struct HostileInputCatalogueTests {
         }
     }
 
-    @Test("seeded random bytes: status 65 and one error naming the file and line, never a crash", arguments: ["gpx", "csv", "plt", "rec", "json"])
+    @Test(
+        "seeded random bytes: status 65 and one error naming the file and line, never a crash",
+        arguments: ["gpx", "csv", "plt", "rec", "json"])
     func binaryGarbage(_ ext: String) throws {
         var random = SplitMix64(seed: 0x8AB5_1A6E)
         for round in 0..<8 {
@@ -434,19 +565,31 @@ struct HostileStreamTests {
         Stream("PLT: a 2 GB single line", head: "", "tracekit: <stdin>:1: a row longer than 1048576 bytes (is this a text file?)"),
         Stream("REC: a 2 GB single line", head: "", "tracekit: <stdin>:1: a row longer than 1048576 bytes (is this a text file?)"),
         Stream("GPX: a 2 GB attribute value on one line", head: "<gpx creator=\"", "tracekit: <stdin>:1:1: \(tokenTooLong)"),
-        Stream("GPX: a 2 GB track name on one line", head: "<gpx><trk><name>", "tracekit: <stdin>:1:1044497: text longer than 1048576 bytes"),
+        Stream(
+            "GPX: a 2 GB track name on one line", head: "<gpx><trk><name>", "tracekit: <stdin>:1:1044497: text longer than 1048576 bytes"),
         Stream("GPX: a 2 GB element name", head: "<gpx><", fill: "n", "tracekit: <stdin>:1:6: \(tokenTooLong)"),
         Stream("GPX: a 2 GB comment", head: "<gpx><!--", fill: "c", "tracekit: <stdin>:1:6: \(tokenTooLong)"),
-        Stream("GPX: a 2 GB DOCTYPE", head: "<!DOCTYPE gpx [", unit: String(repeating: "<!ENTITY a \"" + String(repeating: "x", count: 1000) + "\">", count: 1000),
-               "tracekit: <stdin>:1:1: \(tokenTooLong)"),
-        Stream("GPX: billion laughs",
-               head: "<!DOCTYPE gpx [<!ENTITY lol \"lol\">" + (1...9).map { i in "<!ENTITY lol\(i) \"" + String(repeating: "&lol\(i == 1 ? "" : String(i - 1));", count: 10) + "\">" }.joined()
-                   + "]>\n<gpx><trk><name>&lol9;</name></trk></gpx>\n", unit: "", total: 0,
-               "tracekit: <stdin>:2:17: undefined entity '&lol9;' (only the five predefined entities and character references are read; DTD entities are never expanded)"),
-        Stream("GPX: a million nested elements", head: "<gpx>", unit: String(repeating: "<a>", count: 1 << 18), total: 3 << 20,
-               "tracekit: <stdin>:1:771: elements nested deeper than 256"),
-        Stream("JSON policy: a 2 GB file", head: "[", unit: String(repeating: "1,", count: 1 << 19), "tracekit: /dev/stdin: larger than 1048576 bytes"),
-        Stream("JSON policy: a million levels of nesting", head: "", fill: "[", total: 1 << 20, "tracekit: /dev/stdin:1:65: nesting deeper than 64"),
+        Stream(
+            "GPX: a 2 GB DOCTYPE", head: "<!DOCTYPE gpx [",
+            unit: String(repeating: "<!ENTITY a \"" + String(repeating: "x", count: 1000) + "\">", count: 1000),
+            "tracekit: <stdin>:1:1: \(tokenTooLong)"),
+        Stream(
+            "GPX: billion laughs",
+            head: "<!DOCTYPE gpx [<!ENTITY lol \"lol\">"
+                + (1...9).map { i in "<!ENTITY lol\(i) \"" + String(repeating: "&lol\(i == 1 ? "" : String(i - 1));", count: 10) + "\">" }
+                .joined()
+                + "]>\n<gpx><trk><name>&lol9;</name></trk></gpx>\n", unit: "", total: 0,
+            "tracekit: <stdin>:2:17: undefined entity '&lol9;' (only the five predefined entities and character references are read; DTD entities are never expanded)"
+        ),
+        Stream(
+            "GPX: a million nested elements", head: "<gpx>", unit: String(repeating: "<a>", count: 1 << 18), total: 3 << 20,
+            "tracekit: <stdin>:1:771: elements nested deeper than 256"),
+        Stream(
+            "JSON policy: a 2 GB file", head: "[", unit: String(repeating: "1,", count: 1 << 19),
+            "tracekit: /dev/stdin: larger than 1048576 bytes"),
+        Stream(
+            "JSON policy: a million levels of nesting", head: "", fill: "[", total: 1 << 20,
+            "tracekit: /dev/stdin:1:65: nesting deeper than 64"),
     ]
 
     @Test("each stream: the documented error, the writer stopped early, peak RSS under 64 MB", arguments: streams)

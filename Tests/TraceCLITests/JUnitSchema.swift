@@ -72,11 +72,15 @@ enum JUnitSchema {
     /// `xmlSchemaValidateDoc`); a schema that does not parse is a test failure of its own.
     static func validates(_ document: String) -> Bool {
         var schema = xsd, doc = document
-        let result = schema.withUTF8 { s in doc.withUTF8 { d in
-            s.withMemoryRebound(to: CChar.self) { s in d.withMemoryRebound(to: CChar.self) { d in
-                xsd_oracle_validate(s.baseAddress, s.count, d.baseAddress, d.count)
-            } }
-        } }
+        let result = schema.withUTF8 { s in
+            doc.withUTF8 { d in
+                s.withMemoryRebound(to: CChar.self) { s in
+                    d.withMemoryRebound(to: CChar.self) { d in
+                        xsd_oracle_validate(s.baseAddress, s.count, d.baseAddress, d.count)
+                    }
+                }
+            }
+        }
         precondition(result != -1, "the JUnit schema does not parse")
         return result == 0
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Each command-line option's effect on the figures, with the built binary: hand-built traces
 /// written from literal metres and seconds, and the expected figures derived here from the
@@ -71,7 +71,9 @@ struct OptionEffectTests {
 
     /// `role`'s phone's whole energy estimate.
     static func estimate(_ doc: [String: Any], _ role: String) throws -> [String: Any] {
-        try #require(((doc["energy"] as? [[String: Any]])?.first { $0["role"] as? String == role })?["estimate"] as? [String: Any], "\(role)'s estimate")
+        try #require(
+            ((doc["energy"] as? [[String: Any]])?.first { $0["role"] as? String == role })?["estimate"] as? [String: Any],
+            "\(role)'s estimate")
     }
 
     static func radioJoules(_ doc: [String: Any], _ role: String) throws -> Double {
@@ -81,7 +83,9 @@ struct OptionEffectTests {
     /// (delivered, sent, forwarded to hirer, helper, delegate) of a ROLE object.
     static func counts(_ m: [String: Any]) -> [Int] {
         let f = m["forwarded"] as? [String: Int] ?? [:]
-        return [m["deliveredFixes"] as? Int ?? -1, m["sentUpdates"] as? Int ?? -1, f["hirer"] ?? -1, f["helper"] ?? -1, f["delegate"] ?? -1]
+        return [
+            m["deliveredFixes"] as? Int ?? -1, m["sentUpdates"] as? Int ?? -1, f["hirer"] ?? -1, f["helper"] ?? -1, f["delegate"] ?? -1,
+        ]
     }
 
     static func close(_ a: Double?, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { a.map { abs($0 - b) <= tolerance } ?? false }
@@ -105,7 +109,9 @@ struct OptionEffectTests {
         return n
     }
 
-    @Test("--delivery androidFused:N replaces Core Location's rule: the count follows README's table, minimum interval less min(0.1 × interval, 30 s), not the distance alone (mutation: ReplayCommand.phone ignores --delivery)")
+    @Test(
+        "--delivery androidFused:N replaces Core Location's rule: the count follows README's table, minimum interval less min(0.1 × interval, 30 s), not the distance alone (mutation: ReplayCommand.phone ignores --delivery)"
+    )
     func androidFused() throws {
         try Self.scratch { dir in
             // 55 fixes, one a second (t = 0…54), 7 m apart northwards: 7 m/s.
@@ -137,7 +143,9 @@ struct OptionEffectTests {
 
     // MARK: --handed-off on a ride
 
-    @Test("--handed-off on a ride: the delegate's phone becomes the hirer location's source and sees the helper; the hirer's own phone sends nothing; without it, the opposite (mutation: ReplayCommand.flags ignores --handed-off)")
+    @Test(
+        "--handed-off on a ride: the delegate's phone becomes the hirer location's source and sees the helper; the hirer's own phone sends nothing; without it, the opposite (mutation: ReplayCommand.flags ignores --handed-off)"
+    )
     func handedOffRide() throws {
         try Self.scratch { dir in
             // All three in En Route (t = 0…90 s): the helper 10 fixes 50 m apart, the hirer 7 fixes
@@ -146,7 +154,9 @@ struct OptionEffectTests {
             try Self.gpx((0..<10).map { Point(north: 50 * Double($0), t: 10 * $0) }, "\(dir)/helper.gpx")
             try Self.gpx((0..<7).map { Point(east: 40 * Double($0), north: 1000, t: 10 * $0) }, "\(dir)/hirer.gpx")
             try Self.gpx((0..<4).map { Point(east: -35 * Double($0), north: 2000, t: 20 * $0) }, "\(dir)/delegate.gpx")
-            let arguments = ["\(dir)/helper.gpx", "--hirer", "\(dir)/hirer.gpx", "--delegate", "\(dir)/delegate.gpx", "--category", "ride"] + Self.enRoute
+            let arguments =
+                ["\(dir)/helper.gpx", "--hirer", "\(dir)/hirer.gpx", "--delegate", "\(dir)/delegate.gpx", "--category", "ride"]
+                + Self.enRoute
             // The user's document (docs/domain.md), En Route: both maps show "Helper Location, Hirer Location"
             // (the hirer's only for rides). After a hand-off "the map locations get handed off to
             // the 3rd party": the hirer location comes from the delegate's phone and the delegate
@@ -193,7 +203,9 @@ struct OptionEffectTests {
 
     // MARK: A sidecar's cancelledAt
 
-    @Test("a sidecar's cancelledAt ends the state's seconds there, later fixes are counted as not replayed, and no location energy is charged after it (mutation: ReplayCommand.Job drops the sidecar's cancellation)")
+    @Test(
+        "a sidecar's cancelledAt ends the state's seconds there, later fixes are counted as not replayed, and no location energy is charged after it (mutation: ReplayCommand.Job drops the sidecar's cancellation)"
+    )
     func cancellation() throws {
         try Self.scratch { dir in
             // Ten fixes 50 m apart, 10 s apart (t = 0…90 s); En Route from t = 0; cancelled at t = 45 s.
@@ -201,14 +213,16 @@ struct OptionEffectTests {
             let sidecar = "\(dir)/trip.scenario.json"
             func write(cancelledAt: String) throws {
                 try """
-                    {"schema": "tracekit-scenario/1", "category": "ride", "traces": {"helper": "helper.gpx"},
-                     "pickup": {"lat": 48, "lon": 8}, "dropoff": {"lat": 48.1, "lon": 8},
-                     "timeline": [{"state": "enRoute", "at": "2024-05-01T10:00:00Z"}], "cancelledAt": \(cancelledAt)}
-                    """.write(toFile: sidecar, atomically: true, encoding: .utf8)
+                {"schema": "tracekit-scenario/1", "category": "ride", "traces": {"helper": "helper.gpx"},
+                 "pickup": {"lat": 48, "lon": 8}, "dropoff": {"lat": 48.1, "lon": 8},
+                 "timeline": [{"state": "enRoute", "at": "2024-05-01T10:00:00Z"}], "cancelledAt": \(cancelledAt)}
+                """.write(toFile: sidecar, atomically: true, encoding: .utf8)
             }
             try write(cancelledAt: "\"2024-05-01T10:00:45Z\"")
             let doc = try Self.replay(["--scenario", sidecar])
-            #expect((doc["scenario"] as? [String: Any]).flatMap { $0["cancelledAt"] as? [String: Any] }?["at"] as? String == "2024-05-01T10:00:45Z")
+            #expect(
+                (doc["scenario"] as? [String: Any]).flatMap { $0["cancelledAt"] as? [String: Any] }?["at"] as? String
+                    == "2024-05-01T10:00:45Z")
             // Fixes at 0, 10, 20, 30, 40 s are replayed; 50…90 s (five) come after the cancellation.
             #expect(doc["notes"] as? [String] == ["5 fixes after the cancellation were not replayed"])
             #expect(Self.state(doc, "enRoute")?["seconds"] as? Double == 45)
@@ -249,13 +263,15 @@ struct OptionEffectTests {
         return path
     }
 
-    @Test("--energy-profile 3g and a profile file: the radio's joules are three isolated updates' closed form from the constants (mutation: Job.options ignores --energy-profile)")
+    @Test(
+        "--energy-profile 3g and a profile file: the radio's joules are three isolated updates' closed form from the constants (mutation: Job.options ignores --energy-profile)"
+    )
     func energyProfile() throws {
         try Self.scratch { dir in
             let trip = [try Self.isolatedUpdates(dir)] + Self.enRoute
             // One isolated update: promotion + transmission + the whole tail.
-            let lte = 1.210 * 0.26 + 1.2 * 0.1 + 1.06 * 10.12                 // 11.1618 J
-            let threeG = 0.650 * 2 + 1.3 * 0.1 + 1.3 * 4 + 0.3 * 10           // 9.63 J: DCH tail, then FACH
+            let lte = 1.210 * 0.26 + 1.2 * 0.1 + 1.06 * 10.12  // 11.1618 J
+            let threeG = 0.650 * 2 + 1.3 * 0.1 + 1.3 * 4 + 0.3 * 10  // 9.63 J: DCH tail, then FACH
             // A file based on 3g with the (first, DCH) tail at 800 mW: 0.5 W less for 4 s, 2 J per update.
             let file = "\(dir)/quiet-3g.json"
             try #"{"format": "tracekit-energy-profile", "version": 1, "name": "quiet-3g", "base": "3g", "radio": {"tailMilliwatts": 800}}"#
@@ -280,15 +296,19 @@ struct OptionEffectTests {
             let g = try #require(parts["3g"]), q = try #require(parts["quiet-3g"])
             #expect(Self.close(g["tail"], 3 * (1.3 * 4 + 0.3 * 10)) && Self.close(q["tail"], 3 * (0.8 * 4 + 0.3 * 10)))
             #expect(Self.close((g["total"] ?? 0) - (q["total"] ?? 0), 6))
-            #expect(Self.close(g["promotion"], 3.9) && q["promotion"] == g["promotion"] && Self.close(g["transmit"], 0.39) && q["transmit"] == g["transmit"])
+            #expect(
+                Self.close(g["promotion"], 3.9) && q["promotion"] == g["promotion"] && Self.close(g["transmit"], 0.39)
+                    && q["transmit"] == g["transmit"])
         }
     }
 
-    @Test("--receiver-radio off: the receiving phone's radio costs 0 J and the sender's is unchanged; on, the receiver pays its receptions (mutation: Job.options ignores --receiver-radio)")
+    @Test(
+        "--receiver-radio off: the receiving phone's radio costs 0 J and the sender's is unchanged; on, the receiver pays its receptions (mutation: Job.options ignores --receiver-radio)"
+    )
     func receiverRadio() throws {
         try Self.scratch { dir in
             let trip = [try Self.isolatedUpdates(dir)] + Self.enRoute
-            let update = 1.210 * 0.26 + 1.2 * 0.1 + 1.06 * 10.12   // LTE, one isolated update
+            let update = 1.210 * 0.26 + 1.2 * 0.1 + 1.06 * 10.12  // LTE, one isolated update
             let on = try Self.replay(trip), off = try Self.replay(trip + ["--receiver-radio", "off"])
             #expect((on["energyModel"] as? [String: Any])?["receiverRadio"] as? Bool == true)
             #expect((off["energyModel"] as? [String: Any])?["receiverRadio"] as? Bool == false)
@@ -312,10 +332,10 @@ struct OptionEffectTests {
         try Self.csv((0..<10).map { Point(north: 50 * Double($0), t: 10 * $0) }, csv, hour: 12, zone: "")
         let sidecar = "\(dir)/local.scenario.json"
         try """
-            {"schema": "tracekit-scenario/1", "category": "ride", "traces": {"helper": "fixes.csv"},
-             "pickup": {"lat": 48, "lon": 8}, "dropoff": {"lat": 48.1, "lon": 8},
-             "timeline": [{"state": "enRoute", "at": "2024-05-01T10:00:00Z"}, {"state": "atPickup", "at": "2024-05-01T11:00:00Z"}]}
-            """.write(toFile: sidecar, atomically: true, encoding: .utf8)
+        {"schema": "tracekit-scenario/1", "category": "ride", "traces": {"helper": "fixes.csv"},
+         "pickup": {"lat": 48, "lon": 8}, "dropoff": {"lat": 48.1, "lon": 8},
+         "timeline": [{"state": "enRoute", "at": "2024-05-01T10:00:00Z"}, {"state": "atPickup", "at": "2024-05-01T11:00:00Z"}]}
+        """.write(toFile: sidecar, atomically: true, encoding: .utf8)
         return (csv, sidecar)
     }
 
@@ -331,7 +351,9 @@ struct OptionEffectTests {
         #expect(state(doc, "atPickup")?["seconds"] as? Double == (offset ? 0 : 3690))
     }
 
-    @Test("replay --utc-offset 2: CSV times without a zone move 2 h earlier: start and end, and which state the fixes fall in (mutation: ReplayCommand.run drops the offset)")
+    @Test(
+        "replay --utc-offset 2: CSV times without a zone move 2 h earlier: start and end, and which state the fixes fall in (mutation: ReplayCommand.run drops the offset)"
+    )
     func utcOffsetReplay() throws {
         try Self.scratch { dir in
             let (csv, sidecar) = try Self.localTimes(dir)
@@ -355,7 +377,8 @@ struct OptionEffectTests {
                 #expect(r.status == 0, "\(r.stderr)")
                 let lines = r.stdout.split(separator: "\n")
                 #expect(lines.count == 1)
-                let line = try #require(try JSONSerialization.jsonObject(with: Data(lines.first.map(String.init)?.utf8 ?? "".utf8)) as? [String: Any])
+                let line = try #require(
+                    try JSONSerialization.jsonObject(with: Data(lines.first.map(String.init)?.utf8 ?? "".utf8)) as? [String: Any])
                 #expect(line["trip"] as? String == "local.scenario.json" && line["status"] as? String == "replayed")
                 try Self.expectPlacement(try #require(line["replay"] as? [String: Any]), offset: offset)
             }
@@ -364,7 +387,9 @@ struct OptionEffectTests {
 
     // MARK: --smooth in replay
 
-    @Test("--smooth walk: a still phone's ±20 m jitter, which leaks every fix through En Route's 30 m filter, is averaged away: at most 3 updates, the display error the jitter's, and the mode named (mutation: ReplayCommand.phone ignores --smooth)")
+    @Test(
+        "--smooth walk: a still phone's ±20 m jitter, which leaks every fix through En Route's 30 m filter, is averaged away: at most 3 updates, the display error the jitter's, and the mode named (mutation: ReplayCommand.phone ignores --smooth)"
+    )
     func smoothReplay() throws {
         try Self.scratch { dir in
             // A still phone whose fixes alternate 20 m west and 20 m east of it, one a second for
@@ -401,13 +426,18 @@ struct OptionEffectTests {
             // The JSON and the header name the mode.
             #expect(((doc["phone"] as? [String: Any])?["smoothing"] as? [String: Any])?["mode"] as? String == "walk")
             let table = try Run(["replay", path, "--smooth", "walk"] + Self.enRoute)
-            #expect(table.stdout.contains("  phones     accuracy emulation off; smoothing walk (gate 13.8); accuracy convention ios; delivery per state\n"), "\(table.stdout)")
+            #expect(
+                table.stdout.contains(
+                    "  phones     accuracy emulation off; smoothing walk (gate 13.8); accuracy convention ios; delivery per state\n"),
+                "\(table.stdout)")
         }
     }
 
     // MARK: smooth --convention
 
-    @Test("smooth --convention: σ = accuracy / √2, / 1.51 or / 2.45; the second fix's pull on the forward estimate is the Kalman gain those σ give (mutation: SmoothCommand.run ignores --convention)")
+    @Test(
+        "smooth --convention: σ = accuracy / √2, / 1.51 or / 2.45; the second fix's pull on the forward estimate is the Kalman gain those σ give (mutation: SmoothCommand.run ignores --convention)"
+    )
     func smoothConvention() throws {
         try Self.scratch { dir in
             // Two fixes 1 s apart at tier HundredMeters (σ floor 25 m): the first at (0, 0) m reporting
@@ -419,17 +449,22 @@ struct OptionEffectTests {
             let input = "\(dir)/two.csv"
             let first = Point(t: 0), second = Point(east: 100, t: 1)
             try """
-                lat,lon,time,accuracy
-                \(Self.latitude(first)),\(Self.longitude(first)),\(Self.time(0)),10
-                \(Self.latitude(second)),\(Self.longitude(second)),\(Self.time(1)),200
+            lat,lon,time,accuracy
+            \(Self.latitude(first)),\(Self.longitude(first)),\(Self.time(0)),10
+            \(Self.latitude(second)),\(Self.longitude(second)),\(Self.time(1)),200
 
-                """.write(toFile: input, atomically: true, encoding: .utf8)
+            """.write(toFile: input, atomically: true, encoding: .utf8)
             var gains: [String: Double] = [:]
             for (convention, divisor) in [("ios", 2.0.squareRoot()), ("android", 1.51), ("w3c", 2.45)] {
                 let out = "\(dir)/\(convention).csv"
                 let r = try Run(["smooth", "--tier", "hundredMeters", "--mode", "walk", "--convention", convention, input, out])
-                #expect(r.status == 0 && r.stderr.contains("(forward filter; walk, hundredMeters, \(convention) accuracy, gate 13.8): 0 rejected"), "\(r.stderr)")
-                let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                #expect(
+                    r.status == 0
+                        && r.stderr.contains("(forward filter; walk, hundredMeters, \(convention) accuracy, gate 13.8): 0 rejected"),
+                    "\(r.stderr)")
+                let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").dropFirst().map {
+                    $0.split(separator: ",", omittingEmptySubsequences: false)
+                }
                 #expect(rows.count == 2)
                 // Columns: track, segment, time, latitude, longitude, …
                 let lon0 = try #require(Double(rows[0][4])), lon1 = try #require(Double(rows[1][4]))

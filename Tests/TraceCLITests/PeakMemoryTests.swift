@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The documented bound (README, "Limits"): `tracekit info` (and `convert`) streams any input in
 /// at most 64 MB peak RSS. Each test generates a trace of more than 200 MB on the fly, streams it
 /// through a pipe to the built binary, run under `rss-probe` (as the hostile-input catalogue's
 /// runs are: ``HostileRun``), which reports its exact peak RSS from `wait4`.
-@Suite("peak memory, end to end", .serialized, .disabled(if: sanitizer != nil, "a sanitizer's shadow memory and quarantine are not the program's memory"))
+@Suite(
+    "peak memory, end to end", .serialized,
+    .disabled(if: sanitizer != nil, "a sanitizer's shadow memory and quarantine are not the program's memory"))
 struct PeakMemoryTests {
     static let bound = 64 << 20
     static let size = 200 << 20
@@ -61,7 +63,8 @@ struct PeakMemoryTests {
         let input = Child.pipe(), output = Child.pipe()
         let rssPath = scratchFolder.appendingPathComponent("peak-memory-\(UUID().uuidString).rss").path
         defer { unlink(rssPath) }
-        let child = try Child(HostileRun.probe.path, [rssPath, Run.binary.path] + arguments, stdin: input.read, stdout: output.write, stderr: output.write)
+        let child = try Child(
+            HostileRun.probe.path, [rssPath, Run.binary.path] + arguments, stdin: input.read, stdout: output.write, stderr: output.write)
         close(input.read)
         close(output.write)
         let (points, bytes) = stream(to: input.write, head: head, tail: tail, point: point)
@@ -75,9 +78,11 @@ struct PeakMemoryTests {
 
     @Test("info - on a GPX of more than 200 MB through a pipe: under 64 MB peak RSS")
     func gpx() throws {
-        let r = try Self.run(["info", "--input-format", "gpx", "-"],
-                             head: "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\"><trk><name>big</name><trkseg>\n",
-                             tail: "</trkseg></trk></gpx>\n") { i in
+        let r = try Self.run(
+            ["info", "--input-format", "gpx", "-"],
+            head: "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\"><trk><name>big</name><trkseg>\n",
+            tail: "</trkseg></trk></gpx>\n"
+        ) { i in
             "<trkpt lat=\"\(47 + Double(i) * 1e-5)\" lon=\"\(8 + Double(i % 7) * 1e-5)\"><ele>\(400 + i % 50).5</ele><time>2024-MM-DDTHH:\(String(format: "%02d:%02d", i / 60, i % 60))Z</time><hdop>1.2</hdop></trkpt>\n"
         }
         #expect(r.exited == 0, "\(r.stdout)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("tracekit replay, end to end")
 struct ReplayCommandTests {
@@ -13,7 +13,9 @@ struct ReplayCommandTests {
     /// Ten fixes 50 m apart (north, ≈ 0.00045°), ten seconds apart, from 47° N 8° E.
     func tenFixes(in dir: URL, name: String = "trip.gpx") throws -> String {
         var s = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n"
-        for i in 0..<10 { s += "<trkpt lat=\"\(47 + Double(i) * 50 / 111_153.0)\" lon=\"8\"><time>2024-05-01T10:0\(i / 6):\(i % 6)0Z</time></trkpt>\n" }
+        for i in 0..<10 {
+            s += "<trkpt lat=\"\(47 + Double(i) * 50 / 111_153.0)\" lon=\"8\"><time>2024-05-01T10:0\(i / 6):\(i % 6)0Z</time></trkpt>\n"
+        }
         let path = dir.appendingPathComponent(name).path
         try (s + "</trkseg></trk></gpx>\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -42,9 +44,11 @@ struct ReplayCommandTests {
     func bundled() throws {
         let r = try Run(["replay", "Traces/georust-garmin-activity.gpx"])
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
-        for text in ["Helper's phone", "At Pickup", "In Task", "Total", "[sidecar Traces/georust-garmin-activity.scenario.json]",
-                     "(* inferred: ", "tracekit-energy 1, profile lte",
-                     "What dominates the cost:", "Raw  Delivered  Sent  → hirer  Display error mean/p95/max m"] {
+        for text in [
+            "Helper's phone", "At Pickup", "In Task", "Total", "[sidecar Traces/georust-garmin-activity.scenario.json]",
+            "(* inferred: ", "tracekit-energy 1, profile lte",
+            "What dominates the cost:", "Raw  Delivered  Sent  → hirer  Display error mean/p95/max m",
+        ] {
             #expect(r.stdout.contains(text), "missing \(text)")
         }
         let doc = try json(try Run(["replay", "-f", "json", "Traces/georust-garmin-activity.gpx"]))
@@ -107,7 +111,8 @@ struct ReplayCommandTests {
             let row = try #require(helper(d, "enRoute"))
             for key in ["rawFixes", "deliveredFixes", "sentUpdates"] { #expect(row[key] as? Int == m[key] as? Int, "\(profile): \(key)") }
             #expect((row["forwarded"] as? [String: Int]) == (m["forwarded"] as? [String: Int]), "\(profile)")
-            let estimate = try #require(((d["energy"] as? [[String: Any]])?.first { $0["role"] as? String == "helper" })?["estimate"] as? [String: Any])
+            let estimate = try #require(
+                ((d["energy"] as? [[String: Any]])?.first { $0["role"] as? String == "helper" })?["estimate"] as? [String: Any])
             #expect(estimate["sent"] as? Int == 10, "\(profile)")
             let joules = try #require(estimate["radioJoules"] as? [String: Double])
             #expect(abs(joules["promotion"]! - promotion) < 1e-9, "\(profile): promotion \(joules["promotion"]!) vs \(promotion)")
@@ -120,7 +125,9 @@ struct ReplayCommandTests {
             radioTotals[profile] = state["radio"]!
         }
         // Direction: the modern modem's 500 mW tail costs less than LTE's 1060 mW; Wi-Fi least.
-        #expect(radioTotals["lte-modern"]! < radioTotals["lte"]! && radioTotals["3g"]! < radioTotals["lte"]! && radioTotals["wifi"]! < radioTotals["lte-modern"]!)
+        #expect(
+            radioTotals["lte-modern"]! < radioTotals["lte"]! && radioTotals["3g"]! < radioTotals["lte"]!
+                && radioTotals["wifi"]! < radioTotals["lte-modern"]!)
         // Determinism: the same bytes twice.
         #expect(try Run(["replay", "-f", "json", path] + timeline).stdout == Run(["replay", "-f", "json", path] + timeline).stdout)
     }
@@ -140,13 +147,24 @@ struct ReplayCommandTests {
         #expect(s.status == 0 && s.stdout.contains("Replay: <stdin> (helper 10 fixes)"))
     }
 
-    @Test("errors: one line on stderr, the documented exit status", arguments: [
-        (["replay", "--pickup", "95,8", "TRACE"], Int32(64), "tracekit: '--pickup' takes LAT,LON in decimal degrees (latitude within ±90), not '95,8'"),
-        (["replay", "--timeline", "enRoute@noon", "TRACE"], Int32(64), "tracekit: '--timeline': 'enRoute@noon': expected an ISO 8601 time with a zone, e.g. 2024-05-01T10:00:00Z"),
-        (["replay", "/nonexistent.gpx"], Int32(66), "tracekit: /nonexistent.gpx: "),
-        (["replay", "--scenario", "SIDECAR", "TRACE"], Int32(65), "tracekit: SIDECAR:1:12: schema: unsupported schema \"x\"; this TraceKit reads \"tracekit-scenario/1\""),
-        (["replay"], Int32(64), "tracekit: 'replay' needs a TRACE, or a --scenario naming the traces"),
-    ])
+    @Test(
+        "errors: one line on stderr, the documented exit status",
+        arguments: [
+            (
+                ["replay", "--pickup", "95,8", "TRACE"], Int32(64),
+                "tracekit: '--pickup' takes LAT,LON in decimal degrees (latitude within ±90), not '95,8'"
+            ),
+            (
+                ["replay", "--timeline", "enRoute@noon", "TRACE"], Int32(64),
+                "tracekit: '--timeline': 'enRoute@noon': expected an ISO 8601 time with a zone, e.g. 2024-05-01T10:00:00Z"
+            ),
+            (["replay", "/nonexistent.gpx"], Int32(66), "tracekit: /nonexistent.gpx: "),
+            (
+                ["replay", "--scenario", "SIDECAR", "TRACE"], Int32(65),
+                "tracekit: SIDECAR:1:12: schema: unsupported schema \"x\"; this TraceKit reads \"tracekit-scenario/1\""
+            ),
+            (["replay"], Int32(64), "tracekit: 'replay' needs a TRACE, or a --scenario naming the traces"),
+        ])
     func errors(arguments: [String], status: Int32, prefix: String) throws {
         let dir = try tempDir()
         let trace = try tenFixes(in: dir)
@@ -165,7 +183,10 @@ struct ReplayCommandTests {
     static let golden: [(file: String, arguments: [String])] = [
         ("ride.json", ["--scenario", "Traces/trips/ride/ride.scenario.json", "--format", "json"]),
         ("dog-walk.json", ["--scenario", "Traces/trips/dog-walk/dog-walk.scenario.json", "--format", "json"]),
-        ("third-party-pickup.json", ["--scenario", "Traces/trips/third-party-pickup/third-party-pickup.scenario.json", "--format", "json"]),
+        (
+            "third-party-pickup.json",
+            ["--scenario", "Traces/trips/third-party-pickup/third-party-pickup.scenario.json", "--format", "json"]
+        ),
         ("georust-garmin-activity.json", ["Traces/georust-garmin-activity.gpx", "--format", "json"]),
         ("ride.txt", ["--scenario", "Traces/trips/ride/ride.scenario.json"]),
     ]
@@ -184,7 +205,10 @@ struct ReplayCommandTests {
         let ride = ["replay", "--scenario", "Traces/trips/ride/ride.scenario.json", "--emulate-accuracy", "gauss-markov", "--tau", "30"]
         let table = try Run(ride + ["--seed", "7"])
         #expect(table.status == 0, "\(table.stderr)")
-        #expect(table.stdout.contains("  phones     accuracy emulation Gauss–Markov (τ 30 s), seed 7; smoothing off; accuracy convention ios; delivery per state\n"))
+        #expect(
+            table.stdout.contains(
+                "  phones     accuracy emulation Gauss–Markov (τ 30 s), seed 7; smoothing off; accuracy convention ios; delivery per state\n"
+            ))
         let a = try Run(ride + ["--seed", "7", "-f", "json"]).stdout
         #expect(a == (try Run(ride + ["--seed", "7", "-f", "json"]).stdout))
         let b = try Run(ride + ["--seed", "8", "-f", "json"]).stdout
@@ -196,18 +220,32 @@ struct ReplayCommandTests {
         // Without --seed the documented default is used and printed.
         #expect(try Run(ride).stdout.contains("seed 20240501;"))
         // Smoothing and a delivery override are named too.
-        let smooth = try Run(["replay", "--scenario", "Traces/trips/ride/ride.scenario.json", "--smooth", "drive", "--delivery", "androidFused:5"])
-        #expect(smooth.status == 0 && smooth.stdout.contains("  phones     accuracy emulation off; smoothing drive (gate 13.8); accuracy convention ios; delivery Android fused: interval 5 s, min update 5 s (implicit)\n"))
+        let smooth = try Run([
+            "replay", "--scenario", "Traces/trips/ride/ride.scenario.json", "--smooth", "drive", "--delivery", "androidFused:5",
+        ])
+        #expect(
+            smooth.status == 0
+                && smooth.stdout.contains(
+                    "  phones     accuracy emulation off; smoothing drive (gate 13.8); accuracy convention ios; delivery Android fused: interval 5 s, min update 5 s (implicit)\n"
+                ))
     }
 
-    @Test("phone flag errors", arguments: [
-        (["--seed", "-1"], "tracekit: '--seed' takes an integer from 0 to 18446744073709551615, not '-1'"),
-        (["--tau", "0"], "tracekit: '--tau' takes a positive number of seconds, not '0'"),
-        (["--delivery", "pigeon"], "tracekit: '--delivery' takes coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL or distanceAndTime:INTERVAL, not 'pigeon'"),
-        (["--delivery", "androidFused"], "tracekit: '--delivery': androidFused needs an interval above 0 s, e.g. androidFused:10"),
-        (["--delivery", "speedElastic:500"], "tracekit: '--delivery': the speedElastic multiplier is at most 100, not '500'"),
-        (["--emulate-accuracy", "pink"], "tracekit: 'pink' is not a valid value for '--emulate-accuracy'; choose one of off, white, gauss-markov"),
-    ])
+    @Test(
+        "phone flag errors",
+        arguments: [
+            (["--seed", "-1"], "tracekit: '--seed' takes an integer from 0 to 18446744073709551615, not '-1'"),
+            (["--tau", "0"], "tracekit: '--tau' takes a positive number of seconds, not '0'"),
+            (
+                ["--delivery", "pigeon"],
+                "tracekit: '--delivery' takes coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL or distanceAndTime:INTERVAL, not 'pigeon'"
+            ),
+            (["--delivery", "androidFused"], "tracekit: '--delivery': androidFused needs an interval above 0 s, e.g. androidFused:10"),
+            (["--delivery", "speedElastic:500"], "tracekit: '--delivery': the speedElastic multiplier is at most 100, not '500'"),
+            (
+                ["--emulate-accuracy", "pink"],
+                "tracekit: 'pink' is not a valid value for '--emulate-accuracy'; choose one of off, white, gauss-markov"
+            ),
+        ])
     func phoneErrors(flags: [String], message: String) throws {
         let r = try Run(["replay", "Traces/georust-garmin-activity.gpx"] + flags)
         #expect(r.status == 64 && r.stdout.isEmpty)
@@ -218,8 +256,11 @@ struct ReplayCommandTests {
     @Test("help names every option")
     func help() throws {
         let r = try Run(["replay", "--help"])
-        for option in ["--scenario", "--category", "--pickup", "--dropoff", "--timeline", "--hirer", "--delegate", "--policy", "--energy-profile", "--format",
-                       "--emulate-accuracy", "--tau", "--seed", "--smooth", "--delivery"] {
+        for option in [
+            "--scenario", "--category", "--pickup", "--dropoff", "--timeline", "--hirer", "--delegate", "--policy", "--energy-profile",
+            "--format",
+            "--emulate-accuracy", "--tau", "--seed", "--smooth", "--delivery",
+        ] {
             #expect(r.stdout.contains(option))
         }
         #expect(try Run(["--help"]).stdout.contains("replay"))
@@ -228,14 +269,16 @@ struct ReplayCommandTests {
     /// Malformed corpus files that still hold timed points replay what is usable (the reader's
     /// diagnostics are printed); these fail with a one-line error naming the file.
     static let malformedFailing: Set<String> = [
-        "georust-badcharacter.xml",        // not well-formed XML
-        "gpxgo-iso8859-1encoded.gpx",      // no timed track point (waypoints only)
-        "gpxpy-unicode_with_bom.gpx",      // no timed track point
+        "georust-badcharacter.xml",  // not well-formed XML
+        "gpxgo-iso8859-1encoded.gpx",  // no timed track point (waypoints only)
+        "gpxpy-unicode_with_bom.gpx",  // no timed track point
     ]
 
-    @Test("every corpus trace replays with no other input; malformed ones fail with one line naming the file",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces/gpx").path),
-                   "../shared/traces not found: corpus replay skipped"))
+    @Test(
+        "every corpus trace replays with no other input; malformed ones fail with one line naming the file",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces/gpx").path),
+            "../shared/traces not found: corpus replay skipped"))
     func corpus() throws {
         for dir in ["gpx", "csv", "plt", "other", "malformed"] {
             let folder = sharedFolder.appendingPathComponent("traces/" + dir)

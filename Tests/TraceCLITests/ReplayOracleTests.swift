@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 // An oracle for `tracekit replay` that owes nothing to the product: hand-built trips written as
 // literal coordinates and times, and every expected figure computed here from first principles,
@@ -151,8 +151,11 @@ func vincentyMetres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Doub
     let uu = cos2Alpha * (a * a - b * b) / (b * b)
     let bigA = 1 + uu / 16384 * (4096 + uu * (-768 + uu * (320 - 175 * uu)))
     let bigB = uu / 1024 * (256 + uu * (-128 + uu * (74 - 47 * uu)))
-    let deltaSigma = bigB * sinSigma * (cos2SigmaM + bigB / 4 * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
-        - bigB / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
+    let deltaSigma =
+        bigB * sinSigma
+        * (cos2SigmaM + bigB / 4
+            * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
+                - bigB / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
     return b * bigA * (sigma - deltaSigma)
 }
 
@@ -198,19 +201,21 @@ extension OracleTrip {
     static let dropoffPoint = (lat: 47.3700, lon: 8.5820)
     /// Stationary jitter at a kerb, degrees: up to about 17 m north–south and 6 m east–west, so
     /// that some fixes leak through At Pickup's 13 m filter and most do not.
-    static let jitter: [(Double, Double)] = [(0, 0), (0.00008, 0), (-0.00006, 0.00003), (0.00003, -0.00004),
-                                              (0.00015, 0.00002), (-0.00012, 0), (0.00002, 0.00006), (0, -0.00008)]
+    static let jitter: [(Double, Double)] = [
+        (0, 0), (0.00008, 0), (-0.00006, 0.00003), (0.00003, -0.00004),
+        (0.00015, 0.00002), (-0.00012, 0), (0.00002, 0.00006), (0, -0.00008),
+    ]
     static let still: [(Double, Double)] = [(0, 0), (0.00001, 0), (0, 0.00002), (-0.00001, -0.00001)]
 
     /// The helper's drive: waits at the origin, drives east to the pickup in 22.6 m steps (En
     /// Route, every other fix delivered through 30 m), waits at the kerb with jitter (At Pickup,
     /// 13 m), drives on in 60.3 m steps (In Task, every third through 160 m) to the dropoff, waits.
     static func helperDrive(pickupWaitCount: Int = 19) -> [Fix] {
-        var f = stay(origin, from: 0, every: 5, count: 5)                                     // t 0…20
-        f += move(origin, from: 20, every: 5, count: 33, step: (0, 0.0003))                  // t 25…185, lon 8.5499
-        f += stay(pickupPoint, from: 190, every: 10, count: pickupWaitCount, offsets: jitter) // t 190…370
+        var f = stay(origin, from: 0, every: 5, count: 5)  // t 0…20
+        f += move(origin, from: 20, every: 5, count: 33, step: (0, 0.0003))  // t 25…185, lon 8.5499
+        f += stay(pickupPoint, from: 190, every: 10, count: pickupWaitCount, offsets: jitter)  // t 190…370
         let leave = 190 + 10 * pickupWaitCount
-        f += move(pickupPoint, from: leave + 10, every: 4, count: 40, step: (0, 0.0008))     // to lon 8.5820
+        f += move(pickupPoint, from: leave + 10, every: 4, count: 40, step: (0, 0.0008))  // to lon 8.5820
         let arrive = leave + 10 + 160
         f += stay(dropoffPoint, from: arrive + 5, every: 10, count: 13, offsets: still)
         return f
@@ -220,14 +225,15 @@ extension OracleTrip {
     static let ride: OracleTrip = {
         let helper = helperDrive()
         let home = (47.3710, 8.5500)
-        var hirer = stay(home, from: 0, every: 10, count: 11, offsets: still)                 // t 0…100
-        hirer += move(home, from: 100, every: 5, count: 10, step: (-0.0001, 0))             // t 105…150 to the pickup
-        hirer += stay((47.37002, 8.55001), from: 160, every: 10, count: 22, offsets: jitter) // t 160…370
+        var hirer = stay(home, from: 0, every: 10, count: 11, offsets: still)  // t 0…100
+        hirer += move(home, from: 100, every: 5, count: 10, step: (-0.0001, 0))  // t 105…150 to the pickup
+        hirer += stay((47.37002, 8.55001), from: 160, every: 10, count: 22, offsets: jitter)  // t 160…370
         // In the car: 2 m north of the helper at the helper's times (the merge puts the helper first).
         hirer += helper.filter { $0.t >= 384 }.map { Fix(t: $0.t, lat: $0.lat + 0.00002, lon: $0.lon) }
-        return OracleTrip(name: "ride", category: "ride", isRide: true, pickup: pickupPoint, dropoff: dropoffPoint,
-                          timeline: [(.accepted, 0), (.enRoute, 20), (.atPickup, 190), (.inTask, 380), (.awaitingPayment, 560), (.completed, 665)],
-                          traces: [(.helper, helper), (.hirer, hirer)])
+        return OracleTrip(
+            name: "ride", category: "ride", isRide: true, pickup: pickupPoint, dropoff: dropoffPoint,
+            timeline: [(.accepted, 0), (.enRoute, 20), (.atPickup, 190), (.inTask, 380), (.awaitingPayment, 560), (.completed, 665)],
+            traces: [(.helper, helper), (.hirer, hirer)])
     }()
 
     /// A ride whose pickup is handed off: a delegate walks to the pickup (its phone is the hirer
@@ -237,13 +243,14 @@ extension OracleTrip {
         let home = (47.3800, 8.5600)
         let hirer = stay(home, from: 0, every: 15, count: 40, offsets: still)
         let start = (47.3715, 8.5490)
-        var delegate = stay(start, from: 2, every: 8, count: 12, offsets: still)              // t 2…90
-        delegate += move(start, from: 90, every: 6, count: 15, step: (-0.0001, 0.0000667)) // t 96…180
+        var delegate = stay(start, from: 2, every: 8, count: 12, offsets: still)  // t 2…90
+        delegate += move(start, from: 90, every: 6, count: 15, step: (-0.0001, 0.0000667))  // t 96…180
         delegate += stay((47.3700, 8.55005), from: 186, every: 7, count: 14, offsets: jitter)
         delegate += stay((47.3700, 8.5495), from: 290, every: 20, count: 20, offsets: still)  // stays behind when the helper leaves
-        return OracleTrip(name: "handed-off ride", category: "ride", isRide: true, handedOff: true, pickup: pickupPoint, dropoff: dropoffPoint,
-                          timeline: [(.accepted, 0), (.enRoute, 20), (.atPickup, 190), (.inTask, 290), (.awaitingPayment, 470), (.completed, 575)],
-                          traces: [(.helper, helper), (.hirer, hirer), (.delegate, delegate)])
+        return OracleTrip(
+            name: "handed-off ride", category: "ride", isRide: true, handedOff: true, pickup: pickupPoint, dropoff: dropoffPoint,
+            timeline: [(.accepted, 0), (.enRoute, 20), (.atPickup, 190), (.inTask, 290), (.awaitingPayment, 470), (.completed, 575)],
+            traces: [(.helper, helper), (.hirer, hirer), (.delegate, delegate)])
     }()
 
     /// Dog walking (not a ride): the helper walks to the door, waits, walks the dog in a loop,
@@ -251,17 +258,18 @@ extension OracleTrip {
     static let dogWalk: OracleTrip = {
         let door = (47.3700, 8.5500)
         let start = (47.3680, 8.5480)
-        var helper = stay(start, from: 0, every: 4, count: 4)                                   // t 0…12
-        helper += move(start, from: 12, every: 4, count: 40, step: (0.00005, 0.00005))       // 6.6 m per 4 s to the door, t 16…172
-        helper += stay(door, from: 180, every: 6, count: 20, offsets: jitter)                  // t 180…294
-        var loop = move(door, from: 294, every: 5, count: 30, step: (0.0003, 0))             // north 33 m steps
-        loop += move((door.0 + 0.009, door.1), from: 444, every: 5, count: 15, step: (-0.0006, 0.0002))   // back in 68 m steps
+        var helper = stay(start, from: 0, every: 4, count: 4)  // t 0…12
+        helper += move(start, from: 12, every: 4, count: 40, step: (0.00005, 0.00005))  // 6.6 m per 4 s to the door, t 16…172
+        helper += stay(door, from: 180, every: 6, count: 20, offsets: jitter)  // t 180…294
+        var loop = move(door, from: 294, every: 5, count: 30, step: (0.0003, 0))  // north 33 m steps
+        loop += move((door.0 + 0.009, door.1), from: 444, every: 5, count: 15, step: (-0.0006, 0.0002))  // back in 68 m steps
         helper += loop
-        helper += stay((door.0, door.1 + 0.003), from: 524, every: 10, count: 10, offsets: still)         // t 524…614
+        helper += stay((door.0, door.1 + 0.003), from: 524, every: 10, count: 10, offsets: still)  // t 524…614
         let hirer = stay(door, from: 1, every: 9, count: 75, offsets: still)
-        return OracleTrip(name: "dog walk", category: "dog walking", isRide: false, pickup: door, dropoff: (door.0, door.1 + 0.003),
-                          timeline: [(.accepted, 0), (.enRoute, 12), (.atPickup, 176), (.inTask, 296), (.awaitingPayment, 530), (.completed, 614)],
-                          traces: [(.helper, helper), (.hirer, hirer)])
+        return OracleTrip(
+            name: "dog walk", category: "dog walking", isRide: false, pickup: door, dropoff: (door.0, door.1 + 0.003),
+            timeline: [(.accepted, 0), (.enRoute, 12), (.atPickup, 176), (.inTask, 296), (.awaitingPayment, 530), (.completed, 614)],
+            traces: [(.helper, helper), (.hirer, hirer)])
     }()
 
     /// A ride cancelled while the helper waits at the pickup: later fixes are not replayed.
@@ -272,7 +280,9 @@ extension OracleTrip {
         return trip
     }()
 
-    static let all: [String: OracleTrip] = ["ride": ride, "handed-off ride": handedOffRide, "dog walk": dogWalk, "cancelled ride": cancelled]
+    static let all: [String: OracleTrip] = [
+        "ride": ride, "handed-off ride": handedOffRide, "dog walk": dogWalk, "cancelled ride": cancelled,
+    ]
 }
 
 /// What the oracle expects of one state × role cell.
@@ -287,12 +297,12 @@ struct OracleCell {
 
 /// The oracle's replay: every figure, derived from the trip and the rules above.
 struct OracleReplay {
-    var cells = [[OracleCell]](repeating: [OracleCell](repeating: OracleCell(), count: 3), count: 7)   // [state][role]
+    var cells = [[OracleCell]](repeating: [OracleCell](repeating: OracleCell(), count: 3), count: 7)  // [state][role]
     var seconds = [Double](repeating: 0, count: 7)
     var entered = [Bool](repeating: false, count: 7)
     var phones: [OracleRole] = []
     var radioTimes: [[Double]] = [[], [], []]
-    var radioStates: [[Int]] = [[], [], []]   // the state of each radio event
+    var radioStates: [[Int]] = [[], [], []]  // the state of each radio event
     var start = 0.0, end = 0.0
     var afterCancellation = 0
     /// Arrivals: [point][viewer] → (arrived, visible) seconds from the base.
@@ -370,9 +380,9 @@ struct OracleReplay {
             closestCall = min(closestCall, abs(d - radius))
             if d <= radius { notBefore = stay.anchor.t }
         }
-        var last: [OracleTrip.Fix?] = [nil, nil, nil]        // each role's previous raw fix
-        var gate: [OracleTrip.Fix?] = [nil, nil, nil]        // each phone's last delivered fix
-        var received = [[OracleTrip.Fix?]](repeating: [nil, nil, nil], count: 3)   // [viewer][sender]
+        var last: [OracleTrip.Fix?] = [nil, nil, nil]  // each role's previous raw fix
+        var gate: [OracleTrip.Fix?] = [nil, nil, nil]  // each phone's last delivered fix
+        var received = [[OracleTrip.Fix?]](repeating: [nil, nil, nil], count: 3)  // [viewer][sender]
         var leftPickup = false
         for (role, fix) in fixes {
             let r = role.rawValue
@@ -406,7 +416,7 @@ struct OracleReplay {
                 if let g = gate[r] {
                     let step = vincentyMetres(g.lat, g.lon, fix.lat, fix.lon)
                     closestCall = min(closestCall, abs(step - OracleDocument.filter(s)))
-                    deliver = step >= OracleDocument.filter(s)     // Core Location: at least the filter
+                    deliver = step >= OracleDocument.filter(s)  // Core Location: at least the filter
                 }
                 if deliver {
                     gate[r] = fix
@@ -425,7 +435,8 @@ struct OracleReplay {
                             if role == .helper {
                                 for (i, point) in [pickup, dropoff].enumerated() {
                                     if let a = arrived[i], fix.t >= a, visible[i][v.rawValue] == nil,
-                                       vincentyMetres(fix.lat, fix.lon, point.lat, point.lon) <= radius {
+                                        vincentyMetres(fix.lat, fix.lon, point.lat, point.lon) <= radius
+                                    {
                                         visible[i][v.rawValue] = fix.t
                                     }
                                 }
@@ -434,7 +445,7 @@ struct OracleReplay {
                     }
                 }
             } else if !OracleDocument.usesLocation(role, s, isRide: trip.isRide, handedOff: trip.handedOff) {
-                gate[r] = nil   // location off: the next fix is a first fix again
+                gate[r] = nil  // location off: the next fix is a first fix again
             }
             // The viewers' view at this fix, after any update it produced.
             for v in viewers {
@@ -498,7 +509,8 @@ struct ReplayOracleTests {
     }
 
     static func gpx(_ fixes: [OracleTrip.Fix]) -> String {
-        var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"oracle\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+        var s =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"oracle\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
         for f in fixes { s += "<trkpt lat=\"\(f.lat)\" lon=\"\(f.lon)\"><time>\(iso(f.t))</time></trkpt>\n" }
         return s + "</trkseg></trk></gpx>\n"
     }
@@ -563,36 +575,57 @@ struct ReplayOracleTests {
         #expect(m["sentUpdates"] as? Int == c.sent, "\(what): sent \(m["sentUpdates"] ?? "nil") vs \(c.sent)")
         let forwarded = m["forwarded"] as? [String: Int] ?? [:]
         for v in OracleRole.allCases {
-            #expect(forwarded[v.key] == c.forwarded[v.rawValue], "\(what): forwarded to \(v.key) \(forwarded[v.key] ?? -1) vs \(c.forwarded[v.rawValue])")
+            #expect(
+                forwarded[v.key] == c.forwarded[v.rawValue],
+                "\(what): forwarded to \(v.key) \(forwarded[v.key] ?? -1) vs \(c.forwarded[v.rawValue])")
         }
         #expect(closeTime(m["seconds"] as? Double, seconds), "\(what): seconds \(m["seconds"] ?? "nil") vs \(seconds)")
-        #expect(close(m["distanceMetres"] as? Double, c.distance, 1e-4), "\(what): distance \(m["distanceMetres"] ?? "nil") vs \(c.distance)")
+        #expect(
+            close(m["distanceMetres"] as? Double, c.distance, 1e-4), "\(what): distance \(m["distanceMetres"] ?? "nil") vs \(c.distance)")
         let view = m["view"] as? [String: Any] ?? [:]
         #expect(view["samples"] as? Int == c.errors.count, "\(what): view samples \(view["samples"] ?? "nil") vs \(c.errors.count)")
-        #expect(view["withoutUpdate"] as? Int == c.withoutUpdate, "\(what): without update \(view["withoutUpdate"] ?? "nil") vs \(c.withoutUpdate)")
+        #expect(
+            view["withoutUpdate"] as? Int == c.withoutUpdate,
+            "\(what): without update \(view["withoutUpdate"] ?? "nil") vs \(c.withoutUpdate)")
         let error = view["displayErrorMetres"] as? [String: Any], stale = view["stalenessSeconds"] as? [String: Any]
         if c.errors.isEmpty {
-            #expect(error?["mean"] is NSNull && error?["p95"] is NSNull && error?["max"] is NSNull, "\(what): display error without samples")
+            #expect(
+                error?["mean"] is NSNull && error?["p95"] is NSNull && error?["max"] is NSNull, "\(what): display error without samples")
             #expect(stale?["mean"] is NSNull && stale?["p95"] is NSNull && stale?["max"] is NSNull, "\(what): staleness without samples")
         } else {
             let n = Double(c.errors.count)
-            #expect(close(error?["mean"] as? Double, c.errors.reduce(0, +) / n, 1e-4), "\(what): display error mean \(error?["mean"] ?? "nil") vs \(c.errors.reduce(0, +) / n)")
-            #expect(close(error?["max"] as? Double, c.errors.max()!, 1e-4), "\(what): display error max \(error?["max"] ?? "nil") vs \(c.errors.max()!)")
-            #expect(p95Matches(error?["p95"] as? Double, c.errors, slack: 1e-4), "\(what): display error p95 \(error?["p95"] ?? "nil") vs exact \(OracleReplay.p95(c.errors))")
-            #expect(close(stale?["mean"] as? Double, c.staleness.reduce(0, +) / n), "\(what): staleness mean \(stale?["mean"] ?? "nil") vs \(c.staleness.reduce(0, +) / n)")
-            #expect(closeTime(stale?["max"] as? Double, c.staleness.max()!), "\(what): staleness max \(stale?["max"] ?? "nil") vs \(c.staleness.max()!)")
-            #expect(p95Matches(stale?["p95"] as? Double, c.staleness, slack: 0), "\(what): staleness p95 \(stale?["p95"] ?? "nil") vs exact \(OracleReplay.p95(c.staleness))")
+            #expect(
+                close(error?["mean"] as? Double, c.errors.reduce(0, +) / n, 1e-4),
+                "\(what): display error mean \(error?["mean"] ?? "nil") vs \(c.errors.reduce(0, +) / n)")
+            #expect(
+                close(error?["max"] as? Double, c.errors.max()!, 1e-4),
+                "\(what): display error max \(error?["max"] ?? "nil") vs \(c.errors.max()!)")
+            #expect(
+                p95Matches(error?["p95"] as? Double, c.errors, slack: 1e-4),
+                "\(what): display error p95 \(error?["p95"] ?? "nil") vs exact \(OracleReplay.p95(c.errors))")
+            #expect(
+                close(stale?["mean"] as? Double, c.staleness.reduce(0, +) / n),
+                "\(what): staleness mean \(stale?["mean"] ?? "nil") vs \(c.staleness.reduce(0, +) / n)")
+            #expect(
+                closeTime(stale?["max"] as? Double, c.staleness.max()!),
+                "\(what): staleness max \(stale?["max"] ?? "nil") vs \(c.staleness.max()!)")
+            #expect(
+                p95Matches(stale?["p95"] as? Double, c.staleness, slack: 0),
+                "\(what): staleness p95 \(stale?["p95"] ?? "nil") vs exact \(OracleReplay.p95(c.staleness))")
         }
         let energy = m["energyJoules"] as? [String: Double] ?? [:]
         #expect(close(energy["location"], c.location), "\(what): location J \(energy["location"] ?? -1) vs \(c.location)")
         #expect(close(energy["fixes"], c.fixes), "\(what): fixes J \(energy["fixes"] ?? -1) vs \(c.fixes)")
         #expect(close(energy["radio"], c.radio, 1e-9), "\(what): radio J \(energy["radio"] ?? -1) vs \(c.radio)")
-        #expect(close(energy["total"], c.location + c.fixes + c.radio, 1e-9), "\(what): total J \(energy["total"] ?? -1) vs \(c.location + c.fixes + c.radio)")
+        #expect(
+            close(energy["total"], c.location + c.fixes + c.radio, 1e-9),
+            "\(what): total J \(energy["total"] ?? -1) vs \(c.location + c.fixes + c.radio)")
     }
 
     static let tripNames = ["ride", "handed-off ride", "dog walk", "cancelled ride"]
 
-    @Test("""
+    @Test(
+        """
         per state and role: raw, delivered, sent, forwarded, time, distance, display error, staleness and every part of \
         energy; each phone's whole estimate; the arrivals
         """, arguments: tripNames)
@@ -612,7 +645,9 @@ struct ReplayOracleTests {
         let states = try #require(doc["states"] as? [[String: Any]])
         #expect(states.map { $0["state"] as? String } == OracleState.allCases.map(\.key))
         for (s, st) in zip(OracleState.allCases, states) {
-            #expect(Self.closeTime(st["seconds"] as? Double, oracle.seconds[s.rawValue]), "\(name) \(s.key): seconds \(st["seconds"] ?? "nil") vs \(oracle.seconds[s.rawValue])")
+            #expect(
+                Self.closeTime(st["seconds"] as? Double, oracle.seconds[s.rawValue]),
+                "\(name) \(s.key): seconds \(st["seconds"] ?? "nil") vs \(oracle.seconds[s.rawValue])")
             #expect(st["entered"] as? Bool == oracle.entered[s.rawValue], "\(name) \(s.key): entered")
             let roles = try #require(st["roles"] as? [[String: Any]])
             #expect(roles.compactMap { $0["role"] as? String } == oracle.phones.map(\.key), "\(name) \(s.key): the phones")
@@ -626,13 +661,16 @@ struct ReplayOracleTests {
         let events = trip.timeline.filter { e in trip.cancelledAt.map { e.1 < $0 } ?? true }
         #expect(timeline.map { $0["state"] as? String } == events.map(\.0.key), "\(name): timeline")
         for (entry, event) in zip(timeline, events) {
-            #expect(Self.closeTime(entry["secondsFromStart"] as? Double, event.1 - oracle.start),
-                    "\(name) \(event.0.key): \(entry["secondsFromStart"] ?? "nil") s from the start vs \(event.1 - oracle.start)")
+            #expect(
+                Self.closeTime(entry["secondsFromStart"] as? Double, event.1 - oracle.start),
+                "\(name) \(event.0.key): \(entry["secondsFromStart"] ?? "nil") s from the start vs \(event.1 - oracle.start)")
         }
         let totals = try #require(doc["totals"] as? [[String: Any]])
         #expect(totals.compactMap { $0["role"] as? String } == oracle.phones.map(\.key))
         let duration = oracle.end - oracle.start
-        #expect(Self.closeTime(doc["durationSeconds"] as? Double, duration), "\(name): duration \(doc["durationSeconds"] ?? "nil") vs \(duration)")
+        #expect(
+            Self.closeTime(doc["durationSeconds"] as? Double, duration),
+            "\(name): duration \(doc["durationSeconds"] ?? "nil") vs \(duration)")
         for m in totals {
             guard let role = OracleRole.allCases.first(where: { $0.key == m["role"] as? String }) else { continue }
             Self.check(m, oracle.total(role), seconds: duration, "\(name) total \(role.key)")
@@ -658,7 +696,8 @@ struct ReplayOracleTests {
             let radio = OracleBattery.radio(oracle.radioTimes[role.rawValue].sorted())
             let what = "\(name) \(role.key)"
             #expect(phone["hasTrace"] as? Bool == trip.traces.contains { $0.0 == role }, "\(what) hasTrace")
-            #expect(Self.close(e["locationJoules"] as? Double, t.location), "\(what) location \(e["locationJoules"] ?? "nil") vs \(t.location)")
+            #expect(
+                Self.close(e["locationJoules"] as? Double, t.location), "\(what) location \(e["locationJoules"] ?? "nil") vs \(t.location)")
             #expect(Self.close(e["fixesJoules"] as? Double, t.fixes), "\(what) fixes")
             let parts = e["radioJoules"] as? [String: Double] ?? [:]
             #expect(Self.close(parts["promotion"], radio.promotion), "\(what) promotion \(parts["promotion"] ?? -1) vs \(radio.promotion)")
@@ -692,12 +731,17 @@ struct ReplayOracleTests {
                 #expect(a["point"] as? String == point && a["viewer"] as? String == v.key, "\(what)")
                 let time = { (key: String) in (a[key] as? String).flatMap { OracleTrip.seconds($0, since: trip.baseEpoch) } }
                 let arrivedAt = time("arrivedAt"), visibleAt = time("visibleAt"), seen = oracle.visible[p][v.rawValue]
-                #expect(arrivedAt.map { abs($0 - (oracle.arrived[p] ?? .nan)) <= 1e-9 } ?? (oracle.arrived[p] == nil && a["arrivedAt"] is NSNull),
-                        "\(what): arrived \(a["arrivedAt"] ?? "nil") vs \(oracle.arrived[p].map { "\($0) s" } ?? "never")")
-                #expect(visibleAt.map { abs($0 - (seen ?? .nan)) <= 1e-9 } ?? (seen == nil && a["visibleAt"] is NSNull),
-                        "\(what): visible \(a["visibleAt"] ?? "nil") vs \(seen.map { "\($0) s" } ?? "never")")
+                #expect(
+                    arrivedAt.map { abs($0 - (oracle.arrived[p] ?? .nan)) <= 1e-9 }
+                        ?? (oracle.arrived[p] == nil && a["arrivedAt"] is NSNull),
+                    "\(what): arrived \(a["arrivedAt"] ?? "nil") vs \(oracle.arrived[p].map { "\($0) s" } ?? "never")")
+                #expect(
+                    visibleAt.map { abs($0 - (seen ?? .nan)) <= 1e-9 } ?? (seen == nil && a["visibleAt"] is NSNull),
+                    "\(what): visible \(a["visibleAt"] ?? "nil") vs \(seen.map { "\($0) s" } ?? "never")")
                 if let seen, let arrived = oracle.arrived[p] {
-                    #expect(Self.closeTime(a["lateSeconds"] as? Double, seen - arrived), "\(what): late \(a["lateSeconds"] ?? "nil") vs \(seen - arrived)")
+                    #expect(
+                        Self.closeTime(a["lateSeconds"] as? Double, seen - arrived),
+                        "\(what): late \(a["lateSeconds"] ?? "nil") vs \(seen - arrived)")
                 } else {
                     #expect(a["lateSeconds"] is NSNull, "\(what): late without a sighting")
                 }
@@ -757,7 +801,8 @@ extension OracleTrip {
     static func epoch(_ text: String) -> (seconds: Int, fraction: Double)? {
         let parts = text.split(whereSeparator: { "-T:Z".contains($0) }).map(String.init)
         guard text.hasSuffix("Z"), parts.count == 6, let y0 = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              let hh = Int(parts[3]), let mm = Int(parts[4]), let ss = Double(parts[5]) else { return nil }
+            let hh = Int(parts[3]), let mm = Int(parts[4]), let ss = Double(parts[5])
+        else { return nil }
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -802,13 +847,17 @@ extension OracleTrip {
             var fixes: [Fix] = []
             for m in pattern.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
                 let field = { (i: Int) in ns.substring(with: m.range(at: i)) }
-                fixes.append(Fix(t: try #require(seconds(field(3), since: base)), lat: try #require(Double(field(1))), lon: try #require(Double(field(2)))))
+                fixes.append(
+                    Fix(
+                        t: try #require(seconds(field(3), since: base)), lat: try #require(Double(field(1))),
+                        lon: try #require(Double(field(2)))))
             }
             traces.append((role, fixes))
         }
         let category = try #require(doc["category"] as? String)
-        return OracleTrip(name: sidecar, category: category, isRide: category == "ride", handedOff: doc["pickupHandedOff"] as? Bool ?? false,
-                          pickup: try point("pickup"), dropoff: try point("dropoff"), timeline: timeline,
-                          cancelledAt: (doc["cancelledAt"] as? String).flatMap { seconds($0, since: base) }, traces: traces, baseEpoch: base)
+        return OracleTrip(
+            name: sidecar, category: category, isRide: category == "ride", handedOff: doc["pickupHandedOff"] as? Bool ?? false,
+            pickup: try point("pickup"), dropoff: try point("dropoff"), timeline: timeline,
+            cancelledAt: (doc["cancelledAt"] as? String).flatMap { seconds($0, since: base) }, traces: traces, baseEpoch: base)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TraceCLI
 
 /// The replay's report formats and `compare`, end to end on the demo ride (Traces/trips/ride).
@@ -34,7 +35,9 @@ struct ReportFormatTests {
             if quoted {
                 if c == "\"" {
                     if i < text.endIndex && text[i] == "\"" { field.append("\""); i = text.index(after: i) } else { quoted = false }
-                } else { field.append(c) }
+                } else {
+                    field.append(c)
+                }
             } else if c == "\"" {
                 quoted = true
             } else if c == "," {
@@ -128,8 +131,10 @@ struct ReportFormatTests {
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.filter { $0.hasPrefix("| State |") }.count == 2)
         #expect(lines.filter { $0.hasPrefix("|---|") }.count == 2)
-        for text in ["#### Helper's phone", "#### Hirer's phone", "**What dominates the cost:** the ", "- **Inferred:** ",
-                     "- **Scenario:** category **ride**", "| **Total** |", "- **Timeline:** "] {
+        for text in [
+            "#### Helper's phone", "#### Hirer's phone", "**What dominates the cost:** the ", "- **Inferred:** ",
+            "- **Scenario:** category **ride**", "| **Total** |", "- **Timeline:** ",
+        ] {
             #expect(r.stdout.contains(text), "missing \(text)")
         }
         // Every table row has the header's number of cells.
@@ -218,7 +223,8 @@ struct ReportFormatTests {
         #expect(doc["schema"] as? String == "tracekit-compare/1" && doc["identical"] as? Bool == false)
         #expect(((doc["b"] as? [String: Any])?["policy"] as? [String: Any])?["name"] as? String == "quiet")
         let rows = try #require(doc["rows"] as? [[String: Any]])
-        let total = try #require(rows.first { $0["state"] as? String == "total" && $0["role"] as? String == "helper" && $0["metric"] as? String == "delivered" })
+        let total = try #require(
+            rows.first { $0["state"] as? String == "total" && $0["role"] as? String == "helper" && $0["metric"] as? String == "delivered" })
         let a = try #require(total["a"] as? Double), b = try #require(total["b"] as? Double)
         #expect(b < a && total["difference"] as? Double == b - a)
         #expect(abs((total["percent"] as? Double ?? 0) - (b - a) / a * 100) < 1e-9)
@@ -229,7 +235,9 @@ struct ReportFormatTests {
         #expect(!biggest.isEmpty && biggest.allSatisfy { $0["state"] as? String == "enRoute" })
 
         let table = try Run(["compare", "--policy", "seed", "--policy", policy] + Self.ride)
-        #expect(table.stdout.contains("A: seed") && table.stdout.contains("B: quiet") && table.stdout.contains("◀ 1") && table.stdout.contains("Biggest changes"))
+        #expect(
+            table.stdout.contains("A: seed") && table.stdout.contains("B: quiet") && table.stdout.contains("◀ 1")
+                && table.stdout.contains("Biggest changes"))
         let md = try Run(["compare", "--policy", "seed", "--policy", policy, "-f", "markdown"] + Self.ride)
         #expect(md.status == 0, "\(md.stderr)")
         let mdLines = md.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -248,21 +256,26 @@ struct ReportFormatTests {
             "| En Route | sent, updates | 4 | 1 | −3 | −75.0 % | **#5** |",
         ] { #expect(mdLines.contains(line), "missing \(line)") }
         let biggestStart = try #require(mdLines.firstIndex(of: "**Biggest changes (B − A):**"))
-        #expect(Array(mdLines[(biggestStart + 1)...].prefix(5)) == [
-            "- helper, En Route: display error p95 24.3 → 113.6 m (+89.3, +367.5 %)",
-            "- hirer, En Route: display error p95 21.5 → 96.3 m (+74.8, +347.9 %)",
-            "- hirer, En Route: staleness p95 230.0 → 483.2 s (+253.2, +110.1 %)",
-            "- hirer, En Route: delivered 4 → 1 updates (−3, −75.0 %)",
-            "- hirer, En Route: sent 4 → 1 updates (−3, −75.0 %)",
-        ])
+        #expect(
+            Array(mdLines[(biggestStart + 1)...].prefix(5)) == [
+                "- helper, En Route: display error p95 24.3 → 113.6 m (+89.3, +367.5 %)",
+                "- hirer, En Route: display error p95 21.5 → 96.3 m (+74.8, +347.9 %)",
+                "- hirer, En Route: staleness p95 230.0 → 483.2 s (+253.2, +110.1 %)",
+                "- hirer, En Route: delivered 4 → 1 updates (−3, −75.0 %)",
+                "- hirer, En Route: sent 4 → 1 updates (−3, −75.0 %)",
+            ])
         // …and every row against the JSON's: the same state, metric, A, B and rank, in the same order.
         let mdRows = mdLines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| State |") }
             .map { $0.dropFirst(2).dropLast(2).components(separatedBy: " | ") }
         #expect(mdRows.count == rows.count && rows.count == 72)
-        let stateNames = ["accepted": "Accepted", "enRoute": "En Route", "atPickup": "At Pickup", "inTask": "In Task",
-                          "awaitingPayment": "Awaiting Payment", "completed": "Completed", "total": "Total"]
-        let metricNames = ["delivered": "delivered, updates", "sent": "sent, updates", "forwarded": "forwarded, updates",
-                           "displayErrorP95": "display error p95, m", "stalenessP95": "staleness p95, s", "energy": "energy, J"]
+        let stateNames = [
+            "accepted": "Accepted", "enRoute": "En Route", "atPickup": "At Pickup", "inTask": "In Task",
+            "awaitingPayment": "Awaiting Payment", "completed": "Completed", "total": "Total",
+        ]
+        let metricNames = [
+            "delivered": "delivered, updates", "sent": "sent, updates", "forwarded": "forwarded, updates",
+            "displayErrorP95": "display error p95, m", "stalenessP95": "staleness p95, s", "energy": "energy, J",
+        ]
         func figure(_ value: Any?, _ unit: String?) -> String {
             guard let v = value as? Double else { return "—" }
             return unit == "updates" ? String(Int(v)) : String(format: "%.1f", v)
@@ -273,7 +286,9 @@ struct ReportFormatTests {
             guard cells.count == 7 else { continue }
             #expect(cells[0] == stateNames[row["state"] as? String ?? ""], "\(label)")
             #expect(cells[1] == metricNames[row["metric"] as? String ?? ""], "\(label)")
-            #expect(cells[2] == figure(row["a"], row["unit"] as? String) && cells[3] == figure(row["b"], row["unit"] as? String), "\(label): \(cells)")
+            #expect(
+                cells[2] == figure(row["a"], row["unit"] as? String) && cells[3] == figure(row["b"], row["unit"] as? String),
+                "\(label): \(cells)")
             #expect(cells[6] == ((row["rank"] as? Int).map { "**#\($0)**" } ?? ""), "\(label): \(cells)")
         }
 
@@ -312,7 +327,9 @@ struct ReportFormatTests {
         let r = try Run(["replay", "--help"])
         for text in ["--svg FILE", "--geojson FILE", "table|json|csv|markdown"] { #expect(r.stdout.contains(text), "\(text)") }
         let c = try Run(["compare", "--help"])
-        for text in ["--policy FILE", "tracekit-compare/1", "--scenario", "table|json|markdown"] { #expect(c.stdout.contains(text), "\(text)") }
+        for text in ["--policy FILE", "tracekit-compare/1", "--scenario", "table|json|markdown"] {
+            #expect(c.stdout.contains(text), "\(text)")
+        }
         #expect(try Run(["--help"]).stdout.contains("compare"))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TraceGeodesy
 import TraceIO
 import TraceSimulation
@@ -53,7 +53,10 @@ struct SmoothCommandTests {
         let r = try Run(["smooth", "--rts", "--mode", "walk", "--tier", "best", input, out])
         #expect(r.status == 0 && r.stdout.isEmpty)
         let lines = r.stderr.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("tracekit: \(input): smoothed 600 points (RTS smoother; walk, best, ios accuracy, gate 13.8): 1 rejected, 0 restarts, mean correction ") == true, "\(r.stderr)")
+        #expect(
+            lines.first?.hasPrefix(
+                "tracekit: \(input): smoothed 600 points (RTS smoother; walk, best, ios accuracy, gate 13.8): 1 rejected, 0 restarts, mean correction "
+            ) == true, "\(r.stderr)")
         let raw = try Self.errors(input, truth, at: spike), smoothed = try Self.errors(out, truth, at: spike)
         #expect(raw.at > 90 && smoothed.at < 10, "spike: \(raw.at) m in, \(smoothed.at) m out")
         #expect(smoothed.rms < 0.6 * raw.rms, "RMS error \(smoothed.rms) m against \(raw.rms) m")
@@ -70,7 +73,9 @@ struct SmoothCommandTests {
         #expect(try Run(["--help"]).stdout.contains("  smooth "))
     }
 
-    @Test("far outliers ((0, 0) and 4,000 km off) in a 40 km drive: rejected, the estimates unharmed; accuracy 0 read as none; --gate inf runs")
+    @Test(
+        "far outliers ((0, 0) and 4,000 km off) in a 40 km drive: rejected, the estimates unharmed; accuracy 0 read as none; --gate inf runs"
+    )
     func farOutliers() throws {
         let dir = scratchFolder.appendingPathComponent("smooth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -85,7 +90,8 @@ struct SmoothCommandTests {
             let c = frame.coordinate(at: EastNorth(east: observed.east[i], north: observed.north[i]))!
             // Every tenth accuracy is 0: missing, as a CSV export writes it.
             let accuracy = i % 10 == 0 ? "0" : "\(5 * 2.0.squareRoot())"
-            csv += "\(spikes[i] ?? "\(c.latitude),\(c.longitude)"),\(Timestamp(seconds: 1_700_000_000 + truth.times[i]).iso8601),\(accuracy)\n"
+            csv +=
+                "\(spikes[i] ?? "\(c.latitude),\(c.longitude)"),\(Timestamp(seconds: 1_700_000_000 + truth.times[i]).iso8601),\(accuracy)\n"
         }
         let input = dir.appendingPathComponent("drive.csv").path
         try csv.write(toFile: input, atomically: true, encoding: .utf8)
@@ -102,7 +108,8 @@ struct SmoothCommandTests {
             while let item = try reader.next() {
                 guard case .trackPoint(let f) = item else { continue }
                 let p = frame.eastNorth(of: f.coordinate)
-                let e = ((p.east - truth.east[k]) * (p.east - truth.east[k]) + (p.north - truth.north[k]) * (p.north - truth.north[k])).squareRoot()
+                let e = ((p.east - truth.east[k]) * (p.east - truth.east[k]) + (p.north - truth.north[k]) * (p.north - truth.north[k]))
+                    .squareRoot()
                 worst = max(worst, e)
                 if spikes[k] != nil { atSpikes = max(atSpikes, e) }
                 k += 1
@@ -114,13 +121,18 @@ struct SmoothCommandTests {
         #expect(open.status == 0 && open.stderr.contains("gate inf): 0 rejected, 0 restarts"), "\(open.stderr)")
     }
 
-    @Test("usage errors: one line, status 64", arguments: [
-        (["--gate", "x"], "tracekit: '--gate' takes a positive χ² threshold or 'inf', not 'x'"),
-        (["--gate", "-1"], "tracekit: '--gate' takes a positive χ² threshold or 'inf', not '-1'"),
-        (["--gate", "nan"], "tracekit: '--gate' takes a positive χ² threshold or 'inf', not 'nan'"),
-        (["--tier", "off"], "tracekit: 'off' is not a valid value for '--tier'; choose one of bestForNavigation, best, nearestTenMeters, hundredMeters, kilometer, threeKilometers"),
-        (["--mode", "fly"], "tracekit: 'fly' is not a valid value for '--mode'; choose one of walk, bike, drive"),
-    ])
+    @Test(
+        "usage errors: one line, status 64",
+        arguments: [
+            (["--gate", "x"], "tracekit: '--gate' takes a positive χ² threshold or 'inf', not 'x'"),
+            (["--gate", "-1"], "tracekit: '--gate' takes a positive χ² threshold or 'inf', not '-1'"),
+            (["--gate", "nan"], "tracekit: '--gate' takes a positive χ² threshold or 'inf', not 'nan'"),
+            (
+                ["--tier", "off"],
+                "tracekit: 'off' is not a valid value for '--tier'; choose one of bestForNavigation, best, nearestTenMeters, hundredMeters, kilometer, threeKilometers"
+            ),
+            (["--mode", "fly"], "tracekit: 'fly' is not a valid value for '--mode'; choose one of walk, bike, drive"),
+        ])
     func usage(options: [String], message: String) throws {
         let r = try Run(["smooth"] + options + ["Traces/georust-garmin-activity.gpx", "/tmp/never-written.gpx"])
         #expect(r.status == 64)
@@ -133,12 +145,12 @@ struct SmoothCommandTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let input = dir.appendingPathComponent("in.gpx").path
         try """
-            <gpx><trk><trkseg>
-            <trkpt lat="1" lon="1"><time>2020-01-01T00:00:00Z</time></trkpt>
-            <trkpt lat="1.5" lon="1.5"></trkpt>
-            <trkpt lat="1.00001" lon="1"><time>2020-01-01T00:00:01Z</time></trkpt>
-            </trkseg></trk></gpx>
-            """.write(toFile: input, atomically: true, encoding: .utf8)
+        <gpx><trk><trkseg>
+        <trkpt lat="1" lon="1"><time>2020-01-01T00:00:00Z</time></trkpt>
+        <trkpt lat="1.5" lon="1.5"></trkpt>
+        <trkpt lat="1.00001" lon="1"><time>2020-01-01T00:00:01Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.write(toFile: input, atomically: true, encoding: .utf8)
         let r = try Run(["smooth", "--rts", input, "-", "--to", "csv"])
         #expect(r.status == 0)
         #expect(r.stderr.contains("tracekit: \(input): 1 points without a time were written unchanged\n"))

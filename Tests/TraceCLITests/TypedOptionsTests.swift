@@ -1,11 +1,12 @@
 import Testing
-@testable import TraceCLI
 import TraceBatch
 import TraceDomain
 import TraceGeodesy
 import TraceIO
 import TraceSharing
 import TraceSmoothing
+
+@testable import TraceCLI
 
 /// The typed options values: each conversion, a bad value's message, and the defaults.
 @Suite("Typed options")
@@ -26,7 +27,9 @@ struct TypedOptionsTests {
         #expect(d.method == .exact && d.precision.value == 3 && d.input == nil)
         let r = try parse(ReplayCommand.spec, ["t.gpx"]).get()
         #expect(r.format == .table && r.inputs.seed == 20_240_501 && r.inputs.tau.rawValue == 60 && r.inputs.receiverRadio == .on)
-        #expect(r.inputs.emulateAccuracy == .off && r.inputs.smooth == .off && r.inputs.reading.onProblem == .report && r.arguments == ["t.gpx"])
+        #expect(
+            r.inputs.emulateAccuracy == .off && r.inputs.smooth == .off && r.inputs.reading.onProblem == .report && r.arguments == ["t.gpx"]
+        )
         let s = try parse(SmoothCommand.spec, ["a.gpx", "b.gpx"]).get()
         #expect(s.mode == .walk && s.tier == .best && s.convention == .ios && s.gate.rawValue == 13.8 && !s.rts)
         let b = try parse(BatchCommand.spec, ["Traces/"]).get()
@@ -52,24 +55,31 @@ struct TypedOptionsTests {
 
     @Test("each conversion gives the typed value")
     func conversions() throws {
-        let r = try parse(ReplayCommand.spec, [
-            "--format", "csv", "--seed", "7", "--tau", "12.5", "--emulate-accuracy", "gauss-markov", "--smooth", "bike",
-            "--delivery", "androidFused:10", "--pickup", "-33.9,151.2", "--category", "ride", "--utc-offset", "-5",
-            "--column", "latitude=1,longitude=2", "--input-format", "csv", "--receiver-radio", "off", "--svg", "out.svg",
-            "--timeline", "enRoute@2024-05-01T10:00:00Z", "--handed-off", "t.csv",
-        ]).get()
+        let r = try parse(
+            ReplayCommand.spec,
+            [
+                "--format", "csv", "--seed", "7", "--tau", "12.5", "--emulate-accuracy", "gauss-markov", "--smooth", "bike",
+                "--delivery", "androidFused:10", "--pickup", "-33.9,151.2", "--category", "ride", "--utc-offset", "-5",
+                "--column", "latitude=1,longitude=2", "--input-format", "csv", "--receiver-radio", "off", "--svg", "out.svg",
+                "--timeline", "enRoute@2024-05-01T10:00:00Z", "--handed-off", "t.csv",
+            ]
+        ).get()
         #expect(r.format == .csv && r.inputs.seed == 7 && r.inputs.tau.rawValue == 12.5 && r.inputs.emulateAccuracy == .gaussMarkov)
         #expect(r.inputs.smooth.travelMode == .bike && r.inputs.delivery == .androidFused(interval: 10, minUpdateInterval: nil))
-        #expect(r.inputs.pickup == (try Coordinate(latitude: -33.9, longitude: 151.2)) && r.inputs.category == RequestCategory(named: "ride"))
+        #expect(
+            r.inputs.pickup == (try Coordinate(latitude: -33.9, longitude: 151.2)) && r.inputs.category == RequestCategory(named: "ride"))
         #expect(r.inputs.reading.utcOffset?.seconds == -18_000 && r.inputs.reading.columns?.fields == ["latitude": "1", "longitude": "2"])
         #expect(r.inputs.reading.format == .csv && r.inputs.receiverRadio == .off && r.svg?.path == "out.svg" && r.inputs.handedOff)
         #expect(r.inputs.timeline?.entries.map(\.state) == [.accepted, .enRoute])  // validated: accepted inferred before
         #expect(r.inputs.phone.accuracyEmulation == .gaussMarkov(tau: 12.5) && r.inputs.phone.seed == 7)
-        let b = try parse(BatchCommand.spec, ["--jobs", "4", "--shard", "1/3", "--tolerance", "sent=10%,5", "--tolerance", "energyTotal=,1", "Traces/"]).get()
+        let b = try parse(
+            BatchCommand.spec, ["--jobs", "4", "--shard", "1/3", "--tolerance", "sent=10%,5", "--tolerance", "energyTotal=,1", "Traces/"]
+        ).get()
         #expect(b.jobs?.value == 4 && b.shard == Shard(index: 1, count: 3))
         #expect(b.tolerances.map(\.metric) == [.sent, .energyTotal])
         #expect(b.tolerances.map(\.relative) == [0.1, nil] && b.tolerances.map(\.absolute) == [5, 1])
-        let s = try parse(SmoothCommand.spec, ["--gate", "inf", "--tier", "hundredMeters", "--mode", "drive", "--to", "ndjson", "a", "b"]).get()
+        let s = try parse(SmoothCommand.spec, ["--gate", "inf", "--tier", "hundredMeters", "--mode", "drive", "--to", "ndjson", "a", "b"])
+            .get()
         #expect(s.gate.rawValue == .infinity && s.tier == .hundredMeters && s.mode == .drive && s.transcoding.to == .ndjson)
         let c = try parse(CompareCommand.spec, ["--policy", "seed", "--policy", "q.json", "-f", "markdown"]).get()
         #expect(c.policies == ["seed", "q.json"] && c.format == .markdown)
@@ -77,24 +87,28 @@ struct TypedOptionsTests {
         #expect(try parse(InfoCommand.spec, ["--on-problem", "skip", "x.gpx"]).get().reading.readOptions.policy == .skip)
     }
 
-    @Test("a bad value is a usage error naming the option", arguments: [
-        (["--precision", "11"], "'--precision' takes a whole number from 0 to 10, not '11'"),
-        (["--method", "vincenty"], "'vincenty' is not a valid value for '--method'; choose one of exact, fast, haversine"),
-    ])
+    @Test(
+        "a bad value is a usage error naming the option",
+        arguments: [
+            (["--precision", "11"], "'--precision' takes a whole number from 0 to 10, not '11'"),
+            (["--method", "vincenty"], "'vincenty' is not a valid value for '--method'; choose one of exact, fast, haversine"),
+        ])
     func distanceErrors(arguments: [String], expected: String) {
         #expect(message(DistanceCommand.spec, arguments) == expected)
     }
 
-    @Test("bad values of replay, batch and smooth", arguments: [
-        (["--seed", "-1"], "'--seed' takes an integer from 0 to 18446744073709551615, not '-1'"),
-        (["--tau", "0"], "'--tau' takes a positive number of seconds, not '0'"),
-        (["--category", ""], "'--category' needs a name"),
-        (["--pickup", "91,0"], "'--pickup' takes LAT,LON in decimal degrees (latitude within ±90), not '91,0'"),
-        (["--delivery", "androidFused"], "'--delivery': androidFused needs an interval above 0 s, e.g. androidFused:10"),
-        (["--utc-offset", "15"], "'--utc-offset' takes hours east of UTC between -14 and 14, not '15'"),
-        (["--column", "latitude"], "'--column' takes FIELD=COLUMN pairs, not 'latitude'"),
-        (["--svg", "-"], "'--svg' needs a file to write ('-' would mix it into the report on standard output)"),
-    ])
+    @Test(
+        "bad values of replay, batch and smooth",
+        arguments: [
+            (["--seed", "-1"], "'--seed' takes an integer from 0 to 18446744073709551615, not '-1'"),
+            (["--tau", "0"], "'--tau' takes a positive number of seconds, not '0'"),
+            (["--category", ""], "'--category' needs a name"),
+            (["--pickup", "91,0"], "'--pickup' takes LAT,LON in decimal degrees (latitude within ±90), not '91,0'"),
+            (["--delivery", "androidFused"], "'--delivery': androidFused needs an interval above 0 s, e.g. androidFused:10"),
+            (["--utc-offset", "15"], "'--utc-offset' takes hours east of UTC between -14 and 14, not '15'"),
+            (["--column", "latitude"], "'--column' takes FIELD=COLUMN pairs, not 'latitude'"),
+            (["--svg", "-"], "'--svg' needs a file to write ('-' would mix it into the report on standard output)"),
+        ])
     func replayErrors(arguments: [String], expected: String) {
         #expect(message(ReplayCommand.spec, arguments + ["t.gpx"]) == expected)
     }
@@ -103,7 +117,8 @@ struct TypedOptionsTests {
     func otherErrors() {
         #expect(message(BatchCommand.spec, ["--jobs", "0", "x"]) == "'--jobs' takes a whole number from 1 to 1024, not '0'")
         #expect(message(BatchCommand.spec, ["--shard", "2/2", "x"]) == "'--shard' takes I/N with 0 ≤ I < N, e.g. 0/4, not '2/2'")
-        #expect(message(BatchCommand.spec, ["--tolerance", "sent=x,1", "x"])
+        #expect(
+            message(BatchCommand.spec, ["--tolerance", "sent=x,1", "x"])
                 == "'--tolerance sent=x,1': 'x' is not a relative tolerance ≥ 0 (a fraction such as 0.05, or 5%)")
         #expect(message(SmoothCommand.spec, ["--gate", "nan", "a", "b"]) == "'--gate' takes a positive χ² threshold or 'inf', not 'nan'")
         #expect(message(SmoothCommand.spec, ["--tier", "off", "a", "b"]) != nil)

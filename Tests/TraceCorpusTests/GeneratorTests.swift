@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("trip-generator: deterministic, and the committed trips are its output")
 struct GeneratorTests {
@@ -21,17 +21,19 @@ struct GeneratorTests {
         for name in names {
             let bytes = try Data(contentsOf: a.appendingPathComponent(name))
             #expect(bytes == (try Data(contentsOf: b.appendingPathComponent(name))), "\(name) differs between two runs")
-            #expect(bytes == (try Data(contentsOf: committed.appendingPathComponent(name))),
-                    "Traces/trips/\(name) is not what `swift run trip-generator --out Traces/trips --seed \(corpusSeed)` writes")
+            #expect(
+                bytes == (try Data(contentsOf: committed.appendingPathComponent(name))),
+                "Traces/trips/\(name) is not what `swift run trip-generator --out Traces/trips --seed \(corpusSeed)` writes")
             if bytes != (try Data(contentsOf: c.appendingPathComponent(name))) { differsWithOtherSeed += 1 }
         }
         // Every GPX depends on the seed; the sidecars of a handful of trips could only coincide by chance.
         #expect(differsWithOtherSeed == names.count)
     }
 
-    @Test("a write that fails (file size limit; killed by SIGXFSZ, or EFBIG with it ignored) leaves the previous trips and no temporary file",
-          .disabled(if: sanitizer == "thread", "TSan's runtime faults (SIGBUS in its shadow memory) in a process under a file size limit"),
-          arguments: ["exec env --default-signal=XFSZ", "trap '' XFSZ; exec"])
+    @Test(
+        "a write that fails (file size limit; killed by SIGXFSZ, or EFBIG with it ignored) leaves the previous trips and no temporary file",
+        .disabled(if: sanitizer == "thread", "TSan's runtime faults (SIGBUS in its shadow memory) in a process under a file size limit"),
+        arguments: ["exec env --default-signal=XFSZ", "trap '' XFSZ; exec"])
     func atomicWrites(start: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -50,12 +52,14 @@ struct GeneratorTests {
         }
     }
 
-    @Test("usage errors exit 64 with a one-line reason; --help exits 0", arguments: [
-        (["--seed", "x", "--out", "/tmp/x"], "--seed: 'x' is not an unsigned 64-bit integer"),
-        (["--seed", "6"], "--out FOLDER is required"),
-        (["--out"], "--out needs a folder"),
-        (["--out", "/tmp/x", "--speed", "2"], "unexpected argument '--speed'"),
-    ])
+    @Test(
+        "usage errors exit 64 with a one-line reason; --help exits 0",
+        arguments: [
+            (["--seed", "x", "--out", "/tmp/x"], "--seed: 'x' is not an unsigned 64-bit integer"),
+            (["--seed", "6"], "--out FOLDER is required"),
+            (["--out"], "--out needs a folder"),
+            (["--out", "/tmp/x", "--speed", "2"], "unexpected argument '--speed'"),
+        ])
     func usageErrors(arguments: [String], message: String) throws {
         let r = try runGenerator(arguments)
         #expect(r.status == 64)

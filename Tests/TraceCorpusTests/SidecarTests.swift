@@ -23,7 +23,8 @@ struct SidecarTests {
     func schema(sidecar: String) throws {
         let s = try Scenario(sidecar)
         #expect(s.problems.isEmpty, "\(sidecar): \(s.problems)")
-        #expect(s.pickupHandedOff == s.traces.contains { $0.role == .delegate }, "\(sidecar): a delegate's trace goes with a handed-off pickup")
+        #expect(
+            s.pickupHandedOff == s.traces.contains { $0.role == .delegate }, "\(sidecar): a delegate's trace goes with a handed-off pickup")
     }
 
     @Test("its traces exist and read with TraceIO without fatal errors, every point timed", arguments: sidecars)
@@ -56,20 +57,22 @@ struct SidecarTests {
         }
     }
 
-    @Test("ride and non-ride categories as intended", arguments: [
-        ("trips/ride/ride.scenario.json", "ride", true, false),
-        ("trips/dog-walk/dog-walk.scenario.json", "dog walking", false, false),
-        ("trips/third-party-pickup/third-party-pickup.scenario.json", "delivery", false, true),
-        ("real/gpxpy-around-visnjan-with-car.scenario.json", "ride", true, false),
-        ("real/gpxgo-visnjan_mytracks_android.scenario.json", "dog walking", false, false),
-        ("real/togeojson-apple_watch_route.scenario.json", "dog walking", false, false),
-        ("georust-garmin-activity.scenario.json", "dog walking", false, false),
-        ("real/trackintel-google_location_history.scenario.json", "babysitting", false, false),
-        ("real/togeojson-blue_hills_expertgps.scenario.json", "delivery", false, false),
-        ("real/gpxanimator-bikeride_garmin_connect.scenario.json", "delivery", false, false),
-        ("real/georust-garmin_with_extensions_gpsmap64s.scenario.json", "hiking companion", false, false),
-        ("real/gpxpy-korita-zbevnica.scenario.json", "hiking companion", false, false),
-    ])
+    @Test(
+        "ride and non-ride categories as intended",
+        arguments: [
+            ("trips/ride/ride.scenario.json", "ride", true, false),
+            ("trips/dog-walk/dog-walk.scenario.json", "dog walking", false, false),
+            ("trips/third-party-pickup/third-party-pickup.scenario.json", "delivery", false, true),
+            ("real/gpxpy-around-visnjan-with-car.scenario.json", "ride", true, false),
+            ("real/gpxgo-visnjan_mytracks_android.scenario.json", "dog walking", false, false),
+            ("real/togeojson-apple_watch_route.scenario.json", "dog walking", false, false),
+            ("georust-garmin-activity.scenario.json", "dog walking", false, false),
+            ("real/trackintel-google_location_history.scenario.json", "babysitting", false, false),
+            ("real/togeojson-blue_hills_expertgps.scenario.json", "delivery", false, false),
+            ("real/gpxanimator-bikeride_garmin_connect.scenario.json", "delivery", false, false),
+            ("real/georust-garmin_with_extensions_gpsmap64s.scenario.json", "hiking companion", false, false),
+            ("real/gpxpy-korita-zbevnica.scenario.json", "hiking companion", false, false),
+        ])
     func category(sidecar: String, name: String, isRide: Bool, handedOff: Bool) throws {
         let s = try Scenario(sidecar)
         let category = RequestCategory(named: s.category)

@@ -15,7 +15,8 @@ let corpusSeed = "6"
 /// The built `trip-generator` (the test target depends on it, so `swift test` builds it).
 let generatorBinary: URL = {
     let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("trip-generator")
-    return FileManager.default.isExecutableFile(atPath: beside.path) ? beside : packageRoot.appendingPathComponent(".build/debug/trip-generator")
+    return FileManager.default.isExecutableFile(atPath: beside.path)
+        ? beside : packageRoot.appendingPathComponent(".build/debug/trip-generator")
 }()
 
 /// Runs the built `trip-generator`.
@@ -45,7 +46,10 @@ func files(below folder: URL) -> [String] {
     let base = folder.standardizedFileURL.path
     guard let walker = FileManager.default.enumerator(atPath: base) else { return [] }
     return walker.compactMap { $0 as? String }
-        .filter { var isDir: ObjCBool = false; return FileManager.default.fileExists(atPath: base + "/" + $0, isDirectory: &isDir) && !isDir.boolValue }
+        .filter {
+            var isDir: ObjCBool = false;
+            return FileManager.default.fileExists(atPath: base + "/" + $0, isDirectory: &isDir) && !isDir.boolValue
+        }
         .sorted()
 }
 
@@ -74,7 +78,11 @@ struct Scenario {
         for m in members where !known.contains(m.key) { problems.append("unknown member '\(m.key)'") }
         if json["schema"]?.kind != .string("tracekit-scenario/1") { problems.append("schema is not \"tracekit-scenario/1\"") }
         if case .string(let c)? = json["category"]?.kind, !c.isEmpty { category = c } else { problems.append("category is not a name") }
-        if case .bool(let b)? = json["pickupHandedOff"]?.kind { pickupHandedOff = b } else { problems.append("pickupHandedOff is not a boolean") }
+        if case .bool(let b)? = json["pickupHandedOff"]?.kind {
+            pickupHandedOff = b
+        } else {
+            problems.append("pickupHandedOff is not a boolean")
+        }
         pickup = Self.point(json["pickup"])
         dropoff = Self.point(json["dropoff"])
         if pickup == nil { problems.append("pickup is not {lat, lon}") }
@@ -98,8 +106,10 @@ struct Scenario {
             var steps: [(FulfilmentState, Timestamp)] = []
             for item in items {
                 guard case .string(let s)? = item["state"]?.kind, let state = FulfilmentState(parsing: s), s == state.key,
-                      case .string(let at)? = item["at"]?.kind, let time = Timestamp.parseISO8601(at), time.hadZone else {
-                    problems.append("timeline entry at line \(item.line) is not {state: a FulfilmentState key, at: an ISO 8601 time with zone}")
+                    case .string(let at)? = item["at"]?.kind, let time = Timestamp.parseISO8601(at), time.hadZone
+                else {
+                    problems.append(
+                        "timeline entry at line \(item.line) is not {state: a FulfilmentState key, at: an ISO 8601 time with zone}")
                     continue
                 }
                 steps.append((state, time.timestamp))
@@ -109,7 +119,9 @@ struct Scenario {
     }
 
     private static func point(_ v: JSONValue?) -> Coordinate? {
-        guard case .number(let lat)? = v?["lat"]?.kind, case .number(let lon)? = v?["lon"]?.kind, v.map({ if case .object(let m) = $0.kind { m.count == 2 } else { false } }) == true else { return nil }
+        guard case .number(let lat)? = v?["lat"]?.kind, case .number(let lon)? = v?["lon"]?.kind,
+            v.map({ if case .object(let m) = $0.kind { m.count == 2 } else { false } }) == true
+        else { return nil }
         return try? Coordinate(latitude: lat, longitude: lon)
     }
 

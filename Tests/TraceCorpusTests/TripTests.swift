@@ -19,8 +19,9 @@ struct TripTests {
 
     private func metres(_ a: Coordinate, _ b: Coordinate) -> Double { Haversine.distance(from: a, to: b) }
 
-    @Test("every party's phone: accuracy on every fix, times increasing, from Accepted to Completed",
-          arguments: ["ride", "dog-walk", "third-party-pickup"])
+    @Test(
+        "every party's phone: accuracy on every fix, times increasing, from Accepted to Completed",
+        arguments: ["ride", "dog-walk", "third-party-pickup"])
     func phones(name: String) throws {
         let (s, at) = try trip(name)
         for (role, _) in s.traces {
@@ -64,10 +65,12 @@ struct TripTests {
         #expect((28 * 60...34 * 60).contains(walk), "\(walk) s with the dog")
         #expect(metres(fix(helper, nearest: at[.atPickup]!).coordinate, door) < 25)
         #expect(metres(fix(helper, nearest: at[.awaitingPayment]!).coordinate, door) < 25, "the loop ends at the door")
-        let farthest = helper.filter { $0.time! > at[.inTask]! && $0.time! < at[.awaitingPayment]! }.map { metres($0.coordinate, door) }.max() ?? 0
+        let farthest =
+            helper.filter { $0.time! > at[.inTask]! && $0.time! < at[.awaitingPayment]! }.map { metres($0.coordinate, door) }.max() ?? 0
         #expect(farthest > 200, "the walk leaves the door (\(farthest) m at most)")
         let walking = helper.filter { $0.time! > at[.enRoute]! && $0.time! < at[.atPickup]! }
-        #expect(zip(walking, walking.dropFirst()).allSatisfy { (1...5.001).contains($1.time!.seconds(since: $0.time!)) }, "1–5 s fixes on foot")
+        #expect(
+            zip(walking, walking.dropFirst()).allSatisfy { (1...5.001).contains($1.time!.seconds(since: $0.time!)) }, "1–5 s fixes on foot")
         #expect(hirer.allSatisfy { metres($0.coordinate, door) < 120 }, "the hirer stays home (indoor jitter only)")
         #expect(hirer.allSatisfy { $0.speed == nil && $0.horizontalAccuracy! >= 15 }, "indoor fixes: Wi-Fi accuracy, no speed")
     }

@@ -14,9 +14,13 @@ struct AccuracyEmulationTests {
     /// σ_added = √(5000 − 200) = 69.28 m per axis.
     static let sigmaAdded = (100.0 * 100 / 2 - 20.0 * 20 / 2).squareRoot()
 
-    static func phone(_ emulation: PhoneConfiguration.AccuracyEmulation, seed: UInt64 = 1, tier: AccuracyTier = .hundredMeters,
-                      role: Role = .helper, convention: AccuracyConvention = .ios) -> PhoneEmulator {
-        PhoneEmulator(PhoneConfiguration(accuracyEmulation: emulation, seed: seed, convention: convention), role: role, row: Fixture.row(tier), exact: Geodesic())
+    static func phone(
+        _ emulation: PhoneConfiguration.AccuracyEmulation, seed: UInt64 = 1, tier: AccuracyTier = .hundredMeters,
+        role: Role = .helper, convention: AccuracyConvention = .ios
+    ) -> PhoneEmulator {
+        PhoneEmulator(
+            PhoneConfiguration(accuracyEmulation: emulation, seed: seed, convention: convention), role: role, row: Fixture.row(tier),
+            exact: Geodesic())
     }
 
     @Test("white noise: σ per axis is σ_added within 2 %, zero mean, axes and fixes uncorrelated")
@@ -37,8 +41,9 @@ struct AccuracyEmulationTests {
         #expect(out.allSatisfy { $0.accuracy == 100 })
     }
 
-    @Test("Gauss–Markov: σ per axis is σ_added within 4 %, lag-1 autocorrelation exp(−dt/τ) for each step size",
-          arguments: [60.0, 20.0])
+    @Test(
+        "Gauss–Markov: σ per axis is σ_added within 4 %, lag-1 autocorrelation exp(−dt/τ) for each step size",
+        arguments: [60.0, 20.0])
     func gaussMarkovStatistics(tau: Double) {
         // Irregular steps: 3 s and 12 s alternating, 60,000 fixes. With τ = 60 s a step of 12 s
         // keeps φ = 0.82, so about n(1 − φ²)/(1 + φ²) ≈ 10,000 independent samples: the standard
@@ -70,9 +75,11 @@ struct AccuracyEmulationTests {
         #expect(PhoneConfiguration.AccuracyEmulation.gaussMarkov() == .gaussMarkov(tau: 60))
     }
 
-    @Test("the same seed and role give the same fixes; another seed or role gives others", arguments: [
-        PhoneConfiguration.AccuracyEmulation.white, .gaussMarkov(tau: 60),
-    ])
+    @Test(
+        "the same seed and role give the same fixes; another seed or role gives others",
+        arguments: [
+            PhoneConfiguration.AccuracyEmulation.white, .gaussMarkov(tau: 60),
+        ])
     func determinism(emulation: PhoneConfiguration.AccuracyEmulation) {
         func run(seed: UInt64, role: Role) -> [Coordinate] {
             var phone = Self.phone(emulation, seed: seed, role: role)
@@ -87,11 +94,13 @@ struct AccuracyEmulationTests {
         }
     }
 
-    @Test("a tier not coarser than the fix passes it through, drawing nothing", arguments: [
-        // (tier, reported accuracy, convention): at or below σ_tier per axis in that convention.
-        (AccuracyTier.best, 10.0, AccuracyConvention.ios), (.best, 30, .ios), (.bestForNavigation, 5, .ios),
-        (.hundredMeters, 250, .w3c), (.threeKilometers, 3000, .ios),
-    ])
+    @Test(
+        "a tier not coarser than the fix passes it through, drawing nothing",
+        arguments: [
+            // (tier, reported accuracy, convention): at or below σ_tier per axis in that convention.
+            (AccuracyTier.best, 10.0, AccuracyConvention.ios), (.best, 30, .ios), (.bestForNavigation, 5, .ios),
+            (.hundredMeters, 250, .w3c), (.threeKilometers, 3000, .ios),
+        ])
     func passThrough(tier: AccuracyTier, accuracy: Double, convention: AccuracyConvention) {
         var phone = Self.phone(.white, tier: tier, convention: convention)
         let fixes = (0..<50).map { try! Coordinate(latitude: 45 + Double($0) * 1e-4, longitude: 7) }
@@ -101,10 +110,12 @@ struct AccuracyEmulationTests {
         }
     }
 
-    @Test("a coarser tier reports its nominal accuracy in the recording's convention", arguments: [
-        (AccuracyTier.bestForNavigation, AccuracyConvention.ios, 5.0), (.best, .ios, 10), (.hundredMeters, .ios, 100),
-        (.kilometer, .android, 1000 * 1.51 / 2.0.squareRoot()), (.threeKilometers, .w3c, 3000 * 2.45 / 2.0.squareRoot()),
-    ])
+    @Test(
+        "a coarser tier reports its nominal accuracy in the recording's convention",
+        arguments: [
+            (AccuracyTier.bestForNavigation, AccuracyConvention.ios, 5.0), (.best, .ios, 10), (.hundredMeters, .ios, 100),
+            (.kilometer, .android, 1000 * 1.51 / 2.0.squareRoot()), (.threeKilometers, .w3c, 3000 * 2.45 / 2.0.squareRoot()),
+        ])
     func reportedAccuracy(tier: AccuracyTier, convention: AccuracyConvention, expected: Double) {
         var phone = Self.phone(.white, tier: tier, convention: convention)
         let o = phone.offer(Fixture.still, at: 0, accuracy: 1, speed: nil)
@@ -122,9 +133,11 @@ struct AccuracyEmulationTests {
         #expect(out.allSatisfy { $0.accuracy == 10 })
     }
 
-    @Test("fixes that draw no noise do not advance the stream (tier not coarser, location off)", arguments: [
-        PhoneConfiguration.AccuracyEmulation.white, .gaussMarkov(tau: 60),
-    ])
+    @Test(
+        "fixes that draw no noise do not advance the stream (tier not coarser, location off)",
+        arguments: [
+            PhoneConfiguration.AccuracyEmulation.white, .gaussMarkov(tau: 60),
+        ])
     func streamAdvancesOnlyOnDraws(emulation: PhoneConfiguration.AccuracyEmulation) {
         // Reference: three coarse fixes at t = 0, 10, 20.
         var reference = Self.phone(emulation)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TraceDevice
 import TraceDomain
 import TraceGeodesy
@@ -47,8 +47,10 @@ struct DeliveryModelTests {
     func minimumIntervalJitter() {
         // interval 10 s, explicit minimum 10 s: allowance 1 s, so a fix 9 s after the last is delivered.
         var g = Self.gate(.androidFused(interval: 10, minUpdateInterval: 10), filter: 0)
-        let trace = [F(north: 0, time: 0), F(north: 100, time: 8.99), F(north: 200, time: 9),
-                     F(north: 300, time: 17.9), F(north: 400, time: 18)]
+        let trace = [
+            F(north: 0, time: 0), F(north: 100, time: 8.99), F(north: 200, time: 9),
+            F(north: 300, time: 17.9), F(north: 400, time: 18),
+        ]
         #expect(Self.run(&g, trace) == [true, false, true, false, true])
         // interval 10 min: 10 % would be 60 s, the cap is 30 s, so the threshold is 570 s.
         var long = Self.gate(.androidFused(interval: 600, minUpdateInterval: nil), filter: 0)
@@ -76,14 +78,16 @@ struct DeliveryModelTests {
         #expect(delivered(.coreLocation) == Array(0..<13))
     }
 
-    @Test("speed-elastic filter: no elasticity up to 5 m/s, then round(v / 5) × filter × multiplier", arguments: [
-        // (speed m/s, elasticityMultiplier, effective filter for a 10 m base)
-        (0.0, 1.0, 10.0), (7, 1, 10), (12.5, 1, 30), (30, 1, 60),
-        (0, 2, 10), (7, 2, 20), (12.5, 2, 60), (30, 2, 120),
-        (5, 2, 10),   // "until speed > 5": exactly 5 is not elastic
-        (27, 1, 50),  // nearest 5 m/s is 25 (the documentation's worked example says 30)
-        (30, 0, 10),  // a multiplier of 0 is disableElasticity
-    ])
+    @Test(
+        "speed-elastic filter: no elasticity up to 5 m/s, then round(v / 5) × filter × multiplier",
+        arguments: [
+            // (speed m/s, elasticityMultiplier, effective filter for a 10 m base)
+            (0.0, 1.0, 10.0), (7, 1, 10), (12.5, 1, 30), (30, 1, 60),
+            (0, 2, 10), (7, 2, 20), (12.5, 2, 60), (30, 2, 120),
+            (5, 2, 10),  // "until speed > 5": exactly 5 is not elastic
+            (27, 1, 50),  // nearest 5 m/s is 25 (the documentation's worked example says 30)
+            (30, 0, 10),  // a multiplier of 0 is disableElasticity
+        ])
     func elasticFilter(speed: Double, multiplier: Double, expected: Double) {
         #expect(DeliveryModel.speedElastic(elasticityMultiplier: multiplier).elasticFilter(10, speed: speed) == expected)
         #expect(DeliveryModel.coreLocation.elasticFilter(10, speed: speed) == 10)
@@ -141,15 +145,19 @@ struct DeliveryModelTests {
         // The same through a state's row; derived speeds too (no speed reported: 25 m/s).
         var row = UpdateGate(tier: .best, distanceFilter: 10, exact: Geodesic())
         #expect(Self.run(&row, [F(north: 0, time: 0), F(north: 25, time: 1)]) == [true, true])
-        row.apply(StatePolicy(tier: .best, frame: 250, distanceFilter: 10, delivery: .speedElastic(elasticityMultiplier: 1), accuracyGate: nil,
-                              shows: ShownContent(route: false, routeLines: false, destination: false), hirerAnnotations: [], helperAnnotations: []))
+        row.apply(
+            StatePolicy(
+                tier: .best, frame: 250, distanceFilter: 10, delivery: .speedElastic(elasticityMultiplier: 1), accuracyGate: nil,
+                shows: ShownContent(route: false, routeLines: false, destination: false), hirerAnnotations: [], helperAnnotations: []))
         #expect(Self.run(&row, [F(north: 50, time: 2), F(north: 75, time: 3), F(north: 76, time: 4)]) == [false, true, false])
     }
 
     @Test("distance OR time (heartbeat) against distance AND time (minimum interval)")
     func orAnd() {
-        let trace = [F(north: 0, time: 0), F(north: 0, time: 5), F(north: 0, time: 10), F(north: 60, time: 12),
-                     F(north: 60, time: 15), F(north: 120, time: 17), F(north: 120, time: 30)]
+        let trace = [
+            F(north: 0, time: 0), F(north: 0, time: 5), F(north: 0, time: 10), F(north: 60, time: 12),
+            F(north: 60, time: 15), F(north: 120, time: 17), F(north: 120, time: 30),
+        ]
         var or = Self.gate(.distanceOrTime(interval: 10), filter: 50)
         #expect(Self.run(&or, trace) == [true, false, true, true, false, true, true])
         var and = Self.gate(.distanceAndTime(interval: 10), filter: 50)
@@ -158,9 +166,11 @@ struct DeliveryModelTests {
 
     @Test("accuracy gate: worse fixes are not delivered and change nothing; fixes without accuracy as configured")
     func accuracyGate() {
-        let trace = [F(north: 0, time: 0, accuracy: 5), F(north: 100, time: 1, accuracy: 50),
-                     F(north: 20, time: 2, accuracy: 20), F(north: 60, time: 3), F(north: 100, time: 4, accuracy: -1),
-                     F(north: 140, time: 5, accuracy: 0)]
+        let trace = [
+            F(north: 0, time: 0, accuracy: 5), F(north: 100, time: 1, accuracy: 50),
+            F(north: 20, time: 2, accuracy: 20), F(north: 60, time: 3), F(north: 100, time: 4, accuracy: -1),
+            F(north: 140, time: 5, accuracy: 0),
+        ]
         // The 50 m fix is stopped, so the 20 m fix is measured from 0 (20 < 30: not delivered);
         // the fix without accuracy is delivered by default; -1 (Core Location's invalid) and 0
         // (Android's and CSV exports' none) count as no accuracy.
@@ -231,10 +241,12 @@ struct DeliveryModelTests {
         return leaked.mapValues { Double($0) / 5000 }
     }
 
-    @Test("a phone standing still (reporting 0 m/s) leaks jitter below ~2.5 × its accuracy, under every distance rule", arguments: [
-        DeliveryModel.coreLocation, .androidFused(interval: 1, minUpdateInterval: nil), .speedElastic(elasticityMultiplier: 1),
-        .distanceAndTime(interval: 1), .distanceOrTime(interval: 300),
-    ])
+    @Test(
+        "a phone standing still (reporting 0 m/s) leaks jitter below ~2.5 × its accuracy, under every distance rule",
+        arguments: [
+            DeliveryModel.coreLocation, .androidFused(interval: 1, minUpdateInterval: nil), .speedElastic(elasticityMultiplier: 1),
+            .distanceAndTime(interval: 1), .distanceOrTime(interval: 300),
+        ])
     func stationaryJitter(model: DeliveryModel) {
         // Two fixes' separation has σ = accuracy per axis, so one step leaks with probability
         // exp(-r² / 2A²): 0.61 at r = A, 0.044 at 2.5 A, 0.011 at 3 A. Measured over 5 × 1,000
@@ -276,13 +288,16 @@ struct DeliveryModelTests {
         ]
         for (state, tier, filter, accuracy) in expected {
             let row = SharingPolicy.seed[state]
-            #expect(row.tier == tier && row.distanceFilter == filter && row.delivery == .coreLocation && row.accuracyGate == nil, "\(state)")
+            #expect(
+                row.tier == tier && row.distanceFilter == filter && row.delivery == .coreLocation && row.accuracyGate == nil, "\(state)")
             #expect(tier.nominalAccuracy?.upperBound == accuracy, "\(tier)")
             let fixes = Self.standingStill(accuracy: accuracy, count: 1000, seed: 7)
             var g = UpdateGate(row, exact: Geodesic())
             var loose = UpdateGate(tier: row.tier, distanceFilter: accuracy, exact: Geodesic())
-            measured[state] = (fixes.enumerated().filter { g.offer($0.element, at: Double($0.offset)) }.count,
-                               fixes.enumerated().filter { loose.offer($0.element, at: Double($0.offset)) }.count)
+            measured[state] = (
+                fixes.enumerated().filter { g.offer($0.element, at: Double($0.offset)) }.count,
+                fixes.enumerated().filter { loose.offer($0.element, at: Double($0.offset)) }.count
+            )
             #expect(measured[state]!.loose > 450, "\(state) with a filter of 1 × accuracy: \(measured[state]!.loose) of 1000")
         }
         // En Route (30 m, 3 × NearestTenMeters' 10 m) and At Pickup (13 m, 2.6 × BestForNavigation's

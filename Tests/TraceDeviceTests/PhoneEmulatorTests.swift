@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 import TraceDevice
 import TraceGeodesy
 import TraceProj
@@ -23,14 +23,18 @@ struct PhoneEmulatorTests {
         }
     }
 
-    @Test("off by default: every outcome is the fix itself and the gate's answer, through every state and model", arguments: [
-        nil, DeliveryModel.androidFused(interval: 5, minUpdateInterval: nil), .speedElastic(elasticityMultiplier: 1), .distanceOrTime(interval: 20),
-    ])
+    @Test(
+        "off by default: every outcome is the fix itself and the gate's answer, through every state and model",
+        arguments: [
+            nil, DeliveryModel.androidFused(interval: 5, minUpdateInterval: nil), .speedElastic(elasticityMultiplier: 1),
+            .distanceOrTime(interval: 20),
+        ])
     func offByDefault(override: DeliveryModel?) throws {
         var policy = SharingPolicy.seed
         policy[.enRoute].accuracyGate = AccuracyGate(maximumAccuracy: 25)
         var machine = FulfilmentMachine(category: .ride, policy: policy)
-        var phone = PhoneEmulator(PhoneConfiguration(seed: 99, deliveryOverride: override), role: .helper, row: policy[machine.state], exact: Geodesic())
+        var phone = PhoneEmulator(
+            PhoneConfiguration(seed: 99, deliveryOverride: override), role: .helper, row: policy[machine.state], exact: Geodesic())
         var gate = UpdateGate(policy[machine.state], exact: Geodesic())
         gate.deliveryOverride = override
         let events: [FulfilmentEvent] = [.accept, .depart, .arrive, .startTask, .finishTask, .confirmPayment]
@@ -48,15 +52,20 @@ struct PhoneEmulatorTests {
         }
         #expect(phone.tier == .off)
         #expect(delivered > 30, "the walk is long enough to deliver (measured 44–47): \(delivered)")
-        #expect(PhoneConfiguration() == PhoneConfiguration(accuracyEmulation: .off, seed: 0, smoothing: .off, convention: .ios, deliveryOverride: nil))
+        #expect(
+            PhoneConfiguration()
+                == PhoneConfiguration(accuracyEmulation: .off, seed: 0, smoothing: .off, convention: .ios, deliveryOverride: nil))
     }
 
     @Test("rows are forwarded to the gate: filter, model, override")
     func rowsForwarded() {
-        var phone = PhoneEmulator(PhoneConfiguration(deliveryOverride: .distanceAndTime(interval: 10)), role: .hirer, row: Fixture.row(.best, filter: 30), exact: Geodesic())
+        var phone = PhoneEmulator(
+            PhoneConfiguration(deliveryOverride: .distanceAndTime(interval: 10)), role: .hirer, row: Fixture.row(.best, filter: 30),
+            exact: Geodesic())
         #expect(phone.gate.delivery == .distanceAndTime(interval: 10) && phone.gate.distanceFilter == 30)
         phone.apply(Fixture.row(.bestForNavigation, filter: 13, delivery: .androidFused(interval: 5, minUpdateInterval: nil)))
-        #expect(phone.gate.delivery == .distanceAndTime(interval: 10) && phone.gate.distanceFilter == 13 && phone.tier == .bestForNavigation)
+        #expect(
+            phone.gate.delivery == .distanceAndTime(interval: 10) && phone.gate.distanceFilter == 13 && phone.tier == .bestForNavigation)
     }
 
     @Test("location off delivers nothing, with every option on, and forgets the last delivered fix")

@@ -18,9 +18,10 @@ func serviceExample() throws {
     // Each incoming fix from the helper's phone: gate it, then relay it to whoever may see it.
     func helperFix(_ c: Coordinate, at t: Double) {
         guard !request.hasEnded, helperGate.offer(c, at: t) else { return }
-        let to = relay.viewers(ofLocationFrom: .helper, in: request.state,
-                               isRide: request.request.category.isRide,
-                               pickupHandedOff: request.request.pickupHandedOff)
+        let to = relay.viewers(
+            ofLocationFrom: .helper, in: request.state,
+            isRide: request.request.category.isRide,
+            pickupHandedOff: request.request.pickupHandedOff)
         if !to.isEmpty { forwarded.append((to, t)) }
     }
     // Every event: apply the action (phones' tier and filter, each map's annotations).
@@ -31,11 +32,11 @@ func serviceExample() throws {
     }
 
     let start = try Coordinate(latitude: 47.3700, longitude: 8.5400)
-    helperFix(start, at: 0)                                  // Finding Villager: location off
+    helperFix(start, at: 0)  // Finding Villager: location off
     _ = try on(.accept)
     let enRoute = try on(.depart)
     #expect(enRoute.tier == .nearestTenMeters && enRoute.locationUse[.helper] == .shares)
-    for i in 1...10 {                                          // driving north, 11 m a second
+    for i in 1...10 {  // driving north, 11 m a second
         helperFix(try Coordinate(latitude: 47.3700 + Double(i) * 11 / 111_200, longitude: 8.5400), at: Double(i))
     }
     let atPickup = try on(.arrive)

@@ -14,22 +14,27 @@ struct StationaryJitterTests {
     /// Updates delivered from 5 × 1,000 fixes (seeds 1…5) of an exact recording standing still,
     /// one a second, emulated at `tier` (accuracy A = the tier's nominal accuracy), through a
     /// filter of `factor` × A.
-    static func leaks(_ tier: AccuracyTier, factor: Double, emulation: PhoneConfiguration.AccuracyEmulation = .white,
-                      smoothing: PhoneConfiguration.Smoothing = .off, model: DeliveryModel = .coreLocation) -> Int {
+    static func leaks(
+        _ tier: AccuracyTier, factor: Double, emulation: PhoneConfiguration.AccuracyEmulation = .white,
+        smoothing: PhoneConfiguration.Smoothing = .off, model: DeliveryModel = .coreLocation
+    ) -> Int {
         let a = tier.nominalAccuracy!.upperBound
         var total = 0
         for seed in UInt64(1)...5 {
             let configuration = PhoneConfiguration(accuracyEmulation: emulation, seed: seed, smoothing: smoothing)
-            var phone = PhoneEmulator(configuration, role: .helper, row: Fixture.row(tier, filter: factor * a, delivery: model), exact: Geodesic())
+            var phone = PhoneEmulator(
+                configuration, role: .helper, row: Fixture.row(tier, filter: factor * a, delivery: model), exact: Geodesic())
             total += Fixture.standingStill(&phone, count: 1000, accuracy: nil).filter(\.delivered).count
         }
         return total
     }
 
-    @Test("white noise of accuracy A leaks through 1 × A and hardly through 2.5 × A, under each model", arguments: [
-        (AccuracyTier.nearestTenMeters, DeliveryModel.coreLocation), (.hundredMeters, .coreLocation),
-        (.nearestTenMeters, .androidFused(interval: 1, minUpdateInterval: nil)), (.best, .distanceAndTime(interval: 1)),
-    ])
+    @Test(
+        "white noise of accuracy A leaks through 1 × A and hardly through 2.5 × A, under each model",
+        arguments: [
+            (AccuracyTier.nearestTenMeters, DeliveryModel.coreLocation), (.hundredMeters, .coreLocation),
+            (.nearestTenMeters, .androidFused(interval: 1, minUpdateInterval: nil)), (.best, .distanceAndTime(interval: 1)),
+        ])
     func leakWithoutSmoothing(tier: AccuracyTier, model: DeliveryModel) {
         // One step's separation has σ = A per axis, so it leaks with probability exp(−r²/2A²):
         // 0.61 at r = A, 0.044 at 2.5 A, 0.011 at 3 A (DeliveryModelTests measures the gate alone).
@@ -42,9 +47,11 @@ struct StationaryJitterTests {
         #expect(one > 8 * safe)
     }
 
-    @Test("smoothing before the filter cuts the leak at 1 × A to under a fifth for a walker", arguments: [
-        AccuracyTier.bestForNavigation, .nearestTenMeters, .hundredMeters, .kilometer,
-    ])
+    @Test(
+        "smoothing before the filter cuts the leak at 1 × A to under a fifth for a walker",
+        arguments: [
+            AccuracyTier.bestForNavigation, .nearestTenMeters, .hundredMeters, .kilometer,
+        ])
     func smoothingSuppressesLeak(tier: AccuracyTier) {
         let raw = Self.leaks(tier, factor: 1)
         let smoothed = Self.leaks(tier, factor: 1, smoothing: .on(mode: .walk))
@@ -54,9 +61,11 @@ struct StationaryJitterTests {
         #expect(safe <= smoothed)
     }
 
-    @Test("smoothing for faster modes (more process noise) cuts the leak less, but still by half or more", arguments: [
-        (AccuracyTier.nearestTenMeters, TravelMode.bike), (.nearestTenMeters, .drive), (.hundredMeters, .drive),
-    ])
+    @Test(
+        "smoothing for faster modes (more process noise) cuts the leak less, but still by half or more",
+        arguments: [
+            (AccuracyTier.nearestTenMeters, TravelMode.bike), (.nearestTenMeters, .drive), (.hundredMeters, .drive),
+        ])
     func smoothingFasterModes(tier: AccuracyTier, mode: TravelMode) {
         let raw = Self.leaks(tier, factor: 1)
         let smoothed = Self.leaks(tier, factor: 1, smoothing: .on(mode: mode))
@@ -64,9 +73,11 @@ struct StationaryJitterTests {
         #expect(smoothed * 2 < raw, "smoothed \(smoothed) against raw \(raw) of 5,000")
     }
 
-    @Test("Gauss–Markov noise (τ 60 s) leaks more slowly, and smoothing hardly helps", arguments: [
-        AccuracyTier.nearestTenMeters, .hundredMeters,
-    ])
+    @Test(
+        "Gauss–Markov noise (τ 60 s) leaks more slowly, and smoothing hardly helps",
+        arguments: [
+            AccuracyTier.nearestTenMeters, .hundredMeters,
+        ])
     func gaussMarkov(tier: AccuracyTier) {
         // The error wanders over about a minute, so consecutive fixes are close (a step has
         // σ = A·√(1 − e^(−1/60)) ≈ 0.13 A per axis at 1 Hz) and a filter of 1 × A is crossed only

@@ -9,9 +9,12 @@ enum Fixture {
     static let still = try! Coordinate(latitude: 45, longitude: 7)
 
     /// A row with this tier, filter and model (frame and annotations do not matter to a phone).
-    static func row(_ tier: AccuracyTier, filter: Double = 0, delivery: DeliveryModel = .coreLocation, accuracyGate: AccuracyGate? = nil) -> StatePolicy {
-        StatePolicy(tier: tier, frame: 250, distanceFilter: filter, delivery: delivery, accuracyGate: accuracyGate,
-                    shows: ShownContent(route: false, routeLines: false, destination: false), hirerAnnotations: [], helperAnnotations: [])
+    static func row(_ tier: AccuracyTier, filter: Double = 0, delivery: DeliveryModel = .coreLocation, accuracyGate: AccuracyGate? = nil)
+        -> StatePolicy
+    {
+        StatePolicy(
+            tier: tier, frame: 250, distanceFilter: filter, delivery: delivery, accuracyGate: accuracyGate,
+            shows: ShownContent(route: false, routeLines: false, destination: false), hirerAnnotations: [], helperAnnotations: [])
     }
 
     /// East and north metres of `c` from `origin` (LocalFrame: nanometres at these distances).

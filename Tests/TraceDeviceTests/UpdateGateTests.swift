@@ -43,7 +43,8 @@ struct UpdateGateTests {
             return try! Coordinate(latitude: 45 + 10 * cos(a) / 111_131.745, longitude: 7 + 10 * sin(a) / 78_846.8)
         }
         var small = UpdateGate(tier: .nearestTenMeters, distanceFilter: 10, exact: Geodesic())
-        var safe = UpdateGate(tier: .nearestTenMeters, distanceFilter: AccuracyTier.nearestTenMeters.jitterSafeDistanceFilter!, exact: Geodesic())
+        var safe = UpdateGate(
+            tier: .nearestTenMeters, distanceFilter: AccuracyTier.nearestTenMeters.jitterSafeDistanceFilter!, exact: Geodesic())
         var leaked = 0, safeCount = 0
         for (i, f) in fixes.enumerated() {
             if small.offer(f, at: Double(i)) { leaked += 1 }
@@ -86,7 +87,8 @@ struct UpdateGateTests {
         var and = UpdateGate(tier: .best, distanceFilter: 10, delivery: .distanceAndTime(interval: 10), exact: Geodesic())
         #expect(Self.offer(&and, [(0, 0), (100, 100), (200, 50), (300, 61), (400, 65)]) == [true, true, false, true, false])
         // Android: the same for its minimum interval (5 s, allowance 0.5 s).
-        var android = UpdateGate(tier: .best, distanceFilter: 0, delivery: .androidFused(interval: 5, minUpdateInterval: nil), exact: Geodesic())
+        var android = UpdateGate(
+            tier: .best, distanceFilter: 0, delivery: .androidFused(interval: 5, minUpdateInterval: nil), exact: Geodesic())
         #expect(Self.offer(&android, [(0, 0), (10, 100), (20, 40), (30, 45), (40, 46)]) == [true, true, false, true, false])
         // A heartbeat does not fire on a step back; distance rules still apply.
         var or = UpdateGate(tier: .best, distanceFilter: 50, delivery: .distanceOrTime(interval: 10), exact: Geodesic())

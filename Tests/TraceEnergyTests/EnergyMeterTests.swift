@@ -28,10 +28,11 @@ struct EnergyMeterTests {
         #expect(abs(e.locationJoules - location) < 1e-12)
         // estimate(at:) leaves the meter as it was: a later estimate counts on.
         #expect(meter.estimate(at: 1400).tierSeconds[.kilometer] == 140)
-        #expect(TierSeconds.metricKitOrder.map { $0.metricKitName ?? "" } == [
-            "cumulativeBestAccuracyForNavigationTime", "cumulativeBestAccuracyTime", "cumulativeNearestTenMetersAccuracyTime",
-            "cumulativeHundredMetersAccuracyTime", "cumulativeKilometerAccuracyTime", "cumulativeThreeKilometersAccuracyTime",
-        ])
+        #expect(
+            TierSeconds.metricKitOrder.map { $0.metricKitName ?? "" } == [
+                "cumulativeBestAccuracyForNavigationTime", "cumulativeBestAccuracyTime", "cumulativeNearestTenMetersAccuracyTime",
+                "cumulativeHundredMetersAccuracyTime", "cumulativeKilometerAccuracyTime", "cumulativeThreeKilometersAccuracyTime",
+            ])
         #expect(AccuracyTier.off.metricKitName == nil)
     }
 
@@ -113,9 +114,14 @@ struct EnergyMeterTests {
         #expect(v["estimate"] == .bool(true))
         #expect(v["tierSeconds"]?["cumulativeBestAccuracyTime"] == .number(10))
         let assumed = try #require(v["assumed"])
-        #expect(assumed == .array(["locationMilliwatts.bestForNavigation", "locationMilliwatts.best", "locationMilliwatts.nearestTenMeters",
-                                    "locationMilliwatts.hundredMeters", "locationMilliwatts.kilometer", "locationMilliwatts.threeKilometers",
-                                    "fixMillijoules", "radio.transmitSeconds", "radio.tailMilliwatts"].map { .string($0) }))
+        #expect(
+            assumed
+                == .array(
+                    [
+                        "locationMilliwatts.bestForNavigation", "locationMilliwatts.best", "locationMilliwatts.nearestTenMeters",
+                        "locationMilliwatts.hundredMeters", "locationMilliwatts.kilometer", "locationMilliwatts.threeKilometers",
+                        "fixMillijoules", "radio.transmitSeconds", "radio.tailMilliwatts",
+                    ].map { .string($0) }))
         #expect(v["dominant"]?["part"] == .string("location"))
     }
 }

@@ -41,7 +41,8 @@ struct EnergyProfileFileTests {
 
     @Test("a partial file overrides only what it names, from its base")
     func partial() throws {
-        let p = try load("""
+        let p = try load(
+            """
             {"format": "tracekit-energy-profile", "version": 1, "base": "lte-modern",
              "locationMilliwatts": {"best": 250}, "fixMillijoules": 40, "radio": {"tailSeconds": 8}}
             """)
@@ -60,37 +61,67 @@ struct EnergyProfileFileTests {
         #expect(minimal == .lte)
         let named = try load(#"{"format": "tracekit-energy-profile", "version": 1, "name": "pixel", "assumed": ["radio.tailMilliwatts"]}"#)
         #expect(named.name == "pixel" && named.assumed == [.tailPower] && named.radio == .lte)
-        #expect(EnergyConstant.allCases.allSatisfy { $0.path.hasPrefix("locationMilliwatts.") || $0.path.hasPrefix("radio.") || $0.group == nil })
+        #expect(
+            EnergyConstant.allCases.allSatisfy {
+                $0.path.hasPrefix("locationMilliwatts.") || $0.path.hasPrefix("radio.") || $0.group == nil
+            })
     }
 
-    @Test("bad files give one line naming the file, line, field and why", arguments: [
-        ("{", "p.json:1:2: expected a string key"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1,\n \"radio\": {\"tailMilliwatts\": -5}}",
-         "p.json:2:30: radio.tailMilliwatts: must be at least 0 mW, got -5"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1,\n\n \"radio\": {\"tailSecs\": 5}}",
-         "p.json:3:24: radio.tailSecs: unknown member; expected one of promotionMilliwatts, promotionSeconds, transmitMilliwatts, transmitSeconds, tailMilliwatts, tailSeconds, secondTailMilliwatts, secondTailSeconds"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"locationMilliwatts\": {\"off\": 1}}",
-         "p.json:1:83: locationMilliwatts.off: unknown member; expected one of bestForNavigation, best, nearestTenMeters, hundredMeters, kilometer, threeKilometers"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"fixMillijoules\": \"50\"}",
-         "p.json:1:71: fixMillijoules: expected a number of mJ, found a string"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"nominalVolts\": 0}",
-         "p.json:1:69: nominalVolts: must be greater than 0 V, got 0"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"radio\": [1]}",
-         "p.json:1:62: radio: expected an object, found an array"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"base\": \"5g\"}",
-         "p.json:1:61: base: unknown profile \"5g\"; expected one of lte, lte-modern, 3g, wifi"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 2}", "p.json:1:50: version: unsupported version 2; this TraceKit reads version 1"),
-        ("{\"version\": 1}", "p.json:1:1: format: missing; an energy profile file starts with \"format\": \"tracekit-energy-profile\""),
-        ("{\"format\": \"tracekit-policy\", \"version\": 1}", "p.json:1:12: format: expected \"tracekit-energy-profile\""),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"modelVersion\": 2}",
-         "p.json:1:69: modelVersion: this profile is for model version 2; this TraceKit's is 1"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"assumed\": [\"radio.tail\"]}",
-         "p.json:1:65: assumed[0]: unknown constant \"radio.tail\"; expected one of locationMilliwatts.bestForNavigation, locationMilliwatts.best, locationMilliwatts.nearestTenMeters, locationMilliwatts.hundredMeters, locationMilliwatts.kilometer, locationMilliwatts.threeKilometers, fixMillijoules, nominalVolts, radio.promotionMilliwatts, radio.promotionSeconds, radio.transmitMilliwatts, radio.transmitSeconds, radio.tailMilliwatts, radio.tailSeconds, radio.secondTailMilliwatts, radio.secondTailSeconds"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"name\": \"a\\nb\"}",
-         "p.json:1:61: name: must be non-empty, without control characters (line breaks, tabs)"),
-        ("{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"x\\ny\": 1}",
-         "p.json:1:61: x\\ny: unknown member; expected one of format, version, model, modelVersion, name, base, fixMillijoules, nominalVolts, locationMilliwatts, radio, assumed"),
-    ])
+    @Test(
+        "bad files give one line naming the file, line, field and why",
+        arguments: [
+            ("{", "p.json:1:2: expected a string key"),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1,\n \"radio\": {\"tailMilliwatts\": -5}}",
+                "p.json:2:30: radio.tailMilliwatts: must be at least 0 mW, got -5"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1,\n\n \"radio\": {\"tailSecs\": 5}}",
+                "p.json:3:24: radio.tailSecs: unknown member; expected one of promotionMilliwatts, promotionSeconds, transmitMilliwatts, transmitSeconds, tailMilliwatts, tailSeconds, secondTailMilliwatts, secondTailSeconds"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"locationMilliwatts\": {\"off\": 1}}",
+                "p.json:1:83: locationMilliwatts.off: unknown member; expected one of bestForNavigation, best, nearestTenMeters, hundredMeters, kilometer, threeKilometers"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"fixMillijoules\": \"50\"}",
+                "p.json:1:71: fixMillijoules: expected a number of mJ, found a string"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"nominalVolts\": 0}",
+                "p.json:1:69: nominalVolts: must be greater than 0 V, got 0"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"radio\": [1]}",
+                "p.json:1:62: radio: expected an object, found an array"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"base\": \"5g\"}",
+                "p.json:1:61: base: unknown profile \"5g\"; expected one of lte, lte-modern, 3g, wifi"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 2}",
+                "p.json:1:50: version: unsupported version 2; this TraceKit reads version 1"
+            ),
+            ("{\"version\": 1}", "p.json:1:1: format: missing; an energy profile file starts with \"format\": \"tracekit-energy-profile\""),
+            ("{\"format\": \"tracekit-policy\", \"version\": 1}", "p.json:1:12: format: expected \"tracekit-energy-profile\""),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"modelVersion\": 2}",
+                "p.json:1:69: modelVersion: this profile is for model version 2; this TraceKit's is 1"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"assumed\": [\"radio.tail\"]}",
+                "p.json:1:65: assumed[0]: unknown constant \"radio.tail\"; expected one of locationMilliwatts.bestForNavigation, locationMilliwatts.best, locationMilliwatts.nearestTenMeters, locationMilliwatts.hundredMeters, locationMilliwatts.kilometer, locationMilliwatts.threeKilometers, fixMillijoules, nominalVolts, radio.promotionMilliwatts, radio.promotionSeconds, radio.transmitMilliwatts, radio.transmitSeconds, radio.tailMilliwatts, radio.tailSeconds, radio.secondTailMilliwatts, radio.secondTailSeconds"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"name\": \"a\\nb\"}",
+                "p.json:1:61: name: must be non-empty, without control characters (line breaks, tabs)"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"x\\ny\": 1}",
+                "p.json:1:61: x\\ny: unknown member; expected one of format, version, model, modelVersion, name, base, fixMillijoules, nominalVolts, locationMilliwatts, radio, assumed"
+            ),
+        ])
     func errors(text: String, message: String) {
         #expect {
             _ = try load(text)

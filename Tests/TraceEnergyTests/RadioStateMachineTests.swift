@@ -30,13 +30,16 @@ struct RadioStateMachineTests {
         #expect((mAh * 100).rounded() / 100 == 0.81)
     }
 
-    @Test("LTE every 5 / 15 / 30 / 60 / 300 s averages ≈ 1063 / 744 / 372 / 186 / 37 mW", arguments: [
-        (5.0, 1063.0), (15, 744), (30, 372), (60, 186), (300, 37),
-    ])
+    @Test(
+        "LTE every 5 / 15 / 30 / 60 / 300 s averages ≈ 1063 / 744 / 372 / 186 / 37 mW",
+        arguments: [
+            (5.0, 1063.0), (15, 744), (30, 372), (60, 186), (300, 37),
+        ])
     func periodicLTE(period: Double, rounded: Double) throws {
         // Within the 10.12 s tail (5 s): a transmission and the tail cut after period − t_tx, per period.
         // Beyond it: one isolated update per period.
-        let joulesPerPeriod = period < 0.1 + 10.12
+        let joulesPerPeriod =
+            period < 0.1 + 10.12
             ? 1.2 * 0.1 + 1.06 * (period - 0.1)
             : 1.210 * 0.26 + 1.2 * 0.1 + 1.06 * 10.12
         let expected = joulesPerPeriod / period * 1000
@@ -55,12 +58,14 @@ struct RadioStateMachineTests {
         return (after - before) * 1000 / (Double(cycles) * period)
     }
 
-    @Test("the closed form agrees with the state machine in every regime", arguments: [
-        (RadioProfile.lte, [0.05, 0.1, 3, 5, 10.2, 10.3, 10.47, 10.5, 12, 60]),  // 10.3: one send in two promoted
-        (RadioProfile.lteModern, [1, 5, 10.4, 30]),
-        (RadioProfile.threeG, [1, 5, 13, 14.05, 15, 16.2, 20, 60]),             // 15: one send in two promoted
-        (RadioProfile.wifi, [0.05, 0.2, 0.3, 0.36, 1, 5]),
-    ])
+    @Test(
+        "the closed form agrees with the state machine in every regime",
+        arguments: [
+            (RadioProfile.lte, [0.05, 0.1, 3, 5, 10.2, 10.3, 10.47, 10.5, 12, 60]),  // 10.3: one send in two promoted
+            (RadioProfile.lteModern, [1, 5, 10.4, 30]),
+            (RadioProfile.threeG, [1, 5, 13, 14.05, 15, 16.2, 20, 60]),  // 15: one send in two promoted
+            (RadioProfile.wifi, [0.05, 0.2, 0.3, 0.36, 1, 5]),
+        ])
     func closedFormAgrees(profile: RadioProfile, periods: [Double]) throws {
         for period in periods {
             let closed = try #require(profile.averagePowerMilliwatts(sendingEvery: period))
@@ -156,8 +161,9 @@ struct RadioStateMachineTests {
         #expect(RadioProfile.lte.averagePowerMilliwatts(sendingEvery: .infinity) == nil)
         // A tail (0.1 s) shorter than the promotion (1 s): every 0.5 s the second send queues
         // behind the promoted transmission.
-        let slowPromotion = RadioProfile(name: "slow", promotionMilliwatts: 1000, promotionSeconds: 1,
-                                         transmitMilliwatts: 1000, transmitSeconds: 0.1, tailMilliwatts: 500, tailSeconds: 0.1)
+        let slowPromotion = RadioProfile(
+            name: "slow", promotionMilliwatts: 1000, promotionSeconds: 1,
+            transmitMilliwatts: 1000, transmitSeconds: 0.1, tailMilliwatts: 500, tailSeconds: 0.1)
         #expect(slowPromotion.averagePowerMilliwatts(sendingEvery: 0.5) == nil)
         #expect(slowPromotion.averagePowerMilliwatts(sendingEvery: 2) != nil)
     }

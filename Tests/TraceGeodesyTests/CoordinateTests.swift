@@ -3,21 +3,25 @@ import TraceGeodesy
 
 @Suite("Coordinate validation")
 struct CoordinateTests {
-    @Test("longitudes are normalised to (-180, 180]", arguments: [
-        (0.0, 0.0), (180.0, 180.0), (-180.0, 180.0), (190.0, -170.0), (-190.0, 170.0),
-        (540.0, 180.0), (359.5, -0.5), (-720.25, -0.25), (1e6, 280.0 - 360.0),
-    ])
+    @Test(
+        "longitudes are normalised to (-180, 180]",
+        arguments: [
+            (0.0, 0.0), (180.0, 180.0), (-180.0, 180.0), (190.0, -170.0), (-190.0, 170.0),
+            (540.0, 180.0), (359.5, -0.5), (-720.25, -0.25), (1e6, 280.0 - 360.0),
+        ])
     func normalisation(input: Double, expected: Double) throws {
         #expect(try Coordinate(latitude: 1, longitude: input).longitude == expected)
     }
 
-    @Test("invalid values are typed errors", arguments: [
-        (Double.nan, 0.0, CoordinateError.latitudeNotFinite(.nan)),
-        (0.0, Double.infinity, CoordinateError.longitudeNotFinite(.infinity)),
-        (-Double.infinity, 0.0, CoordinateError.latitudeNotFinite(-.infinity)),
-        (90.000001, 0.0, CoordinateError.latitudeOutOfRange(90.000001)),
-        (-91.0, 0.0, CoordinateError.latitudeOutOfRange(-91)),
-    ])
+    @Test(
+        "invalid values are typed errors",
+        arguments: [
+            (Double.nan, 0.0, CoordinateError.latitudeNotFinite(.nan)),
+            (0.0, Double.infinity, CoordinateError.longitudeNotFinite(.infinity)),
+            (-Double.infinity, 0.0, CoordinateError.latitudeNotFinite(-.infinity)),
+            (90.000001, 0.0, CoordinateError.latitudeOutOfRange(90.000001)),
+            (-91.0, 0.0, CoordinateError.latitudeOutOfRange(-91)),
+        ])
     func rejects(lat: Double, lon: Double, expected: CoordinateError) {
         #expect {
             _ = try Coordinate(latitude: lat, longitude: lon)

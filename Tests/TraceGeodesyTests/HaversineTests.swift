@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TraceGeodesy
 
 /// The textbook haversine evaluated with libm, the reference for the polynomial kernel, and the
@@ -79,9 +79,11 @@ struct HaversineTests {
         #expect(Spherical.initialBearing(from: s, to: s) == 0 && Spherical.finalBearing(from: s, to: s) == 0)
     }
 
-    @Test("antipodes are π·R apart, to haversine's conditioning there (R·√(16ε) ≈ 0.38 m)", arguments: [
-        (30.0, 20.0), (0.0, 0.0), (-45.0, 179.0), (89.0, -90.0),
-    ])
+    @Test(
+        "antipodes are π·R apart, to haversine's conditioning there (R·√(16ε) ≈ 0.38 m)",
+        arguments: [
+            (30.0, 20.0), (0.0, 0.0), (-45.0, 179.0), (89.0, -90.0),
+        ])
     func antipodes(lat: Double, lon: Double) throws {
         let p = try Coordinate(latitude: lat, longitude: lon), q = try Coordinate(latitude: -lat, longitude: lon + 180)
         let bound = MeanEarth.radius * (16 * Double.ulpOfOne).squareRoot()

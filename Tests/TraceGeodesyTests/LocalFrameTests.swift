@@ -1,12 +1,14 @@
-import Testing
 import TestSupport
+import Testing
 import TraceGeodesy
 
 @Suite("Local east/north frame")
 struct LocalFrameTests {
-    @Test("round trips to within 1e-9 m at offsets up to 50 km, at any origin", arguments: [
-        (0.0, 0.0), (46.5, 6.6), (-33.9, 151.2), (89.999, 10.0), (-90.0, 0.0), (0.0, 180.0), (60.0, -179.99),
-    ])
+    @Test(
+        "round trips to within 1e-9 m at offsets up to 50 km, at any origin",
+        arguments: [
+            (0.0, 0.0), (46.5, 6.6), (-33.9, 151.2), (89.999, 10.0), (-90.0, 0.0), (0.0, 180.0), (60.0, -179.99),
+        ])
     func roundTrip(lat: Double, lon: Double) throws {
         let frame = LocalFrame(origin: try Coordinate(latitude: lat, longitude: lon))
         var rng = SplitMix64(seed: 11)

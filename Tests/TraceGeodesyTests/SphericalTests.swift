@@ -1,12 +1,14 @@
-import Testing
 import TestSupport
+import Testing
 import TraceGeodesy
 
 @Suite("Spherical bearing and destination")
 struct SphericalTests {
-    @Test("cardinal bearings from the origin", arguments: [
-        (1.0, 0.0, 0.0), (0.0, 1.0, 90.0), (-1.0, 0.0, 180.0), (0.0, -1.0, -90.0),
-    ])
+    @Test(
+        "cardinal bearings from the origin",
+        arguments: [
+            (1.0, 0.0, 0.0), (0.0, 1.0, 90.0), (-1.0, 0.0, 180.0), (0.0, -1.0, -90.0),
+        ])
     func cardinal(lat: Double, lon: Double, bearing: Double) throws {
         let o = try Coordinate(latitude: 0, longitude: 0)
         #expect(abs(Spherical.initialBearing(from: o, to: try Coordinate(latitude: lat, longitude: lon)) - bearing) < 1e-12)

@@ -38,12 +38,14 @@ struct TangentPlaneTests {
         #expect(abs(d - 6_378_137 * 0.001 * .pi / 180) < 1e-6)
     }
 
-    @Test("outside the domain the fallback is used", arguments: [
-        (10.0, 10.0, 10.0, 10.1),   // ≈ 11 km: too far
-        (80.5, 0.0, 80.5, 0.001),   // beyond 80°
-        (-89.9, 0.0, -89.9, 90.0),  // near the south pole
-        (0.0, 0.0, 0.0, 180.0),     // antipodal
-    ])
+    @Test(
+        "outside the domain the fallback is used",
+        arguments: [
+            (10.0, 10.0, 10.0, 10.1),  // ≈ 11 km: too far
+            (80.5, 0.0, 80.5, 0.001),  // beyond 80°
+            (-89.9, 0.0, -89.9, 90.0),  // near the south pole
+            (0.0, 0.0, 0.0, 180.0),  // antipodal
+        ])
     func fallback(lat1: Double, lon1: Double, lat2: Double, lon2: Double) throws {
         let p = try Coordinate(latitude: lat1, longitude: lon1), q = try Coordinate(latitude: lat2, longitude: lon2)
         let solver = CountingSolver()
@@ -65,7 +67,9 @@ struct TangentPlaneTests {
         #expect(abs(d[2] - 11.1) < 0.1)  // 0.0001° of latitude ≈ 11.1 m
     }
 
-    @Test("the WGS84 polynomials match the closed-form radii of curvature to 1e-9 relative", arguments: stride(from: -79.5, through: 79.5, by: 0.5).map { $0 })
+    @Test(
+        "the WGS84 polynomials match the closed-form radii of curvature to 1e-9 relative",
+        arguments: stride(from: -79.5, through: 79.5, by: 0.5).map { $0 })
     func radii(latitude: Double) throws {
         // A 111 m step north and a step east measured by the tangent plane must equal the
         // closed-form M·Δφ and N·cos φ·Δλ (the polynomials' fit error is 8.4e-10; the step is long

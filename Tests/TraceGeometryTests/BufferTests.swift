@@ -1,16 +1,18 @@
 import Testing
+
 @testable import TraceGeometry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("Buffer")
 struct BufferTests {
-    @Test("a point's buffer is the inscribed regular 4q-gon: area ≈ πr² within the chord error",
-          arguments: [(1.0, 1), (10.0, 2), (10.0, 8), (250.0, 8), (3.5, 32)])
+    @Test(
+        "a point's buffer is the inscribed regular 4q-gon: area ≈ πr² within the chord error",
+        arguments: [(1.0, 1), (10.0, 2), (10.0, 8), (250.0, 8), (3.5, 32)])
     func pointBufferArea(radius r: Double, quadrantSegments q: Int) throws {
         let context = try GeometryContext()
         let centre = pt(3, -4)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TraceGeometry
 
 @Suite("Context, message handling and lifetimes")

@@ -1,5 +1,6 @@
 import Testing
 import TraceGeodesy
+
 @testable import TraceGeometry
 
 @Suite("Geographic helpers (metres via a local frame)")

@@ -1,10 +1,11 @@
 import Testing
+
 @testable import TraceGeometry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("Prepared point-in-polygon")
@@ -14,17 +15,19 @@ struct PreparedPolygonTests {
         try Polygon(shell: square(0, 0, 10), holes: [square(4, 4, 2)])
     }
 
-    @Test("contains is interior only; covers includes the boundary", arguments: [
-        // (point, contains, covers)
-        (pt(1, 1), true, true),     // inside
-        (pt(9.5, 5), true, true),   // inside, near the shell
-        (pt(20, 20), false, false), // outside
-        (pt(-0.001, 5), false, false), // just outside
-        (pt(5, 5), false, false),   // in the hole
-        (pt(0, 5), false, true),    // on the shell
-        (pt(10, 10), false, true),  // on a shell corner
-        (pt(4, 5), false, true),    // on the hole's boundary
-    ])
+    @Test(
+        "contains is interior only; covers includes the boundary",
+        arguments: [
+            // (point, contains, covers)
+            (pt(1, 1), true, true),  // inside
+            (pt(9.5, 5), true, true),  // inside, near the shell
+            (pt(20, 20), false, false),  // outside
+            (pt(-0.001, 5), false, false),  // just outside
+            (pt(5, 5), false, false),  // in the hole
+            (pt(0, 5), false, true),  // on the shell
+            (pt(10, 10), false, true),  // on a shell corner
+            (pt(4, 5), false, true),  // on the hole's boundary
+        ])
     func pointInPolygon(_ p: Point2D, _ contains: Bool, _ covers: Bool) throws {
         let context = try GeometryContext()
         let prepared = try context.prepare(Self.squareWithHole())

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TraceGeometry
 
 @Suite("Simplification")
@@ -8,7 +9,7 @@ struct SimplifyTests {
         let context = try GeometryContext()
         let line = try LineString([
             pt(0, 0), pt(1, 0.001), pt(2, 0), pt(3, -0.001), pt(4, 0),  // within 0.01 of y = 0
-            pt(4, 5), pt(4.001, 6), pt(4, 10),                           // within 0.01 of x = 4
+            pt(4, 5), pt(4.001, 6), pt(4, 10),  // within 0.01 of x = 4
         ])
         let simplified = try context.simplify(.lineString(line), tolerance: 0.01)
         #expect(simplified == .lineString(try LineString([pt(0, 0), pt(4, 0), pt(4, 10)])))
@@ -18,8 +19,9 @@ struct SimplifyTests {
         #expect(fine == .lineString(try LineString(line.points.filter { $0 != pt(2, 0) })))
         // Tolerance 0 removes exactly collinear vertices only.
         let collinear = try LineString([pt(0, 0), pt(1, 1), pt(2, 2), pt(3, 3), pt(3, 4)])
-        #expect(try context.simplify(.lineString(collinear), tolerance: 0)
-            == .lineString(try LineString([pt(0, 0), pt(3, 3), pt(3, 4)])))
+        #expect(
+            try context.simplify(.lineString(collinear), tolerance: 0)
+                == .lineString(try LineString([pt(0, 0), pt(3, 3), pt(3, 4)])))
     }
 
     @Test("topology-preserving simplification keeps a small hole that Douglas–Peucker drops")

@@ -1,5 +1,6 @@
 import Testing
 import TraceGeodesy
+
 @testable import TraceGeometry
 
 @Suite("Invalid input is rejected in Swift, before GEOS is called")
@@ -34,11 +35,13 @@ struct ValidationTests {
         #expect(invalidInputReason(infinite)?.contains("not finite") == true)
     }
 
-    @Test("non-finite coordinates in enum payloads are caught at the GEOS boundary", arguments: [
-        Geometry.point(pt(.nan, 0)),
-        .multiPoint([pt(0, 0), pt(1, -.infinity)]),
-        .collection([.point(pt(0, 0)), .point(pt(.nan, .nan))]),
-    ])
+    @Test(
+        "non-finite coordinates in enum payloads are caught at the GEOS boundary",
+        arguments: [
+            Geometry.point(pt(.nan, 0)),
+            .multiPoint([pt(0, 0), pt(1, -.infinity)]),
+            .collection([.point(pt(0, 0)), .point(pt(.nan, .nan))]),
+        ])
     func nonFinitePayload(_ g: Geometry) throws {
         let context = try GeometryContext()
         let error = #expect(throws: GeometryError.self) { try context.wkt(of: g) }

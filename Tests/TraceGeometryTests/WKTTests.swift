@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TraceGeometry
 
 @Suite("WKT reading and writing")
@@ -14,17 +15,22 @@ struct WKTTests {
             return [
                 Case(wkt: "POINT (1 2)", geometry: .point(pt(1, 2))),
                 Case(wkt: "POINT (-122.4194155 37.7749295)", geometry: .point(pt(-122.4194155, 37.7749295))),
-                Case(wkt: "LINESTRING (0 0, 1 1, 2 0.5)",
-                     geometry: .lineString(try LineString([pt(0, 0), pt(1, 1), pt(2, 0.5)]))),
-                Case(wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 3, 3 3, 2 2))",
-                     geometry: .polygon(try Polygon(shell: square(0, 0, 10), holes: [[pt(2, 2), pt(2, 3), pt(3, 3), pt(2, 2)]]))),
+                Case(
+                    wkt: "LINESTRING (0 0, 1 1, 2 0.5)",
+                    geometry: .lineString(try LineString([pt(0, 0), pt(1, 1), pt(2, 0.5)]))),
+                Case(
+                    wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 3, 3 3, 2 2))",
+                    geometry: .polygon(try Polygon(shell: square(0, 0, 10), holes: [[pt(2, 2), pt(2, 3), pt(3, 3), pt(2, 2)]]))),
                 Case(wkt: "MULTIPOINT (0 0, 1 1)", geometry: .multiPoint([pt(0, 0), pt(1, 1)])),
-                Case(wkt: "MULTILINESTRING ((0 0, 1 1), (2 2, 3 3))",
-                     geometry: .multiLineString([try LineString([pt(0, 0), pt(1, 1)]), try LineString([pt(2, 2), pt(3, 3)])])),
-                Case(wkt: "MULTIPOLYGON (((0 0, 1 0, 1 1, 0 1, 0 0)), ((5 5, 6 5, 6 6, 5 6, 5 5)))",
-                     geometry: .multiPolygon([try Polygon(shell: square(0, 0, 1)), try Polygon(shell: square(5, 5, 1))])),
-                Case(wkt: "GEOMETRYCOLLECTION (POINT (1 2), LINESTRING (0 0, 1 1))",
-                     geometry: .collection([.point(pt(1, 2)), .lineString(try LineString([pt(0, 0), pt(1, 1)]))])),
+                Case(
+                    wkt: "MULTILINESTRING ((0 0, 1 1), (2 2, 3 3))",
+                    geometry: .multiLineString([try LineString([pt(0, 0), pt(1, 1)]), try LineString([pt(2, 2), pt(3, 3)])])),
+                Case(
+                    wkt: "MULTIPOLYGON (((0 0, 1 0, 1 1, 0 1, 0 0)), ((5 5, 6 5, 6 6, 5 6, 5 5)))",
+                    geometry: .multiPolygon([try Polygon(shell: square(0, 0, 1)), try Polygon(shell: square(5, 5, 1))])),
+                Case(
+                    wkt: "GEOMETRYCOLLECTION (POINT (1 2), LINESTRING (0 0, 1 1))",
+                    geometry: .collection([.point(pt(1, 2)), .lineString(try LineString([pt(0, 0), pt(1, 1)]))])),
                 Case(wkt: "POINT EMPTY", geometry: .empty(.point)),
                 Case(wkt: "LINESTRING EMPTY", geometry: .empty(.lineString)),
                 Case(wkt: "POLYGON EMPTY", geometry: .empty(.polygon)),
@@ -46,8 +52,9 @@ struct WKTTests {
         #expect(!context.hasPendingMessages)
     }
 
-    @Test("full-precision coordinates survive a text round trip exactly",
-          arguments: [1.0 / 3, 123456.789012345, 8.123456789012345, 47.123456789123456, -122.41941550000001, 1e-7])
+    @Test(
+        "full-precision coordinates survive a text round trip exactly",
+        arguments: [1.0 / 3, 123456.789012345, 8.123456789012345, 47.123456789123456, -122.41941550000001, 1e-7])
     func precision(_ value: Double) throws {
         let context = try GeometryContext()
         let g = Geometry.point(pt(value, -value))
@@ -64,20 +71,23 @@ struct WKTTests {
     func normalisation() throws {
         let context = try GeometryContext()
         #expect(try context.geometry(fromWKT: "POINT Z (1 2 3)") == .point(pt(1, 2)))
-        #expect(try context.geometry(fromWKT: "LINEARRING (0 0, 1 0, 1 1, 0 0)")
-            == .lineString(try LineString([pt(0, 0), pt(1, 0), pt(1, 1), pt(0, 0)])))
+        #expect(
+            try context.geometry(fromWKT: "LINEARRING (0 0, 1 0, 1 1, 0 0)")
+                == .lineString(try LineString([pt(0, 0), pt(1, 0), pt(1, 1), pt(0, 0)])))
         #expect(try context.geometry(fromWKT: "MULTIPOINT (EMPTY, (1 2))") == .multiPoint([pt(1, 2)]))
         // Writing accepts an empty multi-geometry spelled as an empty array.
         #expect(try context.wkt(of: .multiPoint([])) == "MULTIPOINT EMPTY")
     }
 
-    @Test("invalid WKT throws invalidWKT carrying GEOS's message", arguments: [
-        ("POLYGON ((0 0, 1 0, 1 1))", "closed"),
-        ("POINT (1", "end of stream"),
-        ("FOO (1 2)", "FOO"),
-        ("LINESTRING (0 0)", "0 or >1"),
-        ("", "end of stream"),
-    ])
+    @Test(
+        "invalid WKT throws invalidWKT carrying GEOS's message",
+        arguments: [
+            ("POLYGON ((0 0, 1 0, 1 1))", "closed"),
+            ("POINT (1", "end of stream"),
+            ("FOO (1 2)", "FOO"),
+            ("LINESTRING (0 0)", "0 or >1"),
+            ("", "end of stream"),
+        ])
     func invalid(_ wkt: String, _ fragment: String) throws {
         let context = try GeometryContext()
         let error = #expect(throws: GeometryError.self) { try context.geometry(fromWKT: wkt) }

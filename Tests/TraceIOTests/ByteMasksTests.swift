@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import TraceIO
 
 /// The block scans must answer what a byte loop answers, for every alignment and length.
@@ -12,7 +13,8 @@ struct ByteMasksTests {
             // Sparse to dense newlines; some buffers long enough for the counters' 255-step flush.
             let n = round % 100 == 0 ? 9_000 + Int(rng.next() % 100) : Int(rng.next() % 300)
             let density = UInt64(1 + round % 7)
-            let bytes = (0..<n).map { _ in rng.next() % (density * 8) == 0 ? UInt8(0x0A) : UInt8(truncatingIfNeeded: 0x20 + rng.next() % 90) }
+            let bytes = (0..<n).map { _ in rng.next() % (density * 8) == 0 ? UInt8(0x0A) : UInt8(truncatingIfNeeded: 0x20 + rng.next() % 90)
+            }
             let from = n == 0 ? 0 : Int(rng.next() % UInt64(n / 2 + 1))
             let to = from + Int(rng.next() % UInt64(n - from + 1))
             bytes.withUnsafeBufferPointer { b in
@@ -51,7 +53,9 @@ struct ByteMasksTests {
             let from = Int(rng.next() % UInt64(bytes.count + 1))
             bytes.withUnsafeBufferPointer { b in
                 let base = b.baseAddress ?? UnsafePointer(bitPattern: 1)!
-                #expect(XMLScanner.skipCheckedSpaces(base, from: from, limit: b.count) == ByteMasks.skipSpaces(base, from: from, limit: b.count), "\(bytes) from \(from)")
+                #expect(
+                    XMLScanner.skipCheckedSpaces(base, from: from, limit: b.count)
+                        == ByteMasks.skipSpaces(base, from: from, limit: b.count), "\(bytes) from \(from)")
             }
         }
     }
@@ -65,7 +69,9 @@ struct ByteMasksTests {
                     bytes[lane] = UInt8(value)
                     var expected: UInt32 = 0
                     for (k, b) in bytes.enumerated() where b >= 0x30 && b <= 0x39 { expected |= 1 << k }
-                    let (found, byLoop) = bytes.withUnsafeBufferPointer { (ByteMasks.digits(in: $0.baseAddress!), ByteMasks.digitsByLoop(in: $0.baseAddress!)) }
+                    let (found, byLoop) = bytes.withUnsafeBufferPointer {
+                        (ByteMasks.digits(in: $0.baseAddress!), ByteMasks.digitsByLoop(in: $0.baseAddress!))
+                    }
                     #expect(found == expected && byLoop == expected, "byte \(value) in lane \(lane) among \(fill)")
                 }
             }
@@ -82,10 +88,11 @@ struct ByteMasksTests {
                 bytes[lane] = UInt8(value)
                 var expected: UInt32 = 0
                 for k in 0..<16 where bytes[k] == expectedBytes[k] { expected |= 1 << k }
-                let (found, byLoop) = bytes.withUnsafeBufferPointer { (ByteMasks.matches(pattern, in: $0.baseAddress!), ByteMasks.matchesByLoop(pattern, in: $0.baseAddress!)) }
+                let (found, byLoop) = bytes.withUnsafeBufferPointer {
+                    (ByteMasks.matches(pattern, in: $0.baseAddress!), ByteMasks.matchesByLoop(pattern, in: $0.baseAddress!))
+                }
                 #expect(found == expected && byLoop == expected, "byte \(value) in lane \(lane)")
             }
         }
     }
 }
-

@@ -1,11 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Testing
 import TestSupport
+import Testing
+
 @testable import TraceIO
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Line and column of byte `offset` of `bytes` (1-based; the column in bytes), the plain way.
 private func reference(_ bytes: [UInt8], _ offset: Int) -> (line: Int, column: Int) {
@@ -70,7 +72,9 @@ struct ByteSourceTests {
                     for p in [0, 1, source.end / 2, source.end - 1, source.end, Int(rng.uniform(0, Double(source.end) + 1))] where p >= 0 {
                         let (line, column) = source.location(of: p)
                         let expected = reference(newlines, source.discarded + p)
-                        #expect(line == expected.line && column == expected.column, "position \(p) after \(source.discarded) discarded, noting \(noting)")
+                        #expect(
+                            line == expected.line && column == expected.column,
+                            "position \(p) after \(source.discarded) discarded, noting \(noting)")
                     }
                     if !grew { break }
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import TraceIO
 
 /// The CSV reader scans and parses rows of the commonest shape in one pass (the fused row path)
@@ -120,13 +121,16 @@ struct CSVFusedRowTests {
     func generatedFilesAgree(policy: ProblemPolicy) {
         var taken = 0
         for seed in UInt64(1)...60 {
-            taken += Self.compare(Array(Self.fusedCSV(seed: seed).utf8), options: ReadOptions(policy: policy), name: "seed \(seed), \(policy)")
+            taken += Self.compare(
+                Array(Self.fusedCSV(seed: seed).utf8), options: ReadOptions(policy: policy), name: "seed \(seed), \(policy)")
         }
         // Under `fail` a file stops at its first problem.
         #expect(policy == .fail || taken > 5_000, "the fused path read \(taken) rows")
     }
 
-    @Test("after every batch the row scanner is where the row scanner's own path leaves it (position, lines, the last row's text), LF and CRLF")
+    @Test(
+        "after every batch the row scanner is where the row scanner's own path leaves it (position, lines, the last row's text), LF and CRLF"
+    )
     func scannerStateAfterRuns() throws {
         var runs = 0
         for seed in UInt64(1)...40 {
@@ -140,9 +144,11 @@ struct CSVFusedRowTests {
                     #expect(n == m, "seed \(seed), batches of \(size)")
                     if fused.fusedCount > before { runs += 1 }
                     let x = fused.scanner, y = general.scanner
-                    #expect(x.position == y.position && x.nextLine == y.nextLine && x.line == y.line
+                    #expect(
+                        x.position == y.position && x.nextLine == y.nextLine && x.line == y.line
                             && x.rowStart == y.rowStart && x.rowEnd == y.rowEnd,
-                            "seed \(seed), batches of \(size): \((x.position, x.nextLine, x.line, x.rowStart, x.rowEnd)) vs \((y.position, y.nextLine, y.line, y.rowStart, y.rowEnd))")
+                        "seed \(seed), batches of \(size): \((x.position, x.nextLine, x.line, x.rowStart, x.rowEnd)) vs \((y.position, y.nextLine, y.line, y.rowStart, y.rowEnd))"
+                    )
                     if n == 0 || n != m { break }
                 }
             }
@@ -156,7 +162,8 @@ struct CSVFusedRowTests {
         var rng = SplitMix64(seed: 5)
         for row in 0..<500 {
             let s = row % 60, m = row / 60
-            text += "\(47 + rng.uniform(-1, 1)),\(8 + rng.uniform(-1, 1)),2024-05-01T10:0\(m):\(s < 10 ? "0" : "")\(s)Z,\((rng.uniform(3, 30) * 10).rounded() / 10)\n"
+            text +=
+                "\(47 + rng.uniform(-1, 1)),\(8 + rng.uniform(-1, 1)),2024-05-01T10:0\(m):\(s < 10 ? "0" : "")\(s)Z,\((rng.uniform(3, 30) * 10).rounded() / 10)\n"
         }
         let bytes = Array(text.utf8)
         // The first rows are read while the order is unknown (look-ahead), the rest fused.
@@ -193,9 +200,11 @@ struct CSVFusedRowTests {
         try Self.expectAllAgree(files)
     }
 
-    @Test("the CSV files of ../shared/traces read the same with the fused path as without",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces").path),
-                   "../shared/traces not found: the shared CSV files are not compared"))
+    @Test(
+        "the CSV files of ../shared/traces read the same with the fused path as without",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces").path),
+            "../shared/traces not found: the shared CSV files are not compared"))
     func sharedAgrees() throws {
         let files = Self.csvFiles(under: sharedFolder.appendingPathComponent("traces"))
         // The shared corpus holds 6 CSV files (4 in csv/, 2 in malformed/).

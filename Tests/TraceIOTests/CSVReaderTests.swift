@@ -124,9 +124,11 @@ struct CSVDialectTests {
         #expect(try readCSV("lat,lon\n1,2\n3,4").points.count == 2)
     }
 
-    @Test("header synonyms, any case, spaces and underscores ignored", arguments: [
-        "lat,lon", "Latitude,Longitude", "LAT,LNG", "latitude,long", " Lat , Lon ", "lat_itude,lon_gitude",
-    ])
+    @Test(
+        "header synonyms, any case, spaces and underscores ignored",
+        arguments: [
+            "lat,lon", "Latitude,Longitude", "LAT,LNG", "latitude,long", " Lat , Lon ", "lat_itude,lon_gitude",
+        ])
     func positionSynonyms(_ header: String) throws {
         let r = try readCSV(header + "\n10,20\n")
         #expect(r.points.first?.coordinate == (try Coordinate(latitude: 10, longitude: 20)))
@@ -157,7 +159,8 @@ struct CSVDialectTests {
 
     @Test("units inside values are converted to SI")
     func valueUnits() throws {
-        let r = try readCSV("""
+        let r = try readCSV(
+            """
             lat,lon,speed,ele,accuracy
             1,2,12.6 km/h,374.8 m,3 ft
             1,2,5 mph,3 ft,10m
@@ -182,12 +185,14 @@ struct CSVDialectTests {
         #expect(r.diagnostics.examples.first { $0.kind == .invalidValue }?.detail.contains("furlongs") == true)
     }
 
-    @Test("units in the header", arguments: [
-        ("speed (km/h),altitude (ft)", 36.0 / 3.6, 100 * 0.3048),
-        ("speed_kmh,altitude_ft", 36.0 / 3.6, 100 * 0.3048),
-        ("Speed [mph],Height [m]", 36 * 0.44704, 100.0),
-        ("speed,ele", 36.0, 100.0),
-    ])
+    @Test(
+        "units in the header",
+        arguments: [
+            ("speed (km/h),altitude (ft)", 36.0 / 3.6, 100 * 0.3048),
+            ("speed_kmh,altitude_ft", 36.0 / 3.6, 100 * 0.3048),
+            ("Speed [mph],Height [m]", 36 * 0.44704, 100.0),
+            ("speed,ele", 36.0, 100.0),
+        ])
     func headerUnits(_ header: String, _ speed: Double, _ elevation: Double) throws {
         let r = try readCSV("lat,lon,\(header)\n1,2,36,100\n")
         #expect(abs(r.points[0].speed! - speed) < 1e-12)
@@ -202,18 +207,23 @@ struct CSVDialectTests {
 
     @Test("hemispheres: N/S and E/W columns, letters before or after the value")
     func hemispheres() throws {
-        let r = try readCSV("""
+        let r = try readCSV(
+            """
             LATITUDE,N/S,LONGITUDE,E/W
             41.8,N,12.6,E
             33.9,S,18.4,W
             """)
-        #expect(r.points.map(\.coordinate) == [try Coordinate(latitude: 41.8, longitude: 12.6), try Coordinate(latitude: -33.9, longitude: -18.4)])
+        #expect(
+            r.points.map(\.coordinate) == [
+                try Coordinate(latitude: 41.8, longitude: 12.6), try Coordinate(latitude: -33.9, longitude: -18.4),
+            ])
         let s = try readCSV("lat,lon\n31.77N,35.21E\nN31.77,E35.21\n33.9S,122.4W\nS 33.9,W 122.4\n12.5°,-3.25°\n")
-        #expect(s.points.map(\.coordinate) == [
-            try Coordinate(latitude: 31.77, longitude: 35.21), try Coordinate(latitude: 31.77, longitude: 35.21),
-            try Coordinate(latitude: -33.9, longitude: -122.4), try Coordinate(latitude: -33.9, longitude: -122.4),
-            try Coordinate(latitude: 12.5, longitude: -3.25),
-        ])
+        #expect(
+            s.points.map(\.coordinate) == [
+                try Coordinate(latitude: 31.77, longitude: 35.21), try Coordinate(latitude: 31.77, longitude: 35.21),
+                try Coordinate(latitude: -33.9, longitude: -122.4), try Coordinate(latitude: -33.9, longitude: -122.4),
+                try Coordinate(latitude: 12.5, longitude: -3.25),
+            ])
         #expect(s.diagnostics.counts.keys.sorted() == [.missingTime])  // no time column
     }
 
@@ -295,10 +305,12 @@ struct CSVTimeTests {
         }
     }
 
-    @Test("epoch numbers: unit by magnitude, stated once", arguments: [
-        ("1440395361", "seconds"), ("1440395361000", "milliseconds"), ("1440395361000000", "microseconds"),
-        ("1440395361000000000", "nanoseconds"), ("1440395361.5", "seconds"),
-    ])
+    @Test(
+        "epoch numbers: unit by magnitude, stated once",
+        arguments: [
+            ("1440395361", "seconds"), ("1440395361000", "milliseconds"), ("1440395361000000", "microseconds"),
+            ("1440395361000000000", "nanoseconds"), ("1440395361.5", "seconds"),
+        ])
     func epoch(_ value: String, _ unit: String) throws {
         let r = try readCSV("lat,lon,timestamp\n1,2,\(value)\n1,2,\(value)\n")
         let expected = value.contains(".") ? 1_440_395_361_500_000_000 : Int64(1_440_395_361) * 1_000_000_000
@@ -348,7 +360,9 @@ struct CSVTimeTests {
 
     @Test("in a newest-first file a row later than the one before is what goes backwards; duplicates still count")
     func newestFirstBackwards() throws {
-        let r = try readCSV("lat,lon,time\n1,2,2020-01-01T00:05:00Z\n1,2,2020-01-01T00:04:00Z\n1,2,2020-01-01T00:03:00Z\n1,2,2020-01-01T00:03:30Z\n1,2,2020-01-01T00:02:00Z\n1,2,2020-01-01T00:02:00Z\n1,2,\n")
+        let r = try readCSV(
+            "lat,lon,time\n1,2,2020-01-01T00:05:00Z\n1,2,2020-01-01T00:04:00Z\n1,2,2020-01-01T00:03:00Z\n1,2,2020-01-01T00:03:30Z\n1,2,2020-01-01T00:02:00Z\n1,2,2020-01-01T00:02:00Z\n1,2,\n"
+        )
         #expect(r.diagnostics.assumptions == ["rows are newest first"])
         #expect(r.count(.timeWentBackwards) == 1)
         #expect(r.diagnostics.examples.first { $0.kind == .timeWentBackwards }?.line == 5)
@@ -358,14 +372,17 @@ struct CSVTimeTests {
 
     @Test("one early glitch does not make a file newest first")
     func glitch() throws {
-        let r = try readCSV("lat,lon,time\n1,2,2020-01-01T00:05:00Z\n1,2,2020-01-01T00:04:00Z\n1,2,2020-01-01T00:06:00Z\n1,2,2020-01-01T00:07:00Z\n")
+        let r = try readCSV(
+            "lat,lon,time\n1,2,2020-01-01T00:05:00Z\n1,2,2020-01-01T00:04:00Z\n1,2,2020-01-01T00:06:00Z\n1,2,2020-01-01T00:07:00Z\n")
         #expect(r.diagnostics.assumptions.isEmpty)
         #expect(r.count(.timeWentBackwards) == 1)
     }
 
     @Test("oldest-first files report time going backwards and duplicates through the shared checks")
     func oldestFirst() throws {
-        let r = try readCSV("lat,lon,time\n1,2,2020-01-01T00:00:00Z\n1,2,2020-01-01T00:01:00Z\n1,2,2020-01-01T00:02:00Z\n1,2,2020-01-01T00:02:00Z\n1,2,2020-01-01T00:01:30Z\n1,2,1960-01-01T00:00:00Z\n")
+        let r = try readCSV(
+            "lat,lon,time\n1,2,2020-01-01T00:00:00Z\n1,2,2020-01-01T00:01:00Z\n1,2,2020-01-01T00:02:00Z\n1,2,2020-01-01T00:02:00Z\n1,2,2020-01-01T00:01:30Z\n1,2,1960-01-01T00:00:00Z\n"
+        )
         #expect(r.count(.duplicateTime) == 1)
         #expect(r.count(.timeWentBackwards) == 2)
         #expect(r.count(.implausibleTime) == 1)
@@ -379,7 +396,8 @@ struct CSVTimeTests {
 struct CSVStructureTests {
     @Test("track and segment columns start tracks and segments when their value changes")
     func trackSegment() throws {
-        let r = try readCSV("""
+        let r = try readCSV(
+            """
             track,segment,lat,lon
             a,1,1,1
             a,1,1,2
@@ -398,7 +416,8 @@ struct CSVStructureTests {
 
     @Test("the header TraceKit's CSV writer uses reads back: numbered tracks and segments, every column")
     func writerHeader() throws {
-        let r = try readCSV("""
+        let r = try readCSV(
+            """
             track,segment,time,latitude,longitude,elevation,hAcc,vAcc,hdop,vdop,pdop,satellites,fix,speed,course,name,role,state
             1,1,2020-01-01T00:00:00Z,1.5,2.5,10,3,4,0.8,0.9,1.2,7,3d,1.5,270,"a, b",helper,enRoute
             1,2,2020-01-01T00:00:01Z,1.5,2.5,,,,,,,,,,,,,
@@ -414,7 +433,8 @@ struct CSVStructureTests {
 
     @Test("OpenTracks marker rows: TRACKPOINT rows are points, SEGMENT_START rows start segments")
     func markers() throws {
-        let r = try readCSV("""
+        let r = try readCSV(
+            """
             #time,trackpoint_type,latitude,longitude
             "2020-02-02T03:02:02Z","SEGMENT_START_MANUAL",,
             "2020-02-02T03:02:03Z","TRACKPOINT",3.1,14.0
@@ -432,7 +452,9 @@ struct CSVStructureTests {
 
     @Test("rows without coordinates are missing coordinates (dropped); bad numbers are invalid coordinates")
     func missing() throws {
-        let r = try readCSV("lat,lon,time\n,,2020-01-01T00:00:00Z\n1,,2020-01-01T00:00:01Z\nabc,2,2020-01-01T00:00:02Z\n100,2,2020-01-01T00:00:03Z\n1,2,2020-01-01T00:00:04Z\n")
+        let r = try readCSV(
+            "lat,lon,time\n,,2020-01-01T00:00:00Z\n1,,2020-01-01T00:00:01Z\nabc,2,2020-01-01T00:00:02Z\n100,2,2020-01-01T00:00:03Z\n1,2,2020-01-01T00:00:04Z\n"
+        )
         #expect(r.points.count == 1)
         #expect(r.count(.missingCoordinate) == 2)
         #expect(r.count(.invalidCoordinate) == 2)
@@ -464,10 +486,14 @@ struct CSVStructureTests {
 
     @Test("the columns option: unknown fields and missing columns are errors naming them")
     func columnOptionErrors() {
-        let unknown = readError { () throws(TraceReadError) in try readCSV("lat,lon\n1,2\n", options: ReadOptions(columns: ["lattitude": "lat", "colour": "1"])) }
+        let unknown = readError { () throws(TraceReadError) in
+            try readCSV("lat,lon\n1,2\n", options: ReadOptions(columns: ["lattitude": "lat", "colour": "1"]))
+        }
         #expect(unknown?.line == 1)
         #expect(unknown?.message.contains("'colour', 'lattitude'") == true)
-        let missing = readError { () throws(TraceReadError) in try readCSV("lat,lon\n1,2\n", options: ReadOptions(columns: ["time": "when", "speed": "9"])) }
+        let missing = readError { () throws(TraceReadError) in
+            try readCSV("lat,lon\n1,2\n", options: ReadOptions(columns: ["time": "when", "speed": "9"]))
+        }
         #expect(missing?.message.contains("no column 'when' for time") == true)
         #expect(missing?.message.contains("column 9 for speed does not exist (the header has 2 columns)") == true)
     }
@@ -517,7 +543,8 @@ struct CSVStructureTests {
         let n = 60_000
         for i in 0..<n {
             let t = 1_600_000_000 + i
-            text += "\(Double(i % 90) + 0.123456),\(Double(i % 180) - 0.5),\(t),\(i % 1000 == 0 ? "\"multi\nline \"\"\(i)\"\"\"" : "p\(i)")\r\n"
+            text +=
+                "\(Double(i % 90) + 0.123456),\(Double(i % 180) - 0.5),\(t),\(i % 1000 == 0 ? "\"multi\nline \"\"\(i)\"\"\"" : "p\(i)")\r\n"
         }
         let path = try temporaryFile(Array(text.utf8), ext: "csv")
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -548,7 +575,9 @@ struct CSVStructureTests {
 
 // MARK: Corpus
 
-@Suite("CSV corpus", .enabled(if: corpusAvailable, "shared corpus not found (../shared/traces beside the checkout, or $TRACEKIT_SHARED/traces)"))
+@Suite(
+    "CSV corpus",
+    .enabled(if: corpusAvailable, "shared corpus not found (../shared/traces beside the checkout, or $TRACEKIT_SHARED/traces)"))
 struct CSVCorpusTests {
     @Test("MTK/BT747 logger CSV: 1,199 fixes, units in values, N/S E/W columns, UTC date and time columns")
     func mtk() throws {
@@ -643,7 +672,9 @@ struct CSVCorpusTests {
         #expect(r.count(.missingCoordinate) == 2)
         #expect(r.diagnostics.pointsDropped == 2)
         #expect(r.shape == "T S P P S P S P")
-        #expect(r.diagnostics.assumptions.contains("skipped 6 marker rows that are not points (SEGMENT_START_MANUAL, SEGMENT_END_MANUAL, SEGMENT_START_AUTOMATIC, IDLE)"))
+        #expect(
+            r.diagnostics.assumptions.contains(
+                "skipped 6 marker rows that are not points (SEGMENT_START_MANUAL, SEGMENT_END_MANUAL, SEGMENT_START_AUTOMATIC, IDLE)"))
         #expect(r.points.map(\.horizontalAccuracy) == [10, 10, 10, 10])
         #expect(r.points[0].elevation == 1020.2)
         #expect(r.points[0].time == utc("2020-02-02T02:02:03Z"))

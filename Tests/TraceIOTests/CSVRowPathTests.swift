@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TestSupport
 import Testing
 import TraceGeodesy
+
 @testable import TraceIO
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The row scanner reads plain rows 16 bytes at a time and everything else byte by byte; both
 /// paths must give the same items and diagnostics on every input.
@@ -82,7 +84,8 @@ struct CSVRowPathTests {
         var expected: [(Double, Double, Double)] = []
         var texts: [(String, String, String)] = []
         for _ in 0..<2_000 {
-            let la = Self.text(rng.uniform(-90, 90), &rng), lo = Self.text(rng.uniform(-180, 180), &rng), acc = Self.text(rng.uniform(0, 60), &rng)
+            let la = Self.text(rng.uniform(-90, 90), &rng), lo = Self.text(rng.uniform(-180, 180), &rng),
+                acc = Self.text(rng.uniform(0, 60), &rng)
             texts.append((la, lo, acc))
             expected.append((strtod(la, nil), strtod(lo, nil), strtod(acc, nil)))
             csv += "\(la),\(lo),\(acc)\n"

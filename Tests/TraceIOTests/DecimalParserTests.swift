@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import TraceIO
 
 /// `strtod` on `text`, which must be consumed in full; the white space `strtod` skips and its hex
@@ -31,7 +32,8 @@ private struct Comparison {
         checkPrefix(text, whole: got)
         guard got?.bitPattern != want?.bitPattern else { return }
         if mismatches.count < 10 {
-            mismatches.append("\(String(decoding: text, as: UTF8.self)): got \(got.map { "\($0)" } ?? "nil"), strtod \(want.map { "\($0)" } ?? "nil")")
+            mismatches.append(
+                "\(String(decoding: text, as: UTF8.self)): got \(got.map { "\($0)" } ?? "nil"), strtod \(want.map { "\($0)" } ?? "nil")")
         }
     }
 
@@ -46,7 +48,9 @@ private struct Comparison {
             if let got {
                 let again = parse(Array(padded[0..<got.length]))
                 if again?.bitPattern != got.value.bitPattern && mismatches.count < 10 {
-                    mismatches.append("prefix of \(String(decoding: padded, as: UTF8.self)): \(got.value) in \(got.length) bytes, whole read \(again.map { "\($0)" } ?? "nil")")
+                    mismatches.append(
+                        "prefix of \(String(decoding: padded, as: UTF8.self)): \(got.value) in \(got.length) bytes, whole read \(again.map { "\($0)" } ?? "nil")"
+                    )
                 }
             }
             if let whole, !tail.isEmpty, got?.length != text.count || got?.value.bitPattern != whole.bitPattern, mismatches.count < 10 {
@@ -263,8 +267,10 @@ struct DecimalParserTests {
         for text in Self.hardCases { c.check(text) }
         // Long runs of zeros that offset the exponent.
         let zeros = String(repeating: "0", count: 1000)
-        for text in ["0.\(zeros)1e1010", "-0.\(zeros)123e1003", "1\(zeros)e-1000", "1\(zeros)e-1022", "1\(zeros).\(zeros)",
-                     "\(zeros)9007199254740993\(zeros)e-1000", "0.\(zeros)\(zeros)5e2000", "0.\(zeros)1e-9999"] {
+        for text in [
+            "0.\(zeros)1e1010", "-0.\(zeros)123e1003", "1\(zeros)e-1000", "1\(zeros)e-1022", "1\(zeros).\(zeros)",
+            "\(zeros)9007199254740993\(zeros)e-1000", "0.\(zeros)\(zeros)5e2000", "0.\(zeros)1e-9999",
+        ] {
             c.check(text)
         }
         #expect(c.mismatches == [])
@@ -278,8 +284,10 @@ struct DecimalParserTests {
     @Test("every byte at every position")
     func everyByte() {
         var c = Comparison()
-        for base in ["47.376887123", "-0.1234567890123", "1.234567890123456789e-5", "123456789012.12345678",
-                     "8.1234567890123456", "-123.1234567890123456", "1234.1234567890123456"] {
+        for base in [
+            "47.376887123", "-0.1234567890123", "1.234567890123456789e-5", "123456789012.12345678",
+            "8.1234567890123456", "-123.1234567890123456", "1234.1234567890123456",
+        ] {
             let original = Array(base.utf8)
             for position in original.indices {
                 for byte in UInt8.min...UInt8.max {
@@ -358,11 +366,13 @@ struct DecimalParserTests {
         #expect(DecimalParser.parseDouble("\u{0}") == nil)
     }
 
-    @Test("rejects anything outside the grammar", arguments: [
-        "", "-", "+", ".", "-.", "+.", "e5", ".e5", "1e", "1e+", "1e-", "1E", "1.2.3", " 1", "1 ", "0x10",
-        "inf", "-inf", "infinity", "nan", "NaN", "1,5", "1e5.5", "1e5e5", "--1", "+-1", "1-", "1_000",
-        "١", "1d", "1f", "0b1", "e", "E", "..5", "5..", "1e 5", "+ 1",
-    ])
+    @Test(
+        "rejects anything outside the grammar",
+        arguments: [
+            "", "-", "+", ".", "-.", "+.", "e5", ".e5", "1e", "1e+", "1e-", "1E", "1.2.3", " 1", "1 ", "0x10",
+            "inf", "-inf", "infinity", "nan", "NaN", "1,5", "1e5.5", "1e5e5", "--1", "+-1", "1-", "1_000",
+            "١", "1d", "1f", "0b1", "e", "E", "..5", "5..", "1e 5", "+ 1",
+        ])
     func rejects(text: String) {
         #expect(DecimalParser.parseDouble(text) == nil)
     }
@@ -378,8 +388,10 @@ struct DecimalParserTests {
         #expect(p("9223372036854775807") == .max)
         #expect(p("-9223372036854775808") == .min)
         #expect(p("00000000000000000000009223372036854775807") == .max)
-        for bad in ["", "-", "+", "9223372036854775808", "-9223372036854775809", "99999999999999999999", "1.0",
-                    " 1", "1 ", "1e3", "0x1", "--1", "1-"] {
+        for bad in [
+            "", "-", "+", "9223372036854775808", "-9223372036854775809", "99999999999999999999", "1.0",
+            " 1", "1 ", "1e3", "0x1", "--1", "1-",
+        ] {
             #expect(p(bad) == nil, "\(bad)")
         }
         var rng = SplitMix64(seed: 7)
@@ -390,9 +402,11 @@ struct DecimalParserTests {
     }
 
     /// 1,000,000+ seeded random inputs of many shapes, each compared with `strtod` bit for bit.
-    @Test("random inputs match strtod bit for bit", arguments: [
-        "gps", "long", "exponent", "fast-path edges", "shortest round trip", "huge", "halfway",
-    ])
+    @Test(
+        "random inputs match strtod bit for bit",
+        arguments: [
+            "gps", "long", "exponent", "fast-path edges", "shortest round trip", "huge", "halfway",
+        ])
     func randomMatchesStrtod(shape: String) {
         var rng = SplitMix64(seed: shape.utf8.reduce(0x5EED) { $0 &* 31 &+ UInt64($1) })
         var c = Comparison()
@@ -482,8 +496,10 @@ struct DecimalParserTests {
                 c.check(text)
             }
         case "halfway":  // exact midpoints between adjacent doubles, and just below and above
-            var bases: [Double] = [.greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastNormalMagnitude,
-                                   Double.leastNormalMagnitude.nextDown, 9_007_199_254_740_992, 1, 0.1]
+            var bases: [Double] = [
+                .greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastNormalMagnitude,
+                Double.leastNormalMagnitude.nextDown, 9_007_199_254_740_992, 1, 0.1,
+            ]
             for _ in 0..<20_000 {
                 let x: Double
                 switch rng.int(0...2) {
@@ -566,7 +582,8 @@ struct DecimalParserTests {
             let times5 = t.multipliedFullWidth(by: 5)
             let scaled = times5.high << (128 - d) | times5.low >> d
             let next = entry(q + 1)
-            let ok = (d == 2 || d == 3) && times5.high >> d == 0 && next >= scaled
+            let ok =
+                (d == 2 || d == 3) && times5.high >> d == 0 && next >= scaled
                 && next - scaled <= (q >= 0 && q < 55 ? 0 : 1) && next >> 127 == 1
             if !ok { failures.append(q) }
         }
@@ -575,9 +592,11 @@ struct DecimalParserTests {
 
     /// 1,000,000+ seeded inputs with 16–19 significant digits across the whole exponent range
     /// (the Eisel–Lemire path), compared with `strtod` bit for bit.
-    @Test("16–19 significant digits match strtod bit for bit", arguments: [
-        "uniform", "printed doubles", "powers of two and boundaries", "near halfway", "exact ties",
-    ])
+    @Test(
+        "16–19 significant digits match strtod bit for bit",
+        arguments: [
+            "uniform", "printed doubles", "powers of two and boundaries", "near halfway", "exact ties",
+        ])
     func longSignificandsMatchStrtod(shape: String) {
         var rng = SplitMix64(seed: shape.utf8.reduce(0xE15E1) { $0 &* 31 &+ UInt64($1) })
         var c = Comparison()

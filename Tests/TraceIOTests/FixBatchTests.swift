@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import TraceIO
+import Testing
 import TraceProj
+
+@testable import TraceIO
 
 /// `read(into:limit:)` must give exactly what `next()` gives: the same items (structure, every
 /// value), the same diagnostics, the same error, whatever the batch size, mixed with `next()` or
@@ -54,7 +55,9 @@ struct FixBatchTests {
                 // The copied columns hold the same values.
                 #expect(batch.kinds == (0..<n).map { batch.kind($0) } && batch.latitudes == (0..<n).map { batch.latitude($0) })
                 #expect(batch.longitudes == (0..<n).map { batch.longitude($0) } && batch.times == (0..<n).map { batch.time($0) })
-                #expect(batch.elevations == (0..<n).map { batch.elevation($0) } && batch.horizontalAccuracies == (0..<n).map { batch.horizontalAccuracy($0) })
+                #expect(
+                    batch.elevations == (0..<n).map { batch.elevation($0) }
+                        && batch.horizontalAccuracies == (0..<n).map { batch.horizontalAccuracy($0) })
                 #expect(batch.hdops == (0..<n).map { batch.hdop($0) } && batch.speeds == (0..<n).map { batch.speed($0) })
                 items += batch.items
             }
@@ -111,10 +114,12 @@ struct FixBatchTests {
             return
         }
         func fields(_ s: TraceSummary) -> [String] {
-            ["\(s.tracks) \(s.segments) \(s.trackPoints) \(s.routes) \(s.routePoints) \(s.waypoints)",
-             "\(String(describing: s.firstTime)) \(String(describing: s.lastTime)) \(s.timedPoints)",
-             "\(s.length.bitPattern) \(String(describing: s.minimumElevation)) \(String(describing: s.maximumElevation))",
-             "\(s.pointsWithAccuracy) \(String(describing: s.medianInterval)) \(String(describing: s.medianAccuracy)) \(String(describing: s.accuracyRange))"]
+            [
+                "\(s.tracks) \(s.segments) \(s.trackPoints) \(s.routes) \(s.routePoints) \(s.waypoints)",
+                "\(String(describing: s.firstTime)) \(String(describing: s.lastTime)) \(s.timedPoints)",
+                "\(s.length.bitPattern) \(String(describing: s.minimumElevation)) \(String(describing: s.maximumElevation))",
+                "\(s.pointsWithAccuracy) \(String(describing: s.medianInterval)) \(String(describing: s.medianAccuracy)) \(String(describing: s.accuracyRange))",
+            ]
         }
         #expect(fields(byItem) == fields(byBatch), "\(label)")
     }
@@ -237,9 +242,11 @@ struct FixBatchTests {
         try Self.expectAllAgree(files)
     }
 
-    @Test("the trace files of ../shared/traces read the same in batches",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces").path),
-                   "../shared/traces not found: the shared corpus is not read in batches"))
+    @Test(
+        "the trace files of ../shared/traces read the same in batches",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces").path),
+            "../shared/traces not found: the shared corpus is not read in batches"))
     func sharedTraces() throws {
         let files = Self.traceFiles(under: sharedFolder.appendingPathComponent("traces"))
         // The shared corpus holds 31 readable traces (GPX, XML, CSV, PLT, REC).

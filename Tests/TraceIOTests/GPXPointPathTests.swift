@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import TraceIO
 
 /// The GPX reader reads a plain point whole and anything else token by token; both paths must
@@ -27,7 +28,8 @@ struct GPXPointPathTests {
         }
         func stamp() -> String {
             let s = max(0, second)
-            return "2024-05-01T\(s / 3600 < 10 ? "0" : "")\(s / 3600):\(s / 60 % 60 < 10 ? "0" : "")\(s / 60 % 60):\(s % 60 < 10 ? "0" : "")\(s % 60)Z"
+            return
+                "2024-05-01T\(s / 3600 < 10 ? "0" : "")\(s / 3600):\(s / 60 % 60 < 10 ? "0" : "")\(s / 60 % 60):\(s % 60 < 10 ? "0" : "")\(s % 60)Z"
         }
         func point(_ tag: String, _ r: inout SplitMix64) -> String {
             let lat = 47 + r.uniform(-0.01, 0.01), lon = 8 + r.uniform(-0.01, 0.01)
@@ -52,7 +54,10 @@ struct GPXPointPathTests {
                 case 6: children.append("<fix>3d</fix>")
                 case 7: children.append("<name>a &amp; b</name>")
                 case 8: children.append("<!-- note --><ele>1</ele>")
-                case 9: children.append("<extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>3.5</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions>")
+                case 9:
+                    children.append(
+                        "<extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>3.5</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions>"
+                    )
                 case 10: children.append("<desc>unknown child</desc>")
                 case 11: children.append("<gpx:ele>12.5</gpx:ele>")
                 case 12: children.append("<speed>2.5</speed><course>90</course>")
@@ -92,7 +97,9 @@ struct GPXPointPathTests {
     /// Reads `bytes` three ways (fused and plain points, plain points only, token by token) and
     /// checks that all three give the same items and diagnostics; returns the first way's reading.
     @discardableResult
-    static func expectPathsAgree(_ bytes: [UInt8], options: ReadOptions = ReadOptions(), _ label: String) throws -> (result: ReadResult, fused: Int) {
+    static func expectPathsAgree(_ bytes: [UInt8], options: ReadOptions = ReadOptions(), _ label: String) throws -> (
+        result: ReadResult, fused: Int
+    ) {
         let fused = GPXReader(bytes: bytes, options: options)
         let plain = GPXReader(bytes: bytes, options: options, paths: .plain)
         let tokens = GPXReader(bytes: bytes, options: options, paths: .fused)
@@ -158,7 +165,8 @@ struct GPXPointPathTests {
         func stamp(_ r: inout SplitMix64) -> String {
             second += Int(r.next() % 3)
             let s = second
-            let base = "2024-05-01T\(s / 3600 < 10 ? "0" : "")\(s / 3600):\(s / 60 % 60 < 10 ? "0" : "")\(s / 60 % 60):\(s % 60 < 10 ? "0" : "")\(s % 60)"
+            let base =
+                "2024-05-01T\(s / 3600 < 10 ? "0" : "")\(s / 3600):\(s / 60 % 60 < 10 ? "0" : "")\(s / 60 % 60):\(s % 60 < 10 ? "0" : "")\(s % 60)"
             switch r.next() % 80 {
             case 0: return base  // no zone
             case 1: return base + ".123456789123Z"
@@ -216,7 +224,9 @@ struct GPXPointPathTests {
             case 3: attributes = "lat=\"\(lat)\" lon=\"\(lon)\" latitude=\"1\""
             case 4: attributes = "lat = \"\(lat)\" lon=\"\(lon)\""
             case 5: attributes = "lat=\"\(lat)\"\(lineEnd)  lon=\"\(lon)\""
-            case 6: attributes = "lat=\"\(["90", "-90", "90.0000001", "-0"][Int(r.next() % 4)])\" lon=\"\(["180", "-180", "179.9", "200", "-360.5", "1e3"][Int(r.next() % 6)])\""
+            case 6:
+                attributes =
+                    "lat=\"\(["90", "-90", "90.0000001", "-0"][Int(r.next() % 4)])\" lon=\"\(["180", "-180", "179.9", "200", "-360.5", "1e3"][Int(r.next() % 6)])\""
             case 7: attributes = "lat=\"\(lat)\" lon=\"\(lon)\" ele=\"5\""
             case 8: attributes = "gpx:lat=\"\(lat)\" lon=\"\(lon)\""
             case 9: attributes = "lat=\"\(lat)\""
@@ -253,7 +263,8 @@ struct GPXPointPathTests {
                 let bytes = Array(Self.fusedGPX(seed: seed, lineEnd: lineEnd).utf8)
                 for offset in [nil, 3600, -50_000_000_000] {
                     let a = try Self.expectPathsAgree(bytes, options: ReadOptions(zonelessUTCOffset: offset), "seed \(seed)")
-                    #expect(a.fused > 60 && a.fused < a.result.items.count - 100, "seed \(seed): \(a.fused) fused of \(a.result.items.count)")
+                    #expect(
+                        a.fused > 60 && a.fused < a.result.items.count - 100, "seed \(seed): \(a.fused) fused of \(a.result.items.count)")
                 }
             }
         }
@@ -281,7 +292,8 @@ struct GPXPointPathTests {
         /// A point whose one child `name` ends with `</` and `end` (its name and `>`, or not).
         func text(_ name: String, end: String) -> [UInt8] {
             let value = name == "time" ? "2024-05-01T00:00:01Z" : "7"
-            return Array("<gpx><trk><trkseg>\n<trkpt lat=\"47.5\" lon=\"8.25\">\n<\(name)>\(value)</\(end)\n</trkpt>\n</trkseg></trk></gpx>\n".utf8)
+            return Array(
+                "<gpx><trk><trkseg>\n<trkpt lat=\"47.5\" lon=\"8.25\">\n<\(name)>\(value)</\(end)\n</trkpt>\n</trkseg></trk></gpx>\n".utf8)
         }
         for name in names {
             // Its own end tag: the fused path takes the point.
@@ -336,7 +348,8 @@ struct GPXPointPathTests {
         for b in UInt8(1)...0x7F {
             let c = String(decoding: [b], as: UTF8.self)
             for time in [head + c, head + "Z" + c, head + c + "Z", head + c + "<a/>", head + "Z" + c + "<a/>"] {
-                let bytes = Array("<gpx><trk><trkseg>\n<trkpt lat=\"47.5\" lon=\"8.25\"><time>\(time)</time></trkpt>\n</trkseg></trk></gpx>\n".utf8)
+                let bytes = Array(
+                    "<gpx><trk><trkseg>\n<trkpt lat=\"47.5\" lon=\"8.25\"><time>\(time)</time></trkpt>\n</trkseg></trk></gpx>\n".utf8)
                 let tokens = GPXReader(bytes: bytes, paths: .fused)
                 let a = Self.outcome(GPXReader(bytes: bytes))
                 #expect(a.text == Self.outcome(tokens).text, "time \(time.debugDescription)")
@@ -363,9 +376,12 @@ struct GPXPointPathTests {
             let pointGap = run % 21, childGap = (run * 7) % 21, endGap = (run * 5) % 21
             for _ in 0..<(1 + Int(rng.next() % 3)) {
                 second += 1
-                let children = ["<ele>1.5</ele>", "<time>2024-05-01T00:\(second / 60 < 10 ? "0" : "")\(second / 60):\(second % 60 < 10 ? "0" : "")\(second % 60)Z</time>",
-                                "<hdop>1.2</hdop>", "<vdop>2</vdop>", "<pdop>3</pdop>", "<sat>7</sat>", "<speed>1.25</speed>",
-                                "<course>90</course>", "<hAcc>4</hAcc>", "<vAcc>5</vAcc>"].prefix(2 + run % 9)
+                let children = [
+                    "<ele>1.5</ele>",
+                    "<time>2024-05-01T00:\(second / 60 < 10 ? "0" : "")\(second / 60):\(second % 60 < 10 ? "0" : "")\(second % 60)Z</time>",
+                    "<hdop>1.2</hdop>", "<vdop>2</vdop>", "<pdop>3</pdop>", "<sat>7</sat>", "<speed>1.25</speed>",
+                    "<course>90</course>", "<hAcc>4</hAcc>", "<vAcc>5</vAcc>",
+                ].prefix(2 + run % 9)
                 text += gap(&rng, pointGap) + "<trkpt lat=\"47.5\" lon=\"8.25\">"
                 for (k, child) in children.enumerated() { text += gap(&rng, k % 2 == 0 ? childGap : (childGap + k) % 21) + child }
                 text += gap(&rng, endGap) + "</trkpt>"
@@ -387,7 +403,8 @@ struct GPXPointPathTests {
               </trkpt>
 
             """
-        let text = "<gpx><trk><trkseg>\n" + point + point.replacingOccurrences(of: "00:00:01", with: "00:00:02")
+        let text =
+            "<gpx><trk><trkseg>\n" + point + point.replacingOccurrences(of: "00:00:01", with: "00:00:02")
             + "</trkseg></trk><rte>\n" + point.replacingOccurrences(of: "trkpt", with: "rtept") + "</rte>\n"
             + point.replacingOccurrences(of: "trkpt", with: "wpt") + "</gpx>\n"
         let a = try Self.expectPathsAgree(Array(text.utf8), "all children")
@@ -418,7 +435,8 @@ struct GPXPointPathTests {
             second += 1
             let pad = String(repeating: " ", count: Int(rng.next() % 23))
             let lat = 47 + rng.uniform(-1, 1), lon = 8 + rng.uniform(-1, 1)
-            text += "<trkpt lat=\"\(lat)\" lon=\"\(lon)\">\(pad)<ele>\(rng.uniform(0, 900))</ele>\n<time>2024-05-01T00:00:00.\(second)Z</time><hdop>\(rng.uniform(0, 9))</hdop></trkpt>\n"
+            text +=
+                "<trkpt lat=\"\(lat)\" lon=\"\(lon)\">\(pad)<ele>\(rng.uniform(0, 900))</ele>\n<time>2024-05-01T00:00:00.\(second)Z</time><hdop>\(rng.uniform(0, 9))</hdop></trkpt>\n"
         }
         text += "</trkseg></trk></gpx>\n"
         let path = "/tmp/tracekit-fused-blocks-\(getpid()).gpx"

@@ -1,9 +1,11 @@
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 import TraceGeodesy
+
 @testable import TraceIO
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reads a GPX document from a string: the items and the diagnostics.
 func readGPX(_ text: String, policy: ProblemPolicy = .report) throws(TraceReadError) -> (items: [TraceItem], diagnostics: Diagnostics) {
@@ -21,7 +23,8 @@ func trackPoints(_ items: [TraceItem]) -> [Fix] {
 struct GPXReaderTests {
     @Test("structure: tracks, segments, points, routes, waypoints, names")
     func structure() throws {
-        let (items, d) = try readGPX("""
+        let (items, d) = try readGPX(
+            """
             <?xml version="1.0"?>
             <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
               <wpt lat="1" lon="2"><name>Home</name></wpt>
@@ -47,18 +50,19 @@ struct GPXReaderTests {
 
     @Test("XML features: prefixes, attribute order and quotes, comments, CDATA, PIs, references, BOM")
     func xmlFeatures() throws {
-        let (items, d) = try readGPX("\u{FEFF}" + """
-            <?xml version='1.0' encoding='UTF-8'?>
-            <!DOCTYPE gpx [ <!ENTITY x "never expanded"> ]>
-            <?processing instruction?>
-            <!-- a comment with <trkpt lat="0" lon="0"> inside -->
-            <g:gpx xmlns:g="http://www.topografix.com/GPX/1/0">
-              <g:trk><g:trkseg>
-                <g:trkpt lon='20.5' lat="10.25"><g:ele><![CDATA[ 12.5 ]]></g:ele>
-                  <g:name>A &amp; B &#x263A; &#65;</g:name></g:trkpt>
-              </g:trkseg></g:trk>
-            </g:gpx>
-            """)
+        let (items, d) = try readGPX(
+            "\u{FEFF}" + """
+                <?xml version='1.0' encoding='UTF-8'?>
+                <!DOCTYPE gpx [ <!ENTITY x "never expanded"> ]>
+                <?processing instruction?>
+                <!-- a comment with <trkpt lat="0" lon="0"> inside -->
+                <g:gpx xmlns:g="http://www.topografix.com/GPX/1/0">
+                  <g:trk><g:trkseg>
+                    <g:trkpt lon='20.5' lat="10.25"><g:ele><![CDATA[ 12.5 ]]></g:ele>
+                      <g:name>A &amp; B &#x263A; &#65;</g:name></g:trkpt>
+                  </g:trkseg></g:trk>
+                </g:gpx>
+                """)
         let p = try #require(trackPoints(items).first)
         #expect(p.coordinate.latitude == 10.25 && p.coordinate.longitude == 20.5 && p.elevation == 12.5)
         #expect(p.name == "A & B ☺ A")
@@ -67,7 +71,8 @@ struct GPXReaderTests {
 
     @Test("extensions: Garmin TrackPointExtension, Apple un-namespaced, OpenTracks accuracy, unknown skipped")
     func extensions() throws {
-        let (items, _) = try readGPX("""
+        let (items, _) = try readGPX(
+            """
             <gpx><trk><trkseg>
               <trkpt lat="1" lon="1"><extensions><ns3:TrackPointExtension><ns3:speed>3.5</ns3:speed><ns3:course>90</ns3:course><ns3:hr>120</ns3:hr></ns3:TrackPointExtension></extensions></trkpt>
               <trkpt lat="1" lon="1"><extensions><speed>1.3</speed><course>101.7</course><hAcc>1.8</hAcc><vAcc>1.2</vAcc></extensions></trkpt>
@@ -79,7 +84,8 @@ struct GPXReaderTests {
         #expect(p[0].speed == 3.5 && p[0].course == 90)
         #expect(p[1].speed == 1.3 && p[1].course == 101.7 && p[1].horizontalAccuracy == 1.8 && p[1].verticalAccuracy == 1.2)
         #expect(p[2].horizontalAccuracy == 10)
-        #expect(p[3].speed == 2 && p[3].hdop == 0.9 && p[3].vdop == 1.1 && p[3].pdop == 1.4 && p[3].satellites == 7 && p[3].fixType == .threeD)
+        #expect(
+            p[3].speed == 2 && p[3].hdop == 0.9 && p[3].vdop == 1.1 && p[3].pdop == 1.4 && p[3].satellites == 7 && p[3].fixType == .threeD)
     }
 
     @Test("ISO-8859-1 declared in the prolog is transcoded")
@@ -116,34 +122,46 @@ struct GPXReaderTests {
             </trkseg></trk></gpx>
             """
         if policy == .fail {
-            #expect(throws: TraceReadError(file: "t.gpx", line: 3, column: 0, message: "invalid coordinate: latitude 91.0 is outside [-90, 90] degrees")) {
+            #expect(
+                throws: TraceReadError(
+                    file: "t.gpx", line: 3, column: 0, message: "invalid coordinate: latitude 91.0 is outside [-90, 90] degrees")
+            ) {
                 _ = try readGPX(doc, policy: policy)
             }
             return
         }
         let (items, d) = try readGPX(doc, policy: policy)
         #expect(d.pointsRead == 7)
-        #expect(d.counts == [.invalidCoordinate: 1, .missingCoordinate: 1, .timeWentBackwards: 1, .duplicateTime: 1, .invalidTime: 1, .invalidValue: 1, .missingTime: 1])
+        #expect(
+            d.counts == [
+                .invalidCoordinate: 1, .missingCoordinate: 1, .timeWentBackwards: 1, .duplicateTime: 1, .invalidTime: 1, .invalidValue: 1,
+                .missingTime: 1,
+            ])
         let kept = trackPoints(items).count
         #expect(kept == (policy == .report ? 5 : 1))
         #expect(d.pointsDropped == 7 - kept)
         #expect(d.examples.first { $0.kind == .invalidCoordinate }?.line == 3)
     }
 
-    @Test("fatal errors name file, line and column", arguments: [
-        ("<gpx><trk></gpx>", "t.gpx:1:11: end tag </gpx> does not match <trk>"),
-        ("<kml></kml>", "t.gpx:1:6: not a GPX document: the root element is <kml>, expected <gpx>"),
-        ("<gpx><trk>", "t.gpx:1:11: unexpected end of file: <trk> is not closed"),
-        ("<gpx>&bomb;</gpx>", "t.gpx:1:6: undefined entity '&bomb;' (only the five predefined entities and character references are read; DTD entities are never expanded)"),
-        ("<gpx a='1' a='2'/>", "t.gpx:1:12: duplicate attribute 'a'"),
-        ("<gpx></gpx><gpx/>", "t.gpx:1:12: a second root element <gpx>"),
-        ("<gpx>\n<wpt lat=\"1\" lon=\"2\"\n</gpx>", "t.gpx:3:1: '<' inside a start tag"),
-        ("<xml∂></xml∂>", "t.gpx:1:2: invalid character U+2202 in a name"),
-        ("", "t.gpx:1:1: unexpected end of file: no root element"),
-        ("<?xml version='1.0' encoding='UTF-16'?><gpx/>", "t.gpx:1:31: unsupported encoding 'UTF-16' (UTF-8 and ISO-8859-1 are read)"),
-        ("<gpx><!-- open comment", "t.gpx:1:23: unexpected end of file in a comment (opened at 1:6)"),
-        ("<gpx>&#0;</gpx>", "t.gpx:1:6: character reference to an invalid character"),
-    ])
+    @Test(
+        "fatal errors name file, line and column",
+        arguments: [
+            ("<gpx><trk></gpx>", "t.gpx:1:11: end tag </gpx> does not match <trk>"),
+            ("<kml></kml>", "t.gpx:1:6: not a GPX document: the root element is <kml>, expected <gpx>"),
+            ("<gpx><trk>", "t.gpx:1:11: unexpected end of file: <trk> is not closed"),
+            (
+                "<gpx>&bomb;</gpx>",
+                "t.gpx:1:6: undefined entity '&bomb;' (only the five predefined entities and character references are read; DTD entities are never expanded)"
+            ),
+            ("<gpx a='1' a='2'/>", "t.gpx:1:12: duplicate attribute 'a'"),
+            ("<gpx></gpx><gpx/>", "t.gpx:1:12: a second root element <gpx>"),
+            ("<gpx>\n<wpt lat=\"1\" lon=\"2\"\n</gpx>", "t.gpx:3:1: '<' inside a start tag"),
+            ("<xml∂></xml∂>", "t.gpx:1:2: invalid character U+2202 in a name"),
+            ("", "t.gpx:1:1: unexpected end of file: no root element"),
+            ("<?xml version='1.0' encoding='UTF-16'?><gpx/>", "t.gpx:1:31: unsupported encoding 'UTF-16' (UTF-8 and ISO-8859-1 are read)"),
+            ("<gpx><!-- open comment", "t.gpx:1:23: unexpected end of file in a comment (opened at 1:6)"),
+            ("<gpx>&#0;</gpx>", "t.gpx:1:6: character reference to an invalid character"),
+        ])
     func fatal(doc: String, message: String) {
         #expect {
             _ = try readGPX(doc)
@@ -166,7 +184,9 @@ struct GPXReaderTests {
     @Test("a value given twice in a point: the first is read, on every path, and that is stated")
     func repeatedValues() throws {
         let point = "<time>2024-01-01T00:00:01Z</time><ele>5</ele><time>2024-01-01T00:00:09Z</time><ele>x</ele>"
-        for (attributes, comment) in [("lat=\"1\" lon=\"2\"", ""), ("lon='2' lat='1'", "<!-- c -->"), ("lat=\"1\"  lon=\"2\"", "<![CDATA[]]>")] {
+        for (attributes, comment) in [
+            ("lat=\"1\" lon=\"2\"", ""), ("lon='2' lat='1'", "<!-- c -->"), ("lat=\"1\"  lon=\"2\"", "<![CDATA[]]>"),
+        ] {
             let (items, d) = try readGPX("<gpx><trk><trkseg><trkpt \(attributes)>\(comment)\(point)</trkpt></trkseg></trk></gpx>")
             let fix = try #require(trackPoints(items).first)
             #expect(fix.time == Timestamp.parseISO8601("2024-01-01T00:00:01Z")?.timestamp && fix.elevation == 5)
@@ -193,7 +213,8 @@ struct GPXReaderTests {
         // A document larger than one 1 MiB block, read from a file through the window.
         var text = "<gpx><trk><trkseg>\n"
         for i in 0..<20_000 {
-            text += "<trkpt lat=\"\(Double(i) * 1e-4)\" lon=\"\(-Double(i) * 1e-4)\"><ele>\(i)</ele><time>2020-01-01T00:00:00Z</time><!-- pad \(String(repeating: "x", count: i % 97)) --></trkpt>\n"
+            text +=
+                "<trkpt lat=\"\(Double(i) * 1e-4)\" lon=\"\(-Double(i) * 1e-4)\"><ele>\(i)</ele><time>2020-01-01T00:00:00Z</time><!-- pad \(String(repeating: "x", count: i % 97)) --></trkpt>\n"
         }
         text += "</trkseg></trk></gpx>\n"
         let path = "/tmp/tracekit-blocks-\(text.utf8.count).gpx"

@@ -1,14 +1,15 @@
 import Testing
 import TraceGeodesy
-@testable import TraceIO
 import TraceProj
 
+@testable import TraceIO
 
 @Suite("Hostile values: counted, never a crash")
 struct HostileInputTests {
     @Test("a time span of centuries is summarised without overflow")
     func longSpan() throws {
-        let (items, _) = try readGPX("""
+        let (items, _) = try readGPX(
+            """
             <gpx><trk><trkseg>
             <trkpt lat="1" lon="1"><time>1700-01-01T00:00:00Z</time></trkpt>
             <trkpt lat="1" lon="1"><time>2250-01-01T00:00:00Z</time></trkpt>
@@ -37,7 +38,10 @@ struct HostileInputTests {
 
     @Test("a PLT day number far outside 1677–2262 is an unreadable time")
     func pltDay() throws {
-        var reader = PLTReader(bytes: Array("OziExplorer Track Point File Version 2.1\nWGS 84\nAltitude is in Feet\nReserved 3\n0,2,255,t,0,0,0,0\n0\n47.0,8.0,0,100,1999999,,\n".utf8), name: "t.plt")
+        var reader = PLTReader(
+            bytes: Array(
+                "OziExplorer Track Point File Version 2.1\nWGS 84\nAltitude is in Feet\nReserved 3\n0,2,255,t,0,0,0,0\n0\n47.0,8.0,0,100,1999999,,\n"
+                    .utf8), name: "t.plt")
         var times: [Timestamp?] = []
         while let item = try reader.next() { if case .trackPoint(let f) = item { times.append(f.time) } }
         #expect(times == [nil])
@@ -46,7 +50,8 @@ struct HostileInputTests {
 
     @Test("an unreadable coordinate is counted once; a longitude beyond ±360° is invalid")
     func coordinates() throws {
-        let (_, d) = try readGPX("<gpx><trk><trkseg><trkpt lat='x' lon='1'/><trkpt lat='1' lon='1e300'/><trkpt lat='1' lon='190'/></trkseg></trk></gpx>")
+        let (_, d) = try readGPX(
+            "<gpx><trk><trkseg><trkpt lat='x' lon='1'/><trkpt lat='1' lon='1e300'/><trkpt lat='1' lon='190'/></trkseg></trk></gpx>")
         #expect(d.counts == [.invalidCoordinate: 2, .missingTime: 1])
         #expect(d.examples.allSatisfy { $0.line > 0 })
     }

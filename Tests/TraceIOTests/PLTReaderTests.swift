@@ -5,8 +5,12 @@ import TraceGeodesy
 import TraceIO
 
 /// An OziExplorer header with `name` (bytes, so Latin-1 can be tested) and `count`.
-private func ozi(name: [UInt8] = Array("Walk".utf8), count: Int, datum: String = "WGS 84", rows: [String], lineEnd: String = "\r\n") -> [UInt8] {
-    var b = Array("OziExplorer Track Point File Version 2.1\(lineEnd)\(datum)\(lineEnd)Altitude is in Feet\(lineEnd)Reserved 3\(lineEnd)0,2,255,".utf8)
+private func ozi(name: [UInt8] = Array("Walk".utf8), count: Int, datum: String = "WGS 84", rows: [String], lineEnd: String = "\r\n")
+    -> [UInt8]
+{
+    var b = Array(
+        "OziExplorer Track Point File Version 2.1\(lineEnd)\(datum)\(lineEnd)Altitude is in Feet\(lineEnd)Reserved 3\(lineEnd)0,2,255,".utf8
+    )
     b += name
     b += Array(",1,0,2,8421376,0\(lineEnd)\(count)\(lineEnd)".utf8)
     for r in rows { b += Array((r + lineEnd).utf8) }
@@ -21,11 +25,14 @@ private func readPLT(_ bytes: [UInt8], options: ReadOptions = ReadOptions()) thr
 struct PLTReaderTests {
     @Test("points: space-padded fields, feet to metres, -777 is no altitude, OLE day numbers to UTC")
     func points() throws {
-        let r = try readPLT(ozi(count: 3, rows: [
-            "  47.466222,   3.747318,0, 1258.8,39307.3279977, 13-ao\u{FB}t-07, 07:52:19",
-            "  47.466150,   3.747233,0, -777,39307.3281134, 13-ao\u{FB}t-07, 07:52:29",
-            "  47.466130,  -3.747113,0, 0,39307.3282292, 13-ao\u{FB}t-07, 07:52:39",
-        ]))
+        let r = try readPLT(
+            ozi(
+                count: 3,
+                rows: [
+                    "  47.466222,   3.747318,0, 1258.8,39307.3279977, 13-ao\u{FB}t-07, 07:52:19",
+                    "  47.466150,   3.747233,0, -777,39307.3281134, 13-ao\u{FB}t-07, 07:52:29",
+                    "  47.466130,  -3.747113,0, 0,39307.3282292, 13-ao\u{FB}t-07, 07:52:39",
+                ]))
         #expect(r.shape == "T(Walk) S P P P")
         let p = r.points
         #expect(p[0].coordinate == (try Coordinate(latitude: 47.466222, longitude: 3.747318)))
@@ -40,11 +47,14 @@ struct PLTReaderTests {
 
     @Test("day numbers snap to the whole second only within their written precision")
     func dayPrecision() throws {
-        let r = try readPLT(ozi(count: 3, rows: [
-            "1,2,0,0,39744.1201851852,2008-10-23,02:53:04",  // GeoLife: 10 decimals
-            "1,2,0,0,39744.5000058,x,y",  // 0.501 s after noon: not a whole second at 7 decimals
-            "1,2,0,0,25569,x,y",  // the Unix epoch, no fraction
-        ]))
+        let r = try readPLT(
+            ozi(
+                count: 3,
+                rows: [
+                    "1,2,0,0,39744.1201851852,2008-10-23,02:53:04",  // GeoLife: 10 decimals
+                    "1,2,0,0,39744.5000058,x,y",  // 0.501 s after noon: not a whole second at 7 decimals
+                    "1,2,0,0,25569,x,y",  // the Unix epoch, no fraction
+                ]))
         #expect(r.points[0].time == utc("2008-10-23T02:53:04Z"))
         let t = r.points[1].time!.nanoseconds - utc("2008-10-23T12:00:00Z").nanoseconds
         #expect(abs(t - 501_120_000) < 1_000)
@@ -53,9 +63,12 @@ struct PLTReaderTests {
 
     @Test("break flag 1 starts a new segment (not on the first point)")
     func segments() throws {
-        let r = try readPLT(ozi(count: 5, rows: [
-            "1,2,1,0,39307.1,,", "1,2,0,0,39307.2,,", "1,2,1,0,39307.3,,", "1,2,0,0,39307.4,,", "1,2,1,0,39307.5,,",
-        ]))
+        let r = try readPLT(
+            ozi(
+                count: 5,
+                rows: [
+                    "1,2,1,0,39307.1,,", "1,2,0,0,39307.2,,", "1,2,1,0,39307.3,,", "1,2,0,0,39307.4,,", "1,2,1,0,39307.5,,",
+                ]))
         #expect(r.shape == "T(Walk) S P P S P P S P")
         #expect(r.count(.timeWentBackwards) == 0)
     }
@@ -80,7 +93,8 @@ struct PLTReaderTests {
 
     @Test("GeoLife header, LF line ends; the date and time columns stand in for a missing day number")
     func geolife() throws {
-        let text = "Geolife trajectory\nWGS 84\nAltitude is in Feet\nReserved 3\n0,2,255,My Track,0,0,2,8421376\n0\n"
+        let text =
+            "Geolife trajectory\nWGS 84\nAltitude is in Feet\nReserved 3\n0,2,255,My Track,0,0,2,8421376\n0\n"
             + "39.984702,116.318417,0,492,39744.1201851852,2008-10-23,02:53:04\n"
             + "39.984683,116.31845,0,492,,2008-10-23,02:53:10\n"
         let r = try readPLT(Array(text.utf8))
@@ -104,7 +118,8 @@ struct PLTReaderTests {
 
     @Test("bad rows: unreadable or missing coordinates are dropped; bad altitude and day number are reported")
     func badRows() throws {
-        let r = try readPLT(ozi(count: 6, rows: ["x,2,0,0,39307.1,,", "1,,0,0,39307.2,,", "1", "1,2,0,high,39307.3,,", "1,2,0,0,soon,,", "1,2,0,0,,,"]))
+        let r = try readPLT(
+            ozi(count: 6, rows: ["x,2,0,0,39307.1,,", "1,,0,0,39307.2,,", "1", "1,2,0,high,39307.3,,", "1,2,0,0,soon,,", "1,2,0,0,,,"]))
         #expect(r.points.count == 3)
         #expect(r.count(.invalidCoordinate) == 1)
         #expect(r.count(.missingCoordinate) == 2)
@@ -119,20 +134,25 @@ struct PLTReaderTests {
         let notPLT = readError { () throws(TraceReadError) in try readPLT(Array("lat,lon\n1,2\n".utf8)) }
         #expect(notPLT?.line == 1)
         #expect(notPLT?.message.contains("not an OziExplorer track file") == true)
-        let truncated = readError { () throws(TraceReadError) in try readPLT(Array("OziExplorer Track Point File Version 2.1\r\nWGS 84\r\n".utf8)) }
+        let truncated = readError { () throws(TraceReadError) in
+            try readPLT(Array("OziExplorer Track Point File Version 2.1\r\nWGS 84\r\n".utf8))
+        }
         #expect(truncated?.message == "truncated header: expected 6 header lines, found 2")
         #expect(readError { () throws(TraceReadError) in try readPLT([]) }?.message.contains("empty file") == true)
     }
 
     @Test("policy fail stops at the first problem")
     func fail() {
-        let e = readError { () throws(TraceReadError) in try readPLT(ozi(count: 2, rows: ["1,2,0,0,39307.1,,", "1,2,0,0,39307.0,,"]), options: ReadOptions(policy: .fail)) }
+        let e = readError { () throws(TraceReadError) in
+            try readPLT(ozi(count: 2, rows: ["1,2,0,0,39307.1,,", "1,2,0,0,39307.0,,"]), options: ReadOptions(policy: .fail))
+        }
         #expect(e?.line == 8)
         #expect(e?.message.hasPrefix("time goes backwards") == true)
     }
 
-    @Test("the OziExplorer sample: 44 points, feet, Latin-1 name, header count 2390",
-          .enabled(if: corpusAvailable, "shared corpus not found (../shared/traces beside the checkout, or $TRACEKIT_SHARED/traces)"))
+    @Test(
+        "the OziExplorer sample: 44 points, feet, Latin-1 name, header count 2390",
+        .enabled(if: corpusAvailable, "shared corpus not found (../shared/traces beside the checkout, or $TRACEKIT_SHARED/traces)"))
     func corpusFile() throws {
         let path = corpus("plt/gpsbabel-ozi_20070813_short.plt")
         let reader = try openTrace(path)
@@ -142,7 +162,10 @@ struct PLTReaderTests {
         #expect(r.shape.hasPrefix("T(Vézelay / Cuncy-lès-Varzy) S P"))
         #expect(r.tracks == 1 && r.segments == 1)
         #expect(r.diagnostics.counts.isEmpty)
-        #expect(r.diagnostics.assumptions.sorted() == ["PLT times (no zone) were read as UTC", "the header says 2390 points but the file has 44"])
+        #expect(
+            r.diagnostics.assumptions.sorted() == [
+                "PLT times (no zone) were read as UTC", "the header says 2390 points but the file has 44",
+            ])
         #expect(r.points[0].time == utc("2007-08-13T07:52:19Z"))
         #expect(r.points[43].time == utc("2007-08-13T07:57:02Z"))  // written "07:57:01", day number 39307.3312731
         #expect(abs(r.points[0].elevation! - 1258.8 * 0.3048) < 1e-9)
@@ -150,7 +173,9 @@ struct PLTReaderTests {
         // truncated (as Delphi formats it); every day number is within its precision (±4.32 ms)
         // of a whole second, which the reader keeps. So the text is that second, or 1 s behind
         // it where the 7-decimal number fell just below the second (16 of the 44 rows).
-        let lines = try String(contentsOfFile: path, encoding: .isoLatin1).components(separatedBy: "\r\n").dropFirst(6).filter { !$0.isEmpty }
+        let lines = try String(contentsOfFile: path, encoding: .isoLatin1).components(separatedBy: "\r\n").dropFirst(6).filter {
+            !$0.isEmpty
+        }
         #expect(lines.count == 44)
         var behind = 0
         for (line, fix) in zip(lines, r.points) {

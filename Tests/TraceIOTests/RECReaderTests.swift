@@ -17,8 +17,12 @@ struct RECReaderTests {
     @Test("location records: lat, lon, tst, acc, alt, vac, vel (km/h), cog, tid")
     func location() throws {
         let r = try readREC([
-            rec(#"{"tst":1440395361,"acc":3000,"_type":"location","alt":51,"lon":10.02785726730668,"vac":29,"vel":-1,"lat":52.37888580984668,"cog":-1,"tid":"NE","batt":96}"#),
-            rec(#"{"_type":"location","tst":1440403798,"acc":5,"alt":166,"lon":12.71,"vac":6,"vel":36,"lat":51.26,"cog":118,"tid":"NE"}"#, topic: "owntracks/jane/phone"),
+            rec(
+                #"{"tst":1440395361,"acc":3000,"_type":"location","alt":51,"lon":10.02785726730668,"vac":29,"vel":-1,"lat":52.37888580984668,"cog":-1,"tid":"NE","batt":96}"#
+            ),
+            rec(
+                #"{"_type":"location","tst":1440403798,"acc":5,"alt":166,"lon":12.71,"vac":6,"vel":36,"lat":51.26,"cog":118,"tid":"NE"}"#,
+                topic: "owntracks/jane/phone"),
         ])
         #expect(r.shape == "T S P P")
         let a = r.points[0], b = r.points[1]
@@ -102,13 +106,16 @@ struct RECReaderTests {
 
     @Test("blank lines are skipped; no final line end is fine")
     func framing() throws {
-        let text = "\n" + rec(#"{"_type":"location","tst":1,"lat":1,"lon":2}"#) + "\r\n\r\n" + rec(#"{"_type":"location","tst":2,"lat":1,"lon":3}"#)
+        let text =
+            "\n" + rec(#"{"_type":"location","tst":1,"lat":1,"lon":2}"#) + "\r\n\r\n"
+            + rec(#"{"_type":"location","tst":2,"lat":1,"lon":3}"#)
         let r = try readTrace(RECReader(bytes: Array(text.utf8)))
         #expect(r.points.count == 2)
     }
 
-    @Test("the OwnTracks iPhone stream: 23 locations, 2 lwt records skipped",
-          .enabled(if: corpusAvailable, "shared corpus not found (../shared/traces beside the checkout, or $TRACEKIT_SHARED/traces)"))
+    @Test(
+        "the OwnTracks iPhone stream: 23 locations, 2 lwt records skipped",
+        .enabled(if: corpusAvailable, "shared corpus not found (../shared/traces beside the checkout, or $TRACEKIT_SHARED/traces)"))
     func corpusFile() throws {
         let reader = try openTrace(corpus("other/owntracks-demo-iphone.rec"))
         #expect(reader.format == .rec)

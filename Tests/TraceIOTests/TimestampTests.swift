@@ -1,42 +1,45 @@
 import Glibc
 import TestSupport
 import Testing
+
 @testable import TraceIO
 
 private let second: Int64 = 1_000_000_000
 
 @Suite("Timestamp")
 struct TimestampTests {
-    @Test("known instants", arguments: [
-        ("1970-01-01T00:00:00Z", 0, true),
-        ("1970-01-01T00:00:00", 0, false),
-        ("1969-12-31T23:59:59Z", -second, true),
-        ("1969-12-31T23:59:59.999999999Z", -1, true),
-        ("2000-02-29T12:34:56.789Z", 951_827_696 * second + 789_000_000, true),
-        ("2019-12-15T20:19:55+01:00", 1_576_437_595 * second, true),
-        ("2019-12-15T20:19:55+0100", 1_576_437_595 * second, true),
-        ("2019-12-15T20:19:55+01", 1_576_437_595 * second, true),
-        ("2019-12-15T14:49:55-04:30", 1_576_437_595 * second, true),
-        ("2019-12-15T19:19:55-00:00", 1_576_437_595 * second, true),
-        ("2019-12-16T04:19:55+09:00", 1_576_437_595 * second, true),
-        ("1901-12-13T20:45:52Z", -2_147_483_648 * second, true),
-        ("2019-05-01T04:31:11.1234567Z", 1_556_685_071 * second + 123_456_700, true),
-        ("2019-05-01T04:31:11,5Z", 1_556_685_071 * second + 500_000_000, true),
-        ("2019-05-01 04:31:11.000z", 1_556_685_071 * second, true),
-        ("2019-05-01t04:31:11", 1_556_685_071 * second, false),
-        ("2019-05-01T04:31:11.123456789", 1_556_685_071 * second + 123_456_789, false),
-        ("2019-05-01T04:31:11.1234567894Z", 1_556_685_071 * second + 123_456_789, true),  // rounds down
-        ("2019-05-01T04:31:11.1234567895Z", 1_556_685_071 * second + 123_456_790, true),  // half up
-        ("2019-05-01T04:31:11.99999999950000Z", 1_556_685_072 * second, true),  // carries into the second
-        ("2019-05-01T04:31:11.000000000000000000001Z", 1_556_685_071 * second, true),
-        ("2016-12-31T23:59:60Z", 1_483_228_800 * second, true),  // leap second = next minute's :00
-        ("2016-12-31T23:59:60.5Z", 1_483_228_800 * second + 500_000_000, true),
-        ("2016-12-31T24:00:00Z", 1_483_228_800 * second, true),  // end of day = next midnight
-        ("2016-12-31T24:00:00.000Z", 1_483_228_800 * second, true),
-        ("1677-09-21T00:12:43.145224192Z", Int64.min, true),  // the Int64 range
-        ("2262-04-11T23:47:16.854775807Z", Int64.max, true),
-        ("2262-04-12T01:47:16.854775807+02:00", Int64.max, true),
-    ] as [(String, Int64, Bool)])
+    @Test(
+        "known instants",
+        arguments: [
+            ("1970-01-01T00:00:00Z", 0, true),
+            ("1970-01-01T00:00:00", 0, false),
+            ("1969-12-31T23:59:59Z", -second, true),
+            ("1969-12-31T23:59:59.999999999Z", -1, true),
+            ("2000-02-29T12:34:56.789Z", 951_827_696 * second + 789_000_000, true),
+            ("2019-12-15T20:19:55+01:00", 1_576_437_595 * second, true),
+            ("2019-12-15T20:19:55+0100", 1_576_437_595 * second, true),
+            ("2019-12-15T20:19:55+01", 1_576_437_595 * second, true),
+            ("2019-12-15T14:49:55-04:30", 1_576_437_595 * second, true),
+            ("2019-12-15T19:19:55-00:00", 1_576_437_595 * second, true),
+            ("2019-12-16T04:19:55+09:00", 1_576_437_595 * second, true),
+            ("1901-12-13T20:45:52Z", -2_147_483_648 * second, true),
+            ("2019-05-01T04:31:11.1234567Z", 1_556_685_071 * second + 123_456_700, true),
+            ("2019-05-01T04:31:11,5Z", 1_556_685_071 * second + 500_000_000, true),
+            ("2019-05-01 04:31:11.000z", 1_556_685_071 * second, true),
+            ("2019-05-01t04:31:11", 1_556_685_071 * second, false),
+            ("2019-05-01T04:31:11.123456789", 1_556_685_071 * second + 123_456_789, false),
+            ("2019-05-01T04:31:11.1234567894Z", 1_556_685_071 * second + 123_456_789, true),  // rounds down
+            ("2019-05-01T04:31:11.1234567895Z", 1_556_685_071 * second + 123_456_790, true),  // half up
+            ("2019-05-01T04:31:11.99999999950000Z", 1_556_685_072 * second, true),  // carries into the second
+            ("2019-05-01T04:31:11.000000000000000000001Z", 1_556_685_071 * second, true),
+            ("2016-12-31T23:59:60Z", 1_483_228_800 * second, true),  // leap second = next minute's :00
+            ("2016-12-31T23:59:60.5Z", 1_483_228_800 * second + 500_000_000, true),
+            ("2016-12-31T24:00:00Z", 1_483_228_800 * second, true),  // end of day = next midnight
+            ("2016-12-31T24:00:00.000Z", 1_483_228_800 * second, true),
+            ("1677-09-21T00:12:43.145224192Z", Int64.min, true),  // the Int64 range
+            ("2262-04-11T23:47:16.854775807Z", Int64.max, true),
+            ("2262-04-12T01:47:16.854775807+02:00", Int64.max, true),
+        ] as [(String, Int64, Bool)])
     func known(text: String, nanoseconds: Int64, hadZone: Bool) throws {
         let parsed = try #require(Timestamp.parseISO8601(text))
         #expect(parsed.timestamp.nanoseconds == nanoseconds)
@@ -47,23 +50,25 @@ struct TimestampTests {
         #expect(viaBytes?.timestamp == parsed.timestamp)
     }
 
-    @Test("rejects invalid text and impossible dates", arguments: [
-        "", "2019-05-01", "2019-05-01T04:31", "2019-5-1T04:31:11Z", "2019-05-1T04:31:11Z", "19-05-01T04:31:11Z",
-        "2019-02-30T00:00:00Z", "2019-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2019-04-31T00:00:00Z",
-        "2019-13-01T00:00:00Z", "2019-00-01T00:00:00Z", "2019-01-00T00:00:00Z", "2019-01-32T00:00:00Z",
-        "2019-05-01T25:00:00Z", "2019-05-01T04:60:00Z", "2019-05-01T04:31:61Z", "2019-05-01T24:00:01Z",
-        "2019-05-01T24:01:00Z", "2019-05-01T24:00:00.5Z", "2019-05-01T24:00:00.0000000001Z",
-        "2019-05-01X04:31:11Z", "2019-05-01T04:31:11.Z", "2019-05-01T04:31:11.", "2019-05-01T04:31:11,",
-        "2019-05-01T04:31:11ZZ", "2019-05-01T04:31:11Z ", " 2019-05-01T04:31:11Z", "2019-05-01T04:31:11 Z",
-        "2019-05-01T04:31:11+1", "2019-05-01T04:31:11+01:", "2019-05-01T04:31:11+01:0", "2019-05-01T04:31:11+010",
-        "2019-05-01T04:31:11+0100Z", "2019-05-01T04:31:11+24:00", "2019-05-01T04:31:11+01:60",
-        "2019-05-01T04:31:11+01::00", "2019-05-01T04:31:11UTC", "2019/05/01T04:31:11Z", "2019-05-01T04-31-11Z",
-        "2019-05-01T4:31:11Z", "+2019-05-01T04:31:11Z", "2019-05-01T04:31:11.1.2Z", "2019-05-01T04:31:11.-1Z",
-        "２０１９-05-01T04:31:11Z",
-        // Valid dates outside the Int64 nanosecond range (1677-09-21 … 2262-04-11).
-        "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "0000-01-01T00:00:00Z",
-        "1677-09-21T00:12:43.145224191Z", "2262-04-11T23:47:16.854775808Z", "2262-04-11T23:47:16.8547758075Z",
-    ])
+    @Test(
+        "rejects invalid text and impossible dates",
+        arguments: [
+            "", "2019-05-01", "2019-05-01T04:31", "2019-5-1T04:31:11Z", "2019-05-1T04:31:11Z", "19-05-01T04:31:11Z",
+            "2019-02-30T00:00:00Z", "2019-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2019-04-31T00:00:00Z",
+            "2019-13-01T00:00:00Z", "2019-00-01T00:00:00Z", "2019-01-00T00:00:00Z", "2019-01-32T00:00:00Z",
+            "2019-05-01T25:00:00Z", "2019-05-01T04:60:00Z", "2019-05-01T04:31:61Z", "2019-05-01T24:00:01Z",
+            "2019-05-01T24:01:00Z", "2019-05-01T24:00:00.5Z", "2019-05-01T24:00:00.0000000001Z",
+            "2019-05-01X04:31:11Z", "2019-05-01T04:31:11.Z", "2019-05-01T04:31:11.", "2019-05-01T04:31:11,",
+            "2019-05-01T04:31:11ZZ", "2019-05-01T04:31:11Z ", " 2019-05-01T04:31:11Z", "2019-05-01T04:31:11 Z",
+            "2019-05-01T04:31:11+1", "2019-05-01T04:31:11+01:", "2019-05-01T04:31:11+01:0", "2019-05-01T04:31:11+010",
+            "2019-05-01T04:31:11+0100Z", "2019-05-01T04:31:11+24:00", "2019-05-01T04:31:11+01:60",
+            "2019-05-01T04:31:11+01::00", "2019-05-01T04:31:11UTC", "2019/05/01T04:31:11Z", "2019-05-01T04-31-11Z",
+            "2019-05-01T4:31:11Z", "+2019-05-01T04:31:11Z", "2019-05-01T04:31:11.1.2Z", "2019-05-01T04:31:11.-1Z",
+            "２０１９-05-01T04:31:11Z",
+            // Valid dates outside the Int64 nanosecond range (1677-09-21 … 2262-04-11).
+            "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "0000-01-01T00:00:00Z",
+            "1677-09-21T00:12:43.145224191Z", "2262-04-11T23:47:16.854775808Z", "2262-04-11T23:47:16.8547758075Z",
+        ])
     func rejects(text: String) {
         #expect(Timestamp.parseISO8601(text) == nil)
     }
@@ -150,7 +155,8 @@ struct TimestampTests {
             let floored = ns - ((ns % unit) + unit) % unit
             if Timestamp.parseISO8601(shortest)?.timestamp != t || shortest.utf8.count != expectedLength
                 || Timestamp.parseISO8601(full)?.timestamp != t
-                || Timestamp.parseISO8601(truncated)?.timestamp.nanoseconds != floored {
+                || Timestamp.parseISO8601(truncated)?.timestamp.nanoseconds != floored
+            {
                 if failures.count < 10 { failures.append("\(ns): \(shortest) \(full) \(truncated)") }
             }
         }
@@ -208,7 +214,7 @@ struct TimestampTests {
         var rng = SplitMix64(seed: 11)
         for _ in 0..<10_000 {
             let base = Int64(bitPattern: rng.next() % 4_000_000_000_000_000_000)
-            let d = Int64(bitPattern: rng.next() % 100_000_000_000_000)   // up to 27.8 hours
+            let d = Int64(bitPattern: rng.next() % 100_000_000_000_000)  // up to 27.8 hours
             let x = Timestamp(nanoseconds: base + d).seconds(since: Timestamp(nanoseconds: base))
             #expect(x == Double(d) / 1e9, "\(base) + \(d) ns")
         }
@@ -232,7 +238,9 @@ struct TimestampCommonFormTests {
     func everyByte() {
         var mismatches: [String] = []
         var taken = 0
-        for base in ["2024-02-29T23:59:59Z", "2023-02-28T00:00:00Z", "1970-01-01T00:00:00Z", "2261-12-31T12:34:56Z", "2000-12-31T09:05:07Z"] {
+        for base in [
+            "2024-02-29T23:59:59Z", "2023-02-28T00:00:00Z", "1970-01-01T00:00:00Z", "2261-12-31T12:34:56Z", "2000-12-31T09:05:07Z",
+        ] {
             let original = Array(base.utf8)
             if original.withUnsafeBufferPointer({ Timestamp.parseCommonUTC($0.baseAddress!) }) != nil { taken += 1 }
             for position in original.indices {
@@ -279,7 +287,8 @@ struct TimestampCommonFormTests {
         for _ in 0..<200_000 {
             func two(_ n: UInt64) -> String { n < 10 ? "0\(n)" : "\(n)" }
             let year = 1960 + rng.next() % 320
-            let text = "\(year)-\(two(rng.next() % 14))-\(two(rng.next() % 33))T\(two(rng.next() % 26)):\(two(rng.next() % 62)):\(two(rng.next() % 62))Z"
+            let text =
+                "\(year)-\(two(rng.next() % 14))-\(two(rng.next() % 33))T\(two(rng.next() % 26)):\(two(rng.next() % 62)):\(two(rng.next() % 62))Z"
             let bytes = Array(text.utf8)
             if bytes.withUnsafeBufferPointer({ Timestamp.parseCommonUTC($0.baseAddress!) }) != nil { taken += 1 }
             if !Self.agrees(bytes) && mismatches.count < 10 { mismatches.append(text) }
@@ -299,11 +308,15 @@ struct TimestampCommonFormTests {
             // Mostly a new time of day on the same date; sometimes a new date, a broken byte
             // anywhere, or a date that does not exist.
             switch rng.next() % 20 {
-            case 0: text.replaceSubrange(0..<10, with: Array("\(1960 + rng.next() % 320)-\(rng.next() % 2)\(rng.next() % 10)-\(rng.next() % 4)\(rng.next() % 10)".utf8))
+            case 0:
+                text.replaceSubrange(
+                    0..<10,
+                    with: Array("\(1960 + rng.next() % 320)-\(rng.next() % 2)\(rng.next() % 10)-\(rng.next() % 4)\(rng.next() % 10)".utf8))
             case 1: text[Int(rng.next() % 20)] = UInt8(truncatingIfNeeded: rng.next())
             case 2: text = Array("2024-05-01T00:00:00Z".utf8)
             default:
-                let t = Array("\(rng.next() % 3)\(rng.next() % 10):\(rng.next() % 7)\(rng.next() % 10):\(rng.next() % 7)\(rng.next() % 10)".utf8)
+                let t = Array(
+                    "\(rng.next() % 3)\(rng.next() % 10):\(rng.next() % 7)\(rng.next() % 10):\(rng.next() % 7)\(rng.next() % 10)".utf8)
                 text.replaceSubrange(11..<19, with: t)
             }
             guard text.count == 20 else { text = Array("2024-05-01T00:00:00Z".utf8); continue }

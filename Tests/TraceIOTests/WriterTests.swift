@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TraceGeodesy
 import TraceJSON
+
 @testable import TraceIO
 
 /// Writes `items` in `format` to a temporary file and returns its path.
@@ -27,14 +28,21 @@ func readAll(_ path: String) throws -> [TraceItem] {
 struct WriterTests {
     /// A document exercising every field.
     static let sample: [TraceItem] = {
-        var a = Fix(coordinate: try! Coordinate(latitude: 47.376887123456789, longitude: 8.541694), time: Timestamp(nanoseconds: 1_700_000_000_123_456_789))
+        var a = Fix(
+            coordinate: try! Coordinate(latitude: 47.376887123456789, longitude: 8.541694),
+            time: Timestamp(nanoseconds: 1_700_000_000_123_456_789))
         a.elevation = 408.25; a.horizontalAccuracy = 4.5; a.verticalAccuracy = 3; a.hdop = 0.9; a.vdop = 1.1; a.pdop = 1.4
-        a.satellites = 9; a.fixType = .threeD; a.speed = 12.75; a.course = 271.5; a.name = "A <&> \"B\""; a.role = "helper"; a.state = "En Route"
-        var b = Fix(coordinate: try! Coordinate(latitude: -0.000001, longitude: -179.9999999), time: Timestamp(nanoseconds: 1_700_000_001_000_000_000))
+        a.satellites = 9; a.fixType = .threeD; a.speed = 12.75; a.course = 271.5; a.name = "A <&> \"B\""; a.role = "helper";
+        a.state = "En Route"
+        var b = Fix(
+            coordinate: try! Coordinate(latitude: -0.000001, longitude: -179.9999999),
+            time: Timestamp(nanoseconds: 1_700_000_001_000_000_000))
         b.elevation = -12
         var w = Fix(coordinate: try! Coordinate(latitude: 1, longitude: 2))
         w.name = "pickup"
-        return [.waypoint(w), .trackStart(name: "Ride, \"one\""), .segmentStart, .trackPoint(a), .trackPoint(b), .segmentStart, .trackPoint(a)]
+        return [
+            .waypoint(w), .trackStart(name: "Ride, \"one\""), .segmentStart, .trackPoint(a), .trackPoint(b), .segmentStart, .trackPoint(a),
+        ]
     }()
 
     @Test("GPX: read → write → read gives the same items, every field exact")
@@ -44,8 +52,11 @@ struct WriterTests {
         #expect(try readAll(path) == Self.sample)
     }
 
-    @Test("the corpus survives a GPX round trip unchanged",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces/gpx").path), "../shared/traces not found: skipped"))
+    @Test(
+        "the corpus survives a GPX round trip unchanged",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces/gpx").path),
+            "../shared/traces not found: skipped"))
     func corpusRoundTrip() throws {
         let dir = sharedFolder.appendingPathComponent("traces/gpx")
         for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name.hasSuffix(".gpx") {
@@ -117,7 +128,9 @@ struct WriterTests {
         #expect(features[0]["geometry"]?["type"]?.kind == .string("Point"))
         let line = features[1]
         #expect(line["geometry"]?["type"]?.kind == .string("LineString"))
-        guard case .array(let coords)? = line["geometry"]?["coordinates"]?.kind, case .array(let times)? = line["properties"]?["times"]?.kind else {
+        guard case .array(let coords)? = line["geometry"]?["coordinates"]?.kind,
+            case .array(let times)? = line["properties"]?["times"]?.kind
+        else {
             Issue.record("no coordinates or times"); return
         }
         #expect(coords.count == 2 && times.count == 2)
@@ -139,8 +152,15 @@ struct WriterTests {
         close(fd)
         defer { unlink(path) }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 4 && lines[0] == "track,segment,time,latitude,longitude,elevation,hAcc,vAcc,hdop,vdop,pdop,satellites,fix,speed,course,name,role,state")
-        #expect(lines[1] == "1,1,2023-11-14T22:13:20.123456789Z,47.37688712345679,8.541694,408.25,4.5,3,0.9,1.1,1.4,9,3d,12.75,271.5,\"A <&> \"\"B\"\"\",helper,En Route")
+        #expect(
+            lines.count == 4
+                && lines[0]
+                    == "track,segment,time,latitude,longitude,elevation,hAcc,vAcc,hdop,vdop,pdop,satellites,fix,speed,course,name,role,state"
+        )
+        #expect(
+            lines[1]
+                == "1,1,2023-11-14T22:13:20.123456789Z,47.37688712345679,8.541694,408.25,4.5,3,0.9,1.1,1.4,9,3d,12.75,271.5,\"A <&> \"\"B\"\"\",helper,En Route"
+        )
         #expect(lines[3].hasPrefix("1,2,"))
         #expect(writer.notWritten == ["waypoint": 1, "track name": 1])
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TraceIO
 
 /// The reference: XML 1.0's Char production over a decoded string.
@@ -8,7 +9,8 @@ private func isXMLDocumentText(_ bytes: [UInt8]) -> Bool {
     guard let s = String(validating: bytes, as: UTF8.self) else { return false }
     return s.unicodeScalars.allSatisfy { u in
         let v = u.value
-        return v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v) || (0x10000...0x10FFFF).contains(v)
+        return v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v)
+            || (0x10000...0x10FFFF).contains(v)
     }
 }
 
@@ -16,8 +18,10 @@ private func isXMLDocumentText(_ bytes: [UInt8]) -> Bool {
 struct XMLCharacterTests {
     /// Random bytes biased towards the interesting ones: ASCII, controls, lead and continuation bytes.
     static func sample(_ rng: inout SplitMix64) -> [UInt8] {
-        let alphabet: [UInt8] = [0x41, 0x20, 0x0A, 0x09, 0x0D, 0x00, 0x01, 0x1F, 0x7F, 0x80, 0xBF, 0x9F, 0xA0, 0x8F, 0x90,
-                                 0xC2, 0xC0, 0xDF, 0xE0, 0xED, 0xEF, 0xBE, 0xF0, 0xF4, 0xF5, 0xFF, 0x3C]
+        let alphabet: [UInt8] = [
+            0x41, 0x20, 0x0A, 0x09, 0x0D, 0x00, 0x01, 0x1F, 0x7F, 0x80, 0xBF, 0x9F, 0xA0, 0x8F, 0x90,
+            0xC2, 0xC0, 0xDF, 0xE0, 0xED, 0xEF, 0xBE, 0xF0, 0xF4, 0xF5, 0xFF, 0x3C,
+        ]
         return (0..<Int(rng.uniform(0, 48))).map { _ in
             rng.uniform(0, 1) < 0.3 ? UInt8(rng.uniform(0, 256)) : alphabet[Int(rng.uniform(0, Double(alphabet.count)))]
         }
@@ -38,7 +42,9 @@ struct XMLCharacterTests {
                 let cut = bytes.isEmpty ? 0 : Int(rng.uniform(0, Double(bytes.count)))
                 let first = XMLCharacters.scan(base, from: 0, to: cut, latin1: false)
                 var verdict = first.problem
-                if verdict == nil || verdict == .truncated { verdict = XMLCharacters.scan(base, from: first.valid, to: b.count, latin1: false).problem }
+                if verdict == nil || verdict == .truncated {
+                    verdict = XMLCharacters.scan(base, from: first.valid, to: b.count, latin1: false).problem
+                }
                 #expect((verdict == nil) == expected, "\(bytes) cut at \(cut)")
             }
         }
@@ -62,12 +68,16 @@ struct XMLCharacterTests {
         // Mostly printable ASCII, tab, LF and CR (so the block paths run long), with now and then
         // any byte: controls, DEL, bytes whose value with bit 2 set is CR (0x09, 0x0D, and the
         // near misses 0x05, 0x0B, 0x0C), lead and continuation bytes.
-        let rare: [UInt8] = [0x00, 0x01, 0x05, 0x08, 0x0B, 0x0C, 0x0E, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xEF, 0xBF, 0xBE, 0xF0, 0xFF]
+        let rare: [UInt8] = [
+            0x00, 0x01, 0x05, 0x08, 0x0B, 0x0C, 0x0E, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xEF, 0xBF, 0xBE, 0xF0, 0xFF,
+        ]
         for round in 0..<20_000 {
             let length = Int(rng.uniform(0, 300))
             let density = [0.0, 0.001, 0.01, 0.1][round % 4]
             let bytes: [UInt8] = (0..<length).map { _ in
-                if rng.uniform(0, 1) < density { return rng.uniform(0, 1) < 0.5 ? rare[Int(rng.uniform(0, Double(rare.count)))] : UInt8(rng.uniform(0, 256)) }
+                if rng.uniform(0, 1) < density {
+                    return rng.uniform(0, 1) < 0.5 ? rare[Int(rng.uniform(0, Double(rare.count)))] : UInt8(rng.uniform(0, 256))
+                }
                 let r = rng.uniform(0, 1)
                 return r < 0.05 ? [0x09, 0x0A, 0x0D][Int(rng.uniform(0, 3))] : UInt8(rng.uniform(0x20, 0x80))
             }
@@ -99,7 +109,9 @@ struct XMLCharacterTests {
                 var bytes = [UInt8](repeating: 0x61, count: 80)
                 bytes[lane] = UInt8(value)
                 let fast = bytes.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: 80, latin1: false) }
-                let slow = bytes.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: 80, latin1: false, blocks: false) }
+                let slow = bytes.withUnsafeBufferPointer {
+                    XMLCharacters.scan($0.baseAddress!, from: 0, to: 80, latin1: false, blocks: false)
+                }
                 #expect(fast == slow, "byte \(value) in lane \(lane)")
                 let allowed = value == 0x09 || value == 0x0A || value == 0x0D || (value >= 0x20 && value < 0x80)
                 #expect((fast.problem == nil) == allowed, "byte \(value) in lane \(lane)")
@@ -138,13 +150,18 @@ struct XMLCharacterTests {
             for density in [1.0, 0.5, 0.03] {
                 var bytes = (0..<length).map { _ in rng.uniform(0, 1) < density ? UInt8(0x0A) : UInt8(0x61) }
                 let expected = bytes.count(where: { $0 == 0x0A })
-                let scan = bytes.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, from: 0, to: $0.count, latin1: false) }
+                let scan = bytes.withUnsafeBufferPointer {
+                    XMLCharacters.scan($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, from: 0, to: $0.count, latin1: false)
+                }
                 #expect(scan == XMLCharacters.Scan(valid: length, problem: nil, lines: expected), "length \(length), density \(density)")
                 // A bad byte near the end: the line feeds before it.
                 if length > 10 {
                     bytes[length - 7] = 0x01
                     let cut = bytes.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: $0.count, latin1: false) }
-                    #expect(cut == XMLCharacters.Scan(valid: length - 7, problem: .forbidden(1), lines: bytes[..<(length - 7)].count(where: { $0 == 0x0A })))
+                    #expect(
+                        cut
+                            == XMLCharacters.Scan(
+                                valid: length - 7, problem: .forbidden(1), lines: bytes[..<(length - 7)].count(where: { $0 == 0x0A })))
                 }
             }
         }
@@ -153,9 +170,13 @@ struct XMLCharacterTests {
     @Test("ISO-8859-1: every byte from 0x20 up is a character, controls are not")
     func latin1() {
         let ok: [UInt8] = Array(0x20...0xFF) + [0x09, 0x0A, 0x0D]
-        #expect(ok.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: $0.count, latin1: true) } == XMLCharacters.Scan(valid: ok.count, problem: nil, lines: 1))
+        #expect(
+            ok.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: $0.count, latin1: true) }
+                == XMLCharacters.Scan(valid: ok.count, problem: nil, lines: 1))
         let bad: [UInt8] = [0x41, 0xE9, 0x01]
-        #expect(bad.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: 3, latin1: true) } == XMLCharacters.Scan(valid: 2, problem: .forbidden(1), lines: 0))
+        #expect(
+            bad.withUnsafeBufferPointer { XMLCharacters.scan($0.baseAddress!, from: 0, to: 3, latin1: true) }
+                == XMLCharacters.Scan(valid: 2, problem: .forbidden(1), lines: 0))
     }
 
     /// Documents as byte strings: each scalar of `text` (all ≤ U+00FF) is one byte.
@@ -166,7 +187,10 @@ struct XMLCharacterTests {
         (raw("<gpx>\u{1}</gpx>"), "t.gpx:1:6: character U+0001 is not allowed in XML"),
         (raw("<gpx>\u{EF}\u{BF}\u{BE}</gpx>"), "t.gpx:1:6: character U+FFFE is not allowed in XML"),
         (raw("<gpx/>\u{E2}\u{82}"), "t.gpx:1:7: not UTF-8 (the file ends inside a multi-byte character)"),
-        (raw("<?xml version='1.0' encoding='ISO-8859-1'?><gpx><wpt \u{CF}\u{9E}t='1'/></gpx>"), "t.gpx:1:54: invalid character U+9E in a name"),
+        (
+            raw("<?xml version='1.0' encoding='ISO-8859-1'?><gpx><wpt \u{CF}\u{9E}t='1'/></gpx>"),
+            "t.gpx:1:54: invalid character U+9E in a name"
+        ),
         (raw("<?xml version='1.0' encoding='ISO-8859-1'?>\n<gpx>\u{7}</gpx>"), "t.gpx:2:6: character U+0007 is not allowed in XML"),
         (raw("<?xml encoding='UTF-8'?><gpx/>"), "t.gpx:1:6: the XML declaration has no version"),
         (raw("<?xml version 1.0?><gpx/>"), "t.gpx:1:15: expected '=' after 'version' in the XML declaration"),

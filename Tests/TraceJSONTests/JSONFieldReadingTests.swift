@@ -31,8 +31,12 @@ struct JSONFieldReadingTests {
         let r = Reader()
         #expect(error { () throws(JSONFileError) in _ = try r.string(v[1], "s") }?.message == "expected a string, found a number")
         #expect(error { () throws(JSONFileError) in _ = try r.bool(v[0], "b") }?.message == "expected true or false, found a string")
-        #expect(error { () throws(JSONFileError) in _ = try r.number(v[1], "n", in: 0...5, lowerOpen: true, unit: "m") }?.message == "must be greater than 0 and at most 5 m, got 0")
-        #expect(error { () throws(JSONFileError) in _ = try r.number(v[3], "n", in: 0...5, unit: "m") }?.message == "must be at least 0 and at most 5 m, got 7")
+        #expect(
+            error { () throws(JSONFileError) in _ = try r.number(v[1], "n", in: 0...5, lowerOpen: true, unit: "m") }?.message
+                == "must be greater than 0 and at most 5 m, got 0")
+        #expect(
+            error { () throws(JSONFileError) in _ = try r.number(v[3], "n", in: 0...5, unit: "m") }?.message
+                == "must be at least 0 and at most 5 m, got 7")
         #expect(try r.number(v[3], "n", in: 0...10, unit: "m") == 7)
         #expect(try r.string(v[0], "s") == "x" && r.bool(v[2], "b"))
         #expect(r.fail(nil, "missing", "required").description == "f.json: missing: required")

@@ -27,7 +27,8 @@ enum GeodTestData {
         for (i, line) in text.split(separator: "\n").enumerated() {
             let f = line.split(separator: " ").map { Double(String($0))! }
             precondition(f.count == 10, "\(url.path):\(i + 1): expected 10 numbers")
-            rows.append(GeodTestRow(line: i + 1, lat1: f[0], lon1: f[1], azi1: f[2], lat2: f[3], lon2: f[4], azi2: f[5], s12: f[6], m12: f[8]))
+            rows.append(
+                GeodTestRow(line: i + 1, lat1: f[0], lon1: f[1], azi1: f[2], lat2: f[3], lon2: f[4], azi2: f[5], s12: f[6], m12: f[8]))
         }
         return rows
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TraceGeodesy
 import TraceProj
 
@@ -40,14 +40,18 @@ enum Claimed {
 struct KarneyOracleTests {
     let geodesic = Geodesic()
 
-    @Test("the full 10,000-line file is used when ../shared is present",
-          .enabled(if: GeodTestData.fullIsPresent,
-                   "../shared/geodesy/GeodTest-short.dat not found: the accuracy tests ran on the committed 500-row slice only, not on the 10,000 rows the README's figures are measured on"))
+    @Test(
+        "the full 10,000-line file is used when ../shared is present",
+        .enabled(
+            if: GeodTestData.fullIsPresent,
+            "../shared/geodesy/GeodTest-short.dat not found: the accuracy tests ran on the committed 500-row slice only, not on the 10,000 rows the README's figures are measured on"
+        ))
     func fullFilePresent() {
         #expect(GeodTestData.full?.count == 10_000)
         #expect(GeodTestData.rows.count == 10_000)
         // The slice is every 20th row of the file (Data/PROVENANCE.md).
-        #expect(GeodTestData.full.map { rows in stride(from: 0, to: rows.count, by: 20).map { rows[$0].s12 } } == GeodTestData.slice.map(\.s12))
+        #expect(
+            GeodTestData.full.map { rows in stride(from: 0, to: rows.count, by: 20).map { rows[$0].s12 } } == GeodTestData.slice.map(\.s12))
     }
 
     @Test("the committed slice is the expected 500 rows")
@@ -74,14 +78,23 @@ struct KarneyOracleTests {
             // |m12|·δα, which must stay within 15 nm, the algorithm's stated position accuracy
             // (Karney 2013, §9).
             let displacement = abs(r.m12) * e * .pi / 180
-            if e > Claimed.geodesicAzimuth { illConditioned += 1; worstDisplacement = max(worstDisplacement, displacement) } else { worstAzimuth = max(worstAzimuth, e) }
-            #expect(e <= Claimed.geodesicAzimuth || displacement <= Claimed.geodesicDisplacement, "line \(r.line): azimuths \(g.initialAzimuth), \(g.finalAzimuth) vs \(r.azi1), \(r.azi2); m12 \(r.m12)")
+            if e > Claimed.geodesicAzimuth {
+                illConditioned += 1; worstDisplacement = max(worstDisplacement, displacement)
+            } else {
+                worstAzimuth = max(worstAzimuth, e)
+            }
+            #expect(
+                e <= Claimed.geodesicAzimuth || displacement <= Claimed.geodesicDisplacement,
+                "line \(r.line): azimuths \(g.initialAzimuth), \(g.finalAzimuth) vs \(r.azi1), \(r.azi2); m12 \(r.m12)")
         }
-        print("exact inverse over \(GeodTestData.rows.count) rows: max |Δs| \(worstDistance) m, max |Δazi| \(worstAzimuth)° on well-conditioned rows; \(illConditioned) rows over 1e-9°, max |m12|·δα \(worstDisplacement) m")
+        print(
+            "exact inverse over \(GeodTestData.rows.count) rows: max |Δs| \(worstDistance) m, max |Δazi| \(worstAzimuth)° on well-conditioned rows; \(illConditioned) rows over 1e-9°, max |m12|·δα \(worstDisplacement) m"
+        )
     }
 
-    @Test("exact inverse is unchanged when both longitudes are shifted (antimeridian wrapping)",
-          arguments: [-180.0, -90.0, 123.456, 170.0, 360.0])
+    @Test(
+        "exact inverse is unchanged when both longitudes are shifted (antimeridian wrapping)",
+        arguments: [-180.0, -90.0, 123.456, 170.0, 360.0])
     func shiftedLongitudes(shift: Double) throws {
         var worst = 0.0
         for r in GeodTestData.slice {
@@ -104,15 +117,19 @@ struct KarneyOracleTests {
                 geodesic.direct(from: p, azimuth: r.azi1, distance: r.s12.nextUp),
             ]
             func errors(_ x: GeodesicDirect) -> (Double, Double, Double) {
-                (abs(x.destination.latitude - r.lat2),
-                 angleDifference(x.destination.longitude, r.lon2) * cos(r.lat2 * .pi / 180),
-                 angleDifference(x.finalAzimuth, r.azi2))
+                (
+                    abs(x.destination.latitude - r.lat2),
+                    angleDifference(x.destination.longitude, r.lon2) * cos(r.lat2 * .pi / 180),
+                    angleDifference(x.finalAzimuth, r.azi2)
+                )
             }
             let e = errors(d)
             let s = moved.map {
-                (abs($0.destination.latitude - d.destination.latitude),
-                 angleDifference($0.destination.longitude, d.destination.longitude) * cos(r.lat2 * .pi / 180),
-                 angleDifference($0.finalAzimuth, d.finalAzimuth))
+                (
+                    abs($0.destination.latitude - d.destination.latitude),
+                    angleDifference($0.destination.longitude, d.destination.longitude) * cos(r.lat2 * .pi / 180),
+                    angleDifference($0.finalAzimuth, d.finalAzimuth)
+                )
             }.reduce((0.0, 0.0, 0.0)) { ($0.0 + $1.0, $0.1 + $1.1, $0.2 + $1.2) }
             #expect(e.0 <= 1e-9 + 2 * s.0, "line \(r.line): latitude")
             #expect(e.1 <= 1e-9 + 2 * s.1, "line \(r.line): longitude")
@@ -147,7 +164,9 @@ struct KarneyOracleTests {
         }
         // The rows under 1.2 km with |latitude| ≤ 80°: 883 of the full file, 45 of the slice.
         #expect(fastRows == (GeodTestData.fullIsPresent ? 883 : 45))
-        print("tangent plane: \(fastRows) fast rows, max error \(worst * 1000) mm; \(otherFast) other rows in the domain, max \(worstOtherFast * 1000) mm; fallback max \(worstFallback) m")
+        print(
+            "tangent plane: \(fastRows) fast rows, max error \(worst * 1000) mm; \(otherFast) other rows in the domain, max \(worstOtherFast * 1000) mm; fallback max \(worstFallback) m"
+        )
     }
 
     @Test("tangent plane azimuths: within 8.3e-7° on rows under 1.2 km with |latitude| ≤ 80°")

@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TraceDomain
 import TraceEnergy
 import TraceIO
 import TraceJSON
-@testable import TraceReplay
 import TraceSharing
+
+@testable import TraceReplay
 
 @Suite("Replay: engine counts, views, energy, determinism")
 struct EngineTests {
@@ -14,18 +15,20 @@ struct EngineTests {
     func enRoute() throws -> ScenarioSpec {
         var spec = ScenarioSpec()
         spec.timeline = try timeline([(.accepted, 0), (.enRoute, 0)])
-        spec.pickup = Sourced(try .init(latitude: 48, longitude: 8), .flag)   // far away: never reached
+        spec.pickup = Sourced(try .init(latitude: 48, longitude: 8), .flag)  // far away: never reached
         return spec
     }
 
-    @Test("counts by hand: the seed's En Route filter (30 m, Core Location) over 10 fixes", arguments: [
-        // Fixes 50 m apart: every one is at least 30 m from the last delivered → 10.
-        (50.0, 10),
-        // 20 m apart: 0 delivered, 1 at 20 m no, 2 at 40 m yes, … → fixes 0, 2, 4, 6, 8.
-        (20.0, 5),
-        // 10 m apart: 0, 3 (30 m: Core Location delivers at exactly the filter? 30.0x m here), 6, 9 → 4.
-        (10.5, 4),
-    ])
+    @Test(
+        "counts by hand: the seed's En Route filter (30 m, Core Location) over 10 fixes",
+        arguments: [
+            // Fixes 50 m apart: every one is at least 30 m from the last delivered → 10.
+            (50.0, 10),
+            // 20 m apart: 0 delivered, 1 at 20 m no, 2 at 40 m yes, … → fixes 0, 2, 4, 6, 8.
+            (20.0, 5),
+            // 10 m apart: 0, 3 (30 m: Core Location delivers at exactly the filter? 30.0x m here), 6, 9 → 4.
+            (10.5, 4),
+        ])
     func counts(step: Double, delivered: Int) throws {
         let fixes = line(from: P(north: 0, east: 0, t: 0), count: 10, stepNorth: step, dt: 10)
         let r = try replay(try temp(gpx([(nil, fixes)])), spec: try enRoute())
@@ -33,7 +36,7 @@ struct EngineTests {
         #expect(m.rawFixes == 10 && m.deliveredFixes == delivered)
         // En Route: the helper shares; the hirer's map shows it (ride) → every delivered fix is sent and forwarded.
         #expect(m.sentUpdates == delivered && m.forwarded[.hirer] == delivered && m.forwarded[.helper] == 0)
-        #expect(abs(m.distanceMetres - 9 * step) < 9 * step * 0.003)   // spherical degrees: within 0.3 %
+        #expect(abs(m.distanceMetres - 9 * step) < 9 * step * 0.003)  // spherical degrees: within 0.3 %
         #expect(r.energy.first { $0.role == .hirer }!.estimate.received == delivered)
     }
 
@@ -45,7 +48,7 @@ struct EngineTests {
         // before (≈ 20 m, 1 s). Ten samples, none before the first update.
         #expect(v.samples == 10 && v.withoutUpdate == 0)
         #expect(abs(v.displayErrorMeanMetres! - 10) < 0.05)
-        #expect(abs(v.displayErrorP95Metres! - 20) < 0.15 && abs(v.displayErrorMaxMetres! - 20) < 0.05)   // p95 rounded down to 0.1 m
+        #expect(abs(v.displayErrorP95Metres! - 20) < 0.15 && abs(v.displayErrorMaxMetres! - 20) < 0.05)  // p95 rounded down to 0.1 m
         #expect(v.stalenessP95Seconds == 1 && v.stalenessMaxSeconds == 1 && v.stalenessMeanSeconds == 0.5)
     }
 
@@ -137,22 +140,44 @@ struct SidecarTests {
         #expect(s.timeline?.value[2].time.iso8601 == "2024-05-01T10:05:00Z")
     }
 
-    @Test("errors: one line with file, line, column, member and why", arguments: [
-        ("{\"schema\": \"tracekit-scenario/2\"}", "s.json:1:12: schema: unsupported schema \"tracekit-scenario/2\"; this TraceKit reads \"tracekit-scenario/1\""),
-        ("{}", "s.json:1:1: schema: missing; a scenario file starts with \"schema\": \"tracekit-scenario/1\""),
-        ("{\"schema\": \"tracekit-scenario/1\",\n \"pickup\": {\"lat\": 95, \"lon\": 8}}", "s.json:2:20: pickup: latitude 95.0 is outside [-90, 90] degrees"),
-        ("{\"schema\": \"tracekit-scenario/1\", \"catgory\": \"ride\"}", "s.json:1:46: catgory: unknown member; expected one of schema, category, pickupHandedOff, pickup, dropoff, traces, timeline, cancelledAt"),
-        ("{\"schema\": \"tracekit-scenario/1\", \"traces\": {\"driver\": \"a.gpx\"}}", "s.json:1:56: traces.driver: unknown member; expected one of hirer, helper, delegate"),
-        ("{\"schema\": \"tracekit-scenario/1\", \"timeline\": [{\"state\": \"flying\", \"at\": \"2024-05-01T10:00:00Z\"}]}",
-         "s.json:1:58: timeline[0].state: unknown state \"flying\"; expected one of findingVillager, accepted, enRoute, atPickup, inTask, awaitingPayment, completed"),
-        ("{\"schema\": \"tracekit-scenario/1\", \"timeline\": [{\"state\": \"enRoute\", \"at\": \"2024-05-01 10:00\"}]}",
-         "s.json:1:75: timeline[0].at: expected an ISO 8601 time with a zone (e.g. 2024-05-01T10:00:00Z), got \"2024-05-01 10:00\""),
-        ("{\"schema\": \"tracekit-scenario/1\", \"timeline\": [{\"state\": \"inTask\", \"at\": \"2024-05-01T10:00:00Z\"}, {\"state\": \"completed\", \"at\": \"2024-05-01T10:01:00Z\"}]}",
-         "s.json:1:99: timeline[1]: completed cannot follow inTask: event 'confirmPayment' is not allowed in state In Task"),
-        ("{\"schema\": \"tracekit-scenario/1\", \"timeline\": [{\"state\": \"inTask\", \"at\": \"2024-05-01T10:00:00Z\"}, {\"state\": \"awaitingPayment\", \"at\": \"2024-05-01T09:00:00Z\"}]}",
-         "s.json:1:99: timeline[1]: awaitingPayment at 2024-05-01T09:00:00Z is before inTask at 2024-05-01T10:00:00Z"),
-        ("{\"schema\": \"tracekit-scenario/1\",", "s.json:1:34: expected a string key"),
-    ])
+    @Test(
+        "errors: one line with file, line, column, member and why",
+        arguments: [
+            (
+                "{\"schema\": \"tracekit-scenario/2\"}",
+                "s.json:1:12: schema: unsupported schema \"tracekit-scenario/2\"; this TraceKit reads \"tracekit-scenario/1\""
+            ),
+            ("{}", "s.json:1:1: schema: missing; a scenario file starts with \"schema\": \"tracekit-scenario/1\""),
+            (
+                "{\"schema\": \"tracekit-scenario/1\",\n \"pickup\": {\"lat\": 95, \"lon\": 8}}",
+                "s.json:2:20: pickup: latitude 95.0 is outside [-90, 90] degrees"
+            ),
+            (
+                "{\"schema\": \"tracekit-scenario/1\", \"catgory\": \"ride\"}",
+                "s.json:1:46: catgory: unknown member; expected one of schema, category, pickupHandedOff, pickup, dropoff, traces, timeline, cancelledAt"
+            ),
+            (
+                "{\"schema\": \"tracekit-scenario/1\", \"traces\": {\"driver\": \"a.gpx\"}}",
+                "s.json:1:56: traces.driver: unknown member; expected one of hirer, helper, delegate"
+            ),
+            (
+                "{\"schema\": \"tracekit-scenario/1\", \"timeline\": [{\"state\": \"flying\", \"at\": \"2024-05-01T10:00:00Z\"}]}",
+                "s.json:1:58: timeline[0].state: unknown state \"flying\"; expected one of findingVillager, accepted, enRoute, atPickup, inTask, awaitingPayment, completed"
+            ),
+            (
+                "{\"schema\": \"tracekit-scenario/1\", \"timeline\": [{\"state\": \"enRoute\", \"at\": \"2024-05-01 10:00\"}]}",
+                "s.json:1:75: timeline[0].at: expected an ISO 8601 time with a zone (e.g. 2024-05-01T10:00:00Z), got \"2024-05-01 10:00\""
+            ),
+            (
+                "{\"schema\": \"tracekit-scenario/1\", \"timeline\": [{\"state\": \"inTask\", \"at\": \"2024-05-01T10:00:00Z\"}, {\"state\": \"completed\", \"at\": \"2024-05-01T10:01:00Z\"}]}",
+                "s.json:1:99: timeline[1]: completed cannot follow inTask: event 'confirmPayment' is not allowed in state In Task"
+            ),
+            (
+                "{\"schema\": \"tracekit-scenario/1\", \"timeline\": [{\"state\": \"inTask\", \"at\": \"2024-05-01T10:00:00Z\"}, {\"state\": \"awaitingPayment\", \"at\": \"2024-05-01T09:00:00Z\"}]}",
+                "s.json:1:99: timeline[1]: awaitingPayment at 2024-05-01T09:00:00Z is before inTask at 2024-05-01T10:00:00Z"
+            ),
+            ("{\"schema\": \"tracekit-scenario/1\",", "s.json:1:34: expected a string key"),
+        ])
     func errors(text: String, message: String) {
         #expect {
             _ = try ScenarioSpec(sidecarBytes: Array(text.utf8), file: "s.json")

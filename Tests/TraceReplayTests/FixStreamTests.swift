@@ -1,14 +1,18 @@
-import Testing
 import TestSupport
+import Testing
 import TraceDomain
 import TraceGeodesy
+
 @testable import TraceReplay
 
 @Suite("Replay: fix streams and their merge in time order")
 struct FixStreamTests {
     func columns(_ times: [Int64]) throws -> FixColumns {
         var c = FixColumns()
-        for t in times { c.append(ReplayFix(time: t, coordinate: try Coordinate(latitude: 47, longitude: 8 + Double(t) * 1e-6), accuracy: nil, speed: nil)) }
+        for t in times {
+            c.append(
+                ReplayFix(time: t, coordinate: try Coordinate(latitude: 47, longitude: 8 + Double(t) * 1e-6), accuracy: nil, speed: nil))
+        }
         return c
     }
 
@@ -63,7 +67,9 @@ struct FixStreamTests {
     func live() throws {
         let helper = line(from: P(north: 0, east: 0, t: 0), count: 5, stepNorth: 10, dt: 1)
         let path = try temp(gpx([(nil, helper)]))
-        var s = try FixStream(role: .helper, file: 0, source: .live(try RoleReader(path: path, format: nil, options: .init(), defaultRole: .helper), LiveTally()))
+        var s = try FixStream(
+            role: .helper, file: 0,
+            source: .live(try RoleReader(path: path, format: nil, options: .init(), defaultRole: .helper), LiveTally()))
         while s.head != nil { try s.advance() }
         let live = try #require(s.live)
         #expect(live.tally.fixes == 5 && live.tally.untimed == 0 && !live.tally.named && !s.abandoned)
@@ -72,6 +78,6 @@ struct FixStreamTests {
         let reader = try RoleReader(path: mixed, format: nil, options: .init(), defaultRole: .helper)
         var merged = MergedFixes([try FixStream(role: .helper, file: 0, source: .live(reader, LiveTally()))])
         let out = try drain(&merged)
-        #expect(out.count == 4 && merged.abandoned)   // the fifth is never taken: the next point is the hirer's
+        #expect(out.count == 4 && merged.abandoned)  // the fifth is never taken: the next point is the hirer's
     }
 }

@@ -11,11 +11,11 @@ struct InferenceTests {
     /// 960 m east, waits 120 s at the dropoff. Steps of 60 m keep every geofence test clear of the
     /// 50 m radius (the test's degrees per metre are spherical: within 0.3 % of the ellipsoid's).
     static let trip: [P] = {
-        var p = stay(at: P(north: 0, east: 0, t: 0), count: 13, dt: 10)                         // 0…120 s at home
-        p += line(from: P(north: 60, east: 0, t: 125), count: 16, stepNorth: 60, dt: 5)          // 125…200 s, to 960 m north
-        p += stay(at: P(north: 960, east: 0, t: 210), count: 13, dt: 10)                        // 210…330 s at the pickup
-        p += line(from: P(north: 960, east: 60, t: 335), count: 16, stepEast: 60, dt: 5)        // 335…410 s, to 960 m east
-        p += stay(at: P(north: 960, east: 960, t: 420), count: 13, dt: 10)                      // 420…540 s at the dropoff
+        var p = stay(at: P(north: 0, east: 0, t: 0), count: 13, dt: 10)  // 0…120 s at home
+        p += line(from: P(north: 60, east: 0, t: 125), count: 16, stepNorth: 60, dt: 5)  // 125…200 s, to 960 m north
+        p += stay(at: P(north: 960, east: 0, t: 210), count: 13, dt: 10)  // 210…330 s at the pickup
+        p += line(from: P(north: 960, east: 60, t: 335), count: 16, stepEast: 60, dt: 5)  // 335…410 s, to 960 m east
+        p += stay(at: P(north: 960, east: 960, t: 420), count: 13, dt: 10)  // 420…540 s at the dropoff
         return p
     }()
 
@@ -41,8 +41,11 @@ struct InferenceTests {
         #expect(r.seconds(of: .awaitingPayment) == 410)
         #expect(r.seconds(of: .completed) == 540)
         #expect(s.timeline.allSatisfy { $0.provenance == .inferred })
-        #expect(s.assumedItems == ["category", "pickup", "dropoff", "timeline: Accepted", "timeline: En Route", "timeline: At Pickup",
-                                   "timeline: In Task", "timeline: Awaiting Payment", "timeline: Completed"])
+        #expect(
+            s.assumedItems == [
+                "category", "pickup", "dropoff", "timeline: Accepted", "timeline: En Route", "timeline: At Pickup",
+                "timeline: In Task", "timeline: Awaiting Payment", "timeline: Completed",
+            ])
         // State seconds follow the timeline; raw fixes per state add up to the trace.
         #expect(r.states[FulfilmentState.enRoute.rawValue].seconds == 75)
         #expect(r.states[FulfilmentState.atPickup.rawValue].seconds == 135)
@@ -54,12 +57,12 @@ struct InferenceTests {
 
     @Test("a single drive with no stop: the trip starts at the pickup and ends at the final fix")
     func singleDrive() throws {
-        let drive = line(from: P(north: 0, east: 0, t: 0), count: 41, stepNorth: 60, dt: 5)   // 2.4 km in 200 s
+        let drive = line(from: P(north: 0, east: 0, t: 0), count: 41, stepNorth: 60, dt: 5)  // 2.4 km in 200 s
         let r = try replay(try temp(gpx([(nil, drive)])))
         #expect(r.scenario.pickup?.detail.hasPrefix("the helper's first position") == true)
         #expect(r.seconds(of: .atPickup) == 0 && r.entry(.enRoute) == nil)
-        #expect(r.seconds(of: .inTask) == 5)                // 60 m: the first fix farther than 50 m
-        #expect(r.seconds(of: .awaitingPayment) == 200)     // the final stop is the last fix alone
+        #expect(r.seconds(of: .inTask) == 5)  // 60 m: the first fix farther than 50 m
+        #expect(r.seconds(of: .awaitingPayment) == 200)  // the final stop is the last fix alone
         #expect(r.seconds(of: .completed) == 200)
         #expect(r.cell(.atPickup, .helper).rawFixes == 1 && r.cell(.inTask, .helper).rawFixes == 39)
         #expect(r.cell(.awaitingPayment, .helper).rawFixes == 1)
@@ -75,7 +78,8 @@ struct InferenceTests {
         let path = try temp(gpx([("helper", helper), ("hirer", hirer)]))
         let r = try replay(path)
         #expect(r.scenario.pickup?.detail.hasPrefix("the hirer's first position") == true)
-        #expect(r.scenario.traces[0].roles.map(\.role) == [.hirer, .helper] || r.scenario.traces[0].roles.map(\.role) == [.helper, .hirer])
+        #expect(
+            r.scenario.traces[0].roles.map(\.role) == [.hirer, .helper] || r.scenario.traces[0].roles.map(\.role) == [.helper, .hirer])
         let enRoute = r.cell(.enRoute, .hirer)
         #expect(enRoute.rawFixes > 0 && enRoute.forwarded[.helper] == enRoute.sentUpdates && enRoute.sentUpdates >= 1)
         #expect(r.cell(.enRoute, .helper).forwarded[.hirer] >= 1)
@@ -103,23 +107,24 @@ struct InferenceTests {
     @Test("a given dropoff on a round trip: Awaiting Payment at the final stop there, not when the walk passes it")
     func roundTripDropoff() throws {
         let home = P(north: 0, east: 0, t: 0)
-        var walk = line(from: home, count: 6, stepNorth: 100, dt: 60)                           // out 500 m north, t 0…300
+        var walk = line(from: home, count: 6, stepNorth: 100, dt: 60)  // out 500 m north, t 0…300
         walk += line(from: P(north: 400, east: 0, t: 360), count: 5, stepNorth: -100, dt: 60)  // back home at t 600, no stop
-        walk += line(from: P(north: 0, east: 100, t: 660), count: 5, stepEast: 100, dt: 60)    // out 500 m east, t 660…900
-        walk += line(from: P(north: 0, east: 400, t: 960), count: 5, stepEast: -100, dt: 60)   // home at t 1200
-        walk += stay(at: P(north: 0, east: 0, t: 1260), count: 5, dt: 30)                      // and stays to t 1380
+        walk += line(from: P(north: 0, east: 100, t: 660), count: 5, stepEast: 100, dt: 60)  // out 500 m east, t 660…900
+        walk += line(from: P(north: 0, east: 400, t: 960), count: 5, stepEast: -100, dt: 60)  // home at t 1200
+        walk += stay(at: P(north: 0, east: 0, t: 1260), count: 5, dt: 30)  // and stays to t 1380
         let path = try temp(gpx([(nil, walk)], waypoints: [("pickup", home), ("dropoff", home)]))
         let r = try replay(path)
         #expect(r.scenario.dropoff?.provenance == .trace)
         #expect(r.seconds(of: .atPickup) == 0 && r.seconds(of: .inTask) == 60)
-        #expect(r.seconds(of: .awaitingPayment) == 1200)   // the first rule alone would say 600
+        #expect(r.seconds(of: .awaitingPayment) == 1200)  // the first rule alone would say 600
         #expect(r.seconds(of: .completed) == 1380)
     }
 
     @Test("given items win: flags over the sidecar over the trace's waypoints, labelled by source")
     func precedence() throws {
         let drive = line(from: P(north: 0, east: 0, t: 0), count: 41, stepNorth: 60, dt: 5)
-        let path = try temp(gpx([(nil, drive)], waypoints: [("pickup", P(north: 500, east: 0, t: 0)), ("Dropoff", P(north: 1500, east: 0, t: 0))]))
+        let path = try temp(
+            gpx([(nil, drive)], waypoints: [("pickup", P(north: 500, east: 0, t: 0)), ("Dropoff", P(north: 1500, east: 0, t: 0))]))
         let r = try replay(path)
         #expect(r.scenario.pickup?.provenance == .trace && r.scenario.dropoff?.provenance == .trace)
         // En Route at 60 m (5 s); At Pickup at 480 m (40 s, 20 m short); In Task at 600 m (50 s:
@@ -136,7 +141,9 @@ struct InferenceTests {
     @Test("the CSV state column is the timeline; the role column assigns roles")
     func csvColumns() throws {
         var text = "time,lat,lon,role,state\n"
-        for i in 0..<6 { text += "\(time(i * 10)),\(lat(P(north: Double(i) * 100, east: 0, t: 0))),8,helper,\(i < 3 ? "En Route" : "inTask")\n" }
+        for i in 0..<6 {
+            text += "\(time(i * 10)),\(lat(P(north: Double(i) * 100, east: 0, t: 0))),8,helper,\(i < 3 ? "En Route" : "inTask")\n"
+        }
         for i in 0..<6 { text += "\(time(i * 10)),47.01,8,hirer,\n" }
         let r = try replay(try temp(text, ext: "csv"))
         #expect(r.scenario.timeline.map(\.state) == [.accepted, .enRoute, .inTask])

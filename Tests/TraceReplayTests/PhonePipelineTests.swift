@@ -35,7 +35,9 @@ struct PhonePipelineTests {
         #expect(JSONWriter.string(try replay(path, options: o).json) == plain)
         #expect(!plain.contains("\"phone\""))
         o.phone.smoothing = .on(mode: .walk)
-        #expect(try JSONParser.parse(Array(JSONWriter.string(try replay(path, options: o).json).utf8))["phone"]?["smoothing"]?["mode"]?.kind == .string("walk"))
+        #expect(
+            try JSONParser.parse(Array(JSONWriter.string(try replay(path, options: o).json).utf8))["phone"]?["smoothing"]?["mode"]?.kind
+                == .string("walk"))
     }
 
     @Test("display error is measured from the raw fix: a still, exact phone emulated at HundredMeters shows the noise")
@@ -55,9 +57,11 @@ struct PhonePipelineTests {
         #expect(abs(v.displayErrorMeanMetres! - 100 / 2.0.squareRoot() * (Double.pi / 2).squareRoot()) < 15)
     }
 
-    @Test("a coarse tier with emulation shows a larger display error than without", arguments: [
-        PhoneConfiguration.AccuracyEmulation.white, .gaussMarkov(tau: 60),
-    ])
+    @Test(
+        "a coarse tier with emulation shows a larger display error than without",
+        arguments: [
+            PhoneConfiguration.AccuracyEmulation.white, .gaussMarkov(tau: 60),
+        ])
     func coarserIsWorse(noise: PhoneConfiguration.AccuracyEmulation) throws {
         // A walk north, 1.4 m a second for 20 min, exact fixes; HundredMeters with a 30 m filter.
         let fixes = line(from: P(north: 0, east: 0, t: 0), count: 1200, stepNorth: 1.4, dt: 1)
@@ -78,7 +82,10 @@ struct PhonePipelineTests {
         let path = try temp(gpx([(nil, fixes)]))
         let (spec, policy) = try coarse(filter: 30)
         func run(_ seed: UInt64) throws -> String {
-            JSONWriter.string(try replay(path, spec: spec, options: options(policy, PhoneConfiguration(accuracyEmulation: .gaussMarkov(tau: 60), seed: seed))).json)
+            JSONWriter.string(
+                try replay(
+                    path, spec: spec, options: options(policy, PhoneConfiguration(accuracyEmulation: .gaussMarkov(tau: 60), seed: seed))
+                ).json)
         }
         let a = try run(1), b = try run(1), c = try run(2)
         #expect(a == b)
@@ -86,7 +93,9 @@ struct PhonePipelineTests {
         let doc = try JSONParser.parse(Array(a.utf8))
         #expect(doc["phone"]?["accuracyEmulation"]?["seed"]?.kind == .string("1"))
         #expect(doc["phone"]?["accuracyEmulation"]?["noise"]?.kind == .string("gaussMarkov"))
-        #expect(doc["phone"]?["summary"]?.kind == .string("accuracy emulation Gauss–Markov (τ 60 s), seed 1; smoothing off; accuracy convention ios; delivery per state"))
+        #expect(
+            doc["phone"]?["summary"]?.kind
+                == .string("accuracy emulation Gauss–Markov (τ 60 s), seed 1; smoothing off; accuracy convention ios; delivery per state"))
     }
 
     @Test("a delivery override replaces every state's model")

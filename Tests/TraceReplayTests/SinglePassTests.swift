@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TraceDomain
 import TraceJSON
-@testable import TraceReplay
 import TraceSharing
+
+@testable import TraceReplay
 
 @Suite("Replay: a complete scenario is replayed in one pass, with the two passes' results")
 struct SinglePassTests {
-    func both(_ inputs: [TraceInput], _ spec: ScenarioSpec, _ options: ReplayOptions = ReplayOptions()) throws -> (one: ReplayResult, two: ReplayResult) {
+    func both(_ inputs: [TraceInput], _ spec: ScenarioSpec, _ options: ReplayOptions = ReplayOptions()) throws -> (
+        one: ReplayResult, two: ReplayResult
+    ) {
         var two = options
         two.singlePass = false
         return (try Replay.run(inputs, scenario: spec, options: options), try Replay.run(inputs, scenario: spec, options: two))
@@ -18,7 +21,9 @@ struct SinglePassTests {
     func demoTrips(name: String) throws {
         let file = packageRoot.appendingPathComponent("Traces/trips/\(name)/\(name).scenario.json").path
         let spec = try ScenarioSpec(sidecarBytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))), file: file)
-        let inputs = Role.allCases.compactMap { role in spec.traces[role].map { TraceInput(path: $0.value, defaultRole: role, provenance: $0.provenance) } }
+        let inputs = Role.allCases.compactMap { role in
+            spec.traces[role].map { TraceInput(path: $0.value, defaultRole: role, provenance: $0.provenance) }
+        }
         #expect(Replay.singlePassApplies(inputs, spec: spec))
         let (one, two) = try both([], spec)
         #expect(JSONWriter.string(one.json) == JSONWriter.string(two.json))
@@ -31,16 +36,16 @@ struct SinglePassTests {
     /// dropoff and a stop there from t 300; In Task shows the hirer the helper's position and
     /// delivers every fix, so the dropoff arrival's visibility is measured.
     func roundTrip() throws -> (path: String, spec: ScenarioSpec, options: ReplayOptions) {
-        var fixes = line(from: P(north: 0, east: 0, t: 0), count: 21, stepNorth: 50, dt: 10)          // t 0…200, north 0…1000
-        fixes += line(from: P(north: 950, east: 0, t: 210), count: 9, stepNorth: -50, dt: 10)          // back to 550 at t 290
-        fixes += stay(at: P(north: 500, east: 0, t: 300), count: 20, dt: 10)                           // stop at the dropoff to t 490
+        var fixes = line(from: P(north: 0, east: 0, t: 0), count: 21, stepNorth: 50, dt: 10)  // t 0…200, north 0…1000
+        fixes += line(from: P(north: 950, east: 0, t: 210), count: 9, stepNorth: -50, dt: 10)  // back to 550 at t 290
+        fixes += stay(at: P(north: 500, east: 0, t: 300), count: 20, dt: 10)  // stop at the dropoff to t 490
         var spec = ScenarioSpec()
         spec.timeline = try timeline([(.accepted, 0), (.atPickup, 0), (.inTask, 10)])
         spec.pickup = Sourced(try .init(latitude: lat(P(north: 0, east: 0, t: 0)), longitude: lon(P(north: 0, east: 0, t: 0))), .flag)
         spec.dropoff = Sourced(try .init(latitude: lat(P(north: 500, east: 0, t: 0)), longitude: lon(P(north: 500, east: 0, t: 0))), .flag)
         var options = ReplayOptions()
         options.policy[.inTask].hirerAnnotations.append(AnnotationRule(.helperLocation))
-        options.policy[.inTask].distanceFilter = 0   // every fix delivered: the arrival is seen at once
+        options.policy[.inTask].distanceFilter = 0  // every fix delivered: the arrival is seen at once
         return (try temp(gpx([(nil, fixes)])), spec, options)
     }
 

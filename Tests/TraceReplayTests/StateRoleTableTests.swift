@@ -1,6 +1,7 @@
 import Testing
 import TraceDomain
 import TraceEnergy
+
 @testable import TraceReplay
 
 @Suite("Replay: the meters' typed tables and the meters")

@@ -59,7 +59,9 @@ func timeline(_ entries: [(FulfilmentState, Int)]) throws -> Sourced<[TimelineEn
     return Sourced(try TimelineEntry.validated(list), .flag)
 }
 
-func replay(_ path: String, spec: ScenarioSpec = ScenarioSpec(), hirer: String? = nil, options: ReplayOptions = ReplayOptions()) throws -> ReplayResult {
+func replay(_ path: String, spec: ScenarioSpec = ScenarioSpec(), hirer: String? = nil, options: ReplayOptions = ReplayOptions()) throws
+    -> ReplayResult
+{
     var spec = spec
     if let hirer { spec.traces[.hirer] = Sourced(hirer, .flag) }
     return try Replay.run([TraceInput(path: path)], scenario: spec, options: options)
@@ -68,5 +70,7 @@ func replay(_ path: String, spec: ScenarioSpec = ScenarioSpec(), hirer: String? 
 extension ReplayResult {
     func cell(_ state: FulfilmentState, _ role: Role) -> StateRoleMetrics { states[state.rawValue][role]! }
     func entry(_ state: FulfilmentState) -> TimelineEntry? { scenario.timeline.first { $0.state == state } }
-    func seconds(of state: FulfilmentState) -> Int? { entry(state).map { Int($0.time.seconds(since: Timestamp.parseISO8601(time(0))!.timestamp).rounded()) } }
+    func seconds(of state: FulfilmentState) -> Int? {
+        entry(state).map { Int($0.time.seconds(since: Timestamp.parseISO8601(time(0))!.timestamp).rounded()) }
+    }
 }

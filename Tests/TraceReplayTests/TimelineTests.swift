@@ -1,8 +1,9 @@
 import Testing
 import TraceDomain
 import TraceIO
-@testable import TraceReplay
 import TraceSharing
+
+@testable import TraceReplay
 
 @Suite("Replay: the timeline and its events")
 struct TimelineTests {
@@ -10,7 +11,9 @@ struct TimelineTests {
 
     @Test("scheduled events come due in time order, stably; a cancellation ignores what follows, with a note")
     func scheduled() {
-        var tl = Timeline(machine: FulfilmentMachine(category: .ride), events: [event(20, .cancel), event(10, .accept), event(10, .depart)], inference: .given)
+        var tl = Timeline(
+            machine: FulfilmentMachine(category: .ride), events: [event(20, .cancel), event(10, .accept), event(10, .depart)],
+            inference: .given)
         #expect(tl.scheduledTimes == [10, 10, 20] && !tl.infers && tl.completesAt == .max)
         #expect(!tl.isDue(through: 9) && tl.isDue(through: 10))
         var left: [FulfilmentState] = []

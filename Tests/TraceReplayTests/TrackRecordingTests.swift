@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TraceIO
-@testable import TraceReplay
 import TraceSharing
+
+@testable import TraceReplay
 
 @Suite("Replay: the picture's record (recordTrack), bounded and consistent")
 struct TrackRecordingTests {
@@ -50,7 +51,10 @@ struct TrackRecordingTests {
         #expect(last.delivered == r.roleTotals.reduce(0) { $0 + $1.deliveredFixes })
         #expect(abs(last.energyJoules - r.energy.reduce(0) { $0 + $1.estimate.totalJoules }) < 1e-9)
         #expect(track.series.count <= ReplayTrack.seriesLimit + 1)
-        #expect(zip(track.series, track.series.dropFirst()).allSatisfy { $0.delivered <= $1.delivered && $0.energyJoules <= $1.energyJoules + 1e-9 && $0.seconds <= $1.seconds })
+        #expect(
+            zip(track.series, track.series.dropFirst()).allSatisfy {
+                $0.delivered <= $1.delivered && $0.energyJoules <= $1.energyJoules + 1e-9 && $0.seconds <= $1.seconds
+            })
         // En Route's frame on the helper's map is at least the policy's 500 m.
         let frame = try #require(track.frames.first { $0.state == .enRoute && $0.viewer == .helper })
         #expect(frame.region.minimumSpan >= SharingPolicy.seed[.enRoute].frame - 1e-6)

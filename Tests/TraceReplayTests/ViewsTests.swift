@@ -2,6 +2,7 @@ import Testing
 import TraceDomain
 import TraceGeodesy
 import TraceProj
+
 @testable import TraceReplay
 
 @Suite("Replay: each viewer's view of each sender, and its samples")

@@ -13,7 +13,9 @@ struct FramingTests {
     @Test("annotations close together get the state's frame as the minimum span, centred on them")
     func minimumFrame() throws {
         let ride = RequestContext(category: .ride)
-        let positions: [MapAnnotation: Coordinate] = [.helperLocation: c(47.0, 8.0), .hirerLocation: c(47.0002, 8.0002), .pickupPoint: c(47.0001, 8.0001)]
+        let positions: [MapAnnotation: Coordinate] = [
+            .helperLocation: c(47.0, 8.0), .hirerLocation: c(47.0002, 8.0002), .pickupPoint: c(47.0001, 8.0001),
+        ]
         let r = try #require(SharingPolicy.seed.region(for: .hirer, in: .atPickup, request: ride, positions: positions))
         #expect(abs(r.latitudeDelta * metresPerDegree - 150) < 1e-6)
         #expect(abs(r.longitudeDelta * metresPerDegree * cos(r.center.latitude * .pi / 180) - 150) < 1e-6)
@@ -25,7 +27,9 @@ struct FramingTests {
     func spread() throws {
         let walk = RequestContext(category: .dogWalking)
         // The hirer's location is not visible for a non-ride: its far-away position must not widen the map.
-        let positions: [MapAnnotation: Coordinate] = [.helperLocation: c(47.0, 8.0), .pickupPoint: c(47.01, 8.0), .hirerLocation: c(10, 10)]
+        let positions: [MapAnnotation: Coordinate] = [
+            .helperLocation: c(47.0, 8.0), .pickupPoint: c(47.01, 8.0), .hirerLocation: c(10, 10),
+        ]
         let r = try #require(SharingPolicy.seed.region(for: .helper, in: .enRoute, request: walk, positions: positions))
         #expect(abs(r.latitudeDelta - 0.01) < 1e-12)
         #expect(abs(r.center.latitude - 47.005) < 1e-9)
@@ -35,7 +39,9 @@ struct FramingTests {
     @Test("across the antimeridian the region is narrow and centred on it")
     func antimeridian() throws {
         let ride = RequestContext(category: .ride)
-        let positions: [MapAnnotation: Coordinate] = [.helperLocation: c(-17, 179.999), .hirerLocation: c(-17, -179.999), .pickupPoint: c(-17, 180)]
+        let positions: [MapAnnotation: Coordinate] = [
+            .helperLocation: c(-17, 179.999), .hirerLocation: c(-17, -179.999), .pickupPoint: c(-17, 180),
+        ]
         let r = try #require(SharingPolicy.seed.region(for: .helper, in: .enRoute, request: ride, positions: positions))
         #expect(abs(abs(r.center.longitude) - 180) < 1e-9)
         #expect(r.longitudeDelta < 0.01)
@@ -44,7 +50,9 @@ struct FramingTests {
     @Test("near a pole the region stays inside the globe and covers every longitude when it must")
     func pole() throws {
         let ride = RequestContext(category: .ride)
-        let positions: [MapAnnotation: Coordinate] = [.helperLocation: c(89.9999, 0), .hirerLocation: c(89.9999, 180), .pickupPoint: c(90, 0)]
+        let positions: [MapAnnotation: Coordinate] = [
+            .helperLocation: c(89.9999, 0), .hirerLocation: c(89.9999, 180), .pickupPoint: c(90, 0),
+        ]
         let r = try #require(SharingPolicy.seed.region(for: .hirer, in: .atPickup, request: ride, positions: positions))
         #expect(r.center.latitude + r.latitudeDelta / 2 <= 90 + 1e-12)
         #expect(r.longitudeDelta == 360)
@@ -54,7 +62,9 @@ struct FramingTests {
     func routeLines() throws {
         let geometry = try GeometryContext()
         // What a map draws: the route simplified at the policy's tolerance, where it draws one.
-        func routeLineOf(_ policy: SharingPolicy, _ route: [Coordinate], in state: FulfilmentState, for request: RequestContext) throws -> [Coordinate]? {
+        func routeLineOf(_ policy: SharingPolicy, _ route: [Coordinate], in state: FulfilmentState, for request: RequestContext) throws
+            -> [Coordinate]?
+        {
             try policy.routeLineTolerance(in: state, for: request).map { try geometry.simplifyTrack(route, toleranceMetres: $0) }
         }
         let ride = RequestContext(category: .ride), walk = RequestContext(category: .dogWalking)

@@ -15,17 +15,23 @@ struct VisibilityTests {
         .accepted: ([.origin, .destination], [.destination], [.origin, .destination, .ownLocation], [.destination, .ownLocation]),
         // "Hirer: Helper Location, Hirer Location, Pickup Point (Only shown for rides)"; the hirer's
         // location only for rides.
-        .enRoute: ([.helperLocation, .hirerLocation, .pickupPoint], [.helperLocation],
-                   [.helperLocation, .hirerLocation, .pickupPoint], [.helperLocation, .pickupPoint]),
-        .atPickup: ([.helperLocation, .hirerLocation, .pickupPoint], [.helperLocation, .pickupPoint],
-                    [.helperLocation, .hirerLocation, .pickupPoint], [.helperLocation, .pickupPoint]),
+        .enRoute: (
+            [.helperLocation, .hirerLocation, .pickupPoint], [.helperLocation],
+            [.helperLocation, .hirerLocation, .pickupPoint], [.helperLocation, .pickupPoint]
+        ),
+        .atPickup: (
+            [.helperLocation, .hirerLocation, .pickupPoint], [.helperLocation, .pickupPoint],
+            [.helperLocation, .hirerLocation, .pickupPoint], [.helperLocation, .pickupPoint]
+        ),
         // "Hirer: Hirer Location, Dropoff Point", "Helper: Helper Location, Pickup Point".
         .inTask: ([.hirerLocation, .dropoffPoint], [.dropoffPoint], [.helperLocation, .pickupPoint], [.helperLocation, .pickupPoint]),
         .awaitingPayment: ([], [], [], []),
         .completed: ([], [], [], []),
     ]
 
-    static let categories: [RequestCategory] = [.ride, .babysitting, .dogWalking, .delivery, RequestCategory(name: "moving", isRide: false)]
+    static let categories: [RequestCategory] = [
+        .ride, .babysitting, .dogWalking, .delivery, RequestCategory(name: "moving", isRide: false),
+    ]
 
     @Test("every cell matches the seed", arguments: FulfilmentState.allCases)
     func everyCell(state: FulfilmentState) {
@@ -34,8 +40,12 @@ struct VisibilityTests {
             for delegated in [false, true] {
                 let request = RequestContext(category: category, pickupHandedOff: delegated)
                 let hirer = Set(category.isRide ? row.0 : row.1), helper = Set(category.isRide ? row.2 : row.3)
-                #expect(SharingPolicy.seed.annotations(seenBy: .hirer, in: state, for: request) == hirer, "\(state) hirer \(category.name) \(delegated)")
-                #expect(SharingPolicy.seed.annotations(seenBy: .helper, in: state, for: request) == helper, "\(state) helper \(category.name) \(delegated)")
+                #expect(
+                    SharingPolicy.seed.annotations(seenBy: .hirer, in: state, for: request) == hirer,
+                    "\(state) hirer \(category.name) \(delegated)")
+                #expect(
+                    SharingPolicy.seed.annotations(seenBy: .helper, in: state, for: request) == helper,
+                    "\(state) helper \(category.name) \(delegated)")
                 // The designated pickup party sees the hirer's map; before a hand-off it has none.
                 #expect(SharingPolicy.seed.annotations(seenBy: .delegate, in: state, for: request) == (delegated ? hirer : []))
             }

@@ -32,7 +32,9 @@ struct TrajectoryTests {
             #expect(s1 <= maxSpeed + 1e-9)
             #expect(abs(s1 - s0) <= profile.acceleration * dt + 1e-6)
             // Displacement between samples is at most the top speed × dt.
-            let d = ((t.east[i] - t.east[i - 1]) * (t.east[i] - t.east[i - 1]) + (t.north[i] - t.north[i - 1]) * (t.north[i] - t.north[i - 1])).squareRoot()
+            let d =
+                ((t.east[i] - t.east[i - 1]) * (t.east[i] - t.east[i - 1]) + (t.north[i] - t.north[i - 1]) * (t.north[i] - t.north[i - 1]))
+                .squareRoot()
             #expect(d <= maxSpeed * dt + 1e-6)
             if s1 == 0 { stoppedSamples += 1 }
             if s0 > 0.1 && s1 > 0.1 && (v0.0 * v1.1 - v0.1 * v1.0) / (s0 * s1) > 0.01 { headingChanges += 1 }

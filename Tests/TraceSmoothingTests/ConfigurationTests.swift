@@ -5,9 +5,11 @@ import TraceSmoothing
 
 @Suite("Smoothing configuration")
 struct ConfigurationTests {
-    @Test("conventions: iOS ÷ √2, Android ÷ 1.51, W3C ÷ 2.45", arguments: [
-        (AccuracyConvention.ios, 10 / 2.0.squareRoot()), (.android, 10 / 1.51), (.w3c, 10 / 2.45),
-    ])
+    @Test(
+        "conventions: iOS ÷ √2, Android ÷ 1.51, W3C ÷ 2.45",
+        arguments: [
+            (AccuracyConvention.ios, 10 / 2.0.squareRoot()), (.android, 10 / 1.51), (.w3c, 10 / 2.45),
+        ])
     func conventions(convention: AccuracyConvention, sigma: Double) {
         #expect(convention.sigma(accuracy: 10) == sigma)
         let c = SmoothingConfiguration(tier: .bestForNavigation, mode: .walk, convention: convention)!

@@ -37,7 +37,8 @@ struct RTSSmootherTests {
             let e = s.estimate(at: k)
             #expect(abs(e.east - x[k][0][0]) < 1e-9 && abs(e.north - x[k][1][0]) < 1e-9, "\(name) position \(k)")
             #expect(abs(e.velocityEast - x[k][2][0]) < 1e-9 && abs(e.velocityNorth - x[k][3][0]) < 1e-9, "\(name) velocity \(k)")
-            #expect(abs(e.covariance.position - p[k][0][0]) < 1e-9 && abs(e.covariance.cross - p[k][0][2]) < 1e-9
+            #expect(
+                abs(e.covariance.position - p[k][0][0]) < 1e-9 && abs(e.covariance.cross - p[k][0][2]) < 1e-9
                     && abs(e.covariance.velocity - p[k][2][2]) < 1e-9, "\(name) covariance \(k)")
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TraceDomain
 import TraceIO
 import TraceSharing
@@ -21,8 +21,9 @@ struct RealTraceTests {
         ("gpx/gpsbabel-sbn-v13_gt31.gpx", .best, .drive, .ios, false),
     ]
 
-    @Test("every point comes out, finite, near its fix; few rejections",
-          .enabled(if: corpusPresent, "../shared/traces not found: real-trace smoothing skipped"))
+    @Test(
+        "every point comes out, finite, near its fix; few rejections",
+        .enabled(if: corpusPresent, "../shared/traces not found: real-trace smoothing skipped"))
     func corpus() throws {
         for (file, tier, mode, convention, hasAccuracy) in Self.files {
             let configuration = SmoothingConfiguration(tier: tier, mode: mode, convention: convention)!
@@ -44,9 +45,12 @@ struct RealTraceTests {
                     #expect(smoother.sigma(at: i).isFinite && smoother.sigma(at: i) > 0)
                 }
                 // A correction is a few σ of the fix at most, on average.
-                let typical = configuration.variance(accuracy: fixes.compactMap(\.horizontalAccuracy).sorted().dropFirst(fixes.count / 2).first).squareRoot()
-                #expect(summary.meanCorrection > 0 && summary.meanCorrection < 3 * typical,
-                        "\(file) rts \(rts): mean correction \(summary.meanCorrection) m, typical σ \(typical) m")
+                let typical = configuration.variance(
+                    accuracy: fixes.compactMap(\.horizontalAccuracy).sorted().dropFirst(fixes.count / 2).first
+                ).squareRoot()
+                #expect(
+                    summary.meanCorrection > 0 && summary.meanCorrection < 3 * typical,
+                    "\(file) rts \(rts): mean correction \(summary.meanCorrection) m, typical σ \(typical) m")
             }
         }
     }

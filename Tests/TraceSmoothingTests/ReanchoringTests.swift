@@ -26,8 +26,13 @@ struct ReanchoringTests {
         var raw: [Double] = [], smoothed: [Double] = []
         for i in 0..<track.count {
             let s = plane.eastNorth(of: smoother.coordinate(at: i)!)
-            raw.append(((observed.east[i] - track.east[i]) * (observed.east[i] - track.east[i]) + (observed.north[i] - track.north[i]) * (observed.north[i] - track.north[i])).squareRoot())
-            smoothed.append(((s.east - track.east[i]) * (s.east - track.east[i]) + (s.north - track.north[i]) * (s.north - track.north[i])).squareRoot())
+            raw.append(
+                ((observed.east[i] - track.east[i]) * (observed.east[i] - track.east[i]) + (observed.north[i] - track.north[i])
+                    * (observed.north[i] - track.north[i]))
+                    .squareRoot())
+            smoothed.append(
+                ((s.east - track.east[i]) * (s.east - track.east[i]) + (s.north - track.north[i]) * (s.north - track.north[i])).squareRoot()
+            )
         }
         return (raw, smoothed, smoother)
     }
@@ -35,7 +40,9 @@ struct ReanchoringTests {
     /// A drive on the ellipsoid itself (not in any plane): 30 m a second due east in the local
     /// frame of each point (a rhumb line along the parallel, speed exact to nanometres per step),
     /// observed with white noise of `sigma` per axis in each point's own frame.
-    static func ellipsoidDrive(from start: Coordinate, count: Int, sigma: Double, seed: UInt64) -> (truth: [Coordinate], observed: [Coordinate]) {
+    static func ellipsoidDrive(from start: Coordinate, count: Int, sigma: Double, seed: UInt64) -> (
+        truth: [Coordinate], observed: [Coordinate]
+    ) {
         var noise = WhiteNoise(sigma: sigma, seed: seed)
         var truth: [Coordinate] = [start], observed: [Coordinate] = []
         truth.reserveCapacity(count)
@@ -49,7 +56,8 @@ struct ReanchoringTests {
         return (truth, observed)
     }
 
-    @Test("a 1,200 km drive on the ellipsoid: re-anchored, speed and position stay true to the end; one frame's anisotropy biases the speed")
+    @Test(
+        "a 1,200 km drive on the ellipsoid: re-anchored, speed and position stay true to the end; one frame's anisotropy biases the speed")
     func geodesicTruth() {
         // 40,000 fixes at 1 Hz from 47° N 2° E eastwards. At 1,200 km from a single origin the
         // orthographic frame is shorter along the radius by (d/R)²/2 ≈ 1.8 %, which a similarity
@@ -86,14 +94,18 @@ struct ReanchoringTests {
         let anchored = results[0], single = results[1]
         #expect(abs(anchored.speedError) < 0.05, "re-anchored: mean speed error \(anchored.speedError) m/s")
         #expect(abs(anchored.courseError) < 0.2, "re-anchored: mean course error \(anchored.courseError)°")
-        #expect(anchored.positionRMSE < 0.8 * anchored.rawRMSE, "re-anchored: RMSE \(anchored.positionRMSE) m against raw \(anchored.rawRMSE) m")
+        #expect(
+            anchored.positionRMSE < 0.8 * anchored.rawRMSE, "re-anchored: RMSE \(anchored.positionRMSE) m against raw \(anchored.rawRMSE) m"
+        )
         #expect(single.speedError < -0.3, "one frame: mean speed error \(single.speedError) m/s")
         #expect(abs(single.positionRMSE - anchored.positionRMSE) < 0.1 * anchored.positionRMSE)
     }
 
     /// The same drive through the online filter and the smoother (forward and RTS), with the fix
     /// at `spike` replaced by `outlier` or left out; returns the estimates and the spike's outcomes.
-    static func spiked(_ outlier: Coordinate?, spike: Int) -> (online: [Coordinate?], forward: [Coordinate?], rts: [Coordinate?], outcome: KalmanOutcome?) {
+    static func spiked(_ outlier: Coordinate?, spike: Int) -> (
+        online: [Coordinate?], forward: [Coordinate?], rts: [Coordinate?], outcome: KalmanOutcome?
+    ) {
         var generator = TrajectoryGenerator(profile: .drive, origin: Coordinate(uncheckedLatitude: 47.37, longitude: 8.54), seed: 8)
         let track = generator.generate(duration: 2400)
         var noise = WhiteNoise(sigma: 3.5, seed: 9)
@@ -119,20 +131,26 @@ struct ReanchoringTests {
         _ = smoother.run(smoothing: false)
         _ = rts.run(smoothing: true)
         #expect(online.reanchors > 5)
-        return (estimates, (0..<smoother.count).map { smoother.coordinate(at: $0) }, (0..<rts.count).map { rts.coordinate(at: $0) }, outcome)
+        return (
+            estimates, (0..<smoother.count).map { smoother.coordinate(at: $0) }, (0..<rts.count).map { rts.coordinate(at: $0) }, outcome
+        )
     }
 
-    @Test("a far outlier in a long track is rejected and moves no estimate (cm), online, forward and RTS", arguments: [
-        Coordinate(uncheckedLatitude: 0, longitude: 0),        // 5,300 km: the usual null fix
-        Coordinate(uncheckedLatitude: 20, longitude: 40),      // 4,000 km
-        Coordinate(uncheckedLatitude: 47.5, longitude: 9.1),   // 45 km: beyond the re-anchoring distance
-        Coordinate(uncheckedLatitude: -47.37, longitude: -171.46),  // the antipode: far side of every frame
-    ])
+    @Test(
+        "a far outlier in a long track is rejected and moves no estimate (cm), online, forward and RTS",
+        arguments: [
+            Coordinate(uncheckedLatitude: 0, longitude: 0),  // 5,300 km: the usual null fix
+            Coordinate(uncheckedLatitude: 20, longitude: 40),  // 4,000 km
+            Coordinate(uncheckedLatitude: 47.5, longitude: 9.1),  // 45 km: beyond the re-anchoring distance
+            Coordinate(uncheckedLatitude: -47.37, longitude: -171.46),  // the antipode: far side of every frame
+        ])
     func farOutlier(outlier: Coordinate) {
         let spike = 1200
         let with = Self.spiked(outlier, spike: spike), without = Self.spiked(nil, spike: spike)
         #expect(with.outcome == .rejected)
-        for (name, a, b) in [("online", with.online, without.online), ("forward", with.forward, without.forward), ("RTS", with.rts, without.rts)] {
+        for (name, a, b) in [
+            ("online", with.online, without.online), ("forward", with.forward, without.forward), ("RTS", with.rts, without.rts),
+        ] {
             #expect(a.count == b.count + 1)
             var worst = 0.0
             for i in b.indices {
@@ -158,7 +176,8 @@ struct ReanchoringTests {
             let never = Self.errors(track, sigma: 3.5, reanchorDistance: .infinity, smoothing: smoothing)
             var worst = 0.0
             for i in 0..<track.count {
-                worst = max(worst, TangentPlane.distanceIfNear(from: often.smoother.coordinate(at: i)!, to: never.smoother.coordinate(at: i)!)!)
+                worst = max(
+                    worst, TangentPlane.distanceIfNear(from: often.smoother.coordinate(at: i)!, to: never.smoother.coordinate(at: i)!)!)
             }
             #expect(worst < 0.02, "smoothing \(smoothing): largest difference \(worst) m")
         }

@@ -54,8 +54,9 @@ struct SimulatedAccuracyTests {
         #expect(r.smootherGain >= 0.40)
     }
 
-    @Test("correlated noise (Gauss–Markov, τ = 60 s): the gain nearly vanishes and the naive filter is over-confident",
-          arguments: cases)
+    @Test(
+        "correlated noise (Gauss–Markov, τ = 60 s): the gain nearly vanishes and the naive filter is over-confident",
+        arguments: cases)
     func correlated(tier: AccuracyTier, mode: TravelMode) {
         // docs/battery-model.md, "Kalman defaults": on noise correlated over about 60 s the gain
         // nearly disappears and a filter that assumes white noise becomes over-confident (mean

@@ -36,9 +36,11 @@ func evaluate<N: PositionNoise>(
     let origin = Coordinate(uncheckedLatitude: 47.37, longitude: 8.54)
     var generator = TrajectoryGenerator(profile: profile(mode), origin: origin, seed: seed)
     // Model-matched: the truth is drawn from the filter's own model (white acceleration of the same q).
-    let truth = modelMatched
-        ? TrajectoryGenerator.whiteAcceleration(processNoise: configuration.parameters.processNoise, speed: profile(mode).cruiseSpeed,
-                                                origin: origin, seed: seed, duration: duration, interval: interval, jitter: jitter)
+    let truth =
+        modelMatched
+        ? TrajectoryGenerator.whiteAcceleration(
+            processNoise: configuration.parameters.processNoise, speed: profile(mode).cruiseSpeed,
+            origin: origin, seed: seed, duration: duration, interval: interval, jitter: jitter)
         : generator.generate(duration: duration, interval: interval, jitter: jitter)
     var noise = noise
     let observed = truth.observe(noise: &noise, spikes: spikes)
@@ -53,7 +55,9 @@ func evaluate<N: PositionNoise>(
     r.points = truth.count
     r.rejected = smooth.rejected
     for i in 0..<truth.count {
-        func squared(_ e: Double, _ n: Double) -> Double { (e - truth.east[i]) * (e - truth.east[i]) + (n - truth.north[i]) * (n - truth.north[i]) }
+        func squared(_ e: Double, _ n: Double) -> Double {
+            (e - truth.east[i]) * (e - truth.east[i]) + (n - truth.north[i]) * (n - truth.north[i])
+        }
         r.rawRMSE += squared(observed.east[i], observed.north[i])
         let f = forward.estimate(at: i), s = smooth.estimate(at: i)
         r.filterRMSE += squared(f.east, f.north)

@@ -34,7 +34,8 @@ struct LegBuilder {
         for _ in 0..<candidates {
             var generator = TrajectoryGenerator(profile: profile, origin: Self.planeOrigin, seed: random.next())
             let track = generator.generate(duration: duration, interval: sampling.interval, jitter: sampling.jitter)
-            let samples = Self.comingToRest(Self.samples(of: track, upTo: track.count), deceleration: profile.acceleration, sampling: sampling, random: &random)
+            let samples = Self.comingToRest(
+                Self.samples(of: track, upTo: track.count), deceleration: profile.acceleration, sampling: sampling, random: &random)
             let path = Self.pathLength(samples)
             let gap = Self.distance(samples[0], samples[samples.count - 1])
             if path > 0, gap / path < bestRatio {
@@ -64,7 +65,11 @@ struct LegBuilder {
 
     /// `samples` moved by (`east`, `north`) metres and `time` seconds.
     static func shifted(_ samples: [TruthSample], east: Double, north: Double, time: Double) -> [TruthSample] {
-        samples.map { TruthSample(time: $0.time + time, east: $0.east + east, north: $0.north + north, velocityEast: $0.velocityEast, velocityNorth: $0.velocityNorth) }
+        samples.map {
+            TruthSample(
+                time: $0.time + time, east: $0.east + east, north: $0.north + north, velocityEast: $0.velocityEast,
+                velocityNorth: $0.velocityNorth)
+        }
     }
 
     /// `samples` placed to start at `time` at (`east`, `north`).
@@ -83,7 +88,9 @@ struct LegBuilder {
     static func reversed(_ samples: [TruthSample], startTime time: Double) -> [TruthSample] {
         let end = samples.end.time
         return samples.reversed().map {
-            TruthSample(time: time + (end - $0.time), east: $0.east, north: $0.north, velocityEast: -$0.velocityEast, velocityNorth: -$0.velocityNorth)
+            TruthSample(
+                time: time + (end - $0.time), east: $0.east, north: $0.north, velocityEast: -$0.velocityEast,
+                velocityNorth: -$0.velocityNorth)
         }
     }
 
@@ -101,8 +108,9 @@ struct LegBuilder {
 
     private static func samples(of track: SimulatedTrack, upTo end: Int) -> [TruthSample] {
         (0..<end).map {
-            TruthSample(time: track.times[$0], east: track.east[$0], north: track.north[$0],
-                        velocityEast: track.velocityEast[$0], velocityNorth: track.velocityNorth[$0])
+            TruthSample(
+                time: track.times[$0], east: track.east[$0], north: track.north[$0],
+                velocityEast: track.velocityEast[$0], velocityNorth: track.velocityNorth[$0])
         }
     }
 
@@ -120,7 +128,9 @@ struct LegBuilder {
 
     /// `samples` followed by a straight stop at `deceleration` m/s² from the last sample's
     /// velocity, sampled as `sampling` says; the last sample is at rest.
-    private static func comingToRest(_ samples: [TruthSample], deceleration a: Double, sampling: Sampling, random: inout SeededRandom) -> [TruthSample] {
+    private static func comingToRest(_ samples: [TruthSample], deceleration a: Double, sampling: Sampling, random: inout SeededRandom)
+        -> [TruthSample]
+    {
         var out = samples
         let last = samples[samples.count - 1]
         let v = last.speed
@@ -133,8 +143,10 @@ struct LegBuilder {
             let t = min(tau, stop)
             let along = v * t - 0.5 * a * t * t
             let speed = v - a * t
-            out.append(TruthSample(time: last.time + t, east: last.east + ue * along, north: last.north + un * along,
-                                   velocityEast: ue * speed, velocityNorth: un * speed))
+            out.append(
+                TruthSample(
+                    time: last.time + t, east: last.east + ue * along, north: last.north + un * along,
+                    velocityEast: ue * speed, velocityNorth: un * speed))
             if tau >= stop { return out }
         }
     }

@@ -46,21 +46,24 @@ struct PhoneModel {
         let outdoor = error.next(dt: dt), indoor = indoorError.next(dt: dt)
         let wander = abs(accuracyWander.next(dt: dt).east)
         let noise = speedNoise.next(dt: dt).east
-        let (sigma, e): (Double, (east: Double, north: Double)) = switch `where` {
-        case .vehicle: (3, outdoor)
-        case .outdoors: (4, outdoor)
-        case .indoors: (10, indoor)
-        }
-        let accuracy: Double = switch `where` {
-        case .vehicle: min(4 + 2 * wander, 10)
-        case .outdoors: min(5 + 3 * wander, 14)
-        case .indoors: min(15 + 18 * wander, 65)
-        }
+        let (sigma, e): (Double, (east: Double, north: Double)) =
+            switch `where` {
+            case .vehicle: (3, outdoor)
+            case .outdoors: (4, outdoor)
+            case .indoors: (10, indoor)
+            }
+        let accuracy: Double =
+            switch `where` {
+            case .vehicle: min(4 + 2 * wander, 10)
+            case .outdoors: min(5 + 3 * wander, 14)
+            case .indoors: min(15 + 18 * wander, 65)
+            }
         guard let c = frame.coordinate(at: EastNorth(east: s.east + sigma * e.east, north: s.north + sigma * e.north)) else {
             preconditionFailure("a trip stays within a few kilometres of its anchor")
         }
-        var fix = Fix(coordinate: try Coordinate(latitude: Self.rounded(c.latitude, 1e7), longitude: Self.rounded(c.longitude, 1e7)),
-                      time: Self.timestamp(epoch, plus: s.time))
+        var fix = Fix(
+            coordinate: try Coordinate(latitude: Self.rounded(c.latitude, 1e7), longitude: Self.rounded(c.longitude, 1e7)),
+            time: Self.timestamp(epoch, plus: s.time))
         fix.horizontalAccuracy = Self.rounded(accuracy, 10)
         switch `where` {
         case .vehicle: fix.speed = Self.rounded(max(s.speed + 0.3 * noise, 0), 100)

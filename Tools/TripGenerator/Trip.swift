@@ -59,7 +59,9 @@ struct TripContext {
     /// Every state in order: Finding Villager at the epoch, then Accepted … Completed at these
     /// seconds after it.
     func timeline(_ seconds: [Double]) -> [(state: FulfilmentState, at: Timestamp)] {
-        precondition(seconds.count == FulfilmentState.allCases.count - 1 && seconds == seconds.sorted(), "one time per state after Finding Villager, in order")
+        precondition(
+            seconds.count == FulfilmentState.allCases.count - 1 && seconds == seconds.sorted(),
+            "one time per state after Finding Villager, in order")
         return zip(FulfilmentState.allCases, [0] + seconds).map { ($0, instant($1)) }
     }
 

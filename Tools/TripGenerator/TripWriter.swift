@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TraceGeodesy
 import TraceIO
 import TraceJSON
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes a trip's folder: one GPX per party (`helper.gpx`, `hirer.gpx`, `delegate.gpx`) with
 /// TraceIO's GPX writer, and the scenario sidecar `<name>.scenario.json` (schema
@@ -47,9 +48,13 @@ enum TripWriter {
             ("pickup", point(trip.pickup)),
             ("dropoff", point(trip.dropoff)),
             ("traces", JSONValue.object(trip.traces.map { ($0.role.key, JSONValue.string($0.role.key + ".gpx")) })),
-            ("timeline", JSONValue.array(trip.timeline.map {
-                JSONValue.object([("state", JSONValue.string($0.state.key)), ("at", JSONValue.string($0.at.iso8601))])
-            })),
+            (
+                "timeline",
+                JSONValue.array(
+                    trip.timeline.map {
+                        JSONValue.object([("state", JSONValue.string($0.state.key)), ("at", JSONValue.string($0.at.iso8601))])
+                    })
+            ),
         ])
     }
 

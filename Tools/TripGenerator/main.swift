@@ -1,11 +1,12 @@
+import TraceSimulation
+
 // trip-generator: writes the seeded demo and regression trips of Traces/trips (see
 // Traces/README.md). Same seed, byte-identical files on the same platform.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import TraceSimulation
 
 /// The seed of the committed corpus (issue 6).
 let defaultSeed: UInt64 = 6

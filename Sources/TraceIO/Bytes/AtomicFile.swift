@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file written atomically: every file TraceKit writes (converted and smoothed traces, replay
@@ -208,19 +208,19 @@ enum TemporaryFiles {
     /// handled signal stays as it is).
     private static func installHandler(_ signal: Int32) {
         #if canImport(Glibc)
-        var current = sigaction()
-        guard sigaction(signal, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return }  // nil: SIG_DFL
-        var action = sigaction()
-        sigemptyset(&action.sa_mask)
-        action.__sigaction_handler.sa_handler = { received in
-            TemporaryFiles.removeAll()
-            // The default action again, and the signal again: it ends the process as it would have.
-            var restore = sigaction()
-            sigemptyset(&restore.sa_mask)
-            sigaction(received, &restore, nil)
-            raise(received)
-        }
-        sigaction(signal, &action, nil)
+            var current = sigaction()
+            guard sigaction(signal, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return }  // nil: SIG_DFL
+            var action = sigaction()
+            sigemptyset(&action.sa_mask)
+            action.__sigaction_handler.sa_handler = { received in
+                TemporaryFiles.removeAll()
+                // The default action again, and the signal again: it ends the process as it would have.
+                var restore = sigaction()
+                sigemptyset(&restore.sa_mask)
+                sigaction(received, &restore, nil)
+                raise(received)
+            }
+            sigaction(signal, &action, nil)
         #endif
     }
 

@@ -1,5 +1,5 @@
 #if arch(x86_64)
-import _Builtin_intrinsics.intel
+    import _Builtin_intrinsics.intel
 #endif
 
 /// Where given bytes occur in 16 bytes, as bit masks (bit k set: byte k matches): the scanners'
@@ -11,20 +11,20 @@ enum ByteMasks {
     @inline(__always)
     static func find(_ a: UInt8, _ b: UInt8, _ c: UInt8, in p: UnsafePointer<UInt8>) -> (a: UInt32, b: UInt32, c: UInt32) {
         #if arch(x86_64)
-        let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
-        func mask(_ x: UInt8) -> UInt32 {
-            UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(block, _mm_set1_epi8(Int8(bitPattern: x)))))
-        }
-        return (mask(a), mask(b), mask(c))
+            let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+            func mask(_ x: UInt8) -> UInt32 {
+                UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(block, _mm_set1_epi8(Int8(bitPattern: x)))))
+            }
+            return (mask(a), mask(b), mask(c))
         #else
-        var ma: UInt32 = 0, mb: UInt32 = 0, mc: UInt32 = 0
-        for k in 0..<16 {
-            let x = p[k]
-            if x == a { ma |= 1 << k }
-            if x == b { mb |= 1 << k }
-            if x == c { mc |= 1 << k }
-        }
-        return (ma, mb, mc)
+            var ma: UInt32 = 0, mb: UInt32 = 0, mc: UInt32 = 0
+            for k in 0..<16 {
+                let x = p[k]
+                if x == a { ma |= 1 << k }
+                if x == b { mb |= 1 << k }
+                if x == c { mc |= 1 << k }
+            }
+            return (ma, mb, mc)
         #endif
     }
 
@@ -32,14 +32,14 @@ enum ByteMasks {
     @inline(__always)
     static func spaces(in p: UnsafePointer<UInt8>) -> UInt32 {
         #if arch(x86_64)
-        let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
-        let a = _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x0A)))
-        let b = _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(0x09)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x0D)))
-        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_or_si128(a, b)))
+            let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+            let a = _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x0A)))
+            let b = _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(0x09)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x0D)))
+            return UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_or_si128(a, b)))
         #else
-        var m: UInt32 = 0
-        for k in 0..<16 where p[k] == 0x20 || p[k] == 0x0A || p[k] == 0x09 || p[k] == 0x0D { m |= 1 << k }
-        return m
+            var m: UInt32 = 0
+            for k in 0..<16 where p[k] == 0x20 || p[k] == 0x0A || p[k] == 0x09 || p[k] == 0x0D { m |= 1 << k }
+            return m
         #endif
     }
 
@@ -47,13 +47,13 @@ enum ByteMasks {
     @inline(__always)
     static func atMost(_ x: UInt8, in p: UnsafePointer<UInt8>) -> UInt32 {
         #if arch(x86_64)
-        let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
-        let low = _mm_cmpeq_epi8(_mm_min_epu8(block, _mm_set1_epi8(Int8(bitPattern: x))), block)
-        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(low))
+            let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+            let low = _mm_cmpeq_epi8(_mm_min_epu8(block, _mm_set1_epi8(Int8(bitPattern: x))), block)
+            return UInt32(truncatingIfNeeded: _mm_movemask_epi8(low))
         #else
-        var m: UInt32 = 0
-        for k in 0..<16 where p[k] <= x { m |= 1 << k }
-        return m
+            var m: UInt32 = 0
+            for k in 0..<16 where p[k] <= x { m |= 1 << k }
+            return m
         #endif
     }
 
@@ -61,12 +61,12 @@ enum ByteMasks {
     @inline(__always)
     static func digits(in p: UnsafePointer<UInt8>) -> UInt32 {
         #if arch(x86_64)
-        let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
-        let value = _mm_sub_epi8(block, _mm_set1_epi8(0x30))  // a digit's value; other bytes wrap
-        let digit = _mm_cmpeq_epi8(_mm_min_epu8(value, _mm_set1_epi8(9)), value)
-        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(digit))
+            let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+            let value = _mm_sub_epi8(block, _mm_set1_epi8(0x30))  // a digit's value; other bytes wrap
+            let digit = _mm_cmpeq_epi8(_mm_min_epu8(value, _mm_set1_epi8(9)), value)
+            return UInt32(truncatingIfNeeded: _mm_movemask_epi8(digit))
         #else
-        return digitsByLoop(in: p)
+            return digitsByLoop(in: p)
         #endif
     }
 
@@ -83,11 +83,11 @@ enum ByteMasks {
     @inline(__always)
     static func matches(_ pattern: (low: UInt64, high: UInt64), in p: UnsafePointer<UInt8>) -> UInt32 {
         #if arch(x86_64)
-        let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
-        let expected = _mm_set_epi64x(Int64(bitPattern: pattern.high), Int64(bitPattern: pattern.low))
-        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(block, expected)))
+            let block = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+            let expected = _mm_set_epi64x(Int64(bitPattern: pattern.high), Int64(bitPattern: pattern.low))
+            return UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(block, expected)))
         #else
-        return matchesByLoop(pattern, in: p)
+            return matchesByLoop(pattern, in: p)
         #endif
     }
 
@@ -164,20 +164,20 @@ enum ByteMasks {
         var i = from
         var total = 0
         #if arch(x86_64)
-        let pattern = _mm_set1_epi8(Int8(bitPattern: byte))
-        while i + 16 <= to {
-            // At most 255 steps into the byte counters, then into `total`.
-            var counters = _mm_setzero_si128()
-            var steps = 0
-            while steps < 255 && i + 16 <= to {
-                let block = _mm_loadu_si128(UnsafeRawPointer(base + i).assumingMemoryBound(to: __m128i.self))
-                counters = _mm_sub_epi8(counters, _mm_cmpeq_epi8(block, pattern))  // a match is -1
-                i += 16
-                steps += 1
+            let pattern = _mm_set1_epi8(Int8(bitPattern: byte))
+            while i + 16 <= to {
+                // At most 255 steps into the byte counters, then into `total`.
+                var counters = _mm_setzero_si128()
+                var steps = 0
+                while steps < 255 && i + 16 <= to {
+                    let block = _mm_loadu_si128(UnsafeRawPointer(base + i).assumingMemoryBound(to: __m128i.self))
+                    counters = _mm_sub_epi8(counters, _mm_cmpeq_epi8(block, pattern))  // a match is -1
+                    i += 16
+                    steps += 1
+                }
+                let sums = _mm_sad_epu8(counters, _mm_setzero_si128())  // two 64-bit lanes of byte sums
+                total += Int(_mm_cvtsi128_si64(sums)) + Int(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)))
             }
-            let sums = _mm_sad_epu8(counters, _mm_setzero_si128())  // two 64-bit lanes of byte sums
-            total += Int(_mm_cvtsi128_si64(sums)) + Int(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)))
-        }
         #endif
         while i < to {
             if base[i] == byte { total += 1 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Bytes from a file descriptor (or memory) in a sliding window, so readers stream files of any
@@ -46,7 +46,9 @@ final class ByteSource {
             name = "<stdin>"
         } else {
             let f = open(path, O_RDONLY)
-            guard f >= 0 else { throw TraceReadError(file: path, line: 0, column: 0, message: String(cString: strerror(errno)), category: .cannotOpen) }
+            guard f >= 0 else {
+                throw TraceReadError(file: path, line: 0, column: 0, message: String(cString: strerror(errno)), category: .cannotOpen)
+            }
             var info = stat()
             if fstat(f, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
                 close(f)
@@ -92,7 +94,8 @@ final class ByteSource {
             let capacity = bytes.count * 2
             guard capacity <= ByteSource.maximumWindow else {
                 let (l, c) = location(of: 0)
-                throw TraceReadError(file: name, line: l, column: c, message: "a single token is longer than \(ByteSource.maximumWindow) bytes")
+                throw TraceReadError(
+                    file: name, line: l, column: c, message: "a single token is longer than \(ByteSource.maximumWindow) bytes")
             }
             let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
             memcpy(bigger.baseAddress!, bytes.baseAddress!, end)
@@ -103,7 +106,8 @@ final class ByteSource {
             let n = read(fd, bytes.baseAddress! + end, bytes.count - end)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw TraceReadError(file: name, line: 0, column: 0, message: "read failed: \(String(cString: strerror(errno)))", category: .io)
+                throw TraceReadError(
+                    file: name, line: 0, column: 0, message: "read failed: \(String(cString: strerror(errno)))", category: .io)
             }
             if n == 0 { atEOF = true }
             end += n

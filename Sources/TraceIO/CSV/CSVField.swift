@@ -13,7 +13,8 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
         switch self {
         case .name, .role, .state, .track, .segment, .pointType, .fixType, .latitudeHemisphere, .longitudeHemisphere: true
         case .latitude, .longitude, .time, .date, .elevation, .accuracy, .verticalAccuracy, .speed, .course,
-             .hdop, .vdop, .pdop, .satellites: false
+            .hdop, .vdop, .pdop, .satellites:
+            false
         }
     }
 
@@ -87,7 +88,9 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
     }()
 
     /// Unit words accepted as a suffix of a header name ("altitude_ft", "speed_kmh", "time_ms").
-    static let unitSuffixes = ["kmh", "kph", "mph", "knots", "kts", "kn", "mps", "ms", "feet", "ft", "meters", "metres", "m", "deg", "degrees", "us", "ns", "s"]
+    static let unitSuffixes = [
+        "kmh", "kph", "mph", "knots", "kts", "kn", "mps", "ms", "feet", "ft", "meters", "metres", "m", "deg", "degrees", "us", "ns", "s",
+    ]
 
     /// The field a header names, with the unit the header states (in parentheses or brackets,
     /// or as a suffix), normalised to lower case without spaces. Nil for an unknown header.

@@ -45,8 +45,11 @@ extension CSVReader {
             if let t = time {
                 if !PointChecker.isPlausible(t) { try checker.note(.implausibleTime, line: line, t.iso8601) }
                 if let p = mirroredPrevious {
-                    if t > p { try checker.note(.timeWentBackwards, line: line, "\(t.iso8601) after \(p.iso8601) in a newest-first file") }
-                    else if t == p { try checker.note(.duplicateTime, line: line, t.iso8601) }
+                    if t > p {
+                        try checker.note(.timeWentBackwards, line: line, "\(t.iso8601) after \(p.iso8601) in a newest-first file")
+                    } else if t == p {
+                        try checker.note(.duplicateTime, line: line, t.iso8601)
+                    }
                 }
                 mirroredPrevious = t
             } else if !row.timeUnreadable {
@@ -69,7 +72,9 @@ extension CSVReader {
     mutating func finish() throws(TraceReadError) {
         if direction == .unknown { try decideOrder() }
         if markerRows > 0 {
-            checker.diagnostics.assume("skipped \(markerRows) marker row\(markerRows == 1 ? "" : "s") that are not points (\(markerTypes.joined(separator: ", ")))")
+            checker.diagnostics.assume(
+                "skipped \(markerRows) marker row\(markerRows == 1 ? "" : "s") that are not points (\(markerTypes.joined(separator: ", ")))"
+            )
         }
         finished = true
     }

@@ -42,9 +42,12 @@ extension CSVReader {
                 // As ``readValues()``: elevation may be negative, a course is in [0, 360], the
                 // others are not negative.
                 let measure = CSVReader.measures[field]!
-                column = field == .elevation ? .number(.measure(measure), -.infinity, .infinity)
+                column =
+                    field == .elevation
+                    ? .number(.measure(measure), -.infinity, .infinity)
                     : field == .course ? .number(.measure(measure), 0, 360) : .number(.measure(measure), 0, .infinity)
-            case .latitudeHemisphere, .longitudeHemisphere, .date, .satellites, .fixType, .name, .role, .state, .track, .segment, .pointType:
+            case .latitudeHemisphere, .longitudeHemisphere, .date, .satellites, .fixType, .name, .role, .state, .track, .segment,
+                .pointType:
                 return nil
             }
             while layout.count <= index { layout.append(.skip) }
@@ -89,8 +92,9 @@ extension CSVReader {
     /// skipped yet) or without a delimiter.
     @inline(__always) func startFusedRun() -> FusedRun? {
         guard let window = scanner.rowWindow(), let d = scanner.delimiter else { return nil }
-        return FusedRun(base: window.base, limit: window.limit, delimiter: d, start: window.position,
-                        position: window.position, firstLine: scanner.nextLine)
+        return FusedRun(
+            base: window.base, limit: window.limit, delimiter: d, start: window.position,
+            position: window.position, firstLine: scanner.nextLine)
     }
 
     /// Moves the scanner past the run's rows (the last one's text found from its line feed) and,
@@ -137,7 +141,9 @@ extension CSVReader {
     /// paths). Inlined into ``read(into:limit:)``'s loop; ``next()`` calls it through
     /// ``nextFusedRow(_:into:)``.
     @inline(always)
-    mutating func fusedRow(_ layout: [FusedColumn], _ run: inout FusedRun, into values: inout Fix.Numbers) throws(TraceReadError) -> FusedRow {
+    mutating func fusedRow(_ layout: [FusedColumn], _ run: inout FusedRun, into values: inout Fix.Numbers) throws(TraceReadError)
+        -> FusedRow
+    {
         let base = run.base, limit = run.limit, d = run.delimiter
         let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         let rowStart = run.position
@@ -163,7 +169,8 @@ extension CSVReader {
                     // reads them; none is an epoch number.
                     let e = ByteMasks.firstOf(d, lf, cr, base, from: i, limit: limit)
                     guard e < limit, let parsed = Timestamp.parseISO8601(UnsafeBufferPointer(start: base + i, count: e &- i)),
-                          parsed.hadZone else { return .notPlain }
+                        parsed.hadZone
+                    else { return .notPlain }
                     values.time = parsed.timestamp
                     i = e
                 }
@@ -175,7 +182,8 @@ extension CSVReader {
                     i &+= length
                 } else {
                     guard i < limit, let (value, length) = DecimalParser.parseGeneralPrefix(base + i, limit: limit &- i),
-                          value.isFinite else { return .notPlain }
+                        value.isFinite
+                    else { return .notPlain }
                     v = value
                     i &+= length
                     guard i < limit, base[i &- 1] &- UInt8(ascii: "0") < 10 else { return .notPlain }

@@ -19,7 +19,8 @@ extension CSVReader {
             normalised.append(n.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" && $0 != "." })
             guard let (field, unit) = CSVField.recognise(header: n) else { continue }
             if let first = columns[field] {
-                checker.diagnostics.assume("columns \(first + 1) and \(i + 1) both hold \(field.key); column \(first + 1) ('\(names[first])') is read")
+                checker.diagnostics.assume(
+                    "columns \(first + 1) and \(i + 1) both hold \(field.key); column \(first + 1) ('\(names[first])') is read")
                 continue
             }
             columns[field] = i
@@ -61,8 +62,11 @@ extension CSVReader {
             var index: Int?
             let trimmed = TextValue.trimmed(value)
             if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber), let n = Int(trimmed) {
-                if n >= 1 && n <= names.count { index = n - 1 }
-                else { problems.append("column \(n) for \(field.key) does not exist (the header has \(names.count) columns)") }
+                if n >= 1 && n <= names.count {
+                    index = n - 1
+                } else {
+                    problems.append("column \(n) for \(field.key) does not exist (the header has \(names.count) columns)")
+                }
             } else if let i = names.firstIndex(where: { TextValue.trimmed($0).lowercased() == trimmed.lowercased() }) {
                 index = i
             } else {
@@ -75,7 +79,9 @@ extension CSVReader {
             }
         }
         if !unknown.isEmpty {
-            problems.insert("unknown field\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", ")) in the columns option (known: \(CSVField.allCases.map(\.key).joined(separator: ", ")))", at: 0)
+            problems.insert(
+                "unknown field\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", ")) in the columns option (known: \(CSVField.allCases.map(\.key).joined(separator: ", ")))",
+                at: 0)
         }
         if !problems.isEmpty {
             var e = scanner.error(problems.joined(separator: "; ") + " (header: \(names.joined(separator: ", ")))", line: line)

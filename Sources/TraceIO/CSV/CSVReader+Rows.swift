@@ -57,13 +57,17 @@ extension CSVReader {
         // Position.
         let latText = text(.latitude), lonText = text(.longitude)
         if !latText.isEmpty {
-            switch coordinate(latText, hemisphere: text(.latitudeHemisphere), positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), what: "latitude") {
+            switch coordinate(
+                latText, hemisphere: text(.latitudeHemisphere), positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), what: "latitude")
+            {
             case .success(let v): row.latitude = v
             case .failure(let n): row.coordinateProblem = n
             }
         }
         if !lonText.isEmpty && row.coordinateProblem == nil {
-            switch coordinate(lonText, hemisphere: text(.longitudeHemisphere), positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"), what: "longitude") {
+            switch coordinate(
+                lonText, hemisphere: text(.longitudeHemisphere), positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"), what: "longitude"
+            ) {
             case .success(let v): row.longitude = v
             case .failure(let n): row.coordinateProblem = n
             }
@@ -76,7 +80,9 @@ extension CSVReader {
 
     /// A coordinate with an optional hemisphere letter (`31.77N`, `N 31.77`, `122.4W`, trailing
     /// `°`) and an optional hemisphere column value.
-    private func coordinate(_ t: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, positive: UInt8, negative: UInt8, what: String) -> Result<Double, Note> {
+    private func coordinate(
+        _ t: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, positive: UInt8, negative: UInt8, what: String
+    ) -> Result<Double, Note> {
         if hemisphere.isEmpty, let v = plainNumber(t) { return .success(v) }
         var lo = 0, hi = t.count
         var letter: UInt8?
@@ -92,8 +98,14 @@ extension CSVReader {
         }
         var sign = 0.0
         if let letter {
-            if letter == positive { sign = 1 } else if letter == negative { sign = -1 }
-            else { return .failure(Note(kind: .invalidCoordinate, detail: "\(what) '\(TextValue.shown(t))' has hemisphere \(UnicodeScalar(letter))")) }
+            if letter == positive {
+                sign = 1
+            } else if letter == negative {
+                sign = -1
+            } else {
+                return .failure(
+                    Note(kind: .invalidCoordinate, detail: "\(what) '\(TextValue.shown(t))' has hemisphere \(UnicodeScalar(letter))"))
+            }
         }
         if !hemisphere.isEmpty {
             let h = hemisphere[0] & ~0x20
@@ -113,7 +125,7 @@ extension CSVReader {
     /// leaves the text to them.
     @inline(__always) private func plainNumber(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
         guard !decimalComma, let first = t.first, let last = t.last, last &- UInt8(ascii: "0") < 10,
-              first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+            first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
         else { return nil }
         guard let v = DecimalParser.parseDouble(t), v.isFinite else { return nil }
         return v
@@ -149,7 +161,8 @@ extension CSVReader {
                 if let offset = options.zonelessUTCOffset {
                     guard let shifted = ts.adding(seconds: -offset) else {
                         row.timeUnreadable = true
-                        row.notes.append(Note(kind: .invalidTime, detail: "'\(TextValue.shown(t))' shifted by the UTC offset leaves 1677–2262"))
+                        row.notes.append(
+                            Note(kind: .invalidTime, detail: "'\(TextValue.shown(t))' shifted by the UTC offset leaves 1677–2262"))
                         return
                     }
                     ts = shifted
@@ -172,7 +185,9 @@ extension CSVReader {
     /// A time composed through ``TextTime``: the time field as a date and time, else the date
     /// field plus the time field as a time of day (the date field alone without a time column).
     /// Nil when unreadable.
-    private mutating func composedTime(_ t: UnsafeBufferPointer<UInt8>, date d: UnsafeBufferPointer<UInt8>, hasTime: Bool) -> (timestamp: Timestamp, hadZone: Bool)? {
+    private mutating func composedTime(_ t: UnsafeBufferPointer<UInt8>, date d: UnsafeBufferPointer<UInt8>, hasTime: Bool) -> (
+        timestamp: Timestamp, hadZone: Bool
+    )? {
         iso.removeAll(keepingCapacity: true)
         var ok = false
         if !t.isEmpty {
@@ -246,8 +261,11 @@ extension CSVReader {
             row.values.speed = v
         }
         if columns[.course] != nil, let c = measure(.course, nonNegative: false, factor: degrees) {
-            if ValueRules.isCourse(c) { row.values.course = c }
-            else { row.notes.append(Note(kind: .invalidValue, detail: "course \(c) outside [0, 360]")) }
+            if ValueRules.isCourse(c) {
+                row.values.course = c
+            } else {
+                row.notes.append(Note(kind: .invalidValue, detail: "course \(c) outside [0, 360]"))
+            }
         }
         if columns[.hdop] != nil {
             let v = measure(.hdop, nonNegative: true, factor: plain)
@@ -264,15 +282,21 @@ extension CSVReader {
         if columns[.satellites] != nil {
             let t = text(.satellites)
             if !t.isEmpty {
-                if let n = TextValue.leadingCount(t), n < 1000 { row.values.satellites = n }
-                else { row.notes.append(Note(kind: .invalidValue, detail: "satellites '\(TextValue.shown(t))'")) }
+                if let n = TextValue.leadingCount(t), n < 1000 {
+                    row.values.satellites = n
+                } else {
+                    row.notes.append(Note(kind: .invalidValue, detail: "satellites '\(TextValue.shown(t))'"))
+                }
             }
         }
         if columns[.fixType] != nil {
             let t = text(.fixType)
             if !t.isEmpty {
-                if let f = FixType(rawValue: TextValue.string(t).lowercased()) { row.values.fixType = f }
-                else { row.notes.append(Note(kind: .invalidValue, detail: "fix '\(TextValue.shown(t))' (expected none, 2d, 3d, dgps or pps)")) }
+                if let f = FixType(rawValue: TextValue.string(t).lowercased()) {
+                    row.values.fixType = f
+                } else {
+                    row.notes.append(Note(kind: .invalidValue, detail: "fix '\(TextValue.shown(t))' (expected none, 2d, 3d, dgps or pps)"))
+                }
             }
         }
         if columns[.name] != nil || columns[.role] != nil || columns[.state] != nil {

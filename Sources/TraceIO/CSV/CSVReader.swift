@@ -175,7 +175,8 @@ public struct CSVReader: TraceReader {
                 continue
             }
             if direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
-               let layout = fusedColumns {
+                let layout = fusedColumns
+            {
                 var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
                 switch try nextFusedRow(layout, into: &fix) {
                 case .item: return .trackPoint(Fix(fix))
@@ -212,7 +213,8 @@ public struct CSVReader: TraceReader {
         batch.removeAll()
         while batch.count < limit {
             if queue.isEmpty && direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
-               let layout = fusedColumns, var run = startFusedRun() {
+                let layout = fusedColumns, var run = startFusedRun()
+            {
                 // Fused rows one after another until one is not of their shape (nothing the loop
                 // tests can change while they are read), into one fix: each row sets all of its
                 // fields or is not taken. The scanner catches up when the run ends (also when a

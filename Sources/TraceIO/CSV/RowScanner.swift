@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Rows of a delimited text file, one at a time, through a ``ByteSource`` window: CSV (quoted
@@ -273,7 +273,13 @@ struct RowScanner {
                 }
             } else if b == 0x22 && quotes && opensQuote(at: i) {
                 inQuotes = true
-            } else if b == 0x2C { counts[0] += 1 } else if b == 0x3B { counts[1] += 1 } else if b == 0x09 { counts[2] += 1 }
+            } else if b == 0x2C {
+                counts[0] += 1
+            } else if b == 0x3B {
+                counts[1] += 1
+            } else if b == 0x09 {
+                counts[2] += 1
+            }
             i += 1
         }
         let best = counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) }!

@@ -95,7 +95,9 @@ public struct Diagnostics: Hashable, Sendable {
         var lines: [String] = []
         for kind in counts.keys.sorted() {
             let first = examples.first { $0.kind == kind }
-            lines.append("\(counts[kind]!) × \(kind.rawValue)\(kind.dropsPoint ? " (dropped)" : "")" + (first.map { ", first at line \($0.line)\($0.detail.isEmpty ? "" : " (\($0.detail))")" } ?? ""))
+            lines.append(
+                "\(counts[kind]!) × \(kind.rawValue)\(kind.dropsPoint ? " (dropped)" : "")"
+                    + (first.map { ", first at line \($0.line)\($0.detail.isEmpty ? "" : " (\($0.detail))")" } ?? ""))
         }
         for a in assumptions { lines.append("assumed: \(a)") }
         return lines

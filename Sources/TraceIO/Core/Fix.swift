@@ -101,12 +101,16 @@ public struct Fix: Hashable, Sendable {
         /// What ``FixBatch``'s columns store of these numbers: the presence bits and the values
         /// behind them (0 when absent), and whether that is every value (nothing else present).
         @inline(__always)
-        var batchColumns: (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool) {
+        var batchColumns:
+            (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool)
+        {
             // The columns' bits as one constant (an option set literal is an array the optimizer
             // does not always remove: it allocated per point in one build).
             let columns = Fix.presentTime | Fix.presentElevation | Fix.presentHorizontalAccuracy | Fix.presentHDOP | Fix.presentSpeed
-            return (present.rawValue, timeValue, elevationValue, horizontalAccuracyValue, hdopValue, speedValue,
-                    present.rawValue & ~columns == 0)
+            return (
+                present.rawValue, timeValue, elevationValue, horizontalAccuracyValue, hdopValue, speedValue,
+                present.rawValue & ~columns == 0
+            )
         }
 
         /// Sets measure `m` to `v` (readers: one switch instead of one per reader).
@@ -253,7 +257,8 @@ public struct Fix: Hashable, Sendable {
     /// What ``FixBatch``'s columns store of this fix: the presence bits and the values behind
     /// them (0 when absent), and whether that is every value (no texts, nothing else present).
     @inline(__always)
-    var batchColumns: (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool) {
+    var batchColumns: (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool)
+    {
         var c = numbers.batchColumns
         c.fits = c.fits && labels == nil
         return c

@@ -256,8 +256,10 @@ public struct FixBatch: Sendable {
 
     /// Writes a point's row (storage already prepared) and counts it.
     @inline(__always)
-    private func appendRow(_ kind: Kind, _ coordinate: Coordinate,
-                           _ c: (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool)) {
+    private func appendRow(
+        _ kind: Kind, _ coordinate: Coordinate,
+        _ c: (present: UInt16, time: Int64, elevation: Double, horizontalAccuracy: Double, hdop: Double, speed: Double, fits: Bool)
+    ) {
         let s = storage, i = s.count
         s.kinds[i] = kind
         s.latitudes[i] = coordinate.latitude

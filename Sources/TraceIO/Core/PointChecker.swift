@@ -94,7 +94,8 @@ struct PointChecker {
     @inline(always)
     mutating func accept(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Bool {
         if valid && ordered && !hasPending, let t = time, let p = previousTime, t > p,
-           PointChecker.isPlausible(t) {
+            PointChecker.isPlausible(t)
+        {
             diagnostics.pointsRead &+= 1
             previousTime = t
             return true
@@ -104,7 +105,9 @@ struct PointChecker {
 
     /// ``accept(valid:time:line:ordered:)`` with every check, out of line.
     @inline(never)
-    private mutating func acceptChecked(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool) throws(TraceReadError) -> Bool {
+    private mutating func acceptChecked(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool) throws(TraceReadError)
+        -> Bool
+    {
         diagnostics.pointsRead += 1
         if valid && ordered {
             if let t = time {
@@ -112,8 +115,11 @@ struct PointChecker {
                     try note(.implausibleTime, line: line(), t.iso8601)
                 }
                 if let p = previousTime {
-                    if t < p { try note(.timeWentBackwards, line: line(), "\(t.iso8601) after \(p.iso8601)") }
-                    else if t == p { try note(.duplicateTime, line: line(), t.iso8601) }
+                    if t < p {
+                        try note(.timeWentBackwards, line: line(), "\(t.iso8601) after \(p.iso8601)")
+                    } else if t == p {
+                        try note(.duplicateTime, line: line(), t.iso8601)
+                    }
                 }
                 previousTime = t
             } else if !pending.contains(where: { $0.kind == .invalidTime }) {

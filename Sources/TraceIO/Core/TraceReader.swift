@@ -44,9 +44,13 @@ public struct ReadOptions: Sendable {
 /// Opens a trace file ("-" for standard input) with the reader for `format`, or for the format its
 /// extension names.
 /// - Throws: ``TraceReadError`` when the file cannot be opened or its format is unknown.
-public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadOptions = ReadOptions()) throws(TraceReadError) -> any TraceReader {
+public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadOptions = ReadOptions()) throws(TraceReadError)
+    -> any TraceReader
+{
     guard let format = format ?? TraceFormat(pathExtension: path) else {
-        throw TraceReadError(file: path, line: 0, column: 0, message: "unknown format: the name does not tell, and none was given (gpx, csv, plt, rec are read)", category: .unknownFormat)
+        throw TraceReadError(
+            file: path, line: 0, column: 0,
+            message: "unknown format: the name does not tell, and none was given (gpx, csv, plt, rec are read)", category: .unknownFormat)
     }
     let source = try ByteSource(path: path)
     switch format {
@@ -55,6 +59,8 @@ public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadO
     case .plt: return PLTReader(source: source, options: options)
     case .rec: return RECReader(source: source, options: options)
     case .geojson, .ndjson:
-        throw TraceReadError(file: path, line: 0, column: 0, message: "TraceKit writes \(format.rawValue) but does not read it; read gpx, csv, plt or rec", category: .unreadableFormat)
+        throw TraceReadError(
+            file: path, line: 0, column: 0, message: "TraceKit writes \(format.rawValue) but does not read it; read gpx, csv, plt or rec",
+            category: .unreadableFormat)
     }
 }

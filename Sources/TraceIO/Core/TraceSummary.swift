@@ -56,7 +56,8 @@ public struct TraceSummary: Sendable {
         for i in 0..<batch.count {
             let kind = batch.kind(i)
             if kind == .trackPoint {
-                addTrackPoint(batch.coordinate(i), time: batch.time(i), elevation: batch.elevation(i), accuracy: batch.horizontalAccuracy(i))
+                addTrackPoint(
+                    batch.coordinate(i), time: batch.time(i), elevation: batch.elevation(i), accuracy: batch.horizontalAccuracy(i))
             } else {
                 addMarker(kind)
             }

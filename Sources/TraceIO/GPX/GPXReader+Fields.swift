@@ -108,7 +108,9 @@ extension GPXReader {
         if text.isEmpty { return .none }
         func shown() -> String { String(decoding: text.prefix(40), as: UTF8.self) }
         func number(_ what: String, nonNegative: Bool = false) -> FieldValue {
-            guard let v = DecimalParser.parseDouble(text), v.isFinite else { return .problem(.invalidValue, "\(what) \(TextValue.notANumber(text))") }
+            guard let v = DecimalParser.parseDouble(text), v.isFinite else {
+                return .problem(.invalidValue, "\(what) \(TextValue.notANumber(text))")
+            }
             if nonNegative && v < 0 { return .problem(.invalidValue, "\(what) \(v) is negative") }
             return .number(v)
         }

@@ -23,7 +23,9 @@ extension GPXReader {
     /// than 16 bytes). When the 16 bytes from `from` hold exactly that run, the result is `from`
     /// plus the expected length, which does not wait for the bytes' compare (files repeat their
     /// indentation from point to point), else what the compare finds. The same result either way.
-    @inline(__always) private static func skipPredictedSpaces(_ base: UnsafePointer<UInt8>, from i: Int, limit: Int, gaps: inout UInt64, place: UInt64) -> Int {
+    @inline(__always) private static func skipPredictedSpaces(
+        _ base: UnsafePointer<UInt8>, from i: Int, limit: Int, gaps: inout UInt64, place: UInt64
+    ) -> Int {
         // The expectation first: the compiler then keeps it, not the compare's count, where they
         // are equal.
         let predicted = (gaps &>> place) & 0xFF
@@ -239,13 +241,15 @@ extension GPXReader {
                     values.time = t
                 } else {
                     guard let parsed = Timestamp.parseISO8601(UnsafeBufferPointer(start: base + j, count: e &- j)),
-                          let stored = storedTime(parsed.timestamp, hadZone: parsed.hadZone) else { return .notPlain }
+                        let stored = storedTime(parsed.timestamp, hadZone: parsed.hadZone)
+                    else { return .notPlain }
                     values.time = stored
                     zoneless = zoneless || !parsed.hadZone
                 }
             } else {
                 guard let v = GPXReader.fusedNumber(base, &i, limit: limit, until: UInt8(ascii: "<")),
-                      GPXReader.storeFused(f, v, in: &values) else { return .notPlain }
+                    GPXReader.storeFused(f, v, in: &values)
+                else { return .notPlain }
             }
             // The end tag: "</" and the start tag's name and '>'.
             guard limit &- i > 8 else { return .notPlain }

@@ -21,15 +21,20 @@ extension GPXReader {
         var kind = PointKind.track
         let inSegment = trackDepth > 0 && segmentDepth > 0 && scanner.depth == segmentDepth
         let inRoute = routeDepth > 0 && scanner.depth == routeDepth
-        guard scanner.plainElement(maximumChildren: 32, where: { local in
-            if GPXReader.equals(local, "trkpt") { kind = .track; return inSegment }
-            if GPXReader.equals(local, "rtept") { kind = .route; return inRoute }
-            if GPXReader.equals(local, "wpt") { kind = .waypoint; return true }
-            return false
-        }) else { return .notPlain }
+        guard
+            scanner.plainElement(
+                maximumChildren: 32,
+                where: { local in
+                    if GPXReader.equals(local, "trkpt") { kind = .track; return inSegment }
+                    if GPXReader.equals(local, "rtept") { kind = .route; return inRoute }
+                    if GPXReader.equals(local, "wpt") { kind = .waypoint; return true }
+                    return false
+                })
+        else { return .notPlain }
         guard let latText = scanner.attribute("lat"), let lonText = scanner.attribute("lon"),
-              let latitude = DecimalParser.parseDouble(GPXReader.trimmed(latText)), latitude.isFinite,
-              let longitude = DecimalParser.parseDouble(GPXReader.trimmed(lonText)), longitude.isFinite else {
+            let latitude = DecimalParser.parseDouble(GPXReader.trimmed(latText)), latitude.isFinite,
+            let longitude = DecimalParser.parseDouble(GPXReader.trimmed(lonText)), longitude.isFinite
+        else {
             scanner.undoPlainElement()
             return .notPlain
         }

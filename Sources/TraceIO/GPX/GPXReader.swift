@@ -200,7 +200,8 @@ public struct GPXReader: TraceReader {
         if !rootChecked {
             rootChecked = true
             guard GPXReader.equals(local, "gpx") else {
-                throw scanner.error("not a GPX document: the root element is <\(String(decoding: scanner.name, as: UTF8.self))>, expected <gpx>")
+                throw scanner.error(
+                    "not a GPX document: the root element is <\(String(decoding: scanner.name, as: UTF8.self))>, expected <gpx>")
             }
             return
         }
@@ -211,7 +212,9 @@ public struct GPXReader: TraceReader {
             let f = GPXReader.pointField(local, direct: direct)
             if let f, field == nil {
                 beginField(f, depth: depth)
-            } else if f == nil && !nestedPointStated && (GPXReader.equals(local, "trkpt") || GPXReader.equals(local, "rtept") || GPXReader.equals(local, "wpt")) {
+            } else if f == nil && !nestedPointStated
+                && (GPXReader.equals(local, "trkpt") || GPXReader.equals(local, "rtept") || GPXReader.equals(local, "wpt"))
+            {
                 nestedPointStated = true
                 checker.diagnostics.assume("points inside another point are not read (first at line \(scanner.line))")
             }
@@ -295,10 +298,13 @@ public struct GPXReader: TraceReader {
     /// Checks the point just closed; returns its item unless it is dropped.
     mutating func finishPoint() throws(TraceReadError) -> TraceItem? {
         pointDepth = 0
-        let c = point.coordinateNoted ? nil : try checker.coordinate(latitude: point.latitude, longitude: point.longitude, line: scanner.line)
+        let c =
+            point.coordinateNoted ? nil : try checker.coordinate(latitude: point.latitude, longitude: point.longitude, line: scanner.line)
         if let c { point.values.coordinate = c }
         // Route points and waypoints are checked for position and values, not for time order.
-        guard try checker.accept(valid: c != nil, time: point.values.time, line: scanner.line, ordered: point.kind == .track) else { return nil }
+        guard try checker.accept(valid: c != nil, time: point.values.time, line: scanner.line, ordered: point.kind == .track) else {
+            return nil
+        }
         switch point.kind {
         case .track: return .trackPoint(point.values)
         case .route: return .routePoint(point.values)

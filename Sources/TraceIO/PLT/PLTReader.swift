@@ -90,12 +90,17 @@ public struct PLTReader: TraceReader {
         var lines: [String] = []
         for i in 1...6 {
             guard try scanner.nextRow() else {
-                throw scanner.error(i == 1 ? "empty file: expected an OziExplorer track header" : "truncated header: expected 6 header lines, found \(i - 1)", line: max(i, 1))
+                throw scanner.error(
+                    i == 1
+                        ? "empty file: expected an OziExplorer track header" : "truncated header: expected 6 header lines, found \(i - 1)",
+                    line: max(i, 1))
             }
             if i == 1 {
                 let first = TextValue.trimmed(scanner.row)
                 guard TextValue.hasPrefix(first, "OziExplorer Track Point File") || TextValue.hasPrefix(first, "Geolife trajectory") else {
-                    throw scanner.error("not an OziExplorer track file: line 1 is '\(TextValue.shown(first))', expected 'OziExplorer Track Point File Version 2.x'", line: scanner.line)
+                    throw scanner.error(
+                        "not an OziExplorer track file: line 1 is '\(TextValue.shown(first))', expected 'OziExplorer Track Point File Version 2.x'",
+                        line: scanner.line)
                 }
             }
             if i == 5 {

@@ -98,7 +98,9 @@ public struct RECReader: TraceReader {
         }
         let jsonStart = fields[2].lowerBound
         let json = Array(UnsafeBufferPointer(rebasing: scanner.source.bytes[jsonStart..<max(jsonStart, scanner.rowEnd)]))
-        guard json.first == UInt8(ascii: "{") else { return try unreadableLine("the payload is not a JSON object", column: jsonStart - scanner.rowStart + 1) }
+        guard json.first == UInt8(ascii: "{") else {
+            return try unreadableLine("the payload is not a JSON object", column: jsonStart - scanner.rowStart + 1)
+        }
         let value: JSONValue
         do {
             value = try JSONParser.parse(json)
@@ -110,8 +112,11 @@ public struct RECReader: TraceReader {
         if case .string(let t)? = value["_type"]?.kind { type = t } else { type = "(no _type)" }
         guard type == "location" else {
             skipped += 1
-            if let i = skippedTypes.firstIndex(where: { $0.type == type }) { skippedTypes[i].count += 1 }
-            else if skippedTypes.count < 16 { skippedTypes.append((type, 1)) }
+            if let i = skippedTypes.firstIndex(where: { $0.type == type }) {
+                skippedTypes[i].count += 1
+            } else if skippedTypes.count < 16 {
+                skippedTypes.append((type, 1))
+            }
             return
         }
         try readLocation(value)
@@ -148,10 +153,13 @@ public struct RECReader: TraceReader {
             if let seconds, abs(seconds) < 9e9 {
                 values.time = Timestamp(nanoseconds: Int64((seconds * 1e9).rounded()))
             } else if tst.kind != .null {
-                try checker.note(.invalidTime, line: line, "tst \(tst.typeName == "a string" ? "'\(TraceJSONText.string(tst))'" : tst.typeName)")
+                try checker.note(
+                    .invalidTime, line: line, "tst \(tst.typeName == "a string" ? "'\(TraceJSONText.string(tst))'" : tst.typeName)")
             }
         }
-        func measure(_ key: String, _ what: String, unknown: Double? = nil, range: ClosedRange<Double> = 0...Double.infinity) throws(TraceReadError) -> Double? {
+        func measure(_ key: String, _ what: String, unknown: Double? = nil, range: ClosedRange<Double> = 0...Double.infinity)
+            throws(TraceReadError) -> Double?
+        {
             let n = number(key)
             guard n.present else { return nil }
             guard let v = n.value else {

@@ -30,10 +30,15 @@ enum TextTime {
         /// nanoseconds. So milliseconds before March 1973 would be misread as seconds.
         init(magnitude v: Double) {
             let a = abs(v)
-            if a < 1e11 { self = .seconds }
-            else if a < 1e14 { self = .milliseconds }
-            else if a < 1e17 { self = .microseconds }
-            else { self = .nanoseconds }
+            if a < 1e11 {
+                self = .seconds
+            } else if a < 1e14 {
+                self = .milliseconds
+            } else if a < 1e17 {
+                self = .microseconds
+            } else {
+                self = .nanoseconds
+            }
         }
     }
 

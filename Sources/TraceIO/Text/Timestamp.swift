@@ -221,8 +221,10 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     @inline(__always)
     private static func commonUTCWords(_ p: UnsafePointer<UInt8>) -> (UInt64, UInt64) {
         let raw = UnsafeRawPointer(p)
-        return (UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
-                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        return (
+            UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+            UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        )
     }
 
     @inline(__always) private static func digit(_ w: UInt64, _ k: Int) -> Int { Int((w &>> UInt64(8 &* k)) & 0x0F) }

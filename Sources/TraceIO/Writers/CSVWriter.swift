@@ -61,7 +61,8 @@ struct CSVWriter: TraceWriter {
     private var skipped: [String: Int] = [:]
     var notWritten: [String: Int] { skipped.merging(numbers.lost, uniquingKeysWith: +) }
 
-    static let header = "track,segment,time,latitude,longitude,elevation,hAcc,vAcc,hdop,vdop,pdop,satellites,fix,speed,course,name,role,state\n"
+    static let header =
+        "track,segment,time,latitude,longitude,elevation,hAcc,vAcc,hdop,vdop,pdop,satellites,fix,speed,course,name,role,state\n"
 
     init(sink: ByteSink) { self.sink = sink }
 

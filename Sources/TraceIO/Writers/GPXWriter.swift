@@ -22,7 +22,8 @@ struct GPXWriter: TraceWriter {
     private mutating func start() {
         guard !started else { return }
         started = true
-        sink.write("""
+        sink.write(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="TraceKit" xmlns="http://www.topografix.com/GPX/1/1" \
             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2" \

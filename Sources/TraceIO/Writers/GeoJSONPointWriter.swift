@@ -29,7 +29,8 @@ public final class GeoJSONPointWriter {
         guard failure == nil else { return }
         sink.write(first ? "\n" : ",\n")
         first = false
-        var text = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(geoJSONPosition(c, elevation: nil))},\"properties\":{"
+        var text =
+            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(geoJSONPosition(c, elevation: nil))},\"properties\":{"
         text += properties.map { JSONWriter.quoted($0.0) + ":" + JSONWriter.string($0.1) }.joined(separator: ",")
         text += "}}"
         sink.write(text)

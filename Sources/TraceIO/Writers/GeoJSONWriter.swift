@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a GeoJSON FeatureCollection (RFC 7946): each track segment and each route as a
@@ -34,7 +34,9 @@ final class GeoJSONWriter: TraceWriter {
 
     init(sink: ByteSink) throws(TraceWriteError) {
         self.sink = sink
-        guard let f = tmpfile() else { throw TraceWriteError(file: sink.name, message: "cannot create a temporary file: \(String(cString: strerror(errno)))") }
+        guard let f = tmpfile() else {
+            throw TraceWriteError(file: sink.name, message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+        }
         spool = f
         sink.write("{\"type\":\"FeatureCollection\",\"features\":[")
     }
@@ -61,7 +63,9 @@ final class GeoJSONWriter: TraceWriter {
         }
         if linePoints == 1 {
             beginFeature()
-            sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(firstPosition)},\"properties\":{\(lineProperties)\"times\":[\(firstTime)]}}")
+            sink.write(
+                "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(firstPosition)},\"properties\":{\(lineProperties)\"times\":[\(firstTime)]}}"
+            )
             return
         }
         sink.write("]},\"properties\":{\(lineProperties)\"times\":[")
@@ -129,7 +133,9 @@ final class GeoJSONWriter: TraceWriter {
             try closeLine()
             beginFeature()
             let pos = geoJSONPosition(f.coordinate, elevation: f.elevation)
-            sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(pos)},\"properties\":{\(NDJSONWriter.members(f))}}")
+            sink.write(
+                "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(pos)},\"properties\":{\(NDJSONWriter.members(f))}}"
+            )
         }
         try sink.flushIfFull()
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where writers put bytes: a file descriptor, buffered in 64 KiB blocks.
@@ -80,7 +80,9 @@ public func makeTraceWriter(_ format: TraceFormat, to sink: ByteSink) throws(Tra
     case .csv: return CSVWriter(sink: sink)
     case .geojson: return try GeoJSONWriter(sink: sink)
     case .ndjson: return NDJSONWriter(sink: sink)
-    case .plt, .rec: throw TraceWriteError(file: sink.name, message: "TraceKit reads \(format.rawValue) but does not write it; write gpx, csv, geojson or ndjson")
+    case .plt, .rec:
+        throw TraceWriteError(
+            file: sink.name, message: "TraceKit reads \(format.rawValue) but does not write it; write gpx, csv, geojson or ndjson")
     }
 }
 

@@ -1,5 +1,5 @@
 #if arch(x86_64)
-import _Builtin_intrinsics.intel
+    import _Builtin_intrinsics.intel
 #endif
 
 /// The XML 1.0 `Char` production over raw bytes: which bytes of a document may appear at all.
@@ -40,7 +40,9 @@ enum XMLCharacters {
             // One character.
             let b = bytes[i]
             if b < 0x80 || latin1 {
-                guard b >= 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { return Scan(valid: i, problem: .forbidden(UInt32(b)), lines: lines) }
+                guard b >= 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else {
+                    return Scan(valid: i, problem: .forbidden(UInt32(b)), lines: lines)
+                }
                 if b == 0x0A { lines += 1 }
                 i += 1
                 continue
@@ -60,7 +62,9 @@ enum XMLCharacters {
             for k in 1..<length {
                 guard i + k < to else { return Scan(valid: i, problem: .truncated, lines: lines) }
                 let c = bytes[i + k]
-                guard k == 1 ? (c >= low && c <= high) : (c & 0xC0 == 0x80) else { return Scan(valid: i, problem: .malformed(b), lines: lines) }
+                guard k == 1 ? (c >= low && c <= high) : (c & 0xC0 == 0x80) else {
+                    return Scan(valid: i, problem: .malformed(b), lines: lines)
+                }
                 scalar = scalar << 6 | UInt32(c & 0x3F)
             }
             if scalar == 0xFFFE || scalar == 0xFFFF { return Scan(valid: i, problem: .forbidden(scalar), lines: lines) }
@@ -76,47 +80,47 @@ enum XMLCharacters {
     static func asciiPrefix(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int, lines: inout Int) -> Int {
         var i = from
         #if arch(x86_64)
-        // A byte is allowed when, as a signed byte, it is above 0x1F (0x20–0x7F), or it is LF, or
-        // it is tab or CR (exactly the bytes whose value with bit 2 set is 0x0D). Seven SSE2
-        // operations per 16 bytes, one test per 64. The LF compare also counts the line feeds:
-        // each block's LF bytes (-1 each) are subtracted from byte counters, which are summed
-        // before they can wrap (at most 4 per 64-byte step, 62 steps, then 3 16-byte steps).
-        let c1F = _mm_set1_epi8(0x1F), lf = _mm_set1_epi8(0x0A), cr = _mm_set1_epi8(0x0D), bit2 = _mm_set1_epi8(0x04)
-        @inline(__always) func classify(_ k: Int) -> (allowed: __m128i, lf: __m128i) {
-            let v = _mm_loadu_si128(UnsafeRawPointer(bytes + k).assumingMemoryBound(to: __m128i.self))
-            let printable = _mm_cmpgt_epi8(v, c1F)
-            let lfs = _mm_cmpeq_epi8(v, lf)
-            let spaces = _mm_or_si128(lfs, _mm_cmpeq_epi8(_mm_or_si128(v, bit2), cr))
-            return (_mm_or_si128(printable, spaces), lfs)
-        }
-        @inline(__always) func sum(_ counters: __m128i) -> Int {
-            let sums = _mm_sad_epu8(counters, _mm_setzero_si128())  // two 64-bit lanes of byte sums
-            return Int(_mm_cvtsi128_si64(sums)) + Int(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)))
-        }
-        var counters = _mm_setzero_si128()
-        var steps = 0
-        while i + 64 <= to {
-            let a = classify(i), b = classify(i + 16), c = classify(i + 32), d = classify(i + 48)
-            let all = _mm_and_si128(_mm_and_si128(a.allowed, b.allowed), _mm_and_si128(c.allowed, d.allowed))
-            if _mm_movemask_epi8(all) != 0xFFFF { break }
-            counters = _mm_sub_epi8(counters, _mm_add_epi8(_mm_add_epi8(a.lf, b.lf), _mm_add_epi8(c.lf, d.lf)))
-            i += 64
-            steps += 1
-            if steps == 62 {
-                lines += sum(counters)
-                counters = _mm_setzero_si128()
-                steps = 0
+            // A byte is allowed when, as a signed byte, it is above 0x1F (0x20–0x7F), or it is LF, or
+            // it is tab or CR (exactly the bytes whose value with bit 2 set is 0x0D). Seven SSE2
+            // operations per 16 bytes, one test per 64. The LF compare also counts the line feeds:
+            // each block's LF bytes (-1 each) are subtracted from byte counters, which are summed
+            // before they can wrap (at most 4 per 64-byte step, 62 steps, then 3 16-byte steps).
+            let c1F = _mm_set1_epi8(0x1F), lf = _mm_set1_epi8(0x0A), cr = _mm_set1_epi8(0x0D), bit2 = _mm_set1_epi8(0x04)
+            @inline(__always) func classify(_ k: Int) -> (allowed: __m128i, lf: __m128i) {
+                let v = _mm_loadu_si128(UnsafeRawPointer(bytes + k).assumingMemoryBound(to: __m128i.self))
+                let printable = _mm_cmpgt_epi8(v, c1F)
+                let lfs = _mm_cmpeq_epi8(v, lf)
+                let spaces = _mm_or_si128(lfs, _mm_cmpeq_epi8(_mm_or_si128(v, bit2), cr))
+                return (_mm_or_si128(printable, spaces), lfs)
             }
-        }
-        while i + 16 <= to {
-            let a = classify(i)
-            if _mm_movemask_epi8(a.allowed) != 0xFFFF { break }
-            counters = _mm_sub_epi8(counters, a.lf)
-            i += 16
-        }
-        lines += sum(counters)
+            @inline(__always) func sum(_ counters: __m128i) -> Int {
+                let sums = _mm_sad_epu8(counters, _mm_setzero_si128())  // two 64-bit lanes of byte sums
+                return Int(_mm_cvtsi128_si64(sums)) + Int(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)))
+            }
+            var counters = _mm_setzero_si128()
+            var steps = 0
+            while i + 64 <= to {
+                let a = classify(i), b = classify(i + 16), c = classify(i + 32), d = classify(i + 48)
+                let all = _mm_and_si128(_mm_and_si128(a.allowed, b.allowed), _mm_and_si128(c.allowed, d.allowed))
+                if _mm_movemask_epi8(all) != 0xFFFF { break }
+                counters = _mm_sub_epi8(counters, _mm_add_epi8(_mm_add_epi8(a.lf, b.lf), _mm_add_epi8(c.lf, d.lf)))
+                i += 64
+                steps += 1
+                if steps == 62 {
+                    lines += sum(counters)
+                    counters = _mm_setzero_si128()
+                    steps = 0
+                }
+            }
+            while i + 16 <= to {
+                let a = classify(i)
+                if _mm_movemask_epi8(a.allowed) != 0xFFFF { break }
+                counters = _mm_sub_epi8(counters, a.lf)
+                i += 16
+            }
+            lines += sum(counters)
         #else
-        i = asciiPrefixWords(bytes, from: i, to: to, lines: &lines)
+            i = asciiPrefixWords(bytes, from: i, to: to, lines: &lines)
         #endif
         return i
     }

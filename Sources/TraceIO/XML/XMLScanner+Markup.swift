@@ -15,7 +15,9 @@ extension XMLScanner {
         if UnsafeBufferPointer(rebasing: source.bytes[(position + 2)..<(position + 9)]).elementsEqual("[CDATA[".utf8) {
             guard rootSeen && !rootClosed else { throw error("CDATA outside the root element") }
             position += 9
-            guard let close = try find(XMLScanner.cdataEnd, keeping: &keep) else { throw unexpectedEnd(in: "a CDATA section", openedAt: keep) }
+            guard let close = try find(XMLScanner.cdataEnd, keeping: &keep) else {
+                throw unexpectedEnd(in: "a CDATA section", openedAt: keep)
+            }
             if captureText { try appendText((keep + 9)..<close) }  // `keep` is still the '<' of the section
             position = close + 3
             return captureText
@@ -58,14 +60,20 @@ extension XMLScanner {
         var keep = position
         // The closing "?>" comes after the opening "<?": in "<?>" they overlap, and it is unterminated.
         position += 2
-        guard let close = try find(XMLScanner.piEnd, keeping: &keep) else { throw unexpectedEnd(in: "a processing instruction", openedAt: keep) }
+        guard let close = try find(XMLScanner.piEnd, keeping: &keep) else {
+            throw unexpectedEnd(in: "a processing instruction", openedAt: keep)
+        }
         var p = keep + 2
         while p < close && XMLScanner.isNameByte(byte(p)) { p += 1 }
         guard p > keep + 2 else { throw error("expected a processing instruction's target after '<?'", at: p) }
-        guard p == close || XMLScanner.isSpace(byte(p)) else { throw error("expected white space after the processing instruction's target", at: p) }
+        guard p == close || XMLScanner.isSpace(byte(p)) else {
+            throw error("expected white space after the processing instruction's target", at: p)
+        }
         try validateName((keep + 2)..<p)
         let target = window((keep + 2)..<p)
-        if target.count == 3 && target[0] | 0x20 == UInt8(ascii: "x") && target[1] | 0x20 == UInt8(ascii: "m") && target[2] | 0x20 == UInt8(ascii: "l") {
+        if target.count == 3 && target[0] | 0x20 == UInt8(ascii: "x") && target[1] | 0x20 == UInt8(ascii: "m")
+            && target[2] | 0x20 == UInt8(ascii: "l")
+        {
             throw error("the XML declaration is allowed only at the start of the document", at: keep)
         }
         position = close + 2
@@ -87,13 +95,17 @@ extension XMLScanner {
         /// ` name = "value"`: the value's range, or nil when the declaration does not go on with `name`.
         func pseudoAttribute(_ name: String) throws(TraceReadError) -> Range<Int>? {
             let mark = p
-            guard spaces(), close - p >= name.utf8.count, window(p..<(p + name.utf8.count)).elementsEqual(name.utf8) else { p = mark; return nil }
+            guard spaces(), close - p >= name.utf8.count, window(p..<(p + name.utf8.count)).elementsEqual(name.utf8) else {
+                p = mark; return nil
+            }
             p += name.utf8.count
             _ = spaces()
             guard p < close, byte(p) == UInt8(ascii: "=") else { throw error("expected '=' after '\(name)' in the XML declaration", at: p) }
             p += 1
             _ = spaces()
-            guard p < close, byte(p) == 0x22 || byte(p) == 0x27 else { throw error("expected a quoted value of '\(name)' in the XML declaration", at: p) }
+            guard p < close, byte(p) == 0x22 || byte(p) == 0x27 else {
+                throw error("expected a quoted value of '\(name)' in the XML declaration", at: p)
+            }
             let quote = byte(p)
             let from = p + 1
             p = from
@@ -104,13 +116,18 @@ extension XMLScanner {
         }
         guard let version = try pseudoAttribute("version") else { throw error("the XML declaration has no version", at: p) }
         let v = window(version)
-        guard v.count > 2, v[0] == UInt8(ascii: "1"), v[1] == UInt8(ascii: "."), v.dropFirst(2).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        guard v.count > 2, v[0] == UInt8(ascii: "1"), v[1] == UInt8(ascii: "."), v.dropFirst(2).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else {
             throw error("unsupported XML version '\(String(decoding: v, as: UTF8.self))'", at: version.lowerBound)
         }
         if let encoding = try pseudoAttribute("encoding") {
             let e = window(encoding)
-            let wellFormed = !e.isEmpty && XMLScanner.isASCIILetter(e[0])
-                && e.allSatisfy { XMLScanner.isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+            let wellFormed =
+                !e.isEmpty && XMLScanner.isASCIILetter(e[0])
+                && e.allSatisfy {
+                    XMLScanner.isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
+                        || $0 == UInt8(ascii: "-")
+                }
             let name = String(decoding: e, as: UTF8.self)
             guard wellFormed else { throw error("invalid encoding name '\(name)' in the XML declaration", at: encoding.lowerBound) }
             switch name.lowercased() {

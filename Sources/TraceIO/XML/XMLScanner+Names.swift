@@ -17,7 +17,7 @@ extension XMLScanner {
     @inline(__always) static func isNameByte(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "."), 0x80...0xFF:
+            UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "."), 0x80...0xFF:
             return true
         default:
             return false
@@ -27,7 +27,9 @@ extension XMLScanner {
     /// Checks a name: ASCII names by byte class; others by XML 1.0's NameStartChar/NameChar.
     func validateName(_ r: Range<Int>) throws(TraceReadError) {
         guard !r.isEmpty else { throw error("expected a name", at: r.lowerBound) }
-        guard r.count <= XMLScanner.maximumNameLength else { throw error("a name longer than \(XMLScanner.maximumNameLength) bytes", at: r.lowerBound) }
+        guard r.count <= XMLScanner.maximumNameLength else {
+            throw error("a name longer than \(XMLScanner.maximumNameLength) bytes", at: r.lowerBound)
+        }
         let first = byte(r.lowerBound)
         if first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 0x30 && first <= 0x39) {
             throw error("invalid name", at: r.lowerBound)
@@ -50,7 +52,8 @@ extension XMLScanner {
             scalars = s.unicodeScalars.map(\.value)
         }
         for (i, v) in scalars.enumerated() where v >= 0x80 {
-            var ok = (0xC0...0xD6).contains(v) || (0xD8...0xF6).contains(v) || (0xF8...0x2FF).contains(v) || (0x370...0x37D).contains(v)
+            var ok =
+                (0xC0...0xD6).contains(v) || (0xD8...0xF6).contains(v) || (0xF8...0x2FF).contains(v) || (0x370...0x37D).contains(v)
                 || (0x37F...0x1FFF).contains(v) || (0x200C...0x200D).contains(v) || (0x2070...0x218F).contains(v)
                 || (0x2C00...0x2FEF).contains(v) || (0x3001...0xD7FF).contains(v) || (0xF900...0xFDCF).contains(v)
                 || (0xFDF0...0xFFFD).contains(v) || (0x10000...0xEFFFF).contains(v)

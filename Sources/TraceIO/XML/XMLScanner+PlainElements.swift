@@ -30,7 +30,8 @@ extension XMLScanner {
         let limit = source.end
         let start = ByteMasks.skipSpaces(base, from: position, limit: limit)
         guard start < limit, base[start] == UInt8(ascii: "<"), let tag = plainStartTag(at: start), !tag.selfClosing,
-              accept(XMLScanner.localPart(of: tag.name, in: base)) else { return false }
+            accept(XMLScanner.localPart(of: tag.name, in: base))
+        else { return false }
         plainChildCount = 0
         var i = tag.end
         while true {
@@ -38,7 +39,9 @@ extension XMLScanner {
             guard i + 1 < limit, base[i] == UInt8(ascii: "<") else { return false }
             if base[i + 1] == UInt8(ascii: "/") {
                 let gt = i + 2 + tag.name.count
-                guard gt < limit, base[gt] == UInt8(ascii: ">"), XMLScanner.equal(window(i + 2..<gt), window(tag.name)) else { return false }
+                guard gt < limit, base[gt] == UInt8(ascii: ">"), XMLScanner.equal(window(i + 2..<gt), window(tag.name)) else {
+                    return false
+                }
                 nameRange = tag.name
                 plainOrigin = position
                 position = gt + 1
@@ -54,7 +57,8 @@ extension XMLScanner {
                 limit: min(limit, textStart + XMLScanner.maximumSimpleText + 1))
             let gt = textEnd + 2 + (childEnd - childStart)
             guard gt < limit, base[textEnd] == UInt8(ascii: "<"), base[textEnd + 1] == UInt8(ascii: "/"), base[gt] == UInt8(ascii: ">"),
-                  XMLScanner.equal(window(textEnd + 2..<gt), window(childStart..<childEnd)) else { return false }
+                XMLScanner.equal(window(textEnd + 2..<gt), window(childStart..<childEnd))
+            else { return false }
             let child = PlainChild(name: childStart..<childEnd, text: textStart..<textEnd)
             if plainChildCount < plainChildren.count { plainChildren[plainChildCount] = child } else { plainChildren.append(child) }
             plainChildCount += 1
@@ -114,7 +118,8 @@ extension XMLScanner {
         while textEnd < textLimit && base[textEnd] != UInt8(ascii: "<") && base[textEnd] != UInt8(ascii: "&") { textEnd += 1 }
         let gt = textEnd + 2 + (nameEnd - nameStart)
         guard gt < limit, base[textEnd] == UInt8(ascii: "<"), base[textEnd + 1] == UInt8(ascii: "/"), base[gt] == UInt8(ascii: ">"),
-              XMLScanner.equal(window(textEnd + 2..<gt), window(nameStart..<nameEnd)) else { return nil }
+            XMLScanner.equal(window(textEnd + 2..<gt), window(nameStart..<nameEnd))
+        else { return nil }
         nameRange = nameStart..<nameEnd
         attributeCount = 0
         position = gt + 1

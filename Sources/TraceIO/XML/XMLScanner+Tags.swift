@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // Start and end tags: the fast paths of the common shape, the general paths, attributes.
@@ -26,13 +26,17 @@ extension XMLScanner {
         var p = keep + 2
         let nameStart = p
         while p < gt && !XMLScanner.isSpace(byte(p)) { p += 1 }
-        guard p - nameStart <= XMLScanner.maximumNameLength else { throw error("a name longer than \(XMLScanner.maximumNameLength) bytes", at: nameStart) }
+        guard p - nameStart <= XMLScanner.maximumNameLength else {
+            throw error("a name longer than \(XMLScanner.maximumNameLength) bytes", at: nameStart)
+        }
         nameRange = nameStart..<p
         while p < gt && XMLScanner.isSpace(byte(p)) { p += 1 }
         guard p == gt else { throw error("unexpected characters in end tag", at: p) }
         guard !openEnds.isEmpty else { throw error("end tag </\(String(decoding: name, as: UTF8.self))> with no open element", at: keep) }
         guard XMLScanner.equal(name, topName) else {
-            throw error("end tag </\(String(decoding: name, as: UTF8.self))> does not match <\(String(decoding: topName, as: UTF8.self))>", at: keep)
+            throw error(
+                "end tag </\(String(decoding: name, as: UTF8.self))> does not match <\(String(decoding: topName, as: UTF8.self))>", at: keep
+            )
         }
         position = gt + 1
         popOpen()
@@ -168,13 +172,17 @@ extension XMLScanner {
             guard i < tagEnd else { throw error("unterminated attribute value", at: vs) }
             let ve = i
             i += 1
-            guard attributeCount < XMLScanner.maximumAttributes else { throw error("more than \(XMLScanner.maximumAttributes) attributes", at: an) }
+            guard attributeCount < XMLScanner.maximumAttributes else {
+                throw error("more than \(XMLScanner.maximumAttributes) attributes", at: an)
+            }
             if isDuplicate(attributeName) {
                 throw error("duplicate attribute '\(String(decoding: window(attributeName), as: UTF8.self))'", at: an)
             }
             try addAttribute(name: attributeName, value: vs..<ve)
         }
-        guard openEnds.count < XMLScanner.maximumDepth else { throw error("elements nested deeper than \(XMLScanner.maximumDepth)", at: keep) }
+        guard openEnds.count < XMLScanner.maximumDepth else {
+            throw error("elements nested deeper than \(XMLScanner.maximumDepth)", at: keep)
+        }
         pushOpen(nameRange)
         position = gt + 1
         if selfClosing { pendingEnd = true }

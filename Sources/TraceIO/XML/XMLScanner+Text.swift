@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // Character data: text (captured or checked and skipped), character and entity references,
@@ -57,7 +57,9 @@ extension XMLScanner {
     }
 
     mutating func appendText(_ r: Range<Int>) throws(TraceReadError) {
-        guard capturedText.count + r.count <= XMLScanner.maximumText else { throw error("text longer than \(XMLScanner.maximumText) bytes") }
+        guard capturedText.count + r.count <= XMLScanner.maximumText else {
+            throw error("text longer than \(XMLScanner.maximumText) bytes")
+        }
         if latin1 {
             for i in r { appendLatin1(base[i], to: capturedText) }
         } else {
@@ -99,7 +101,8 @@ extension XMLScanner {
         var k = min(keep, position)
         guard let semi = try findSemicolon(keeping: &k) else {
             // No ';' within 12 bytes is a malformed reference; fewer than 12 left, a truncated one.
-            throw source.end - position > 12 ? error("unterminated character reference") : unexpectedEnd(in: "a character reference", openedAt: position)
+            throw source.end - position > 12
+                ? error("unterminated character reference") : unexpectedEnd(in: "a character reference", openedAt: position)
         }
         keep = k
         let ref = Array(UnsafeBufferPointer(rebasing: source.bytes[(position + 1)..<semi]))
@@ -149,7 +152,9 @@ extension XMLScanner {
             }
             return s
         }
-        throw error("undefined entity '&\(String(decoding: ref, as: UTF8.self));' (only the five predefined entities and character references are read; DTD entities are never expanded)", at: p)
+        throw error(
+            "undefined entity '&\(String(decoding: ref, as: UTF8.self));' (only the five predefined entities and character references are read; DTD entities are never expanded)",
+            at: p)
     }
 
     static func isXMLChar(_ v: UInt32) -> Bool {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A streaming, non-validating XML 1.0 scanner for GPX: element structure, attributes, text,
@@ -230,7 +230,9 @@ struct XMLScanner {
             }
             // "<?xml" and a space: the XML declaration, which says how to read the bytes after it.
             keep = position
-            if try ensure(6, keeping: &keep), window(position..<(position + 5)).elementsEqual("<?xml".utf8), XMLScanner.isSpace(byte(position + 5)) {
+            if try ensure(6, keeping: &keep), window(position..<(position + 5)).elementsEqual("<?xml".utf8),
+                XMLScanner.isSpace(byte(position + 5))
+            {
                 try scanXMLDeclaration()
             }
             validated = position
