@@ -8,7 +8,7 @@ DEB_PACKAGES := libproj-dev libgeos-dev pkg-config libxml2-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tracekit
 
-.PHONY: deps build run test test-sanitize gate baseline bench fuzz clean
+.PHONY: deps build run test test-sanitize gate baseline bench fuzz format clean
 
 ## deps: install the Debian packages that are missing (quick no-op when all are present)
 deps:
@@ -92,6 +92,11 @@ fuzz: deps
 	  $(SWIFT) build $(FUZZ_FLAGS) --product fuzz-$$t 2>&1 | { grep -v "Cannot export local symbol" || true; } || exit 1; \
 	done
 	@Fuzz/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+## format: format every Swift file with the toolchain's swift format and the committed .swift-format
+## (4 spaces, 140 columns, existing line breaks kept, imports ordered)
+format:
+	$(SWIFT) format format -i -r --parallel Sources Tests Benchmarks Tools Fuzz Package.swift
 
 clean:
 	$(SWIFT) package clean
