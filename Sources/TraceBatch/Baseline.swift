@@ -167,7 +167,7 @@ private struct BaselineReader: JSONFieldReading {
         guard name == Baseline.schema else {
             throw fail(
                 schema, "schema",
-                "unsupported baseline schema \"\(name)\"; this TraceKit reads \"\(Baseline.schema)\": refresh the baseline with --write-baseline"
+                "unsupported baseline schema \"\(name)\"; this TraceKit reads \"\(Baseline.schema)\": \(GateComparison.refreshAdvice)"
             )
         }
         _ = try object(root, "", allowed: ["schema", "tracekitVersion", "energyModel", "policy", "tolerances", "trips"])

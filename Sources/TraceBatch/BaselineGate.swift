@@ -95,13 +95,18 @@ public struct GateComparison: Hashable, Sendable {
     /// TraceKit version, another profile).
     public var notes: [String]
 
+    /// What the gate's messages advise when a baseline no longer fits (a removed trip, another
+    /// schema or energy model). The library says what to do, not how: a command line that records
+    /// baselines adds its own way of doing it wherever this phrase appears.
+    public static let refreshAdvice = "refresh the baseline"
+
     /// Why a baseline cannot be compared with a run measured by `current`; nil when it can.
     /// A baseline of another energy model (name or version) is refused: its joules come from
     /// other formulas.
     public static func refusal(_ baseline: BaselineHeader, current: BaselineHeader) -> String? {
         guard baseline.energyModelName == current.energyModelName, baseline.energyModelVersion == current.energyModelVersion else {
             return
-                "the baseline was measured with energy model \(baseline.energyModelName) \(baseline.energyModelVersion) and this TraceKit computes \(current.energyModelName) \(current.energyModelVersion); the numbers are not comparable: refresh the baseline with --write-baseline"
+                "the baseline was measured with energy model \(baseline.energyModelName) \(baseline.energyModelVersion) and this TraceKit computes \(current.energyModelName) \(current.energyModelVersion); the numbers are not comparable: \(refreshAdvice)"
         }
         return nil
     }
@@ -201,7 +206,7 @@ public struct GateComparison: Hashable, Sendable {
             }
         }
         for id in missing {
-            out.append("MISSING \(id): in the baseline but not run (removed or renamed? refresh the baseline with --write-baseline)")
+            out.append("MISSING \(id): in the baseline but not run (removed or renamed? \(GateComparison.refreshAdvice))")
         }
         for id in new { out.append("\(strict ? "FAIL (strict)" : "passes") \(id): new, not in the baseline") }
         return out

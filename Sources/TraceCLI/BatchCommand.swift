@@ -138,7 +138,9 @@ enum BatchCommand {
         var baseline: Baseline?
         if let path = o.baseline {
             let b = try parse(path) { (bytes) throws(GateFileError) in try Baseline(fileBytes: bytes, file: path) }
-            if let reason = GateComparison.refusal(b.header, current: BaselineHeader(options)) { throw .data("\(path): \(reason)") }
+            if let reason = GateComparison.refusal(b.header, current: BaselineHeader(options)) {
+                throw .data(namingTheFlag("\(path): \(reason)"))
+            }
             baseline = b
             tolerances = b.tolerances
         }
@@ -216,8 +218,14 @@ enum BatchCommand {
         do {
             return try body(bytes)
         } catch {
-            throw .data(error.description)
+            throw .data(namingTheFlag(error.description))
         }
+    }
+
+    /// `message` with the gate's advice (``GateComparison/refreshAdvice``) saying how it is done
+    /// here: "refresh the baseline with --write-baseline".
+    static func namingTheFlag(_ message: String) -> String {
+        message.replacing(GateComparison.refreshAdvice, with: GateComparison.refreshAdvice + " with --write-baseline")
     }
 
     /// Replays one trip (and again under the compared policy), on a worker thread.

@@ -74,7 +74,7 @@ struct BatchReport {
     /// The gate's lines and each failed trip's reason.
     var gateLines: [String] {
         var lines = failed.map { "FAILED \($0.trip.id): \($0.error.message)" }
-        if let gate { lines += gate.lines(strict: strict) }
+        if let gate { lines += gate.lines(strict: strict).map(BatchCommand.namingTheFlag) }
         return lines
     }
 

@@ -102,7 +102,7 @@ struct BaselineGateTests {
         } catch {
             #expect(
                 error.description
-                    == "b.json: the baseline was measured with energy model tracekit-energy 2 and this TraceKit computes tracekit-energy 1; the numbers are not comparable: refresh the baseline with --write-baseline"
+                    == "b.json: the baseline was measured with energy model tracekit-energy 2 and this TraceKit computes tracekit-energy 1; the numbers are not comparable: refresh the baseline"
             )
         }
     }
@@ -120,6 +120,12 @@ struct BaselineGateTests {
         let lines = worse.lines(strict: false)
         #expect(lines.contains("REGRESSION ride: En Route, helper: updates sent 412 → 655 (+59 %), over tolerance 5 % and 2 updates"))
         #expect(worse.regressions == 6)  // delivered, sent and forwarded, in En Route and in the total
+
+        // A baseline trip not run: the advice says what to do and names no command-line flag.
+        let partial = try GateComparison(
+            baseline: b, file: "b", current: Self.header, tolerances: .defaults, attempted: ["ride"],
+            results: ["ride": Self.metrics(sent: 412, p95: 20, energy: 500)], sharded: false)
+        #expect(partial.lines(strict: false) == ["MISSING walk: in the baseline but not run (removed or renamed? refresh the baseline)"])
 
         let better = try GateComparison(
             baseline: b, file: "b", current: Self.header, tolerances: .defaults, attempted: ["ride", "walk"],

@@ -41,6 +41,19 @@ struct BatchCommandTests {
         }
     }
 
+    @Test("a baseline trip not run fails the gate, and the advice names the flag that refreshes the baseline")
+    func missingTrip() throws {
+        try Self.scratch { dir in
+            #expect(try Run(["batch", "Traces/trips", "--write-baseline", "\(dir)/b.json"]).status == 0)
+            let r = try Run(["batch", "Traces/trips/ride", "--baseline", "\(dir)/b.json"])
+            #expect(r.status == 1)
+            #expect(
+                r.stdout.contains(
+                    "MISSING dog-walk/dog-walk.scenario.json: in the baseline but not run (removed or renamed? refresh the baseline with --write-baseline)\n"
+                ), "\(r.stdout)")
+        }
+    }
+
     @Test("a worse policy fails the gate with exit 1 and a readable diff; --strict fails an improvement")
     func regression() throws {
         try Self.scratch { dir in
@@ -116,10 +129,10 @@ struct BatchCommandTests {
         "a corrupted, truncated or wrong-version baseline: exit 65 and one clear line",
         arguments: [
             ("truncated", "not a baseline (invalid JSON: "),
-            ("schema", "schema: unsupported baseline schema \"tracekit-baseline/0\""),
+            ("schema", "schema: unsupported baseline schema \"tracekit-baseline/0\"; this TraceKit reads \"tracekit-baseline/1\": refresh the baseline with --write-baseline"),
             (
                 "model",
-                "the baseline was measured with energy model tracekit-energy 99 and this TraceKit computes tracekit-energy 1; the numbers are not comparable"
+                "the baseline was measured with energy model tracekit-energy 99 and this TraceKit computes tracekit-energy 1; the numbers are not comparable: refresh the baseline with --write-baseline"
             ),
             ("value", "trips[0].rows[0].sent: expected a number ≥ 0 or null, found a string"),
         ])
