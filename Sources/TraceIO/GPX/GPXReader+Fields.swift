@@ -6,7 +6,7 @@ extension GPXReader {
         case horizontalAccuracy, verticalAccuracy, role, state, containerName
 
         /// The field's bit in a set of fields.
-        var bit: Int { 1 << rawValue }
+        @inline(__always) var bit: Int { 1 << rawValue }
 
         var description: String {
             switch self {
