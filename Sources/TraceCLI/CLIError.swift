@@ -22,7 +22,9 @@ extension CLIError {
             e.message = "unknown format: name it with --input-format (gpx, csv, plt, rec)"
             self = .usage(e.description)
         case .unreadableFormat, .options: self = .usage(error.description)
-        case .data: self = .data(error.description)
+        case .data:
+            // The CSV reader's advice says what to do; here it is done with --column.
+            self = .data(error.description.replacing(CSVReader.columnsAdvice, with: "map them with --column "))
         case .io: self = .io(error.description)
         }
     }

@@ -47,7 +47,7 @@ enum InfoCommand {
             .value(
                 "column", \.reading.columns, valueName: "FIELD=COLUMN",
                 help:
-                    "CSV: take FIELD (latitude, longitude, time, date, elevation, accuracy, speed, course, role, state, track, segment) from COLUMN (a header name or a 1-based number); comma-separated for several."
+                    "CSV: take FIELD (latitude, longitude, time, date, utcOffset, elevation, accuracy, speed, course, role, state, track, segment; or lat, lon, ele, …) from COLUMN (a header name or a 1-based number), optionally read through a transform after a colon: e7, semicircles, ddmm (coordinates); fit, gps (epochs); yymmdd, ddmmyy (dates); ft, m, km/h, mph, knots (units). Comma-separated for several, e.g. lat=position_lat:semicircles,time=timestamp:fit."
             ),
         ],
         examples: [

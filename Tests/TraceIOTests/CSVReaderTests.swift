@@ -503,9 +503,10 @@ struct CSVStructureTests {
         let e = readError { () throws(TraceReadError) in try readCSV("x;y;when\n1;2;3\n", options: ReadOptions()) }
         #expect(e?.file == "<memory>")
         #expect(e?.line == 1)
-        #expect(e?.message.contains("'x;y;when'") == true)
-        #expect(e?.message.contains("lat/latitude") == true)
-        #expect(e?.message.contains("lon/lng/long/longitude") == true)
+        #expect(
+            e?.message
+                == "no latitude or longitude column among the columns found (1 'x', 2 'y', 3 'when'); map them with the columns option: latitude=NAME,longitude=NAME"
+        )
         let onlyLat = readError { () throws(TraceReadError) in try readCSV("lat,y\n1,2\n") }
         #expect(onlyLat?.message.hasPrefix("no longitude column") == true)
     }

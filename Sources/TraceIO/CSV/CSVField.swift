@@ -3,7 +3,7 @@
 /// ``PLTReader`` and ``RECReader``).
 enum CSVField: Int, CaseIterable, Hashable, Sendable {
     case latitude, longitude, latitudeHemisphere, longitudeHemisphere
-    case time, date
+    case time, date, utcOffset
     case elevation, accuracy, verticalAccuracy, speed, course
     case hdop, vdop, pdop, satellites, fixType
     case name, role, state, track, segment, pointType
@@ -12,7 +12,7 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
     var holdsText: Bool {
         switch self {
         case .name, .role, .state, .track, .segment, .pointType, .fixType, .latitudeHemisphere, .longitudeHemisphere: true
-        case .latitude, .longitude, .time, .date, .elevation, .accuracy, .verticalAccuracy, .speed, .course,
+        case .latitude, .longitude, .time, .date, .utcOffset, .elevation, .accuracy, .verticalAccuracy, .speed, .course,
             .hdop, .vdop, .pdop, .satellites:
             false
         }
@@ -27,6 +27,7 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
         case .longitudeHemisphere: "longitudeHemisphere"
         case .time: "time"
         case .date: "date"
+        case .utcOffset: "utcOffset"
         case .elevation: "elevation"
         case .accuracy: "accuracy"
         case .verticalAccuracy: "verticalAccuracy"
@@ -52,6 +53,7 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
         case .latitudeHemisphere: "latitude hemisphere"
         case .longitudeHemisphere: "longitude hemisphere"
         case .verticalAccuracy: "vertical accuracy"
+        case .utcOffset: "UTC offset"
         case .fixType: "fix"
         case .pointType: "point type"
         default: key
@@ -68,6 +70,7 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
         add(.longitudeHemisphere, ["e/w", "ew", "lonref", "longituderef", "lonhemisphere", "longitudehemisphere"])
         add(.time, ["time", "timestamp", "datetime", "utctime", "timeutc", "utc", "gpstime", "trackedat", "recordedat", "isotime"])
         add(.date, ["date", "utcdate", "dateutc", "gpsdate"])
+        add(.utcOffset, ["utcoffset", "tzoffset", "timezoneoffset", "gmtoffset", "timezone", "tz", "zoneoffset", "offsetutc"])
         add(.elevation, ["ele", "elevation", "alt", "altitude", "height"])
         add(.accuracy, ["accuracy", "hacc", "horizontalaccuracy", "accuracyhorizontal", "acc", "haccuracy"])
         add(.verticalAccuracy, ["vacc", "verticalaccuracy", "accuracyvertical", "vaccuracy"])
@@ -87,13 +90,34 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
         return table
     }()
 
-    /// Unit words accepted as a suffix of a header name ("altitude_ft", "speed_kmh", "time_ms").
+    /// Unit words accepted as a suffix of a header name ("altitude_ft", "speed_kmh", "time_ms",
+    /// "latitudeE7").
     static let unitSuffixes = [
         "kmh", "kph", "mph", "knots", "kts", "kn", "mps", "ms", "feet", "ft", "meters", "metres", "m", "deg", "degrees", "us", "ns", "s",
+        "e7", "semicircles",
     ]
+
+    /// Words a header adds to a field's name without changing it ("gps_longitude",
+    /// "position_lat", "enhanced_altitude", "Location Latitude"), dropped when the name is read
+    /// word by word.
+    static let qualifierWords: Set<String> = [
+        "gps", "gnss", "position", "pos", "location", "loc", "wgs84", "wgs", "device", "raw", "current", "geo", "point", "enhanced",
+        "value", "fix", "coord", "coordinate",
+    ]
+
+    /// Words that say which hemisphere a coordinate's letter names ("LATITUDE N/S", "LONGITUDE E"):
+    /// the value carries the letter, so they name no field of their own.
+    static let hemisphereWords: Set<String> = ["n", "s", "e", "w", "ns", "ew"]
 
     /// The field a header names, with the unit the header states (in parentheses or brackets,
     /// or as a suffix), normalised to lower case without spaces. Nil for an unknown header.
+    ///
+    /// The name is matched whole first (lower case, without spaces, underscores, hyphens and
+    /// dots), then word by word: split at punctuation, spaces and lower-to-upper case changes
+    /// (`gpsLongitude`, `latitudeE7`), without the ``qualifierWords``, a trailing hemisphere
+    /// marker (`N/S`, `E`) and a trailing unit word, the rest read as one name. A name that starts
+    /// with `position` (FIT's `position_lat` and `position_long`) is marked with the unit
+    /// `fit-position`: integer values beyond the degree range are then semicircles.
     static func recognise(header raw: String) -> (field: CSVField, unit: String?)? {
         var base = ""
         var unit: String?
@@ -114,12 +138,48 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
         for suffix in unitSuffixes where base.count > suffix.count && base.hasSuffix(suffix) {
             if let f = synonyms[String(base.dropLast(suffix.count))] { return (f, unit ?? suffix) }
         }
-        return nil
+        return recogniseWords(raw, unit: unit)
     }
 
-    /// The field an option key names ("latitude", "vertical_accuracy", "verticalAccuracy", …).
+    /// ``recognise(header:)``'s word-by-word reading.
+    private static func recogniseWords(_ raw: String, unit given: String?) -> (field: CSVField, unit: String?)? {
+        var words: [String] = []
+        var word = ""
+        var previousLower = false
+        var depth = 0
+        for ch in raw {
+            if ch == "(" || ch == "[" { depth += 1 }
+            if depth > 0 {
+                if ch == ")" || ch == "]" { depth -= 1 }
+                continue
+            }
+            let alphanumeric = ch.isASCII && (ch.isLetter || ch.isNumber)
+            if !alphanumeric || (ch.isUppercase && previousLower) {
+                if !word.isEmpty { words.append(word.lowercased()) }
+                word = ""
+            }
+            if alphanumeric { word.append(ch) }
+            previousLower = ch.isLowercase || ch.isNumber
+        }
+        if !word.isEmpty { words.append(word.lowercased()) }
+        let fitPosition = words.first == "position"
+        var unit = given
+        words.removeAll { qualifierWords.contains($0) }
+        while let last = words.last, words.count > 1, hemisphereWords.contains(last) { words.removeLast() }
+        if let last = words.last, words.count > 1, unitSuffixes.contains(last) {
+            unit = unit ?? last
+            words.removeLast()
+        }
+        guard !words.isEmpty, let f = synonyms[words.joined()] else { return nil }
+        if fitPosition && (f == .latitude || f == .longitude) && unit == nil { unit = "fit-position" }
+        return (f, unit)
+    }
+
+    /// The field an option key names: its key in any case, with or without underscores
+    /// ("latitude", "vertical_accuracy", "verticalAccuracy"), or a header synonym ("lat", "lon",
+    /// "ele", "alt", "acc").
     static func option(_ key: String) -> CSVField? {
         let k = key.lowercased().filter { $0 != "_" && $0 != " " && $0 != "-" }
-        return allCases.first { $0.key.lowercased() == k }
+        return allCases.first { $0.key.lowercased() == k } ?? synonyms[k]
     }
 }

@@ -71,6 +71,9 @@ extension CSVReader {
 
     mutating func finish() throws(TraceReadError) {
         if direction == .unknown { try decideOrder() }
+        if commentRows > 0 {
+            checker.diagnostics.assume("skipped \(commentRows) comment line\(commentRows == 1 ? "" : "s") (starting with #)")
+        }
         if markerRows > 0 {
             checker.diagnostics.assume(
                 "skipped \(markerRows) marker row\(markerRows == 1 ? "" : "s") that are not points (\(markerTypes.joined(separator: ", ")))"

@@ -26,7 +26,10 @@ extension CSVReader {
     /// satellites, fix, texts), a measure's header states a unit, or values may have a decimal
     /// comma. Those files take the row scanner's path for every row.
     func fusedLayout() -> [FusedColumn]? {
-        guard !decimalComma else { return nil }
+        // The fused path reads decimal degrees and Unix epochs or ISO times only.
+        guard !decimalComma, latitudeForm == .undecided || latitudeForm == .degrees,
+            longitudeForm == .undecided || longitudeForm == .degrees, epochOrigin == .unix
+        else { return nil }
         var layout: [FusedColumn] = []
         for field in CSVField.allCases {
             guard let index = columns[field] else { continue }
@@ -46,7 +49,8 @@ extension CSVReader {
                     field == .elevation
                     ? .number(.measure(measure), -.infinity, .infinity)
                     : field == .course ? .number(.measure(measure), 0, 360) : .number(.measure(measure), 0, .infinity)
-            case .latitudeHemisphere, .longitudeHemisphere, .date, .satellites, .fixType, .name, .role, .state, .track, .segment,
+            case .latitudeHemisphere, .longitudeHemisphere, .date, .utcOffset, .satellites, .fixType, .name, .role, .state, .track,
+                .segment,
                 .pointType:
                 return nil
             }

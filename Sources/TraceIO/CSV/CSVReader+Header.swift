@@ -1,18 +1,56 @@
 // The header: the delimiter, the columns and their units, the columns option.
 extension CSVReader {
+    /// How many lines before the header may be preamble (a logger's banner, export notes).
+    static let preambleLimit = 64
+
+    /// The advice an unmappable header's error ends with; a command line that maps columns
+    /// says how instead (the CLI names its `--column` flag).
+    public static let columnsAdvice = "map them with the columns option: "
+
     mutating func readHeader() throws(TraceReadError) {
         headerRead = true
-        guard try scanner.nextRow() else {
-            throw scanner.error("empty file: expected a header line naming the latitude and longitude columns", line: 1)
-        }
-        let delimiter = scanner.detectDelimiter()
-        scanner.delimiter = delimiter
-        scanner.split()
-        decimalComma = delimiter != UInt8(ascii: ",")
+        // The header is the first line naming the latitude and longitude columns (or, with a
+        // columns option, the first line that is not a comment); `#` lines and up to
+        // ``preambleLimit`` other lines before it are comments and preamble.
         var names: [String] = []
-        for i in scanner.fields.indices { names.append(TextValue.string(scanner.field(i))) }
-        if let first = names.first, first.hasPrefix("#") { names[0] = TextValue.trimmed(String(first.dropFirst())) }
-        let line = scanner.line
+        var delimiter = UInt8(ascii: ",")
+        var line = 0
+        var skipped = 0
+        var first: (names: [String], line: Int)?
+        var second: [String]?
+        while true {
+            scanner.delimiter = nil
+            guard try scanner.nextRow() else {
+                if let first { try unmappable(first.names, line: first.line, sample: second) }
+                throw scanner.error("empty file: expected a header line naming the latitude and longitude columns", line: 1)
+            }
+            delimiter = scanner.detectDelimiter()
+            scanner.delimiter = delimiter
+            scanner.split()
+            names = scanner.fields.indices.map { TextValue.string(scanner.field($0)) }
+            line = scanner.line
+            let comment = names.first?.hasPrefix("#") == true
+            if comment { names[0] = TextValue.trimmed(String(names[0].dropFirst())) }
+            let recognised = names.compactMap { CSVField.recognise(header: $0)?.field }
+            if recognised.contains(.latitude) && recognised.contains(.longitude) { break }
+            if !comment && !options.columns.isEmpty { break }
+            if !comment {
+                if first == nil {
+                    first = (names, line)
+                } else if second == nil {
+                    second = names.map { TextValue.trimmed($0) }
+                }
+            }
+            skipped += 1
+            if skipped > CSVReader.preambleLimit, let first {
+                // No header within the preamble's limit: the first line was meant to be it.
+                try unmappable(first.names, line: first.line, sample: second)
+            }
+        }
+        if skipped > 0 {
+            checker.diagnostics.assume("skipped \(skipped) line\(skipped == 1 ? "" : "s") before the header (comments or preamble)")
+        }
+        decimalComma = delimiter != UInt8(ascii: ",")
 
         var normalised: [String] = []
         for (i, n) in names.enumerated() {
@@ -28,13 +66,24 @@ extension CSVReader {
         }
         try applyColumnOptions(names: names, line: line)
 
-        let shownHeader = names.filter { !$0.isEmpty }.joined(separator: String(UnicodeScalar(delimiter)))
-        let missing = [CSVField.latitude, .longitude].filter { columns[$0] == nil }
-        if !missing.isEmpty {
-            throw scanner.error(
-                "no \(missing.map(\.label).joined(separator: " or ")) column in the header '\(shownHeader.count > 200 ? String(shownHeader.prefix(200)) + "…" : shownHeader)': "
-                    + "expected lat/latitude and lon/lng/long/longitude (any case), or name the columns with the columns option",
-                line: line)
+        if columns[.latitude] == nil || columns[.longitude] == nil {
+            try unmappable(names, line: line, sample: sampleRow())
+        }
+        latitudeForm = CoordinateForm(unit: units[.latitude]) ?? .undecided
+        longitudeForm = CoordinateForm(unit: units[.longitude]) ?? .undecided
+        epochOrigin = EpochOrigin(unit: units[.time])
+        sixDigitDates = SixDigitDate(unit: units[.date])
+        try readUnitsRow()
+        // Semicircles are FIT's: a FIT export counts its epoch numbers from FIT's origin too.
+        let fitPosition: Set<String> = ["fit-position", "semicircles", "semicircle"]
+        if epochOrigin == .unix && units[.time] != "unix"
+            && (fitPosition.contains(units[.latitude] ?? "") || fitPosition.contains(units[.longitude] ?? ""))
+        {
+            epochOrigin = .fit
+        }
+        if epochOrigin != .unix {
+            checker.diagnostics.assume(
+                "epoch times counted from \(epochOrigin == .gps ? "GPS's 1980-01-06 (leap seconds removed)" : "FIT's 1989-12-31")")
         }
         for f in [CSVField.time, .date] {
             if let i = columns[f], normalised[i].contains("utc") { headerSaysUTC = true }
@@ -60,7 +109,15 @@ extension CSVReader {
                 continue
             }
             var index: Int?
-            let trimmed = TextValue.trimmed(value)
+            var trimmed = TextValue.trimmed(value)
+            var transform: String?
+            if let colon = trimmed.lastIndex(of: ":") {
+                let word = trimmed[trimmed.index(after: colon)...].lowercased()
+                if CSVReader.transforms.contains(word) {
+                    transform = word
+                    trimmed = TextValue.trimmed(String(trimmed[..<colon]))
+                }
+            }
             if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber), let n = Int(trimmed) {
                 if n >= 1 && n <= names.count {
                     index = n - 1
@@ -75,7 +132,7 @@ extension CSVReader {
             if let index {
                 for f in CSVField.allCases where columns[f] == index { columns[f] = nil }
                 columns[field] = index
-                units[field] = CSVField.recognise(header: names[index])?.unit
+                units[field] = transform ?? CSVField.recognise(header: names[index])?.unit
             }
         }
         if !unknown.isEmpty {
@@ -88,5 +145,90 @@ extension CSVReader {
             e.category = .options  // the option, not the file, is wrong
             throw e
         }
+    }
+}
+
+// The header's neighbours: a units row under it, and what an unmappable header's error says.
+extension CSVReader {
+    /// Reads a units row under the header (`deg,deg,m,km/h,s`: every non-empty field a unit
+    /// word, none a number) into ``units`` for the columns that state none; any other row is the
+    /// first data row (``pendingRow``).
+    mutating func readUnitsRow() throws(TraceReadError) {
+        guard try scanner.nextRow() else { return }
+        var found: [(CSVField, String)] = []
+        var words = 0
+        for i in scanner.fields.indices {
+            var word = TextValue.string(TextValue.trimmed(scanner.field(i))).lowercased()
+            if word.isEmpty { continue }
+            if (word.hasPrefix("(") && word.hasSuffix(")")) || (word.hasPrefix("[") && word.hasSuffix("]")) {
+                word = String(word.dropFirst().dropLast())
+            }
+            word = word.filter { $0 != " " }
+            guard CSVReader.isUnitWord(word) else {
+                pendingRow = true
+                return
+            }
+            words += 1
+            if let field = CSVField.allCases.first(where: { columns[$0] == i }) { found.append((field, word)) }
+        }
+        guard words > 0 else {
+            pendingRow = true
+            return
+        }
+        for (field, word) in found where units[field] == nil && !["-", "none", "text", "string", "date", "time"].contains(word) {
+            if word == "utc" && (field == .time || field == .date) { headerSaysUTC = true } else { units[field] = word }
+        }
+        latitudeForm = CoordinateForm(unit: units[.latitude]) ?? latitudeForm
+        longitudeForm = CoordinateForm(unit: units[.longitude]) ?? longitudeForm
+        let origin = EpochOrigin(unit: units[.time])
+        if origin != .unix { epochOrigin = origin }
+        checker.diagnostics.assume("line \(scanner.line) is a units row")
+    }
+
+    /// Whether `word` is a unit a units row writes.
+    static func isUnitWord(_ word: String) -> Bool {
+        if TextValue.metres(per: word) != nil && !word.isEmpty { return true }
+        if TextValue.metresPerSecond(per: word) != nil && !word.isEmpty { return true }
+        if CoordinateForm(unit: word) != nil || TextTime.EpochUnit(hint: word) != nil { return true }
+        return [
+            "deg", "degrees", "°", "-", "s", "sec", "utc", "iso8601", "iso", "date", "time", "hh:mm:ss", "yyyy-mm-dd", "fit", "gps",
+            "semicircles", "bpm", "rpm", "w", "%", "hpa", "c", "°c", "count", "text", "string", "none",
+        ].contains(word)
+    }
+
+    /// The current row's fields, as the first data row to guess columns from; nil at the end.
+    mutating func sampleRow() -> [String]? {
+        guard (try? scanner.nextRow()) == true else { return nil }
+        return scanner.fields.indices.map { TextValue.string(TextValue.trimmed(scanner.field($0))) }
+    }
+
+    /// Throws the error of a header whose latitude and longitude columns cannot be found: the
+    /// columns found, and the mapping that would read them (a guess from the first data row:
+    /// the first two columns holding decimal numbers within ±90 and ±180, else their names as
+    /// placeholders).
+    func unmappable(_ names: [String], line: Int, sample: [String]?) throws(TraceReadError) -> Never {
+        let named = Set(names.compactMap { CSVField.recognise(header: $0)?.field })
+        let missing = [CSVField.latitude, .longitude].filter { columns[$0] == nil && !named.contains($0) }
+        let shown = names.enumerated().map {
+            "\($0.offset + 1) '\($0.element.count > 24 ? String($0.element.prefix(24)) + "…" : $0.element)'"
+        }
+        var list = shown.prefix(12).joined(separator: ", ")
+        if shown.count > 12 { list += ", … (\(shown.count) columns)" }
+        var latitude = "NAME", longitude = "NAME"
+        if let sample {
+            var candidates: [Int] = []
+            for (i, v) in sample.enumerated() where i < names.count && v.contains(".") {
+                if let d = Double(v), d.isFinite, abs(d) <= 180 { candidates.append(i) }
+            }
+            if candidates.count >= 2, let lat = candidates.first(where: { abs(Double(sample[$0])!) <= 90 }) {
+                let lon = candidates.first { $0 != lat }!
+                let label = { (i: Int) in names[i].isEmpty ? String(i + 1) : names[i] }
+                (latitude, longitude) = (label(lat), label(lon))
+            }
+        }
+        let missingText = (missing.isEmpty ? [CSVField.latitude, .longitude] : missing).map(\.label).joined(separator: " or ")
+        throw scanner.error(
+            "no \(missingText) column among the columns found (\(list)); \(CSVReader.columnsAdvice)latitude=\(latitude),longitude=\(longitude)",
+            line: line)
     }
 }

@@ -24,6 +24,10 @@ extension CSVReader {
         var empty = true
         for r in scanner.fields where !r.isEmpty { empty = false; break }
         if empty { return false }
+        if let first = scanner.fields.first, scanner.field(0).first == UInt8(ascii: "#"), !first.isEmpty {
+            commentRows += 1  // a comment line
+            return false
+        }
         row = Row(line: scanner.line)
 
         if columns[.track] != nil {
@@ -60,7 +64,7 @@ extension CSVReader {
             switch coordinate(
                 latText, hemisphere: text(.latitudeHemisphere), positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), what: "latitude")
             {
-            case .success(let v): row.latitude = v
+            case .success(let v): row.latitude = coordinateValue(v, .latitude, integral: !latText.contains(UInt8(ascii: ".")))
             case .failure(let n): row.coordinateProblem = n
             }
         }
@@ -68,7 +72,10 @@ extension CSVReader {
             switch coordinate(
                 lonText, hemisphere: text(.longitudeHemisphere), positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"), what: "longitude"
             ) {
-            case .success(let v): row.longitude = v
+            case .success(let v):
+                if row.coordinateProblem == nil {
+                    row.longitude = coordinateValue(v, .longitude, integral: !lonText.contains(UInt8(ascii: ".")))
+                }
             case .failure(let n): row.coordinateProblem = n
             }
         }
@@ -140,7 +147,8 @@ extension CSVReader {
         if t.isEmpty && d.isEmpty { return }
         var parsed: (timestamp: Timestamp, hadZone: Bool)?
         if !t.isEmpty && d.isEmpty && TextTime.isEpochNumber(t) {
-            if let (ts, unit) = TextTime.epoch(t, unit: TextTime.EpochUnit(hint: units[.time])) {
+            if let (counted, unit) = TextTime.epoch(t, unit: TextTime.EpochUnit(hint: units[.time])), let ts = epochOrigin.unixTime(counted)
+            {
                 row.values.time = ts
                 if unit != statedEpochUnit {
                     checker.diagnostics.assume("epoch times in \(unit.rawValue)")
@@ -157,8 +165,19 @@ extension CSVReader {
         }
         if let parsed {
             var ts = parsed.timestamp
-            if !parsed.hadZone && !headerSaysUTC {
-                if let offset = options.zonelessUTCOffset {
+            var rowOffset: Int?
+            if !parsed.hadZone && columns[.utcOffset] != nil {
+                let o = text(.utcOffset)
+                if !o.isEmpty {
+                    if let seconds = utcOffsetSeconds(o) {
+                        rowOffset = seconds
+                    } else {
+                        row.notes.append(Note(kind: .invalidValue, detail: "UTC offset '\(TextValue.shown(o))'"))
+                    }
+                }
+            }
+            if !parsed.hadZone && (!headerSaysUTC || rowOffset != nil) {
+                if let offset = rowOffset ?? options.zonelessUTCOffset {
                     guard let shifted = ts.adding(seconds: -offset) else {
                         row.timeUnreadable = true
                         row.notes.append(
@@ -195,6 +214,10 @@ extension CSVReader {
             if !ok && !d.isEmpty {
                 iso.removeAll(keepingCapacity: true)
                 ok = TextTime.appendDate(d, to: &iso)
+                if !ok, let date = sixDigitDate(d) {
+                    iso = date
+                    ok = true
+                }
                 if ok {
                     iso.append(UInt8(ascii: "T"))
                     ok = TextTime.appendTimeOfDay(t, to: &iso)

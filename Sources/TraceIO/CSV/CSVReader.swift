@@ -9,9 +9,14 @@ import TraceGeodesy
 /// skipped. A leading `#` on the header is ignored. With `;` or tab as the delimiter a decimal
 /// comma (`47,37`) is read too.
 ///
-/// **Header.** The first non-blank line is always the header. Names are matched in any case,
-/// ignoring spaces, underscores, hyphens and dots, with a unit in parentheses or brackets or as a
-/// suffix (`Speed (km/h)`, `altitude_ft`, `time_ms`):
+/// **Header.** The header is the first line that names the latitude and longitude columns (with
+/// ``ReadOptions/columns``, the first line that is not a `#` comment); `#` comment lines and up to
+/// 64 lines of preamble before it are skipped and stated. A units row under it (`deg,deg,m,km/h`:
+/// every field a unit word) gives the units its columns do not name. Names are matched in any
+/// case, ignoring spaces, underscores, hyphens and dots, with a unit in parentheses or brackets or
+/// as a suffix (`Speed (km/h)`, `altitude_ft`, `time_ms`, `latitudeE7`), then word by word without
+/// qualifiers (`gps_longitude`, `position_lat`, `enhanced_altitude`) and hemisphere markers
+/// (`LATITUDE N/S`); see ``CSVField``:
 /// - latitude: `lat`, `latitude`; longitude: `lon`, `lng`, `long`, `longitude`; hemisphere
 ///   columns `N/S` and `E/W` (`S`/`W` negate);
 /// - time: `time`, `timestamp`, `datetime`, `tracked_at`, `recorded_at`, `utc_time`, …: ISO 8601
@@ -35,6 +40,14 @@ import TraceGeodesy
 /// `latitudeHemisphere`, `longitudeHemisphere`, `pointType`; any case, underscores ignored) →
 /// header name (case-insensitive) or 1-based column number.
 ///
+/// **Forms** (settled once per column and stated): coordinates in decimal degrees, NMEA's
+/// degrees and decimal minutes (the first value beyond the degree range, or the unit `ddmm`), E7
+/// integers (`e7`) or FIT semicircles (`semicircles`, or FIT's `position_lat` names); epochs
+/// counted from FIT's or GPS's origin (`fit`, `gps`; a file whose positions are semicircles counts
+/// from FIT's); six-digit dates as YYMMDD unless only DDMMYY reads (or `yymmdd`, `ddmmyy`);
+/// a UTC-offset column (`utc_offset`, `tz`: `+02:00`, `-0500`, hours, minutes or seconds) for
+/// zone-less times. A columns option may name the form after a colon (`position_lat:semicircles`).
+///
 /// **Values.** Units inside values are converted to SI (`374.8 m`, `3 ft`, `12.3 km/h`,
 /// `5 mph`, `4 kn`); hemisphere letters inside coordinates (`31.77N`, `N31.77`, `122.4W`). An
 /// empty value, `-`, `NaN`, `null`, `N/A` or `none` is no value. Zone-less times use
@@ -49,7 +62,8 @@ import TraceGeodesy
 /// in file order, and the time-order checks are mirrored (a time later than the row before is
 /// what "time goes backwards" reports).
 ///
-/// **Failures.** An empty file, a header without latitude and longitude columns, an unknown field
+/// **Failures.** An empty file, a header without latitude and longitude columns (the error lists
+/// the columns found and a mapping that would read them, ending in ``columnsAdvice``), an unknown field
 /// or missing column in ``ReadOptions/columns``, an unterminated quoted field and a row longer
 /// than 1 MiB are ``TraceReadError``s; per-point problems go through the shared checks
 /// (``Diagnostics``): a row without coordinates is a missing coordinate (dropped).
@@ -77,6 +91,18 @@ public struct CSVReader: TraceReader {
     var zonelessAssumed = false
     /// The epoch unit last stated as an assumption (so it is not restated per row).
     var statedEpochUnit: TextTime.EpochUnit?
+    /// How the latitude and longitude columns write degrees (``CoordinateForm``).
+    var latitudeForm = CoordinateForm.undecided
+    var longitudeForm = CoordinateForm.undecided
+    /// Where the time column's epoch numbers count from.
+    var epochOrigin = EpochOrigin.unix
+    /// The digit order of six-digit dates.
+    var sixDigitDates = SixDigitDate.undecided
+    /// The header's row was read as data already (no units row under it): the scanner's current
+    /// row is the first data row.
+    var pendingRow = false
+    /// `#` comment rows after the header, skipped.
+    var commentRows = 0
     /// The columns of a row as ``fusedRow(_:_:into:)`` reads them (up to the last column it needs), or
     /// nil when the header's columns rule it out (see ``fusedLayout()``).
     var fusedColumns: [FusedColumn]?
@@ -174,7 +200,7 @@ public struct CSVReader: TraceReader {
                 try readHeader()
                 continue
             }
-            if direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
+            if !pendingRow && direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
                 let layout = fusedColumns
             {
                 var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
@@ -184,9 +210,13 @@ public struct CSVReader: TraceReader {
                 case .notPlain: break
                 }
             }
-            guard try scanner.nextRow() else {
-                try finish()
-                continue
+            if pendingRow {
+                pendingRow = false
+            } else {
+                guard try scanner.nextRow() else {
+                    try finish()
+                    continue
+                }
             }
             guard parseRow() else { continue }
             if direction == .unknown {
@@ -212,7 +242,8 @@ public struct CSVReader: TraceReader {
     public mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int {
         batch.removeAll()
         while batch.count < limit {
-            if queue.isEmpty && direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows && plainRows,
+            if queue.isEmpty && !pendingRow && direction == .oldestFirst && pendingTrack == nil && !pendingSegment && fusedRows
+                && plainRows,
                 let layout = fusedColumns, var run = startFusedRun()
             {
                 // Fused rows one after another until one is not of their shape (nothing the loop

@@ -2,11 +2,12 @@
 enum TextValue {
     @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
 
-    /// `bytes` without leading and trailing spaces, tabs and line ends.
+    /// `bytes` without leading and trailing spaces, tabs, line ends and NUL bytes (the padding
+    /// some loggers write in fixed-width fields).
     @inline(__always) static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var lo = 0, hi = bytes.count
-        while lo < hi && isSpace(bytes[lo]) { lo += 1 }
-        while hi > lo && isSpace(bytes[hi - 1]) { hi -= 1 }
+        while lo < hi && (isSpace(bytes[lo]) || bytes[lo] == 0) { lo += 1 }
+        while hi > lo && (isSpace(bytes[hi - 1]) || bytes[hi - 1] == 0) { hi -= 1 }
         return UnsafeBufferPointer(rebasing: bytes[lo..<hi])
     }
 
