@@ -254,6 +254,14 @@ struct NMEAReaderTests {
         #expect(p.speed == nil && p.course == nil && p.satellites == nil && p.elevation == nil && p.hdop == 0.9)
     }
 
+    @Test("an unreadable time keeps the fix without a time: one invalid time problem, no missing time")
+    func badTime() throws {
+        let r = try readNMEA([rmc1, nmea("GPRMC,12352x,A,4807.038,N,01131.000,E,0,0,120309,,,A")])
+        #expect(r.points.count == 2 && r.points[1].time == nil)
+        #expect(r.count(.invalidTime) == 1 && r.count(.missingTime) == 0)
+        #expect(r.diagnostics.examples.first { $0.kind == .invalidTime }?.detail == "time '12352x' is not hhmmss")
+    }
+
     @Test("a second talker's copy of the same epoch is ignored (the first wins)")
     func duplicateTalkers() throws {
         let r = try readNMEA([rmc1, nmea("GNRMC,123519.00,A,4000.000,N,01000.000,E,0,0,120309,,,A"), gga1])
@@ -291,6 +299,7 @@ struct NMEACorpusTests {
         #expect(first.coordinate.latitude == degrees(55, 5_330_990, decimals: 6))
         #expect(first.coordinate.longitude == degrees(38, 58_587_325, decimals: 6))
         #expect(first.elevation == 2177 && first.speed == 152.6 * 1852 / 3600 && first.fixType == .dgps && first.satellites == 9)
+        #expect(first.pdop == 1.2 && first.hdop == 0.9 && first.vdop == 0.8 && r.points[1].pdop == 1.3)
         #expect(last.coordinate.latitude == degrees(55, 5_398_228, decimals: 6) && last.elevation == 115)
         #expect(r.diagnostics.counts.isEmpty, "\(r.diagnostics.summaryLines)")
         #expect(r.diagnostics.assumptions.contains("314 epochs without a fix (RMC status V, GGA quality 0 or 6-8) were not read as points"))

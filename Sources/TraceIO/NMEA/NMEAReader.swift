@@ -344,21 +344,22 @@ public struct NMEAReader: TraceReader {
     /// first).
     private mutating func emit(_ e: NMEAEpoch, time: Timestamp?, undated: Bool = false) throws(TraceReadError) {
         var coordinate: Coordinate?
-        let candidates = [
-            (e.rmcFix, e.rmcLatitude, e.rmcLongitude, e.rmcLine), (e.ggaFix, e.ggaLatitude, e.ggaLongitude, e.ggaLine),
-        ]
-        if let c = candidates.first(where: { $0.0 && $0.1.value != nil && $0.2.value != nil }) {
-            coordinate = try checker.coordinate(latitude: c.1.value, longitude: c.2.value, line: c.3)
-        } else if let c = candidates.first(where: { $0.0 }) {
-            if case .problem(let d) = c.1 {
-                try checker.note(.invalidCoordinate, line: c.3, d)
-            } else if case .problem(let d) = c.2 {
-                try checker.note(.invalidCoordinate, line: c.3, d)
-            } else {
-                coordinate = try checker.coordinate(latitude: c.1.value, longitude: c.2.value, line: c.3)
-            }
+        // The position: RMC's when it has a fix and both values, else GGA's; when neither has
+        // both, the problem of the first that claims a fix.
+        let rmcUsable = e.rmcFix && e.rmcLatitude.value != nil && e.rmcLongitude.value != nil
+        let ggaUsable = e.ggaFix && e.ggaLatitude.value != nil && e.ggaLongitude.value != nil
+        let useRMC = rmcUsable || (!ggaUsable && e.rmcFix)
+        let (latitude, longitude, line) =
+            useRMC ? (e.rmcLatitude, e.rmcLongitude, e.rmcLine) : (e.ggaLatitude, e.ggaLongitude, e.ggaLine)
+        if case .problem(let d) = latitude {
+            try checker.note(.invalidCoordinate, line: line, d)
+        } else if case .problem(let d) = longitude {
+            try checker.note(.invalidCoordinate, line: line, d)
+        } else {
+            coordinate = try checker.coordinate(latitude: latitude.value, longitude: longitude.value, line: line)
         }
-        for p in e.problems + e.dop.problems { try checker.note(p.kind, line: p.line, p.detail) }
+        for p in e.problems { try checker.note(p.kind, line: p.line, p.detail) }
+        for p in e.dop.problems { try checker.note(p.kind, line: p.line, p.detail) }
         if undated {
             withoutDate += 1
             try checker.note(.invalidTime, line: e.line, "time of day \(NMEAReader.clock(e.timeOfDay!)) without a date (no RMC date)")
