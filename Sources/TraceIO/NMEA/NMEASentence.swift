@@ -44,7 +44,7 @@ struct NMEASentence {
     private(set) var fields: [Range<Int>] = []
     private(set) var count = 0
 
-    init() { fields.reserveCapacity(NMEASentence.maximumFields) }
+    init() {}
 
     /// The address as text (messages and the skipped-types assumption).
     static func addressText(_ key: UInt64, length: Int) -> String {
@@ -57,47 +57,72 @@ struct NMEASentence {
 
     /// Finds the sentence in `line`. Returns nil, with the reason, when the line holds none: no
     /// `$`, or an address that is not 1 to ``maximumAddressLength`` letters and digits followed by
-    /// `,`, `*` or the line's end.
+    /// `,`, `*` or the line's end. One pass from `$` computes the checksum, reads the address and
+    /// splits the fields.
     mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> String? {
         count = 0
-        var d = line.count - 1
-        while d >= 0 && line[d] != 0x24 { d -= 1 }
+        guard let base = line.baseAddress else { return "no '$' sentence" }
+        let n = line.count
+        var d = n - 1
+        while d >= 0 && base[d] != 0x24 { d -= 1 }
         guard d >= 0 else { return "no '$' sentence" }
         dollar = d
         hasLeadingJunk = false
-        for i in 0..<d where !TextValue.isSpace(line[i]) { hasLeadingJunk = true; break }
-        // The data between `$` and `*` (or the end), and its checksum.
-        var star = d + 1
+        for i in 0..<d where !TextValue.isSpace(base[i]) { hasLeadingJunk = true; break }
+        // The address: up to the first `,` or `*`.
         var sum: UInt8 = 0
-        while star < line.count && line[star] != 0x2A {
-            sum ^= line[star]
-            star += 1
-        }
-        if star == line.count {
-            checksum = .absent
-        } else {
-            let tail = UnsafeBufferPointer(rebasing: line[(star + 1)...])
-            if tail.count == 2, let hi = NMEASentence.hex(tail[0]), let lo = NMEASentence.hex(tail[1]), hi << 4 | lo == sum {
-                checksum = .valid
-            } else {
-                checksum = .bad(written: "*" + TextValue.shown(tail), computed: sum)
-            }
-        }
-        // The address.
         var i = d + 1
         addressKey = 0
-        while i < star && line[i] != 0x2C {
-            let b = line[i]
+        while i < n {
+            let b = base[i]
+            if b == 0x2C || b == 0x2A { break }
             guard TextValue.isDigit(b) || TextValue.isLetter(b), i - d <= NMEASentence.maximumAddressLength else {
-                return "'\(TextValue.shown(UnsafeBufferPointer(rebasing: line[d..<min(star, d + 12)])))' is not an NMEA address"
+                var stop = i
+                while stop < n && stop < d + 12 && base[stop] != 0x2A { stop += 1 }
+                return "'\(TextValue.shown(UnsafeBufferPointer(start: base + d, count: stop - d)))' is not an NMEA address"
             }
+            sum ^= b
             addressKey |= UInt64(b) << UInt64(8 * (i - d - 1))
             i += 1
         }
         addressLength = i - d - 1
         guard addressLength > 0 else { return "'$' without an address" }
+        // The fields and the checksum, in one pass up to `*` (or the end).
+        if fields.count < NMEASentence.maximumFields {
+            fields = Array(repeating: 0..<0, count: NMEASentence.maximumFields)
+        }
+        var star = n
+        var k = 0
+        fields.withUnsafeMutableBufferPointer { f in
+            var start = d + 1
+            var j = i
+            while j < n {
+                let b = base[j]
+                if b == 0x2A {
+                    star = j
+                    break
+                }
+                sum ^= b
+                if b == 0x2C {
+                    if k < NMEASentence.maximumFields { f[k] = start..<j }
+                    k += 1
+                    start = j + 1
+                }
+                j += 1
+            }
+            if k < NMEASentence.maximumFields { f[k] = start..<j }
+            k += 1
+        }
+        count = min(k, NMEASentence.maximumFields)
+        if star == n {
+            checksum = .absent
+        } else if star + 3 == n, let hi = NMEASentence.hex(base[star + 1]), let lo = NMEASentence.hex(base[star + 2]), hi << 4 | lo == sum {
+            checksum = .valid
+        } else {
+            checksum = .bad(written: "*" + TextValue.shown(UnsafeBufferPointer(start: base + star + 1, count: n - star - 1)), computed: sum)
+        }
         kind = .other
-        if addressLength == 5 && line[d + 1] != 0x50 {  // a talker (not proprietary `P…`) and a type
+        if addressLength == 5 && base[d + 1] != 0x50 {  // a talker (not proprietary `P…`) and a type
             let type = addressKey >> 16
             if type == NMEASentence.key("RMC") {
                 kind = .rmc
@@ -108,20 +133,6 @@ struct NMEASentence {
             } else if type == NMEASentence.key("GST") {
                 kind = .gst
             }
-        }
-        // The fields.
-        var start = d + 1
-        var j = i
-        while true {
-            if j == star || line[j] == 0x2C {
-                if count < NMEASentence.maximumFields {
-                    if count == fields.count { fields.append(start..<j) } else { fields[count] = start..<j }
-                    count += 1
-                }
-                if j == star { break }
-                start = j + 1
-            }
-            j += 1
         }
         return nil
     }
