@@ -458,3 +458,65 @@ double cb_rts_dense(const double *t, const double *e, const double *nn, const do
     }
     return xs[0] + xs[(n / 2) * 4 + 1] + Ps[(n / 2) * 16];
 }
+
+/* ---- The C strtok peer for NMEA (see the header). ---- */
+static int cb_nmea_hex(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+/* ddmm.mmmm (or dddmm.mmmm) and its hemisphere letter to signed degrees. */
+static double cb_nmea_degrees(const char *field, const char *hemisphere) {
+    double v = strtod(field, NULL);
+    double d = (double)(long)(v / 100);
+    double deg = d + (v - d * 100) / 60;
+    return (*hemisphere == 'S' || *hemisphere == 'W') ? -deg : deg;
+}
+/* hhmmss.ss to seconds of the day. */
+static double cb_nmea_seconds(const char *field) {
+    double v = strtod(field, NULL);
+    long hms = (long)v;
+    return (hms / 10000) * 3600.0 + (hms / 100 % 100) * 60.0 + (hms % 100) + (v - (double)hms);
+}
+long cb_strtok_nmea(const char *path, double *checksum) {
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[256];
+    long epochs = 0;
+    double sum = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *dollar = strchr(line, '$');
+        if (!dollar) continue;
+        char *star = strchr(dollar, '*');
+        if (!star) { fclose(f); return -1; }
+        unsigned char x = 0;
+        for (char *p = dollar + 1; p < star; p++) x ^= (unsigned char)*p;
+        int hi = cb_nmea_hex(star[1]), lo = cb_nmea_hex(star[2]);
+        if (hi < 0 || lo < 0 || (hi << 4 | lo) != x) { fclose(f); return -1; }
+        *star = 0;
+        char *fields[20];
+        int n = 0;
+        for (char *t = strtok(dollar + 1, ","); t && n < 20; t = strtok(NULL, ",")) fields[n++] = t;
+        if (n < 1 || strlen(fields[0]) != 5) continue;
+        const char *type = fields[0] + 2;
+        if (strcmp(type, "RMC") == 0 && n >= 10 && fields[2][0] == 'A') {
+            double seconds = cb_nmea_seconds(fields[1]);
+            double lat = cb_nmea_degrees(fields[3], fields[4]), lon = cb_nmea_degrees(fields[5], fields[6]);
+            double speed = strtod(fields[7], NULL) * 1852 / 3600;
+            const char *d = fields[9];
+            int day = (d[0] - '0') * 10 + d[1] - '0', month = (d[2] - '0') * 10 + d[3] - '0', year = 2000 + (d[4] - '0') * 10 + d[5] - '0';
+            /* days from civil (Hinnant) */
+            int y = month <= 2 ? year - 1 : year;
+            long era = y / 400, yoe = y - era * 400, mp = month > 2 ? month - 3 : month + 9;
+            long days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + (153 * mp + 2) / 5 + day - 1 - 719468;
+            sum += lat + lon + speed + (days * 86400.0 + seconds) * 1e-9;
+            epochs++;
+        } else if (strcmp(type, "GGA") == 0 && n >= 10) {
+            sum += cb_nmea_seconds(fields[1]) * 1e-9 + strtod(fields[9], NULL);
+        }
+    }
+    fclose(f);
+    *checksum = sum;
+    return epochs;
+}

@@ -461,6 +461,64 @@ do {
     bench.ratio("CSV read in batches TraceKit / minimal unchecked C floor", batched, over: floor)
 }
 
+// MARK: Trace reading: NMEA (1 M epochs of RMC + GGA ≈ 150 MB) against a C fgets + strtok loop.
+do {
+    let n = 1_000_000 / scale
+    let path = "/tmp/tracekit-bench-\(n).nmea"
+    var rng = SplitMix64(seed: 17)
+    if access(path, F_OK) != 0 {
+        guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        /// ddmm.mmmmmm (dddmm.mmmmmm) of positive degrees.
+        func minutes(_ degrees: Double, width: Int) -> String {
+            let whole = Int(degrees)
+            let micro = Int(((degrees - Double(whole)) * 60 * 1e6).rounded())
+            var d = String(whole)
+            while d.count < width { d = "0" + d }
+            var m = String(micro)
+            while m.count < 8 { m = "0" + m }
+            return d + m.prefix(2) + "." + m.dropFirst(2)
+        }
+        func sentence(_ body: String) -> String {
+            let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+            let hex = Array("0123456789ABCDEF")
+            return "$\(body)*\(hex[Int(sum >> 4)])\(hex[Int(sum & 15)])\r\n"
+        }
+        var lat = 47.0, lon = 8.0, alt = 400.0
+        for i in 0..<n {
+            lat += rng.uniform(-1e-4, 1e-4)
+            lon += rng.uniform(-1e-4, 1e-4)
+            alt += rng.uniform(-0.5, 0.5)
+            let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
+            let time = "\(two(h))\(two(m))\(two(s)).00", position = "\(minutes(lat, width: 2)),N,\(minutes(lon, width: 3)),E"
+            fputs(sentence("GPRMC,\(time),A,\(position),\(fmt(rng.uniform(0, 30), 1)),\(fmt(rng.uniform(0, 359), 1)),\(two(d))0524,,,A"), f)
+            fputs(sentence("GPGGA,\(time),\(position),1,09,0.9,\(fmt(alt, 1)),M,47.0,M,,"), f)
+        }
+        fclose(f)
+        rename(path + ".part", path)
+    }
+    var info = stat()
+    stat(path, &info)
+    let megabytes = Double(info.st_size) / 1e6
+    let ours = bench.measure("NMEA read in batches (NMEAReader.read(into:)), 1M epochs", items: n) {
+        readInBatches(path, points: n) { b, i in
+            b.latitude(i) + b.longitude(i) + (b.speed(i) ?? 0) + (b.elevation(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18
+        }
+    }
+    let peer = bench.measure("NMEA read, C fgets + strtok loop, 1M epochs", items: n) {
+        var checksum = 0.0
+        let epochs = cb_strtok_nmea(path, &checksum)
+        precondition(epochs == n, "strtok loop read \(epochs) epochs")
+        return checksum
+    }
+    if let ours, let peer {
+        print(
+            "  NMEA: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (C strtok loop), file \(fmt(megabytes, 1)) MB"
+        )
+    }
+    bench.ratio("NMEA read in batches TraceKit / C strtok loop", ours, over: peer)
+}
+
 // MARK: Kalman filter, gate and RTS smoother (PERFORMANCE.md: 100 k points; the C dense 4×4 peer).
 do {
     let n = 100_000 / max(scale / 10, 1)  // 100 k even in --quick: the smoother's size is the point

@@ -205,11 +205,11 @@ struct FixBatchTests {
         #expect(kept.items == keptItems && grown.items == keptItems + [.segmentStart])
     }
 
-    /// The readable trace files (GPX, CSV, PLT, REC, by extension) under `folder`, in path order.
+    /// The readable trace files (GPX, CSV, PLT, REC, NMEA, by extension) under `folder`, in path order.
     static func traceFiles(under folder: URL) -> [URL] {
         guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
         var files: [URL] = []
-        for case let url as URL in e where TraceFormat(pathExtension: url.path).map({ [.gpx, .csv, .plt, .rec].contains($0) }) == true {
+        for case let url as URL in e where TraceFormat(pathExtension: url.path).map({ [.gpx, .csv, .plt, .rec, .nmea].contains($0) }) == true {
             files.append(url)
         }
         return files.sorted { $0.path < $1.path }
@@ -228,6 +228,7 @@ struct FixBatchTests {
                 case .csv: Self.expectAgree(label) { CSVReader(bytes: bytes, options: options) }
                 case .plt: Self.expectAgree(label) { PLTReader(bytes: bytes, options: options) }
                 case .rec: Self.expectAgree(label) { RECReader(bytes: bytes, options: options) }
+                case .nmea: Self.expectAgree(label) { NMEAReader(bytes: bytes, options: options) }
                 default: break
                 }
             }
@@ -249,8 +250,8 @@ struct FixBatchTests {
             "../shared/traces not found: the shared corpus is not read in batches"))
     func sharedTraces() throws {
         let files = Self.traceFiles(under: sharedFolder.appendingPathComponent("traces"))
-        // The shared corpus holds 31 readable traces (GPX, XML, CSV, PLT, REC).
-        #expect(files.count >= 31, "\(files.count) files")
+        // The shared corpus holds 31 readable traces (GPX, XML, CSV, PLT, REC) and 3 NMEA logs.
+        #expect(files.count >= 34, "\(files.count) files")
         try Self.expectAllAgree(files)
     }
 }

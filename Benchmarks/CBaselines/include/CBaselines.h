@@ -36,6 +36,13 @@ long cb_libxml2_sax_gpx(const char *path, double *checksum);
 /// rows read, -1 on error.
 long cb_strtod_csv(const char *path, double *checksum);
 
+/// The C strtok peer for NMEA: reads an RMC + GGA log with fgets, verifies each sentence's `*hh`
+/// checksum, splits it with strtok and reads time, latitude, longitude (ddmm.mmmm), speed and the
+/// RMC date (strtod / digits) from RMC and time and altitude from GGA. Returns the RMC epochs read,
+/// -1 on error (a bad checksum included). strtok merges empty fields, so it reads only logs whose
+/// fields up to the last one used are all present, as the generated benchmark file's are.
+long cb_strtok_nmea(const char *path, double *checksum);
+
 /// The floor for the CSV case (not a peer: it checks nothing and reads only that file's exact row
 /// shape): read(2) blocks, the same eight-bytes-at-once number method as TraceKit, times from
 /// their digits, columns of 1,024 rows. Returns rows read, -1 when a row is not of that shape.

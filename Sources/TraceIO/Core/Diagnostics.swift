@@ -18,6 +18,9 @@ public enum ProblemKind: String, CaseIterable, Hashable, Sendable, Comparable {
     /// An optional value (elevation, accuracy, speed, …) could not be read or is out of range
     /// (the point is kept without it).
     case invalidValue = "unreadable value"
+    /// An NMEA sentence whose `*hh` checksum does not match its bytes (the sentence is ignored;
+    /// its epoch's other sentences may still give the fix).
+    case badChecksum = "bad checksum"
 
     /// Whether the point is dropped: only when it has no usable position.
     public var dropsPoint: Bool { self == .missingCoordinate || self == .invalidCoordinate }

@@ -21,7 +21,7 @@ public enum TraceItem: Hashable, Sendable {
 
 /// The file formats TraceKit reads and writes.
 public enum TraceFormat: String, CaseIterable, Hashable, Sendable {
-    case gpx, csv, plt, rec, geojson, ndjson
+    case gpx, csv, plt, rec, geojson, ndjson, nmea
 
     /// The format implied by a path's extension (case-insensitive), if any.
     public init?(pathExtension path: String) {
@@ -34,6 +34,7 @@ public enum TraceFormat: String, CaseIterable, Hashable, Sendable {
         case "rec": self = .rec
         case "geojson", "json": self = .geojson
         case "ndjson", "jsonl": self = .ndjson
+        case "nmea", "nma": self = .nmea
         default: return nil
         }
     }

@@ -73,14 +73,14 @@ public protocol TraceWriter {
 }
 
 /// The writer for `format`.
-/// - Throws: ``TraceWriteError`` for a format TraceKit does not write (PLT, REC).
+/// - Throws: ``TraceWriteError`` for a format TraceKit does not write (PLT, REC, NMEA).
 public func makeTraceWriter(_ format: TraceFormat, to sink: ByteSink) throws(TraceWriteError) -> any TraceWriter {
     switch format {
     case .gpx: return GPXWriter(sink: sink)
     case .csv: return CSVWriter(sink: sink)
     case .geojson: return try GeoJSONWriter(sink: sink)
     case .ndjson: return NDJSONWriter(sink: sink)
-    case .plt, .rec:
+    case .plt, .rec, .nmea:
         throw TraceWriteError(
             file: sink.name, message: "TraceKit reads \(format.rawValue) but does not write it; write gpx, csv, geojson or ndjson")
     }

@@ -1,0 +1,439 @@
+import TraceGeodesy
+
+/// Reads NMEA 0183 logs (`.nmea`, `.nma`), streamed in bounded memory (the 1 MiB window plus one
+/// line, one epoch being assembled and at most ``maximumUndatedEpochs`` epochs waiting for a
+/// date).
+///
+/// Sentences `$ttRMC`, `$ttGGA`, `$ttGSA` and `$ttGST` from any talker `tt` (GP, GN, GL, GA, BD,
+/// QZ, …) are read; every other sentence (GSV, VTG, GLL, ZDA, TXT, proprietary `$P…`) is skipped
+/// and counted in one assumption at the end ("skipped 10334 other sentences (5178 GPGSV, …)").
+/// The sentences of one epoch (the same `hhmmss.ss`; a sentence with an empty time joins the epoch
+/// in progress unless that already has its type) become ONE fix:
+/// - position from RMC (status `A`, mode not `N`), else from GGA (quality 1-5); `ddmm.mmmm` and
+///   its hemisphere to degrees, rounded once (``NMEAFields/coordinate(_:hemisphere:latitude:)``);
+/// - time: RMC's date (`ddmmyy`, years 80-99 = 19xx, 00-79 = 20xx) with the epoch's time of day,
+///   UTC. An epoch without RMC takes the last RMC's date, the next day when its time of day is
+///   more than 12 h before the last one's (midnight rollover, stated as an assumption). Epochs
+///   before the first date wait for it (up to ``maximumUndatedEpochs``; those more than 12 h after
+///   the first dated time of day are put on the day before); when none comes in time their fixes
+///   get no time, each an ``ProblemKind/invalidTime`` problem ("without a date"), also stated as an
+///   assumption: a date is never invented;
+/// - elevation (m, above mean sea level), satellites and HDOP from GGA; PDOP, VDOP (and HDOP when
+///   GGA has none) and the 2-D/3-D mode from GSA; DGPS/PPS fix kinds from GGA's quality;
+///   horizontal accuracy √(σlat² + σlon²) and vertical accuracy σalt (m) from GST; speed from
+///   RMC's knots (× 1852 / 3600 to m/s) and course from RMC.
+/// GSA has no time: its DOPs go to the epoch in progress, or, when the file's first GSA came
+/// before any timed sentence (receivers that send GSA ahead of RMC), to the next epoch; which
+/// rule was used is stated as an assumption.
+///
+/// Epochs without a fix (RMC status `V`, GGA quality 0 or 6-8, empty fields) are not points; they
+/// are counted in one assumption ("314 epochs without a fix"). A sentence whose `*hh` checksum does
+/// not match is ignored and counted (``ProblemKind/badChecksum``; a ``TraceReadError`` under
+/// ``ProblemPolicy/fail``); a sentence without a checksum is accepted and counted in an assumption.
+/// Lines: `#` comments and blank lines are skipped, CRLF and LF may mix, bytes before the line's
+/// last `$` are ignored (and counted). Items: one ``TraceItem/trackStart(name:)`` and one segment
+/// before the first point; time order goes through the shared checks (times going backwards are
+/// counted, not reordered).
+///
+/// Failures: a first non-comment, non-blank line that holds no `$` sentence is a
+/// ``TraceReadError`` (the file is not NMEA); a later unreadable line (no `$`, no address, a
+/// truncated RMC/GGA/GSA/GST) is skipped and stated as an assumption, or is a ``TraceReadError``
+/// under ``ProblemPolicy/fail``.
+public struct NMEAReader: TraceReader {
+    /// Always ``TraceFormat/nmea``.
+    public let format = TraceFormat.nmea
+    /// The most epochs held while waiting for the first RMC date.
+    public static let maximumUndatedEpochs = 1024
+    /// Nanoseconds in 12 hours: the midnight-rollover threshold.
+    static let halfDay: Int64 = 12 * 3_600 * 1_000_000_000
+
+    private var scanner: RowScanner
+    private var checker: PointChecker
+    private var sentence = NMEASentence()
+    private var finished = false
+    private var sentencesRead = 0
+    private var pendingStart = true
+    private var queue = ItemQueue()
+
+    /// The epoch being assembled (meaningful while `open`).
+    private var epoch = NMEAEpoch(line: 0, timeOfDay: nil)
+    private var open = false
+    /// GSA: whether DOPs go to the next epoch (decided at the first GSA), and those held for it.
+    private var dopsLead: Bool?
+    private var heldDOP: NMEADOP?
+
+    /// The last date and time of day given to a fix.
+    private var anchorDay = 0
+    private var anchorTime: Int64 = 0
+    private var dated = false
+    /// Fix epochs waiting for the first date, and whether waiting was given up.
+    private var undated: [NMEAEpoch] = []
+    private var undatedGivenUp = false
+
+    private var voidEpochs = 0
+    private var withoutDate = 0
+    private var rollovers = 0
+    private var unchecked = 0
+    private var junkLines = 0
+    private var skipped = 0
+    private var skippedTypes: [(key: UInt64, length: Int, count: Int)] = []
+    private var unreadable = 0
+    private var firstUnreadable = ""
+
+    /// Problems and assumptions so far; complete once ``next()`` has returned nil.
+    public var diagnostics: Diagnostics { checker.diagnostics }
+
+    init(source: ByteSource, options: ReadOptions) {
+        scanner = RowScanner(source: source, delimiter: nil, quotes: false)
+        checker = PointChecker(file: source.name, policy: options.policy)
+    }
+
+    /// Reads an NMEA log from memory (tests, small inputs).
+    public init(bytes: [UInt8], name: String = "<memory>", options: ReadOptions = ReadOptions()) {
+        self.init(source: ByteSource(bytes: bytes, name: name), options: options)
+    }
+
+    /// Opens an NMEA log ("-" for standard input).
+    /// - Throws: ``TraceReadError`` when the file cannot be opened.
+    public init(path: String, options: ReadOptions = ReadOptions()) throws(TraceReadError) {
+        self.init(source: try ByteSource(path: path), options: options)
+    }
+
+    /// The next item in file order, or nil at the end.
+    /// - Throws: ``TraceReadError`` as described for the type (file, line, column, message).
+    public mutating func next() throws(TraceReadError) -> TraceItem? {
+        while true {
+            if let item = queue.pop() { return item }
+            if finished { return nil }
+            guard try scanner.nextRow() else {
+                try finish()
+                continue
+            }
+            try readLine()
+        }
+    }
+
+    // MARK: - Lines
+
+    private mutating func readLine() throws(TraceReadError) {
+        let line = scanner.field(0)
+        if line.first == UInt8(ascii: "#") { return }
+        if let reason = sentence.parse(line) { return try unreadableLine(reason) }
+        if sentencesRead == 0, !TextValue.isLetter(line[sentence.dollar + 1]) {
+            return try unreadableLine("'\(TextValue.shown(line))' is not an NMEA sentence")
+        }
+        sentencesRead += 1
+        switch sentence.checksum {
+        case .valid: break
+        case .absent: unchecked += 1
+        case .bad(let written, let computed): return try badChecksum(written: written, computed: computed)
+        }
+        if sentence.hasLeadingJunk { junkLines += 1 }
+        switch sentence.kind {
+        case .rmc: try readRMC(line)
+        case .gga: try readGGA(line)
+        case .gsa: try readGSA(line)
+        case .gst: try readGST(line)
+        case .other: countSkipped()
+        }
+    }
+
+    /// Field `i` of the current sentence (empty when it has fewer).
+    @inline(__always) private func field(_ line: UnsafeBufferPointer<UInt8>, _ i: Int) -> UnsafeBufferPointer<UInt8> {
+        guard i < sentence.count else { return UnsafeBufferPointer(rebasing: line[0..<0]) }
+        return UnsafeBufferPointer(rebasing: line[sentence.fields[i]])
+    }
+
+    /// A line that holds no usable sentence: fatal for the first one or under the fail policy.
+    private mutating func unreadableLine(_ reason: String) throws(TraceReadError) {
+        if sentencesRead == 0 {
+            throw scanner.error("not an NMEA 0183 file: \(reason) (expected '$ttSSS,…*hh' sentences)")
+        }
+        if checker.policy == .fail { throw scanner.error(reason) }
+        unreadable += 1
+        if unreadable == 1 { firstUnreadable = "line \(scanner.line): \(reason)" }
+    }
+
+    /// A sentence shorter than its type's fields: unreadable (a cut line).
+    private mutating func truncated(_ needed: Int) throws(TraceReadError) {
+        try unreadableLine("\(sentence.addressText) has \(sentence.count - 1) fields, not \(needed - 1) (truncated?)")
+    }
+
+    private mutating func badChecksum(written: String, computed: UInt8) throws(TraceReadError) {
+        let hex = Array("0123456789ABCDEF")
+        func detail() -> String { "\(sentence.addressText) \(written), computed *\(hex[Int(computed >> 4)])\(hex[Int(computed & 15)])" }
+        if checker.policy == .fail { throw scanner.error("\(ProblemKind.badChecksum.rawValue): \(detail())") }
+        let keep = checker.diagnostics.wantsExample(of: .badChecksum)
+        checker.diagnostics.record(Problem(kind: .badChecksum, line: keep ? scanner.line : 0, detail: keep ? detail() : ""))
+    }
+
+    private mutating func countSkipped() {
+        skipped += 1
+        let key = sentence.addressKey
+        if let i = skippedTypes.firstIndex(where: { $0.key == key }) {
+            skippedTypes[i].count += 1
+        } else if skippedTypes.count < 16 {
+            skippedTypes.append((key, sentence.addressLength, 1))
+        }
+    }
+
+    // MARK: - Sentences
+
+    /// Joins the epoch of a sentence of `part` with `time`: the epoch in progress when the times
+    /// match (or one is empty and the epoch lacks `part`), else a new one after the current is
+    /// finished. False when the epoch already has `part` (a second talker's copy: ignored).
+    private mutating func join(_ part: NMEAEpoch.Parts, time: NMEAFields.Value<Int64>) throws(TraceReadError) -> Bool {
+        let t = time.value
+        if open {
+            let same: Bool
+            if let t, let et = epoch.timeOfDay { same = t == et } else { same = !epoch.parts.contains(part) }
+            if same {
+                if epoch.parts.contains(part) { return false }
+                if epoch.timeOfDay == nil { epoch.timeOfDay = t }
+                epoch.parts.insert(part)
+                _ = epoch.take(time, kind: .invalidTime, line: scanner.line)
+                return true
+            }
+            try finishEpoch()
+        }
+        epoch = NMEAEpoch(line: scanner.line, timeOfDay: t)
+        epoch.parts = part
+        open = true
+        _ = epoch.take(time, kind: .invalidTime, line: scanner.line)
+        if dopsLead == true, let held = heldDOP {
+            epoch.dop = held
+            epoch.parts.insert(.gsa)
+            heldDOP = nil
+        }
+        return true
+    }
+
+    private mutating func readRMC(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
+        guard sentence.count >= 10 else { return try truncated(10) }
+        guard try join(.rmc, time: NMEAFields.timeOfDay(field(line, 1))) else { return }
+        let l = scanner.line
+        let status = field(line, 2), mode = field(line, 12)
+        epoch.rmcFix = status.count == 1 && status[0] == UInt8(ascii: "A") && !(mode.count == 1 && mode[0] == UInt8(ascii: "N"))
+        epoch.rmcLine = l
+        epoch.rmcLatitude = NMEAFields.coordinate(field(line, 3), hemisphere: field(line, 4), latitude: true)
+        epoch.rmcLongitude = NMEAFields.coordinate(field(line, 5), hemisphere: field(line, 6), latitude: false)
+        epoch.speed = epoch.take(NMEAFields.number(field(line, 7), "speed (kn)"), line: l).map { $0 * 1852 / 3600 }
+        if let c = epoch.take(NMEAFields.number(field(line, 8), "course"), line: l) {
+            if c <= 360 {
+                epoch.course = c
+            } else {
+                epoch.problems.append(Problem(kind: .invalidValue, line: l, detail: "course \(c) outside [0, 360]"))
+            }
+        }
+        epoch.date = epoch.take(NMEAFields.date(field(line, 9)), kind: .invalidTime, line: l)
+    }
+
+    private mutating func readGGA(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
+        guard sentence.count >= 10 else { return try truncated(10) }
+        guard try join(.gga, time: NMEAFields.timeOfDay(field(line, 1))) else { return }
+        let l = scanner.line
+        let quality = NMEAFields.integer(field(line, 6), "fix quality").value ?? 0
+        epoch.ggaQuality = quality
+        epoch.ggaFix = (1...5).contains(quality)
+        epoch.ggaLine = l
+        epoch.ggaLatitude = NMEAFields.coordinate(field(line, 2), hemisphere: field(line, 3), latitude: true)
+        epoch.ggaLongitude = NMEAFields.coordinate(field(line, 4), hemisphere: field(line, 5), latitude: false)
+        epoch.satellites = epoch.take(NMEAFields.integer(field(line, 7), "satellites"), line: l)
+        epoch.ggaHDOP = epoch.take(NMEAFields.number(field(line, 8), "HDOP"), line: l)
+        if let altitude = epoch.take(NMEAFields.number(field(line, 9), "altitude", signed: true), line: l) {
+            let unit = field(line, 10)
+            if unit.isEmpty || (unit.count == 1 && unit[0] == UInt8(ascii: "M")) {
+                epoch.elevation = altitude
+            } else {
+                epoch.problems.append(Problem(kind: .invalidValue, line: l, detail: "altitude unit '\(TextValue.shown(unit))' is not M"))
+            }
+        }
+    }
+
+    private mutating func readGSA(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
+        guard sentence.count >= 18 else { return try truncated(18) }
+        let l = scanner.line
+        var dop = NMEADOP()
+        func take(_ v: NMEAFields.Value<Double>) -> Double? {
+            if case .problem(let d) = v { dop.problems.append(Problem(kind: .invalidValue, line: l, detail: d)) }
+            return v.value
+        }
+        dop.mode = NMEAFields.integer(field(line, 2), "mode").value
+        dop.pdop = take(NMEAFields.number(field(line, 15), "PDOP"))
+        dop.hdop = take(NMEAFields.number(field(line, 16), "HDOP"))
+        dop.vdop = take(NMEAFields.number(field(line, 17), "VDOP"))
+        if dopsLead == nil {
+            dopsLead = !open
+            checker.diagnostics.assume(
+                dopsLead!
+                    ? "GSA has no time: its DOPs were taken for the epoch after it (the first GSA came before any timed sentence)"
+                    : "GSA has no time: its DOPs were taken for the epoch in progress (the first GSA followed a timed sentence)")
+        }
+        if dopsLead! {
+            if heldDOP == nil || !heldDOP!.hasValues { heldDOP = dop }
+        } else if open && (!epoch.parts.contains(.gsa) || !epoch.dop.hasValues) {
+            epoch.dop = dop
+            epoch.parts.insert(.gsa)
+        }
+    }
+
+    private mutating func readGST(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
+        guard sentence.count >= 9 else { return try truncated(9) }
+        guard try join(.gst, time: NMEAFields.timeOfDay(field(line, 1))) else { return }
+        let l = scanner.line
+        let latitude = epoch.take(NMEAFields.number(field(line, 6), "latitude error"), line: l)
+        let longitude = epoch.take(NMEAFields.number(field(line, 7), "longitude error"), line: l)
+        if let latitude, let longitude { epoch.horizontalAccuracy = (latitude * latitude + longitude * longitude).squareRoot() }
+        epoch.verticalAccuracy = epoch.take(NMEAFields.number(field(line, 8), "altitude error"), line: l)
+    }
+
+    // MARK: - Epochs
+
+    /// Finishes the epoch in progress: a fix (dated now, or held for a date), an epoch without a
+    /// fix (counted), or nothing (GSA/GST alone).
+    private mutating func finishEpoch() throws(TraceReadError) {
+        open = false
+        guard epoch.hasPositionSentence else { return }
+        guard epoch.hasFix else {
+            voidEpochs += 1
+            return
+        }
+        guard let t = epoch.timeOfDay else { return try emit(epoch, time: nil) }
+        if let day = epoch.date {
+            if !dated && !undated.isEmpty { try releaseUndated(day: day, timeOfDay: t) }
+            dated = true
+            anchorDay = day
+            anchorTime = t
+            try emit(epoch, time: Timestamp(nanoseconds: Int64(day) * NMEAFields.day + t))
+        } else if dated {
+            if t < anchorTime - NMEAReader.halfDay {
+                anchorDay += 1
+                rollovers += 1
+            }
+            anchorTime = t
+            try emit(epoch, time: Timestamp(nanoseconds: Int64(anchorDay) * NMEAFields.day + t))
+        } else if undatedGivenUp {
+            try emit(epoch, time: nil, undated: true)
+        } else {
+            undated.append(epoch)
+            if undated.count >= NMEAReader.maximumUndatedEpochs { try giveUpWaiting() }
+        }
+    }
+
+    /// Dates the held epochs from the first date: that day, or the day before for a time of day
+    /// more than 12 h after the dated one's (they came before it).
+    private mutating func releaseUndated(day: Int, timeOfDay: Int64) throws(TraceReadError) {
+        let held = undated
+        undated = []
+        for e in held {
+            let t = e.timeOfDay!
+            let d = t > timeOfDay + NMEAReader.halfDay ? day - 1 : day
+            try emit(e, time: Timestamp(nanoseconds: Int64(d) * NMEAFields.day + t))
+        }
+    }
+
+    /// No date came within the bound (or the file ended): the held fixes get no time.
+    private mutating func giveUpWaiting() throws(TraceReadError) {
+        undatedGivenUp = true
+        let held = undated
+        undated = []
+        for e in held { try emit(e, time: nil, undated: true) }
+    }
+
+    /// Checks an epoch with a fix and queues it (with the track and segment starts before the
+    /// first).
+    private mutating func emit(_ e: NMEAEpoch, time: Timestamp?, undated: Bool = false) throws(TraceReadError) {
+        var coordinate: Coordinate?
+        // The position: RMC's when it has a fix and both values, else GGA's; when neither has
+        // both, the problem of the first that claims a fix.
+        let rmcUsable = e.rmcFix && e.rmcLatitude.value != nil && e.rmcLongitude.value != nil
+        let ggaUsable = e.ggaFix && e.ggaLatitude.value != nil && e.ggaLongitude.value != nil
+        let useRMC = rmcUsable || (!ggaUsable && e.rmcFix)
+        let (latitude, longitude, line) =
+            useRMC ? (e.rmcLatitude, e.rmcLongitude, e.rmcLine) : (e.ggaLatitude, e.ggaLongitude, e.ggaLine)
+        if case .problem(let d) = latitude {
+            try checker.note(.invalidCoordinate, line: line, d)
+        } else if case .problem(let d) = longitude {
+            try checker.note(.invalidCoordinate, line: line, d)
+        } else {
+            coordinate = try checker.coordinate(latitude: latitude.value, longitude: longitude.value, line: line)
+        }
+        for p in e.problems { try checker.note(p.kind, line: p.line, p.detail) }
+        for p in e.dop.problems { try checker.note(p.kind, line: p.line, p.detail) }
+        if undated {
+            withoutDate += 1
+            try checker.note(.invalidTime, line: e.line, "time of day \(NMEAReader.clock(e.timeOfDay!)) without a date (no RMC date)")
+        }
+        var fix: Fix?
+        if let coordinate {
+            var n = Fix.Numbers(coordinate: coordinate)
+            n.time = time
+            n.elevation = e.elevation
+            n.hdop = e.ggaHDOP ?? e.dop.hdop
+            n.pdop = e.dop.pdop
+            n.vdop = e.dop.vdop
+            n.satellites = e.satellites
+            n.speed = e.speed
+            n.course = e.course
+            n.horizontalAccuracy = e.horizontalAccuracy
+            n.verticalAccuracy = e.verticalAccuracy
+            n.fixType = e.fixType
+            fix = Fix(n)
+        }
+        guard let f = try checker.finish(fix, line: e.line) else { return }
+        if pendingStart {
+            queue.push(.trackStart(name: nil))
+            queue.push(.segmentStart)
+            pendingStart = false
+        }
+        queue.push(.trackPoint(f))
+    }
+
+    /// `hh:mm:ss` of a time of day, for messages.
+    static func clock(_ t: Int64) -> String {
+        let s = t / 1_000_000_000
+        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60))"
+    }
+
+    // MARK: - End
+
+    private mutating func finish() throws(TraceReadError) {
+        finished = true
+        if open { try finishEpoch() }
+        if !undated.isEmpty { try giveUpWaiting() }
+        let d = { (n: Int, one: String, many: String) in n == 1 ? one : many }
+        if voidEpochs > 0 {
+            checker.diagnostics.assume(
+                "\(voidEpochs) \(d(voidEpochs, "epoch", "epochs")) without a fix (RMC status V, GGA quality 0 or 6-8) were not read as points"
+            )
+        }
+        if withoutDate > 0 {
+            checker.diagnostics.assume(
+                "\(withoutDate) \(d(withoutDate, "fix has", "fixes have")) no time: no RMC gave a date for \(d(withoutDate, "its", "their")) times of day"
+            )
+        }
+        if rollovers > 0 {
+            checker.diagnostics.assume(
+                "GGA/GST times of day earlier than the last one by over 12 h were read as the next day (\(rollovers) midnight \(d(rollovers, "rollover", "rollovers")))"
+            )
+        }
+        if unchecked > 0 {
+            checker.diagnostics.assume("\(unchecked) \(d(unchecked, "sentence", "sentences")) without a checksum were read unchecked")
+        }
+        if skipped > 0 {
+            let top = skippedTypes.sorted { $0.count > $1.count }
+            var kinds = top.prefix(6).map { "\($0.count) \(NMEASentence.addressText($0.key, length: $0.length))" }
+            let rest = skipped - top.prefix(6).reduce(0) { $0 + $1.count }
+            if rest > 0 { kinds.append("\(rest) of other types") }
+            checker.diagnostics.assume(
+                "skipped \(skipped) other \(d(skipped, "sentence", "sentences")) (\(kinds.joined(separator: ", ")))")
+        }
+        if junkLines > 0 {
+            checker.diagnostics.assume("ignored the bytes before '$' on \(junkLines) \(d(junkLines, "line", "lines"))")
+        }
+        if unreadable > 0 {
+            checker.diagnostics.assume("skipped \(unreadable) unreadable \(d(unreadable, "line", "lines")) (first: \(firstUnreadable))")
+        }
+    }
+}
