@@ -19,7 +19,7 @@ struct ReadingOptions: OptionGroup {
 
 /// A format TraceKit reads.
 enum InputFormat: String, ArgumentChoice {
-    case gpx, csv, plt, rec
+    case gpx, csv, plt, rec, kml
 
     var traceFormat: TraceFormat {
         switch self {
@@ -27,6 +27,7 @@ enum InputFormat: String, ArgumentChoice {
         case .csv: .csv
         case .plt: .plt
         case .rec: .rec
+        case .kml: .kml
         }
     }
 }
