@@ -204,6 +204,60 @@ long cb_libxml2_sax_gpx(const char *path, double *checksum) {
     return s.points;
 }
 
+/* The KML gx:Track peer: the same SAX2 pattern, reading the text of every <when> (its length, as
+   the GPX peer does for <time>) and every <gx:coord> (three numbers with strtod), matched by
+   element local name and, for coord, the Google extension's namespace URI. */
+struct kml_state { long coords; double sum; int field; char text[256]; size_t len; };
+
+static void kml_start(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri, int nns,
+                      const xmlChar **ns, int nattr, int ndef, const xmlChar **attrs) {
+    (void)prefix; (void)nns; (void)ns; (void)nattr; (void)ndef; (void)attrs;
+    struct kml_state *s = ctx;
+    if (strcmp((const char *)local, "when") == 0) {
+        s->field = 2; s->len = 0;
+    } else if (strcmp((const char *)local, "coord") == 0 && uri &&
+               strcmp((const char *)uri, "http://www.google.com/kml/ext/2.2") == 0) {
+        s->field = 1; s->len = 0;
+    }
+}
+
+static void kml_end(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri) {
+    (void)local; (void)prefix; (void)uri;
+    struct kml_state *s = ctx;
+    if (!s->field) return;
+    s->text[s->len] = 0;
+    if (s->field == 1) {
+        char *p = s->text, *end;
+        for (int k = 0; k < 3; k++) { s->sum += strtod(p, &end); p = end; }
+        s->coords++;
+    } else {
+        s->sum += (double)s->len;
+    }
+    s->field = 0;
+}
+
+static void kml_chars(void *ctx, const xmlChar *ch, int len) {
+    struct kml_state *s = ctx;
+    if (!s->field) return;
+    if (s->len + (size_t)len >= sizeof s->text) len = (int)(sizeof s->text - 1 - s->len);
+    memcpy(s->text + s->len, ch, (size_t)len);
+    s->len += (size_t)len;
+}
+
+long cb_libxml2_sax_kml(const char *path, double *checksum) {
+    xmlSAXHandler h;
+    memset(&h, 0, sizeof h);
+    h.initialized = XML_SAX2_MAGIC;
+    h.startElementNs = kml_start;
+    h.endElementNs = kml_end;
+    h.characters = kml_chars;
+    struct kml_state s;
+    memset(&s, 0, sizeof s);
+    if (xmlSAXUserParseFile(&h, &s, path) != 0) return -1;
+    *checksum = s.sum;
+    return s.coords;
+}
+
 long cb_strtod_csv(const char *path, double *checksum) {
     FILE *f = fopen(path, "r");
     if (!f) return -1;

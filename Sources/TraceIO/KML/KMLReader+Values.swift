@@ -16,7 +16,7 @@ extension KMLReader {
         var start = 0
         var i = 0
         while i <= fields.count {
-            if i == fields.count || fields[i] == separator {
+            if i == fields.count || fields[i] == separator || (separator == 0x20 && XMLScanner.isSpace(fields[i])) {
                 let field = UnsafeBufferPointer(rebasing: fields[start..<i])
                 guard count < 3 else { return .problem("'\(TextValue.shown(fields))' has more than three values (lon,lat[,alt])") }
                 guard let v = DecimalParser.parseDouble(field), v.isFinite else {
@@ -30,7 +30,7 @@ extension KMLReader {
                 }
                 count += 1
                 start = i + 1
-                // Separators repeated (`lon  lat` in a gx:coord) count once.
+                // White space repeated (`lon  lat`, tabs, in a gx:coord) separates once.
                 if separator == 0x20 {
                     while start < fields.count && XMLScanner.isSpace(fields[start]) { start += 1 }
                     i = start

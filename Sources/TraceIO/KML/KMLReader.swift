@@ -58,6 +58,11 @@ public struct KMLReader: TraceReader {
         /// `<begin>` and `<end>`, nil when absent or unreadable.
         public var begin: Timestamp?
         public var end: Timestamp?
+
+        public init(begin: Timestamp?, end: Timestamp?) {
+            self.begin = begin
+            self.end = end
+        }
     }
     /// One entry per LineString read (in file order, at most 65,536): its time span, or nil.
     public private(set) var lineStringSpans: [TimeSpan?] = []
@@ -380,7 +385,7 @@ public struct KMLReader: TraceReader {
         } else if spanDepth > 0 && closedDepth == spanDepth {
             spanDepth = 0
             if !features.isEmpty {
-                let begin = spanBegin.1.isEmpty ? "…" : spanBegin.1, end = spanEnd.1.isEmpty ? "…" : spanEnd.1
+                let begin = spanBegin.1.isEmpty ? "?" : spanBegin.1, end = spanEnd.1.isEmpty ? "?" : spanEnd.1
                 features[features.count - 1].span = TimeSpan(begin: spanBegin.0, end: spanEnd.0)
                 features[features.count - 1].spanText = "\(begin)…\(end)"
             }
