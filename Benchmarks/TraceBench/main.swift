@@ -37,6 +37,24 @@ func readInBatches(_ path: String, points expected: Int, _ value: (FixBatch, Int
     return sum
 }
 
+/// A C peer's read of `path` (it returns its point count, which must be `expected`, and a checksum).
+func peerRead(_ path: String, points expected: Int, _ read: (UnsafePointer<CChar>, UnsafeMutablePointer<Double>) -> Int) -> Double {
+    var checksum = 0.0
+    let points = read(path, &checksum)
+    precondition(points == expected, "the peer read \(points) points of \(expected)")
+    return checksum
+}
+
+/// Prints a read case's throughput and its libxml2 SAX2 peer's, from their medians per point.
+func printThroughput(_ label: String, path: String, points n: Int, ours: Measurement?, peer: Measurement?) {
+    guard let ours, let peer else { return }
+    var info = stat()
+    stat(path, &info)
+    let megabytes = Double(info.st_size) / 1e6
+    let rate = { (m: Measurement) in fmt(megabytes / (m.median * Double(n) / 1e9), 0) }
+    print("  \(label): \(rate(ours)) MB/s (TraceKit), \(rate(peer)) MB/s (libxml2 SAX2), file \(fmt(megabytes, 1)) MB")
+}
+
 func refuseDebugBuild() {
     #if DEBUG
         printError("tracekit-bench: refusing to run a debug build; use `make bench` (swift build -c release).")
@@ -373,25 +391,15 @@ if bench.filter.map({ "KML read".contains($0) || $0.contains("KML") }) ?? true {
         fclose(f)
         rename(path + ".part", path)
     }
-    var info = stat()
-    stat(path, &info)
-    let megabytes = Double(info.st_size) / 1e6
     let batched = bench.measure("KML read in batches (KMLReader.read(into:)), 1M gx:Track points", items: n) {
         readInBatches(path, points: n) { b, i in
             b.longitude(i) + b.latitude(i) + (b.elevation(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18
         }
     }
     let peer = bench.measure("KML read, C libxml2 SAX2 peer, 1M gx:Track points", items: n) {
-        var checksum = 0.0
-        let points = cb_libxml2_sax_kml(path, &checksum)
-        precondition(points == n, "libxml2 read \(points) points")
-        return checksum
+        peerRead(path, points: n) { cb_libxml2_sax_kml($0, $1) }
     }
-    if let batched, let peer {
-        print(
-            "  KML in batches: \(fmt(megabytes / (batched.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (libxml2 SAX2), file \(fmt(megabytes, 1)) MB"
-        )
-    }
+    printThroughput("KML in batches", path: path, points: n, ours: batched, peer: peer)
     bench.ratio("KML read in batches TraceKit / libxml2 SAX2", batched, over: peer)
 }
 

@@ -28,7 +28,7 @@ extension KMLReader {
             let t = times[timesHead]
             timesHead += 1
             if timesHead == times.count { resetTimes() }
-            return try trackPoint(tuple, time: t, line: scanner.line)
+            return try trackPoint(tuple, time: t, line: nil)
         }
         guard coords.count - coordsHead < KMLReader.maximumPending else { throw tooManyPending("<gx:coord>", "<when>") }
         coords.append((tuple, scanner.line))
@@ -51,8 +51,11 @@ extension KMLReader {
         )
     }
 
-    /// A point of the open gx:Track (or a drained one: `time` nil), checked.
-    mutating func trackPoint(_ tuple: Tuple, time: Int64?, line: Int) throws(TraceReadError) -> Step? {
+    /// A point of the open gx:Track (or a drained one: `time` nil), checked. `known`: the line of
+    /// its position, or nil for the scanner's, found only for a problem (``XMLScanner/line`` counts).
+    mutating func trackPoint(_ tuple: Tuple, time: Int64?, line known: Int?) throws(TraceReadError) -> Step? {
+        let source = scanner.source, at = scanner.position
+        func line() -> Int { known ?? source.location(of: at).line }
         var n = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
         // The common case without a call: a position the checker takes unchanged.
         var valid = false
@@ -62,19 +65,19 @@ extension KMLReader {
             n.coordinate = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
             n.elevation = altitude
             valid = true
-        } else if let p = try position(tuple, line: line) {
+        } else if let p = try position(tuple, line: line()) {
             n.coordinate = p.0
             n.elevation = p.1
             valid = true
         }
         if let time {
             if time == KMLReader.unreadableTime {
-                try checker.note(.invalidTime, line: line, "its <when> in the gx:Track at line \(trackLine)")
+                try checker.note(.invalidTime, line: line(), "its <when> in the gx:Track at line \(trackLine)")
             } else {
                 n.time = Timestamp(nanoseconds: time)
             }
         }
-        guard try checker.accept(valid: valid, time: n.time, line: line) else { return nil }
+        guard try checker.accept(valid: valid, time: n.time, line: line()) else { return nil }
         return .point(n)
     }
 
