@@ -190,18 +190,57 @@ static void sax_chars(void *ctx, const xmlChar *ch, int len) {
     s->len += (size_t)len;
 }
 
-long cb_libxml2_sax_gpx(const char *path, double *checksum) {
+/* Runs libxml2's SAX2 parser over `path` with these element callbacks and sax_chars. */
+static long sax_run(const char *path, startElementNsSAX2Func start, endElementNsSAX2Func end, double *checksum) {
     xmlSAXHandler h;
     memset(&h, 0, sizeof h);
     h.initialized = XML_SAX2_MAGIC;
-    h.startElementNs = sax_start;
-    h.endElementNs = sax_end;
+    h.startElementNs = start;
+    h.endElementNs = end;
     h.characters = sax_chars;
     struct sax_state s;
     memset(&s, 0, sizeof s);
     if (xmlSAXUserParseFile(&h, &s, path) != 0) return -1;
     *checksum = s.sum;
     return s.points;
+}
+
+long cb_libxml2_sax_gpx(const char *path, double *checksum) {
+    return sax_run(path, sax_start, sax_end, checksum);
+}
+
+/* The KML gx:Track peer: the GPX peer's pattern and state (points counts the coords), reading the
+   text of every <when> (its length, as the GPX peer does for <time>) and every <gx:coord> (three
+   numbers with strtod), matched by local name and, for coord, the Google extension's namespace URI. */
+static void kml_start(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri, int nns,
+                      const xmlChar **ns, int nattr, int ndef, const xmlChar **attrs) {
+    (void)prefix; (void)nns; (void)ns; (void)nattr; (void)ndef; (void)attrs;
+    struct sax_state *s = ctx;
+    if (strcmp((const char *)local, "when") == 0) {
+        s->field = 2; s->len = 0;
+    } else if (strcmp((const char *)local, "coord") == 0 && uri &&
+               strcmp((const char *)uri, "http://www.google.com/kml/ext/2.2") == 0) {
+        s->field = 1; s->len = 0;
+    }
+}
+
+static void kml_end(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri) {
+    (void)local; (void)prefix; (void)uri;
+    struct sax_state *s = ctx;
+    if (!s->field) return;
+    s->text[s->len] = 0;
+    if (s->field == 1) {
+        char *p = s->text, *end;
+        for (int k = 0; k < 3; k++) { s->sum += strtod(p, &end); p = end; }
+        s->points++;
+    } else {
+        s->sum += (double)s->len;
+    }
+    s->field = 0;
+}
+
+long cb_libxml2_sax_kml(const char *path, double *checksum) {
+    return sax_run(path, kml_start, kml_end, checksum);
 }
 
 long cb_strtod_csv(const char *path, double *checksum) {

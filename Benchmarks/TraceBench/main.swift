@@ -37,6 +37,24 @@ func readInBatches(_ path: String, points expected: Int, _ value: (FixBatch, Int
     return sum
 }
 
+/// A C peer's read of `path` (it returns its point count, which must be `expected`, and a checksum).
+func peerRead(_ path: String, points expected: Int, _ read: (UnsafePointer<CChar>, UnsafeMutablePointer<Double>) -> Int) -> Double {
+    var checksum = 0.0
+    let points = read(path, &checksum)
+    precondition(points == expected, "the peer read \(points) points of \(expected)")
+    return checksum
+}
+
+/// Prints a read case's throughput and its libxml2 SAX2 peer's, from their medians per point.
+func printThroughput(_ label: String, path: String, points n: Int, ours: Measurement?, peer: Measurement?) {
+    guard let ours, let peer else { return }
+    var info = stat()
+    stat(path, &info)
+    let megabytes = Double(info.st_size) / 1e6
+    let rate = { (m: Measurement) in fmt(megabytes / (m.median * Double(n) / 1e9), 0) }
+    print("  \(label): \(rate(ours)) MB/s (TraceKit), \(rate(peer)) MB/s (libxml2 SAX2), file \(fmt(megabytes, 1)) MB")
+}
+
 func refuseDebugBuild() {
     #if DEBUG
         printError("tracekit-bench: refusing to run a debug build; use `make bench` (swift build -c release).")
@@ -343,6 +361,46 @@ do {
         )
     }
     bench.ratio("GPX read in batches TraceKit / libxml2 SAX2", batched, over: peer)
+}
+
+// MARK: Trace reading: KML (one gx:Track of 1 M when/gx:coord pairs) against libxml2 SAX2.
+if bench.filter.map({ "KML read".contains($0) || $0.contains("KML") }) ?? true {
+    let n = 1_000_000 / scale
+    let path = "/tmp/tracekit-bench-\(n).kml"
+    var rng = SplitMix64(seed: 17)
+    if access(path, F_OK) != 0 {
+        // Generated once per size (deterministic), then reused: all times, then all positions, as
+        // the schema orders them (and Google Earth writes them).
+        guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
+        fputs(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document>\n  <Placemark>\n    <name>bench</name>\n    <gx:Track>\n      <altitudeMode>absolute</altitudeMode>\n",
+            f)
+        for i in 0..<n {
+            let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
+            fputs(
+                "      <when>2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z</when>\n",
+                f)
+        }
+        var lat = 47.0, lon = 8.0
+        for _ in 0..<n {
+            lat += rng.uniform(-1e-4, 1e-4)
+            lon += rng.uniform(-1e-4, 1e-4)
+            fputs("      <gx:coord>\(lon) \(lat) \((rng.uniform(300, 500) * 10).rounded() / 10)</gx:coord>\n", f)
+        }
+        fputs("    </gx:Track>\n  </Placemark>\n</Document>\n</kml>\n", f)
+        fclose(f)
+        rename(path + ".part", path)
+    }
+    let batched = bench.measure("KML read in batches (KMLReader.read(into:)), 1M gx:Track points", items: n) {
+        readInBatches(path, points: n) { b, i in
+            b.longitude(i) + b.latitude(i) + (b.elevation(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18
+        }
+    }
+    let peer = bench.measure("KML read, C libxml2 SAX2 peer, 1M gx:Track points", items: n) {
+        peerRead(path, points: n) { cb_libxml2_sax_kml($0, $1) }
+    }
+    printThroughput("KML in batches", path: path, points: n, ours: batched, peer: peer)
+    bench.ratio("KML read in batches TraceKit / libxml2 SAX2", batched, over: peer)
 }
 
 // MARK: End-to-end replay of the same 1 M-point GPX (no scenario: inferred; two passes).

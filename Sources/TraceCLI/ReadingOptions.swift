@@ -19,7 +19,7 @@ struct ReadingOptions: OptionGroup {
 
 /// A format TraceKit reads.
 enum InputFormat: String, ArgumentChoice {
-    case gpx, csv, plt, rec, nmea
+    case gpx, csv, plt, rec, nmea, kml
 
     var traceFormat: TraceFormat {
         switch self {
@@ -28,6 +28,7 @@ enum InputFormat: String, ArgumentChoice {
         case .plt: .plt
         case .rec: .rec
         case .nmea: .nmea
+        case .kml: .kml
         }
     }
 }

@@ -32,6 +32,11 @@ void cb_proj_destroy(void *handle);
 /// lat/lon (strtod) and the text of ele, time and hdop; returns the number of points, -1 on error.
 long cb_libxml2_sax_gpx(const char *path, double *checksum);
 
+/// The libxml2 SAX2 peer for KML: parses a gx:Track KML with libxml2's SAX2 interface, reading
+/// the text of every <when> and the three numbers (strtod) of every <gx:coord> (matched by the
+/// extension's namespace URI); returns the number of coords, -1 on error.
+long cb_libxml2_sax_kml(const char *path, double *checksum);
+
 /// The C strtod peer for CSV: reads a "lat,lon,time,accuracy" CSV with fgets + strtod; returns
 /// rows read, -1 on error.
 long cb_strtod_csv(const char *path, double *checksum);

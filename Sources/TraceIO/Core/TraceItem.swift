@@ -21,7 +21,7 @@ public enum TraceItem: Hashable, Sendable {
 
 /// The file formats TraceKit reads and writes.
 public enum TraceFormat: String, CaseIterable, Hashable, Sendable {
-    case gpx, csv, plt, rec, geojson, ndjson, nmea
+    case gpx, csv, plt, rec, geojson, ndjson, nmea, kml
 
     /// The format implied by a path's extension (case-insensitive), if any.
     public init?(pathExtension path: String) {
@@ -32,6 +32,7 @@ public enum TraceFormat: String, CaseIterable, Hashable, Sendable {
         case "csv", "tsv", "txt": self = .csv
         case "plt": self = .plt
         case "rec": self = .rec
+        case "kml": self = .kml
         case "geojson", "json": self = .geojson
         case "ndjson", "jsonl": self = .ndjson
         case "nmea", "nma": self = .nmea

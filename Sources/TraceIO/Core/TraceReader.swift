@@ -59,6 +59,7 @@ public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadO
     case .plt: return PLTReader(source: source, options: options)
     case .rec: return RECReader(source: source, options: options)
     case .nmea: return NMEAReader(source: source, options: options)
+    case .kml: return KMLReader(source: source, options: options)
     case .geojson, .ndjson:
         throw TraceReadError(
             file: path, line: 0, column: 0, message: "TraceKit writes \(format.rawValue) but does not read it; read gpx, csv, plt, rec or nmea",

@@ -80,7 +80,7 @@ public func makeTraceWriter(_ format: TraceFormat, to sink: ByteSink) throws(Tra
     case .csv: return CSVWriter(sink: sink)
     case .geojson: return try GeoJSONWriter(sink: sink)
     case .ndjson: return NDJSONWriter(sink: sink)
-    case .plt, .rec, .nmea:
+    case .plt, .rec, .nmea, .kml:
         throw TraceWriteError(
             file: sink.name, message: "TraceKit reads \(format.rawValue) but does not write it; write gpx, csv, geojson or ndjson")
     }
