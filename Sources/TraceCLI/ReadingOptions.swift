@@ -19,7 +19,7 @@ struct ReadingOptions: OptionGroup {
 
 /// A format TraceKit reads.
 enum InputFormat: String, ArgumentChoice {
-    case gpx, csv, plt, rec
+    case gpx, csv, plt, rec, geojson, ndjson, json
 
     var traceFormat: TraceFormat {
         switch self {
@@ -27,6 +27,9 @@ enum InputFormat: String, ArgumentChoice {
         case .csv: .csv
         case .plt: .plt
         case .rec: .rec
+        case .geojson: .geojson
+        case .ndjson: .ndjson
+        case .json: .json
         }
     }
 }
