@@ -22,7 +22,7 @@
 //   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), CBaselines (C reference kernels)
 //   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
-//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO
+//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-json, fuzz-ndjson, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO
 //     (libFuzzer targets, make fuzz; policy and scenario also -> TraceSharing, TraceReplay)
 //   fuzz-gpx-diff (Fuzz/GPXDiff) -> FuzzSupport, GPXDifferential -> GPXOracle -> CLibXML2 (libxml2), TraceIO
 //     (differential: the GPX reader against libxml2; GPXDifferential also serves the tests)
@@ -110,6 +110,8 @@ let package = Package(
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/CSV", swiftSettings: strict),
         .executableTarget(name: "fuzz-plt", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/PLT", swiftSettings: strict),
         .executableTarget(name: "fuzz-rec", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/REC", swiftSettings: strict),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/JSON", swiftSettings: strict),
+        .executableTarget(name: "fuzz-ndjson", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/NDJSON", swiftSettings: strict),
         .executableTarget(
             name: "fuzz-policy", dependencies: ["FuzzSupport", "TraceDomain", "TraceSharing"], path: "Fuzz/Policy", swiftSettings: strict),
         .executableTarget(

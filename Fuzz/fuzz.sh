@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets built by `make fuzz` (README, "Hardening: fuzzing").
-# Usage: Fuzz/fuzz.sh SECONDS TARGET...   (targets: gpx gpx-diff csv plt rec policy scenario)
+# Usage: Fuzz/fuzz.sh SECONDS TARGET...   (targets: gpx gpx-diff csv plt rec json ndjson policy scenario)
 # Env: SHARED_TRACES (default ../shared/traces), FUZZ_BUILD (default .build/fuzz).
 # Each target's corpus is .build/fuzz/corpus/TARGET, seeded on every run from the shared corpus
 # (when present), Traces/, Fuzz/Seeds/TARGET and the committed regression inputs under
@@ -18,14 +18,16 @@ patterns() {
         csv) echo '*.csv *.tsv' ;;
         plt) echo '*.plt' ;;
         rec) echo '*.rec' ;;
+        json) echo '*.json *.geojson' ;;
+        ndjson) echo '*.ndjson *.jsonl' ;;
         policy) echo '*.policy.json' ;;
         scenario) echo '*.scenario.json' ;;
     esac
 }
 maxlen() {
     case $1 in
-        gpx | gpx-diff) echo 16384 ;;
-        csv | plt | rec) echo 8192 ;;
+        gpx | gpx-diff | json) echo 16384 ;;
+        csv | plt | rec | ndjson) echo 8192 ;;
         *) echo 4096 ;;
     esac
 }

@@ -19,7 +19,7 @@ extension CLIError {
         case .cannotOpen: self = .noInput(error.description)
         case .unknownFormat:
             var e = error
-            e.message = "unknown format: name it with --input-format (gpx, csv, plt, rec)"
+            e.message = "unknown format: name it with --input-format (gpx, csv, plt, rec, geojson, ndjson, json)"
             self = .usage(e.description)
         case .unreadableFormat, .options: self = .usage(error.description)
         case .data: self = .data(error.description)

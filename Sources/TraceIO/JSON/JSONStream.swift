@@ -122,9 +122,7 @@ struct JSONStream {
         var scalar = false
         while true {
             if i >= source.end {
-                if keep && i - start > JSONStream.elementCap {
-                    throw error("a JSON element longer than \(JSONStream.elementCap >> 20) MiB (the per-element cap)", at: start)
-                }
+                if keep && i - start > JSONStream.elementCap { throw tooLong(at: start) }
                 if !keep {
                     // Nothing before `i` is needed: keep only the line count right.
                     start = i
@@ -171,12 +169,17 @@ struct JSONStream {
         }
     }
 
+    private func tooLong(at start: Int) -> TraceReadError {
+        error("a JSON element longer than \(JSONStream.elementCap >> 20) MiB (the per-element cap)", at: start)
+    }
+
     /// The next value, parsed whole (at most ``elementCap`` bytes).
     /// - Throws: ``TraceReadError`` at the file's line and column for a syntax error, or past the cap.
     mutating func value() throws(TraceReadError) -> JSONValue {
         guard try peek() != nil else { throw error("unexpected end of file: expected a value") }
         var start = position
         let end = try scanValue(from: &start, keep: true)
+        guard end - start <= JSONStream.elementCap else { throw tooLong(at: start) }
         position = end
         let bytes = Array(UnsafeBufferPointer(rebasing: source.bytes[start..<end]))
         do {
