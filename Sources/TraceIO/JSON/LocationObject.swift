@@ -20,33 +20,53 @@ import TraceJSON
 /// - a nested object `coords` (the browser, Capacitor and Expo geolocation shape, with the time
 ///   outside it) or `location`/`position` (one level deep) supplies what the outer object lacks.
 enum LocationObject {
-    enum Slot {
+    enum Slot: Int, CaseIterable {
         case latitude, longitude, latitudeE7, longitudeE7, position, time, timeMs, accuracy, verticalAccuracy, elevation, speed,
             speedKmh, course, nested
     }
 
+    /// Keys by slot, lower case without `_` and `-`; also in the camel case files usually write,
+    /// so that most keys are found without being normalised.
+    private static let slots: [String: Slot] = {
+        let names: [(Slot, [String])] = [
+            (.latitude, ["lat", "latitude"]), (.longitude, ["lon", "lng", "long", "longitude"]),
+            (.latitudeE7, ["latitudee7", "late7", "latitudeE7", "latE7"]),
+            (.longitudeE7, ["longitudee7", "lnge7", "lone7", "longitudeE7", "lngE7", "lonE7"]),
+            (.position, ["point", "latlng", "geo", "wkt", "latLng", "LatLng"]),
+            (.time, ["time", "timestamp", "tst", "ts", "datetime", "date", "when"]), (.timeMs, ["timestampms", "timestampMs"]),
+            (
+                .accuracy,
+                ["accuracy", "acc", "horizontalaccuracy", "hacc", "accuracymeters", "horizontalAccuracy", "hAcc", "accuracyMeters"]
+            ),
+            (.verticalAccuracy, ["verticalaccuracy", "vac", "vacc", "altitudeaccuracy", "verticalAccuracy", "vAcc", "altitudeAccuracy"]),
+            (.elevation, ["alt", "altitude", "elevation", "ele", "altitudemeters", "altitudeMeters"]),
+            (.speed, ["speed", "velocity", "speedmeterspersecond", "speedMetersPerSecond"]), (.speedKmh, ["vel"]),
+            (.course, ["course", "cog", "bearing", "heading"]), (.nested, ["coords", "location", "position"]),
+        ]
+        var table: [String: Slot] = [:]
+        for (slot, keys) in names { for k in keys { table[k] = slot } }
+        return table
+    }()
+
     /// The slot of a key, after lower-casing and removing `_` and `-`.
     static func slot(_ key: String) -> Slot? {
+        if let s = slots[key] { return s }
+        guard key.utf8.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }) else {
+            return nil
+        }
         var k = ""
         for u in key.utf8 where u != UInt8(ascii: "_") && u != UInt8(ascii: "-") {
             k.unicodeScalars.append(Unicode.Scalar(TextValue.lower(u)))
         }
-        switch k {
-        case "lat", "latitude": return .latitude
-        case "lon", "lng", "long", "longitude": return .longitude
-        case "latitudee7", "late7": return .latitudeE7
-        case "longitudee7", "lnge7", "lone7": return .longitudeE7
-        case "point", "latlng", "geo", "wkt": return .position
-        case "time", "timestamp", "tst", "ts", "datetime", "date", "when": return .time
-        case "timestampms": return .timeMs
-        case "accuracy", "acc", "horizontalaccuracy", "hacc", "accuracymeters": return .accuracy
-        case "verticalaccuracy", "vac", "vacc", "altitudeaccuracy": return .verticalAccuracy
-        case "alt", "altitude", "elevation", "ele", "altitudemeters": return .elevation
-        case "speed", "velocity", "speedmeterspersecond": return .speed
-        case "vel": return .speedKmh
-        case "course", "cog", "bearing", "heading": return .course
-        case "coords", "location", "position": return .nested
-        default: return nil
+        return slots[k]
+    }
+
+    /// What an object gives each slot: its first member of that slot (key and value).
+    struct Values {
+        private var members = [(key: String, value: JSONValue)?](repeating: nil, count: Slot.allCases.count)
+        subscript(_ s: Slot) -> (key: String, value: JSONValue)? {
+            get { members[s.rawValue] }
+            set { members[s.rawValue] = newValue }
         }
     }
 
@@ -65,7 +85,7 @@ enum LocationObject {
 
     /// The fix of location object `v` (nil when it has no usable position: the problem is noted).
     static func fix(_ v: JSONValue, line: Int, into points: inout JSONPoints) throws(TraceReadError) -> Fix? {
-        var values: [Slot: (key: String, value: JSONValue)] = [:]
+        var values = Values()
         collect(v, into: &values, depth: 0)
         var latitude: Double?, longitude: Double?, elevation: Double?
         func coordinate(_ slot: Slot, scale: Double) throws(TraceReadError) -> Double? {
@@ -117,7 +137,7 @@ enum LocationObject {
 
     /// Fills `values` from the members of `v`, and from one nested `coords`/`location`/`position`
     /// object for slots the outer object leaves empty.
-    private static func collect(_ v: JSONValue, into values: inout [Slot: (key: String, value: JSONValue)], depth: Int) {
+    private static func collect(_ v: JSONValue, into values: inout Values, depth: Int) {
         var nested: [JSONValue] = []
         for m in v.members {
             guard let s = slot(m.key) else { continue }
@@ -133,9 +153,9 @@ enum LocationObject {
             if values[s] == nil { values[s] = m }
         }
         for n in nested {
-            var inner: [Slot: (key: String, value: JSONValue)] = [:]
+            var inner = Values()
             collect(n, into: &inner, depth: depth + 1)
-            for (s, m) in inner where values[s] == nil { values[s] = m }
+            for s in Slot.allCases where values[s] == nil { values[s] = inner[s] }
         }
     }
 }
