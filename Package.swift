@@ -22,7 +22,7 @@
 //   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), CBaselines (C reference kernels)
 //   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
-//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-nmea, fuzz-kml, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO
+//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-nmea, fuzz-kml, fuzz-json, fuzz-ndjson, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO
 //     (libFuzzer targets, make fuzz; policy and scenario also -> TraceSharing, TraceReplay)
 //   fuzz-gpx-diff (Fuzz/GPXDiff) -> FuzzSupport, GPXDifferential -> GPXOracle -> CLibXML2 (libxml2), TraceIO
 //     (differential: the GPX reader against libxml2; GPXDifferential also serves the tests)
@@ -112,6 +112,8 @@ let package = Package(
         .executableTarget(name: "fuzz-rec", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/REC", swiftSettings: strict),
         .executableTarget(name: "fuzz-nmea", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/NMEA", swiftSettings: strict),
         .executableTarget(name: "fuzz-kml", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/KML", swiftSettings: strict),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/JSON", swiftSettings: strict),
+        .executableTarget(name: "fuzz-ndjson", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/NDJSON", swiftSettings: strict),
         .executableTarget(
             name: "fuzz-policy", dependencies: ["FuzzSupport", "TraceDomain", "TraceSharing"], path: "Fuzz/Policy", swiftSettings: strict),
         .executableTarget(

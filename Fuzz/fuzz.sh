@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets built by `make fuzz` (README, "Hardening: fuzzing").
-# Usage: Fuzz/fuzz.sh SECONDS TARGET...   (targets: gpx gpx-diff csv plt rec nmea kml policy scenario)
+# Usage: Fuzz/fuzz.sh SECONDS TARGET...   (targets: gpx gpx-diff csv plt rec nmea kml json ndjson policy scenario)
 # Env: SHARED_TRACES (default ../shared/traces), FUZZ_BUILD (default .build/fuzz).
 # Each target's corpus is .build/fuzz/corpus/TARGET, seeded on every run from the shared corpus
 # (when present), Traces/, Fuzz/Seeds/TARGET and the committed regression inputs under
@@ -20,14 +20,16 @@ patterns() {
         rec) echo '*.rec' ;;
         nmea) echo '*.nmea *.nma' ;;
         kml) echo '*.kml' ;;
+        json) echo '*.json *.geojson' ;;
+        ndjson) echo '*.ndjson *.jsonl' ;;
         policy) echo '*.policy.json' ;;
         scenario) echo '*.scenario.json' ;;
     esac
 }
 maxlen() {
     case $1 in
-        gpx | gpx-diff | kml) echo 16384 ;;
-        csv | plt | rec | nmea) echo 8192 ;;
+        gpx | gpx-diff | kml | json) echo 16384 ;;
+        csv | plt | rec | nmea | ndjson) echo 8192 ;;
         *) echo 4096 ;;
     esac
 }

@@ -37,6 +37,13 @@ func readInBatches(_ path: String, points expected: Int, _ value: (FixBatch, Int
     return sum
 }
 
+/// A generated input's time of row `i`: `2024-05-DDThh:mm:ss`, one second per row from
+/// 2024-05-01T00:00:00 (zone and fraction left to the caller).
+func generatedTime(_ i: Int) -> String {
+    func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    return "2024-05-\(two(1 + i / 86400))T\(two((i / 3600) % 24)):\(two((i / 60) % 60)):\(two(i % 60))"
+}
+
 /// A C peer's read of `path` (it returns its point count, which must be `expected`, and a checksum).
 func peerRead(_ path: String, points expected: Int, _ read: (UnsafePointer<CChar>, UnsafeMutablePointer<Double>) -> Int) -> Double {
     var checksum = 0.0
@@ -575,6 +582,55 @@ do {
         )
     }
     bench.ratio("NMEA read in batches TraceKit / C strtok loop", ours, over: peer)
+}
+
+// MARK: Trace reading: JSON (a 1 M-record Google Records.json) against Foundation's JSONSerialization.
+do {
+    let n = 1_000_000 / scale
+    let path = "/tmp/tracekit-bench-\(n)-records.json"
+    var rng = SplitMix64(seed: 14)
+    if access(path, F_OK) != 0 {
+        guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
+        fputs("{\"locations\": [\n", f)
+        var lat = 470_000_000, lon = 80_000_000
+        for i in 0..<n {
+            lat += Int(rng.uniform(-1000, 1000))
+            lon += Int(rng.uniform(-1000, 1000))
+            let time = "\(generatedTime(i)).\(100 + i % 900)Z"
+            fputs(
+                "\(i == 0 ? "" : ",\n"){\"latitudeE7\": \(lat), \"longitudeE7\": \(lon), \"accuracy\": \(Int(rng.uniform(3, 60))), \"source\": \"WIFI\", \"deviceTag\": 1234567890, \"timestamp\": \"\(time)\"}",
+                f)
+        }
+        fputs("\n]}\n", f)
+        fclose(f)
+        rename(path + ".part", path)
+    }
+    var info = stat()
+    stat(path, &info)
+    let megabytes = Double(info.st_size) / 1e6
+    var oursSum: Double?
+    let ours = bench.measure("JSON read in batches (Records.json, JSONTraceReader.read(into:)), 1M records", items: n) {
+        let sum = readInBatches(path, points: n) { b, i in
+            b.latitude(i) + (b.horizontalAccuracy(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18
+        }
+        oursSum = sum
+        return sum
+    }
+    let peer = bench.measure("JSON read, Foundation JSONSerialization into the same values, 1M records", items: n) {
+        let (sum, records) = foundationRecordsSum(path)
+        precondition(records == n, "JSONSerialization read \(records) records")
+        if let oursSum, oursSum != sum {
+            printError("tracekit-bench: JSONSerialization's values differ from TraceKit's (sums \(sum) and \(oursSum))")
+            exit(1)
+        }
+        return sum
+    }
+    if let ours, let peer {
+        print(
+            "  JSON: \(fmt(megabytes / (ours.median * Double(n) / 1e9), 0)) MB/s (TraceKit), \(fmt(megabytes / (peer.median * Double(n) / 1e9), 0)) MB/s (JSONSerialization), file \(fmt(megabytes, 1)) MB"
+        )
+    }
+    bench.ratio("JSON read in batches TraceKit / Foundation JSONSerialization", ours, over: peer)
 }
 
 // MARK: Kalman filter, gate and RTS smoother (PERFORMANCE.md: 100 k points; the C dense 4×4 peer).

@@ -19,7 +19,7 @@ extension CLIError {
         case .cannotOpen: self = .noInput(error.description)
         case .unknownFormat:
             var e = error
-            e.message = "unknown format: name it with --input-format (gpx, csv, plt, rec, nmea)"
+            e.message = "unknown format: name it with --input-format (\(InputFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
             self = .usage(e.description)
         case .unreadableFormat, .options: self = .usage(error.description)
         case .data:

@@ -74,9 +74,10 @@ enum ConvertCommand {
         throws(CLIError)
     {
         let input = files[0], out = files[1]
-        guard let format = options.to?.traceFormat ?? TraceFormat(pathExtension: out),
-            [.gpx, .csv, .geojson, .ndjson].contains(format)
+        // A `.json` output is GeoJSON, as it always was.
+        guard let named = options.to?.traceFormat ?? TraceFormat(pathExtension: out), [.gpx, .csv, .geojson, .ndjson, .json].contains(named)
         else { throw .usage("cannot tell the output format of '\(out)': give --to gpx|csv|geojson|ndjson") }
+        let format = named == .json ? TraceFormat.geojson : named
         var reader: any TraceReader
         do {
             reader = try openTrace(input, format: options.reading.format, options: options.reading.readOptions)

@@ -19,7 +19,7 @@ struct ReadingOptions: OptionGroup {
 
 /// A format TraceKit reads.
 enum InputFormat: String, ArgumentChoice {
-    case gpx, csv, plt, rec, nmea, kml
+    case gpx, csv, plt, rec, nmea, kml, geojson, ndjson, json
 
     var traceFormat: TraceFormat {
         switch self {
@@ -29,6 +29,9 @@ enum InputFormat: String, ArgumentChoice {
         case .rec: .rec
         case .nmea: .nmea
         case .kml: .kml
+        case .geojson: .geojson
+        case .ndjson: .ndjson
+        case .json: .json
         }
     }
 }

@@ -20,8 +20,12 @@ public enum TraceItem: Hashable, Sendable {
 }
 
 /// The file formats TraceKit reads and writes.
+///
+/// `json` is a JSON document whose content decides what it is (``JSONTraceReader``): GeoJSON, a
+/// Google location history (Records, Semantic, Timeline) or an array of location objects. Written
+/// as `json`, a trace is GeoJSON.
 public enum TraceFormat: String, CaseIterable, Hashable, Sendable {
-    case gpx, csv, plt, rec, geojson, ndjson, nmea, kml
+    case gpx, csv, plt, rec, geojson, ndjson, json, nmea, kml
 
     /// The format implied by a path's extension (case-insensitive), if any.
     public init?(pathExtension path: String) {
@@ -33,7 +37,8 @@ public enum TraceFormat: String, CaseIterable, Hashable, Sendable {
         case "plt": self = .plt
         case "rec": self = .rec
         case "kml": self = .kml
-        case "geojson", "json": self = .geojson
+        case "geojson": self = .geojson
+        case "json": self = .json
         case "ndjson", "jsonl": self = .ndjson
         case "nmea", "nma": self = .nmea
         default: return nil

@@ -50,7 +50,8 @@ public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadO
     guard let format = format ?? TraceFormat(pathExtension: path) else {
         throw TraceReadError(
             file: path, line: 0, column: 0,
-            message: "unknown format: the name does not tell, and none was given (gpx, csv, plt, rec, nmea are read)", category: .unknownFormat)
+            message: "unknown format: the name does not tell, and none was given (\(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")) are read)",
+            category: .unknownFormat)
     }
     let source = try ByteSource(path: path)
     switch format {
@@ -60,9 +61,8 @@ public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadO
     case .rec: return RECReader(source: source, options: options)
     case .nmea: return NMEAReader(source: source, options: options)
     case .kml: return KMLReader(source: source, options: options)
-    case .geojson, .ndjson:
-        throw TraceReadError(
-            file: path, line: 0, column: 0, message: "TraceKit writes \(format.rawValue) but does not read it; read gpx, csv, plt, rec or nmea",
-            category: .unreadableFormat)
+    case .ndjson: return NDJSONReader(source: source, options: options)
+    case .geojson: return JSONTraceReader(source: source, options: options, format: .geojson)
+    case .json: return JSONTraceReader(source: source, options: options, format: .json)
     }
 }

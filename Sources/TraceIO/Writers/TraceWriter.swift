@@ -72,13 +72,13 @@ public protocol TraceWriter {
     var notWritten: [String: Int] { get }
 }
 
-/// The writer for `format`.
-/// - Throws: ``TraceWriteError`` for a format TraceKit does not write (PLT, REC, NMEA).
+/// The writer for `format` (`json` is written as GeoJSON).
+/// - Throws: ``TraceWriteError`` for a format TraceKit does not write (PLT, REC, NMEA, KML).
 public func makeTraceWriter(_ format: TraceFormat, to sink: ByteSink) throws(TraceWriteError) -> any TraceWriter {
     switch format {
     case .gpx: return GPXWriter(sink: sink)
     case .csv: return CSVWriter(sink: sink)
-    case .geojson: return try GeoJSONWriter(sink: sink)
+    case .geojson, .json: return try GeoJSONWriter(sink: sink)
     case .ndjson: return NDJSONWriter(sink: sink)
     case .plt, .rec, .nmea, .kml:
         throw TraceWriteError(
