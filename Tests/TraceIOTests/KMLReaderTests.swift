@@ -15,10 +15,6 @@ private func readKML(_ text: String, options: ReadOptions = ReadOptions()) throw
     try readTrace(KMLReader(bytes: Array(text.utf8), options: options))
 }
 
-private func waypoints(_ r: ReadResult) -> [Fix] {
-    r.items.compactMap { if case .waypoint(let f) = $0 { f } else { nil } }
-}
-
 private func at(_ latitude: Double, _ longitude: Double) throws -> Coordinate {
     try Coordinate(latitude: latitude, longitude: longitude)
 }
