@@ -37,6 +37,22 @@ enum BatchFile {
         }
     }
 
+    /// The first `count` bytes of file `path` (fewer when it is shorter); nil when it cannot be read.
+    static func prefix(_ path: String, count: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            filled += n
+        }
+        return Array(bytes[0..<filled])
+    }
+
     /// What `path` is: a folder, a regular file (or a link to one), or nothing usable.
     enum Entry { case folder, file, other }
 

@@ -4,7 +4,8 @@ import TraceJSON
 ///
 /// - **Folder**: walked recursively (names beginning with "." and links to folders are skipped).
 ///   A trip is a `*.scenario.json` sidecar whose `traces` member names its traces, or a trace file
-///   (`.gpx`, `.csv`, `.plt`, `.rec`, any case) that no sidecar in its folder claims (the sidecar
+///   (``traceExtensions``, any case: `.gpx`, `.csv`, `.plt`, `.rec`, `.nmea`, `.nma`, `.kml`,
+///   `.geojson`, `.ndjson`, `.jsonl`, `.json`) that no sidecar in its folder claims (the sidecar
 ///   names it in `traces`). A sidecar without `traces` is the sidecar of the trace with its name
 ///   (`NAME.scenario.json` for `NAME.gpx`), which is then the trip; alone, it is a trip that
 ///   fails. Trips are named by their path relative to the folder and sorted by it (byte order),
@@ -17,7 +18,9 @@ import TraceJSON
 ///   as a manifest.
 public enum TripDiscovery {
     /// The extensions of trace files a folder walk picks up (compared case-insensitively).
-    public static let traceExtensions: Set<String> = ["gpx", "csv", "plt", "rec"]
+    /// A `.json` file is a trace unless it is one of TraceKit's own documents (``isTraceKitDocument(_:)``:
+    /// a baseline, a policy, tolerances) or a `*.policy.json`.
+    public static let traceExtensions: Set<String> = ["gpx", "csv", "plt", "rec", "nmea", "nma", "kml", "geojson", "ndjson", "jsonl", "json"]
     /// The suffix of scenario sidecars.
     public static let sidecarSuffix = ".scenario.json"
 
@@ -61,8 +64,19 @@ public enum TripDiscovery {
     /// The trip a file is when named directly: a sidecar or a trace; nil for anything else.
     public static func trip(file path: String, id: String) -> BatchTrip? {
         if path.hasSuffix(sidecarSuffix) { return BatchTrip(id: id, path: path, kind: .sidecar) }
-        if isTrace(path) { return BatchTrip(id: id, path: path, kind: .trace) }
+        if isTrace(path) && !isTraceKitDocument(path) { return BatchTrip(id: id, path: path, kind: .trace) }
         return nil
+    }
+
+    /// Whether `path` is a `.json` file of TraceKit's own (a `*.policy.json`, or a document whose
+    /// first 4 KiB name a `"tracekit-…"` schema or format: baselines, policies, tolerances,
+    /// energy profiles), not a trace.
+    public static func isTraceKitDocument(_ path: String) -> Bool {
+        guard path.lowercased().hasSuffix(".json") else { return false }
+        if path.hasSuffix(".policy.json") { return true }
+        guard let bytes = BatchFile.prefix(path, count: 4096) else { return false }
+        let text = String(decoding: bytes, as: UTF8.self).filter { $0 != " " && $0 != "\n" && $0 != "\r" && $0 != "\t" }
+        return text.contains(#""schema":"tracekit-"#) || text.contains(#""format":"tracekit-"#)
     }
 
     /// Whether the name has a trace extension.
@@ -89,7 +103,11 @@ public enum TripDiscovery {
             case .folder:
                 if !BatchFile.isLink(path) { try walk(root: root, relative: relative.isEmpty ? name : join(relative, name), into: &found) }
             case .file:
-                if name.hasSuffix(sidecarSuffix) { sidecars.append(name) } else if isTrace(name) { traces.append(name) }
+                if name.hasSuffix(sidecarSuffix) {
+                    sidecars.append(name)
+                } else if isTrace(name) && !isTraceKitDocument(path) {
+                    traces.append(name)
+                }
             case .other:
                 break
             }
@@ -144,7 +162,7 @@ public enum TripDiscovery {
                 guard let trip = trip(file: path, id: line) else {
                     throw BatchTripError(
                         .data,
-                        "\(name):\(lineNumber): '\(line)' is not a sidecar (*.scenario.json), a trace (.gpx, .csv, .plt, .rec) or a folder")
+                        "\(name):\(lineNumber): '\(line)' is not a sidecar (*.scenario.json), a trace (\(traceExtensions.sorted().map { "." + $0 }.joined(separator: ", "))) or a folder")
                 }
                 found.append(trip)
             case .other:

@@ -60,6 +60,23 @@ struct TripDiscoveryTests {
         }
     }
 
+    @Test("every readable format is a trace; TraceKit's own JSON documents are not")
+    func formats() throws {
+        try Self.scratch { dir in
+            for name in ["a.nmea", "b.KML", "c.geojson", "d.ndjson", "e.jsonl", "f.nma", "records.json"] {
+                try Self.write("\(dir)/\(name)", "{}")
+            }
+            try Self.write("\(dir)/baseline.json", "{\n  \"schema\": \"tracekit-baseline/1\",\n  \"trips\": []\n}")
+            try Self.write("\(dir)/chatty.json", #"{"format": "tracekit-policy", "version": 2}"#)
+            try Self.write("\(dir)/night.policy.json", "{}")
+            try Self.write("\(dir)/notes.txt", "x")
+            let trips = try TripDiscovery.trips(under: dir)
+            #expect(trips.map(\.id) == ["a.nmea", "b.KML", "c.geojson", "d.ndjson", "e.jsonl", "f.nma", "records.json"])
+            #expect(TripDiscovery.trip(file: "\(dir)/baseline.json", id: "b") == nil)
+            #expect(TripDiscovery.trip(file: "\(dir)/records.json", id: "r")?.kind == .trace)
+        }
+    }
+
     @Test("a manifest: relative to its folder, comments and blank lines skipped, folders walked, order kept")
     func manifest() throws {
         try Self.scratch { dir in

@@ -47,7 +47,7 @@ struct TypedOptionsTests {
         #expect(ReplayCommand.Format.choices == ["table", "json", "csv", "markdown"])
         #expect(AccuracyNoise.choices == ["off", "white", "gauss-markov"])
         #expect(OnlineSmoothing.choices == ["off", "walk", "bike", "drive"])
-        #expect(InputFormat.choices == ["gpx", "csv", "plt", "rec", "geojson", "ndjson", "json"])
+        #expect(InputFormat.choices == ["gpx", "csv", "plt", "rec", "nmea", "kml", "geojson", "ndjson", "json"])
         #expect(ConvertCommand.OutputFormat.choices == ["gpx", "csv", "geojson", "ndjson"])
         #expect(AccuracyTier.choices.first == "bestForNavigation" && !AccuracyTier.choices.contains("off"))
         #expect(throws: InvalidArgument.notAChoice(["on", "off"])) { try Switch(argument: "yes") }
