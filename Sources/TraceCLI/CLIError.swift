@@ -21,10 +21,10 @@ extension CLIError {
             var e = error
             e.message = "unknown format: name it with --input-format (\(InputFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
             self = .usage(e.description)
-        case .unreadableFormat, .options: self = .usage(error.description)
-        case .data:
-            // The CSV reader's advice says what to do; here it is done with --column.
-            self = .data(error.description.replacing(CSVReader.columnsAdvice, with: "map them with --column "))
+        case .unreadableFormat: self = .usage(error.description)
+        // The CSV reader speaks of its columns option; here that is --column.
+        case .options: self = .usage(error.description.replacing("in the columns option", with: "in --column"))
+        case .data: self = .data(error.description.replacing(CSVReader.columnsAdvice, with: "map them with --column "))
         case .io: self = .io(error.description)
         }
     }

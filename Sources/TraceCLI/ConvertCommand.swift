@@ -35,7 +35,7 @@ enum ConvertCommand {
             "on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
         .value(
             "utc-offset", \.reading.utcOffset, valueName: "HOURS", help: "CSV zone-less times: hours east of UTC (see 'tracekit info')."),
-        .value("column", \.reading.columns, valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
+        .list("column", \.reading.columns, valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
     ]
 
     /// The options of `convert`.

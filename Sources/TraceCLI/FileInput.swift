@@ -17,6 +17,12 @@ func openRegularFile(_ path: String) throws(CLIError) -> Int32 {
     return fd
 }
 
+/// Whether `path` names a folder.
+func isFolder(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}
+
 /// The largest policy, scenario or energy profile file read, bytes. Such files are kilobytes; the
 /// bound keeps a hostile one cheap, since parsed JSON takes some 25 times its size in memory.
 let smallFileLimit = 1 << 20

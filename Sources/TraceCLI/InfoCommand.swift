@@ -44,7 +44,7 @@ enum InfoCommand {
                 help:
                     "CSV times written without a zone are local times this many hours east of UTC (e.g. -5); default: read as UTC and say so."
             ),
-            .value(
+            .list(
                 "column", \.reading.columns, valueName: "FIELD=COLUMN",
                 help:
                     "CSV: take FIELD (latitude, longitude, time, date, utcOffset, elevation, accuracy, speed, course, role, state, track, segment; or lat, lon, ele, …) from COLUMN (a header name or a 1-based number), optionally read through a transform after a colon: e7, semicircles, ddmm (coordinates); fit, gps (epochs); yymmdd, ddmmyy (dates); ft, m, km/h, mph, knots (units). Comma-separated for several, e.g. lat=position_lat:semicircles,time=timestamp:fit."
@@ -54,29 +54,54 @@ enum InfoCommand {
             "tracekit info Traces/*.gpx", "tracekit info --format json trip.gpx", "cat trip.gpx | tracekit info --input-format gpx -",
         ])
 
+    /// Reads each file in turn. One that cannot be read does not stop the others: with several
+    /// files, its error is a line on stderr as it happens (and an entry with its error in the
+    /// JSON), and the command ends with one line counting the failures and the highest status
+    /// among them. A single file's error is the command's, as before.
     static func run(_ options: Options, _ output: Output) throws(CLIError) {
         var reports: [JSONValue] = []
+        var failures: [CLIError] = []
+        let several = options.arguments.count > 1
         for path in options.arguments {
-            var reader: any TraceReader
-            do {
-                reader = try openTrace(path, format: options.reading.format, options: options.reading.readOptions)
+            do throws(CLIError) {
+                let (format, summary, diagnostics) = try read(path, options)
+                switch options.format {
+                case .json: reports.append(json(path: path, format: format, summary: summary, diagnostics: diagnostics))
+                case .table: output.write(table(path: path, format: format, summary: summary, diagnostics: diagnostics))
+                }
             } catch {
-                throw CLIError(reading: error)
-            }
-            let summary: TraceSummary
-            do {
-                summary = try summarise(&reader)  // opens the existential: the loop is specialised per reader
-            } catch {
-                throw CLIError(reading: error)
-            }
-            let report = json(path: path, format: reader.format, summary: summary, diagnostics: reader.diagnostics)
-            switch options.format {
-            case .json: reports.append(report)
-            case .table: output.write(table(path: path, format: reader.format, summary: summary, diagnostics: reader.diagnostics))
+                guard several else { throw error }
+                failures.append(error)
+                printToStandardError("tracekit: \(TraceKitCommand.oneLine(error.message))")
+                reports.append(
+                    .object([("file", .string(path)), ("error", .string(error.message)), ("status", .number(Double(error.code.rawValue)))]))
             }
         }
         if options.format == .json {
             output.write(JSONWriter.string(.object([("schema", .string("tracekit-info/1")), ("files", .array(reports))])) + "\n")
+        }
+        if let worst = failures.max(by: { $0.code.rawValue < $1.code.rawValue }) {
+            throw CLIError(
+                code: worst.code,
+                message:
+                    "\(failures.count) of \(options.arguments.count) files could not be read (each is named above); the other \(options.arguments.count - failures.count) were"
+            )
+        }
+    }
+
+    /// One file's format, summary and diagnostics.
+    private static func read(_ path: String, _ options: Options) throws(CLIError) -> (TraceFormat, TraceSummary, Diagnostics) {
+        var reader: any TraceReader
+        do {
+            reader = try openTrace(path, format: options.reading.format, options: options.reading.readOptions)
+        } catch {
+            throw CLIError(reading: error)
+        }
+        do {
+            let summary = try summarise(&reader)  // opens the existential: the loop is specialised per reader
+            return (reader.format, summary, reader.diagnostics)
+        } catch {
+            throw CLIError(reading: error)
         }
     }
 

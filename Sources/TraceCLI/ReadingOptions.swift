@@ -6,11 +6,14 @@ struct ReadingOptions: OptionGroup {
     var inputFormat: InputFormat?
     var onProblem = ProblemPolicy.report
     var utcOffset: UTCOffset?
-    var columns: ColumnMapping?
+    /// Every `--column` given, in order (a later pair for the same field wins).
+    var columns: [ColumnMapping] = []
 
     /// The reader's options.
     var readOptions: ReadOptions {
-        ReadOptions(policy: onProblem, zonelessUTCOffset: utcOffset?.seconds, columns: columns?.fields ?? [:])
+        ReadOptions(
+            policy: onProblem, zonelessUTCOffset: utcOffset?.seconds,
+            columns: columns.reduce(into: [:]) { $0.merge($1.fields) { _, later in later } })
     }
 
     /// The format to read, when one is named (nil: from each path's extension).

@@ -116,6 +116,11 @@ enum ReplayCommand {
 
         /// - Parameter command: the command's name, for the message when there is nothing to replay.
         init(_ given: ReplayInputs, traces: [String], command: String) throws(CLIError) {
+            // A folder holds trips, which batch replays one by one.
+            if let folder = traces.first(where: isFolder) {
+                throw .usage(
+                    "\(folder) is a folder: '\(command)' reads trace files; replay every trip under it with 'tracekit batch \(folder)'")
+            }
             options = try given.replayOptions()
 
             // The sidecar: --scenario, or beside the first trace.

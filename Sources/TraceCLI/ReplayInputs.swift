@@ -74,7 +74,7 @@ struct ReplayInputs: OptionGroup {
         .value(
             "utc-offset", \.reading.utcOffset, valueName: "HOURS",
             help: "CSV times written without a zone are local times this many hours east of UTC."),
-        .value(
+        .list(
             "column", \.reading.columns, valueName: "FIELD=COLUMN",
             help: "CSV: take FIELD from COLUMN (as for info); comma-separated for several."),
     ]

@@ -381,3 +381,54 @@ struct TraceCommandsTests {
         #expect(try Run(["convert", input, dir.appendingPathComponent("x.unknown").path]).status == 64)
     }
 }
+
+@Suite("commands over several files and folders")
+struct SeveralFilesTests {
+    @Test("info reports every file, says which could not be read, and exits with the highest status among them")
+    func infoContinues() throws {
+        try OptionEffectTests.scratch { dir in
+            try "x,y\n1,2\n".write(toFile: "\(dir)/bad.csv", atomically: true, encoding: .utf8)
+            try "lat,lon\n1,2\n".write(toFile: "\(dir)/good.csv", atomically: true, encoding: .utf8)
+            let r = try Run(["info", "\(dir)/bad.csv", "\(dir)/missing.csv", "\(dir)/good.csv"])
+            #expect(r.status == 66)  // 66 (cannot open) is higher than 65 (bad data)
+            #expect(r.stdout.contains("\(dir)/good.csv\n  format                      csv"))
+            let lines = r.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3, "\(r.stderr)")
+            #expect(lines[0].hasPrefix("tracekit: \(dir)/bad.csv:1: no latitude or longitude column"))
+            #expect(lines[1].hasPrefix("tracekit: \(dir)/missing.csv: "))
+            #expect(lines[2] == "tracekit: 2 of 3 files could not be read (each is named above); the other 1 were")
+            let json = try Run(["info", "--format", "json", "\(dir)/bad.csv", "\(dir)/good.csv"])
+            #expect(json.status == 65)
+            #expect(json.stdout.contains("\"status\": 65") && json.stdout.contains("\"trackPoints\": 1"))
+            // One file: its error alone, as before.
+            let one = try Run(["info", "\(dir)/bad.csv"])
+            #expect(one.status == 65 && one.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test("--column may be given more than once; a later pair for the same field wins")
+    func columnRepeated() throws {
+        try OptionEffectTests.scratch { dir in
+            try "a,b,c\n1,2,50\n".write(toFile: "\(dir)/t.csv", atomically: true, encoding: .utf8)
+            let r = try Run(["info", "--format", "json", "--column", "lat=a,lon=c", "--column", "lon=b", "\(dir)/t.csv"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("\"trackPoints\": 1"))
+            #expect(r.stdout.contains("\"lengthMetres\": 0"))
+            // The reader's errors about the mapping name the flag.
+            let bad = try Run(["info", "--column", "colour=1", "\(dir)/t.csv"])
+            #expect(bad.status == 64 && bad.stderr.contains(": unknown field 'colour' in --column (known: "), "\(bad.stderr)")
+        }
+    }
+
+    @Test("replay and compare of a folder point to batch")
+    func folderToBatch() throws {
+        let r = try Run(["replay", "Traces/trips"])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr.hasPrefix(
+                "tracekit: Traces/trips is a folder: 'replay' reads trace files; replay every trip under it with 'tracekit batch Traces/trips'\n"
+            ))
+        let c = try Run(["compare", "--policy", "seed", "--policy", "seed", "Traces/trips"])
+        #expect(c.status == 64 && c.stderr.contains("'compare' reads trace files"))
+    }
+}

@@ -68,7 +68,7 @@ struct TypedOptionsTests {
         #expect(r.inputs.smooth.travelMode == .bike && r.inputs.delivery == .androidFused(interval: 10, minUpdateInterval: nil))
         #expect(
             r.inputs.pickup == (try Coordinate(latitude: -33.9, longitude: 151.2)) && r.inputs.category == RequestCategory(named: "ride"))
-        #expect(r.inputs.reading.utcOffset?.seconds == -18_000 && r.inputs.reading.columns?.fields == ["latitude": "1", "longitude": "2"])
+        #expect(r.inputs.reading.utcOffset?.seconds == -18_000 && r.inputs.reading.readOptions.columns == ["latitude": "1", "longitude": "2"])
         #expect(r.inputs.reading.format == .csv && r.inputs.receiverRadio == .off && r.svg?.path == "out.svg" && r.inputs.handedOff)
         #expect(r.inputs.timeline?.entries.map(\.state) == [.accepted, .enRoute])  // validated: accepted inferred before
         #expect(r.inputs.phone.accuracyEmulation == .gaussMarkov(tau: 12.5) && r.inputs.phone.seed == 7)
