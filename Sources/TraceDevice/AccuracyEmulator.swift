@@ -60,7 +60,7 @@ struct AccuracyEmulator: Sendable {
             return (fix, accuracy)
         }
         var sigmaFix = 0.0
-        if let accuracy, accuracy > 0, accuracy.isFinite { sigmaFix = convention.sigma(accuracy: accuracy) }
+        if let accuracy = ReportedAccuracy.usable(accuracy) { sigmaFix = convention.sigma(accuracy: accuracy) }
         guard sigmaTier > sigmaFix else { return (fix, accuracy) }
         let added = ((sigmaTier - sigmaFix) * (sigmaTier + sigmaFix)).squareRoot()
         let dt = lastDraw.map { max(time - $0, 0) } ?? 0

@@ -1,3 +1,4 @@
+public import TraceGeodesy
 /// An optional per-state rule that keeps inaccurate fixes from being delivered: a fix whose
 /// reported horizontal accuracy (a radius in metres, larger is worse) exceeds ``maximumAccuracy``
 /// is not delivered. Neither Core Location's nor Android's distance filter consults accuracy;
@@ -28,7 +29,7 @@ public struct AccuracyGate: Hashable, Sendable {
     /// Whether a fix with this reported accuracy (metres, or nil) passes.
     @inlinable
     public func admits(accuracy: Double?) -> Bool {
-        guard let accuracy, accuracy > 0, accuracy.isFinite else { return deliversWithoutAccuracy }
+        guard let accuracy = ReportedAccuracy.usable(accuracy) else { return deliversWithoutAccuracy }
         return accuracy <= maximumAccuracy
     }
 }

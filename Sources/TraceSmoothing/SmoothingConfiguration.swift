@@ -1,4 +1,5 @@
 public import TraceDomain
+public import TraceGeodesy
 
 /// Everything that configures smoothing for one device: the tier's noise floor, the travel
 /// mode's process noise, the platform's accuracy convention, the gate and the frame.
@@ -46,7 +47,7 @@ public struct SmoothingConfiguration: Sendable, Hashable {
     @inlinable
     public func variance(accuracy: Double?) -> Double {
         let sigma: Double
-        if let a = accuracy, a.isFinite, a > 0 { sigma = max(convention.sigma(accuracy: a), sigmaFloor) } else { sigma = nominalSigma }
+        if let a = ReportedAccuracy.usable(accuracy) { sigma = max(convention.sigma(accuracy: a), sigmaFloor) } else { sigma = nominalSigma }
         return sigma * sigma
     }
 

@@ -229,3 +229,24 @@ struct CSVTimeFormTests {
         #expect(r.points[0].speed == 10 * 1852.0 / 3600.0)
     }
 }
+
+@Suite("Reported accuracy: one rule everywhere")
+struct ReportedAccuracyTests {
+    @Test("0, negative and non-finite accuracies are none, in the summary as in the gate and the smoother")
+    func zeroIsNone() throws {
+        #expect(ReportedAccuracy.usable(0) == nil && ReportedAccuracy.usable(-5) == nil && ReportedAccuracy.usable(.infinity) == nil)
+        #expect(ReportedAccuracy.usable(nil) == nil && ReportedAccuracy.usable(4.5) == 4.5)
+        let r = try readCSV("lat,lon,accuracy\n1,2,0\n1,2.001,12\n1,2.002,0\n")
+        var summary = TraceSummary(exact: ReportedAccuracyTests.Flat())
+        for item in r.items { summary.add(item) }
+        #expect(summary.pointsWithAccuracy == 1)
+        #expect(summary.accuracyRange == 12...12)
+    }
+
+    /// A solver for the summary's rare long steps (none here).
+    struct Flat: GeodesicSolver {
+        func inverse(from a: Coordinate, to b: Coordinate) -> GeodesicInverse {
+            GeodesicInverse(distance: Haversine.distance(from: a, to: b), initialAzimuth: 0, finalAzimuth: 0)
+        }
+    }
+}

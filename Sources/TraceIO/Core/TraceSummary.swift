@@ -103,7 +103,7 @@ public struct TraceSummary: Sendable {
             minimumElevation = min(minimumElevation ?? e, e)
             maximumElevation = max(maximumElevation ?? e, e)
         }
-        if let a = accuracy {
+        if let a = ReportedAccuracy.usable(accuracy) {  // 0 is "none", as the gate and the smoother read it
             pointsWithAccuracy += 1
             accuracies.add(a)
         }
