@@ -20,7 +20,9 @@ public enum TripDiscovery {
     /// The extensions of trace files a folder walk picks up (compared case-insensitively).
     /// A `.json` file is a trace unless it is one of TraceKit's own documents (``isTraceKitDocument(_:)``:
     /// a baseline, a policy, tolerances) or a `*.policy.json`.
-    public static let traceExtensions: Set<String> = ["gpx", "csv", "plt", "rec", "nmea", "nma", "kml", "geojson", "ndjson", "jsonl", "json"]
+    public static let traceExtensions: Set<String> = [
+        "gpx", "csv", "plt", "rec", "nmea", "nma", "kml", "geojson", "ndjson", "jsonl", "json",
+    ]
     /// The suffix of scenario sidecars.
     public static let sidecarSuffix = ".scenario.json"
 
@@ -68,11 +70,12 @@ public enum TripDiscovery {
         return nil
     }
 
-    /// Whether `path` is a `.json` file of TraceKit's own (a `*.policy.json`, or a document whose
-    /// first 4 KiB name a `"tracekit-…"` schema or format: baselines, policies, tolerances,
-    /// energy profiles), not a trace.
+    /// Whether `path` is a JSON file of TraceKit's own, not a trace: a `*.policy.json`, or a
+    /// `.json`, `.ndjson` or `.jsonl` whose first 4 KiB name a `"tracekit-…"` schema or format
+    /// (baselines, policies, tolerances, energy profiles, `batch --jsonl` output).
     public static func isTraceKitDocument(_ path: String) -> Bool {
-        guard path.lowercased().hasSuffix(".json") else { return false }
+        let lower = path.lowercased()
+        guard lower.hasSuffix(".json") || lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") else { return false }
         if path.hasSuffix(".policy.json") { return true }
         guard let bytes = BatchFile.prefix(path, count: 4096) else { return false }
         let text = String(decoding: bytes, as: UTF8.self).filter { $0 != " " && $0 != "\n" && $0 != "\r" && $0 != "\t" }
@@ -162,7 +165,8 @@ public enum TripDiscovery {
                 guard let trip = trip(file: path, id: line) else {
                     throw BatchTripError(
                         .data,
-                        "\(name):\(lineNumber): '\(line)' is not a sidecar (*.scenario.json), a trace (\(traceExtensions.sorted().map { "." + $0 }.joined(separator: ", "))) or a folder")
+                        "\(name):\(lineNumber): '\(line)' is not a sidecar (*.scenario.json), a trace (\(traceExtensions.sorted().map { "." + $0 }.joined(separator: ", "))) or a folder"
+                    )
                 }
                 found.append(trip)
             case .other:

@@ -70,6 +70,7 @@ struct TripDiscoveryTests {
             try Self.write("\(dir)/chatty.json", #"{"format": "tracekit-policy", "version": 2}"#)
             try Self.write("\(dir)/night.policy.json", "{}")
             try Self.write("\(dir)/notes.txt", "x")
+            try Self.write("\(dir)/results.jsonl", #"{"schema": "tracekit-batch-trip/1", "trip": "a"}"#)
             let trips = try TripDiscovery.trips(under: dir)
             #expect(trips.map(\.id) == ["a.nmea", "b.KML", "c.geojson", "d.ndjson", "e.jsonl", "f.nma", "records.json"])
             #expect(TripDiscovery.trip(file: "\(dir)/baseline.json", id: "b") == nil)

@@ -168,7 +168,7 @@ struct CSVTimeFormTests {
     func compact() throws {
         let ymd = try read("lat,lon,date,time\n1,2,090420,124611\n1,2,090420,124611.5\n")
         #expect(ymd.points.map(\.time) == [utc("2009-04-20T12:46:11Z"), utc("2009-04-20T12:46:11.5Z")])
-        #expect(ymd.diagnostics.assumptions.contains("six-digit dates read as YYMMDD"))
+        #expect(ymd.diagnostics.assumptions.contains { $0.hasPrefix("six-digit dates read as YYMMDD") })
         // Only DDMMYY reads as a date (month 03, day 23; YYMMDD would give month 03, day 94).
         let dmy = try read("lat,lon,date,time\n1,2,230394,123519\n")
         #expect(dmy.points[0].time == utc("1994-03-23T12:35:19Z"))
@@ -248,5 +248,74 @@ struct ReportedAccuracyTests {
         func inverse(from a: Coordinate, to b: Coordinate) -> GeodesicInverse {
             GeodesicInverse(distance: Haversine.distance(from: a, to: b), initialAzimuth: 0, finalAzimuth: 0)
         }
+    }
+}
+
+@Suite("CSV forms: the edge cases a review found")
+struct CSVFormEdgeTests {
+    @Test("a column settled after fused-path rows: the fused path waits for both columns to be degrees")
+    func settledLate() throws {
+        let text =
+            "lat,lon,time\n,,2020-01-01T00:00:00Z\n,,2020-01-01T00:00:01Z\n,,2020-01-01T00:00:02Z\n"
+            + "47.5,8.5,2020-01-01T00:00:03Z\n47.6,8.6,2020-01-01T00:00:04Z\n4730.5,00830.2,2020-01-01T00:00:05Z\n"
+        let r = try read(text)  // both paths agree
+        #expect(r.points.count == 2)
+        #expect(r.count(.invalidCoordinate) == 1)
+    }
+
+    @Test("a # row after the header is a comment on every path")
+    func commentInFusedRun() throws {
+        let text =
+            "id,lat,lon,time\n1,47.1,8.1,2020-01-01T00:00:00Z\n2,47.2,8.2,2020-01-01T00:00:01Z\n3,47.3,8.3,2020-01-01T00:00:02Z\n"
+            + "4,47.4,8.4,2020-01-01T00:00:03Z\n#5,47.5,8.5,2020-01-01T00:00:04Z\n6,47.6,8.6,2020-01-01T00:00:05Z\n"
+        let r = try read(text)
+        #expect(r.points.count == 5)
+        #expect(r.diagnostics.assumptions.contains("skipped 1 comment line (starting with #)"))
+    }
+
+    @Test("NMEA coordinates: the other column follows (London's longitude -0007.5)")
+    func londonDegreesMinutes() throws {
+        let r = try read("lat,lon\n5130.5,-0007.5\n")
+        let (lat, lon) = position(r)!
+        #expect(abs(lat - (51 + 30.5 / 60)) < 1e-12 && abs(lon + 7.5 / 60) < 1e-12)
+    }
+
+    @Test("UTC offsets: four digits are hours and minutes, signed or not; a second sign or hex is unreadable")
+    func offsets() throws {
+        let r = try read(
+            "lat,lon,time,tz\n1,2,2020-06-01 12:00:00,0530\n1,2,2020-06-01 12:00:01,5:30\n1,2,2020-06-01 12:00:02,--5\n1,2,2020-06-01 12:00:03,0x10\n"
+        )
+        #expect(r.points[0].time == utc("2020-06-01T06:30:00Z") && r.points[1].time == utc("2020-06-01T06:30:01Z"))
+        #expect(r.count(.invalidValue) == 2)
+    }
+
+    @Test("a header that says UTC wins over an offset column")
+    func utcHeaderWins() throws {
+        let r = try read("utc_time,lat,lon,tz\n2020-01-01 12:00:00,1,2,+02:00\n")
+        #expect(r.points[0].time == utc("2020-01-01T12:00:00Z"))
+    }
+
+    @Test("position_lat in degrees keeps Unix epochs; only semicircles mean FIT's")
+    func fitNeedsSemicircles() throws {
+        let r = try read("position_lat,position_long,timestamp\n47.5,8.5,1700000000\n")
+        #expect(r.points[0].time == utc("2023-11-14T22:13:20Z"))
+    }
+
+    @Test("six-digit dates: a first value that reads in neither order does not settle it; an ambiguous one is stated")
+    func sixDigitFirst() throws {
+        let r = try readCSV("lat,lon,date,time\n1,2,000000,000000\n1,2,230394,123519\n")
+        #expect(r.points.last?.time == utc("1994-03-23T12:35:19Z"))
+        let both = try readCSV("lat,lon,date,time\n1,2,150523,120000\n")
+        #expect(
+            both.diagnostics.assumptions.contains { $0.hasPrefix("six-digit dates read as YYMMDD (the first, 150523, reads either way") })
+    }
+
+    @Test("comments do not count toward the preamble limit; a row of placeholders is data, not units")
+    func limitsAndPlaceholders() throws {
+        let text = String(repeating: "# note\n", count: 70) + "banner\nlat,lon\n1,2\n"
+        #expect(try readCSV(text).points.count == 1)
+        let r = try readCSV("lat,lon,ele\n-,-,-\n1,2,3\n")
+        #expect(!r.diagnostics.assumptions.contains { $0.contains("units row") })
+        #expect(r.points.count == 1 && r.count(.missingCoordinate) == 1)
     }
 }

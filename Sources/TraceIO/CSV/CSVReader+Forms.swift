@@ -74,11 +74,23 @@ extension CSVReader {
             } else {
                 return v  // out of range as decimal degrees: the checks report it
             }
-            if form != .degrees {
-                checker.diagnostics.assume("\(field.key) read as \(form.words)")
-                fusedColumns = nil  // the fused path reads decimal degrees only
-            }
+            if form != .degrees { checker.diagnostics.assume("\(field.key) read as \(form.words)") }
             if field == .latitude { latitudeForm = form } else { longitudeForm = form }
+            // NMEA writes both coordinates as degrees and minutes: the other column follows
+            // (London's longitude -0007.5 is within ±180 as degrees too).
+            if form == .degreesMinutes {
+                let other: CSVField = field == .latitude ? .longitude : .latitude
+                if (other == .longitude ? longitudeForm : latitudeForm) == .undecided {
+                    if other == .longitude { longitudeForm = .degreesMinutes } else { latitudeForm = .degreesMinutes }
+                    checker.diagnostics.assume("\(other.key) read as \(form.words), as the \(field.key)")
+                }
+            }
+            // FIT writes semicircles, and counts its timestamps from its own epoch.
+            if form == .semicircles && epochOrigin == .unix && units[.time] != "unix" {
+                epochOrigin = .fit
+                checker.diagnostics.assume("epoch times counted from FIT's 1989-12-31")
+            }
+            fusedColumns = fusedLayout()  // taken once both columns are decimal degrees
         }
         switch form {
         case .undecided, .degrees: return v
@@ -107,6 +119,9 @@ extension CSVReader {
     }
 
     // MARK: Times
+
+    /// An ASCII digit.
+    private func isDigitCharacter(_ c: Character) -> Bool { c.isASCII && c.isNumber }
 
     /// Where an epoch column counts from, when its header or a transform names it.
     enum EpochOrigin: Equatable {
@@ -175,8 +190,15 @@ extension CSVReader {
         let c = Int(d[4] - 0x30) * 10 + Int(d[5] - 0x30)
         func valid(_ m: Int, _ day: Int) -> Bool { (1...12).contains(m) && (1...31).contains(day) }
         if sixDigitDates == .undecided {
-            sixDigitDates = !valid(b, c) && valid(b, a) ? .ddmmyy : .yymmdd
-            checker.diagnostics.assume("six-digit dates read as \(sixDigitDates == .ddmmyy ? "DDMMYY" : "YYMMDD")")
+            // Settled by the first value that reads in either order (a logger's 000000 does not).
+            guard valid(b, c) || valid(b, a) else { return nil }
+            sixDigitDates = !valid(b, c) ? .ddmmyy : .yymmdd
+            let both = valid(b, c) && valid(b, a)
+            checker.diagnostics.assume(
+                "six-digit dates read as \(sixDigitDates == .ddmmyy ? "DDMMYY" : "YYMMDD")"
+                    + (both
+                        ? " (the first, \(TextValue.string(d)), reads either way: name the order with the transform :ddmmyy or :yymmdd)"
+                        : ""))
         }
         let (yy, m, day): (Int, Int, Int) =
             switch sixDigitDates {
@@ -189,9 +211,10 @@ extension CSVReader {
         return Array("\(year)-\(m < 10 ? "0" : "")\(m)-\(day < 10 ? "0" : "")\(day)".utf8)
     }
 
-    /// A UTC offset column's value in seconds east of UTC: `+02:00`, `+0200`, `-5`, `UTC+2`,
-    /// `GMT-05:30`, or a number of hours (up to 14), minutes (multiples of 15, up to 840) or
-    /// seconds, as the header's unit says or, without one, by magnitude. Nil when unreadable.
+    /// A UTC offset column's value in seconds east of UTC: `+02:00`, `5:30`, `+0200`, `0530`
+    /// (four digits are hours and minutes), `-5`, `UTC+2`, `GMT-05:30`, or a number of hours (up
+    /// to 14), minutes (multiples of 15, up to 840) or seconds, as the header's unit says or,
+    /// without one, by magnitude. Nil when unreadable (a second sign, other characters).
     func utcOffsetSeconds(_ raw: UnsafeBufferPointer<UInt8>) -> Int? {
         var t = TextValue.string(raw).uppercased()
         for prefix in ["UTC", "GMT"] where t.hasPrefix(prefix) { t.removeFirst(prefix.count) }
@@ -204,13 +227,20 @@ extension CSVReader {
             sign = body.first == "-" ? -1 : 1
             body = body.dropFirst()
         }
-        let digits = body.filter { $0 != ":" }
-        if body.contains(":") || (signed && digits.count == 4) {
-            // ±HH:MM, ±H:MM, ±HHMM.
-            guard (3...4).contains(digits.count), digits.allSatisfy(\.isNumber), let v = Int(digits) else { return nil }
-            let h = v / 100, m = v % 100
-            guard h <= 14, m < 60 else { return nil }
-            return sign * (h * 3600 + m * 60)
+        if let colon = body.firstIndex(of: ":") {
+            // [±]H:MM or [±]HH:MM.
+            let h = body[..<colon], m = body[body.index(after: colon)...]
+            guard (1...2).contains(h.count), m.count == 2, h.allSatisfy(isDigitCharacter), m.allSatisfy(isDigitCharacter),
+                let hours = Int(h), let minutes = Int(m), hours <= 14, minutes < 60
+            else { return nil }
+            return sign * (hours * 3600 + minutes * 60)
+        }
+        guard !body.isEmpty, body.allSatisfy({ isDigitCharacter($0) || $0 == "." }) else { return nil }
+        if body.count == 4 && body.allSatisfy(isDigitCharacter) {
+            // [±]HHMM.
+            let v = Int(body)!
+            guard v / 100 <= 14, v % 100 < 60 else { return nil }
+            return sign * (v / 100 * 3600 + v % 100 * 60)
         }
         guard let v = Double(String(body)), v.isFinite else { return nil }
         let scale: Double

@@ -26,10 +26,9 @@ extension CSVReader {
     /// satellites, fix, texts), a measure's header states a unit, or values may have a decimal
     /// comma. Those files take the row scanner's path for every row.
     func fusedLayout() -> [FusedColumn]? {
-        // The fused path reads decimal degrees and Unix epochs or ISO times only.
-        guard !decimalComma, latitudeForm == .undecided || latitudeForm == .degrees,
-            longitudeForm == .undecided || longitudeForm == .degrees, epochOrigin == .unix
-        else { return nil }
+        // The fused path reads decimal degrees and Unix epochs or ISO times only: it is taken
+        // once the general path has settled both coordinate columns as degrees.
+        guard !decimalComma, latitudeForm == .degrees, longitudeForm == .degrees, epochOrigin == .unix else { return nil }
         var layout: [FusedColumn] = []
         for field in CSVField.allCases {
             guard let index = columns[field] else { continue }
@@ -151,6 +150,8 @@ extension CSVReader {
         let base = run.base, limit = run.limit, d = run.delimiter
         let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         let rowStart = run.position
+        // A `#` comment line is the general path's to skip.
+        guard rowStart < limit, base[rowStart] != UInt8(ascii: "#") else { return .notPlain }
         var i = rowStart
         var latitude = 0.0, longitude = 0.0
         let last = layout.count &- 1

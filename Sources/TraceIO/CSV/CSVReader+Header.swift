@@ -15,7 +15,7 @@ extension CSVReader {
         var names: [String] = []
         var delimiter = UInt8(ascii: ",")
         var line = 0
-        var skipped = 0
+        var skipped = 0, preamble = 0
         var first: (names: [String], line: Int)?
         var second: [String]?
         while true {
@@ -42,7 +42,8 @@ extension CSVReader {
                 }
             }
             skipped += 1
-            if skipped > CSVReader.preambleLimit, let first {
+            if !comment { preamble += 1 }
+            if preamble > CSVReader.preambleLimit, let first {
                 // No header within the preamble's limit: the first line was meant to be it.
                 try unmappable(first.names, line: first.line, sample: second)
             }
@@ -74,11 +75,9 @@ extension CSVReader {
         epochOrigin = EpochOrigin(unit: units[.time])
         sixDigitDates = SixDigitDate(unit: units[.date])
         try readUnitsRow()
-        // Semicircles are FIT's: a FIT export counts its epoch numbers from FIT's origin too.
-        let fitPosition: Set<String> = ["fit-position", "semicircles", "semicircle"]
-        if epochOrigin == .unix && units[.time] != "unix"
-            && (fitPosition.contains(units[.latitude] ?? "") || fitPosition.contains(units[.longitude] ?? ""))
-        {
+        // Semicircles are FIT's: a FIT export counts its epoch numbers from FIT's origin too (a
+        // column settled as semicircles by its first value does the same, in coordinateValue).
+        if epochOrigin == .unix && units[.time] != "unix" && (latitudeForm == .semicircles || longitudeForm == .semicircles) {
             epochOrigin = .fit
         }
         if epochOrigin != .unix {
@@ -171,7 +170,12 @@ extension CSVReader {
             words += 1
             if let field = CSVField.allCases.first(where: { columns[$0] == i }) { found.append((field, word)) }
         }
-        guard words > 0 else {
+        // A units row names the coordinates' unit: a data row of placeholders (`-,-,-`) or of
+        // hemisphere letters alone (`,S,,W`) is not one.
+        let coordinateWords = found.filter { $0.0 == .latitude || $0.0 == .longitude }
+        guard words > 0, !coordinateWords.isEmpty,
+            coordinateWords.allSatisfy({ ["deg", "degrees", "°", "dd"].contains($0.1) || CoordinateForm(unit: $0.1) != nil })
+        else {
             pendingRow = true
             return
         }

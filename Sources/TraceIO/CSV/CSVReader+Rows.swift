@@ -176,7 +176,7 @@ extension CSVReader {
                     }
                 }
             }
-            if !parsed.hadZone && (!headerSaysUTC || rowOffset != nil) {
+            if !parsed.hadZone && !headerSaysUTC {
                 if let offset = rowOffset ?? options.zonelessUTCOffset {
                     guard let shifted = ts.adding(seconds: -offset) else {
                         row.timeUnreadable = true
