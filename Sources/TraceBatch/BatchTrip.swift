@@ -15,7 +15,7 @@ public struct BatchTrip: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable {
         /// A `*.scenario.json` sidecar: its `traces` member names the traces.
         case sidecar
-        /// A trace file (GPX, CSV, PLT, REC), the helper's.
+        /// A trace file (any readable format, ``TripDiscovery/traceExtensions``), the helper's.
         case trace
     }
 

@@ -26,7 +26,11 @@ enum InfoCommand {
             standard input (give --input-format).
             """,
         positionals: [
-            PositionalSpec(name: "FILE…", help: "Trace files: GPX, CSV, OziExplorer PLT, OwnTracks REC ('-' for standard input).")
+            PositionalSpec(
+                name: "FILE…",
+                help:
+                    "Trace files: GPX, CSV, NMEA, KML, GeoJSON, NDJSON, JSON location histories, OziExplorer PLT, OwnTracks REC ('-' for standard input)."
+            )
         ],
         variadic: true,
         options: [

@@ -44,7 +44,11 @@ enum ReplayCommand {
             (README, "Replay"). '-' reads standard input (give --input-format; held in memory).
             """,
         positionals: [
-            PositionalSpec(name: "TRACE…", help: "The helper's trace (or a trace whose tracks name their roles): GPX, CSV, PLT, REC.")
+            PositionalSpec(
+                name: "TRACE…",
+                help:
+                    "The helper's trace (or a trace whose tracks name their roles): any format info reads (GPX, CSV, NMEA, KML, GeoJSON, NDJSON, JSON histories, PLT, REC)."
+            )
         ],
         positionalsOptional: true,
         variadic: true,

@@ -205,11 +205,12 @@ struct FixBatchTests {
         #expect(kept.items == keptItems && grown.items == keptItems + [.segmentStart])
     }
 
-    /// The readable trace files (GPX, CSV, PLT, REC, NMEA, by extension) under `folder`, in path order.
+    /// The readable trace files (every readable format, by extension; TraceKit's own JSON files
+    /// too, which the JSON reader refuses the same way both ways) under `folder`, in path order.
     static func traceFiles(under folder: URL) -> [URL] {
         guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
         var files: [URL] = []
-        for case let url as URL in e where TraceFormat(pathExtension: url.path).map({ [.gpx, .csv, .plt, .rec, .nmea].contains($0) }) == true {
+        for case let url as URL in e where TraceFormat(pathExtension: url.path) != nil {
             files.append(url)
         }
         return files.sorted { $0.path < $1.path }
@@ -229,7 +230,9 @@ struct FixBatchTests {
                 case .plt: Self.expectAgree(label) { PLTReader(bytes: bytes, options: options) }
                 case .rec: Self.expectAgree(label) { RECReader(bytes: bytes, options: options) }
                 case .nmea: Self.expectAgree(label) { NMEAReader(bytes: bytes, options: options) }
-                default: break
+                case .kml: Self.expectAgree(label) { KMLReader(bytes: bytes, options: options) }
+                case .ndjson: Self.expectAgree(label) { NDJSONReader(bytes: bytes, options: options) }
+                case .geojson, .json: Self.expectAgree(label) { JSONTraceReader(bytes: bytes, format: format, options: options) }
                 }
             }
         }
