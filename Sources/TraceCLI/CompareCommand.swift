@@ -163,6 +163,7 @@ enum CompareCommand {
             var none = NoReplayObserver()
             results.append(try job.replay(observer: &none))
         }
+        ReplayCommand.Job.warn(results[0])  // the traces' and scenario's warnings are the same under both policies
         let report = Report(a: results[0], b: results[1], sources: (sources[0], sources[1]))
         switch options.format {
         case .json: output.write(JSONWriter.string(report.json) + "\n")

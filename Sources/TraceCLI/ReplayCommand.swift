@@ -102,6 +102,7 @@ enum ReplayCommand {
             var none = NoReplayObserver()
             result = try job.replay(observer: &none)
         }
+        Job.warn(result)
         if let svg { try writeAtomically(svg, ReplaySVG.render(result, policy: job.options.policy)) }
         switch options.format {
         case .json: output.write(JSONWriter.string(result.json) + "\n")
@@ -147,6 +148,11 @@ enum ReplayCommand {
                 throw .usage("'\(command)' needs a TRACE, or a --scenario naming the traces")
             }
             inputs = traces.map { TraceInput(path: $0, defaultRole: .helper, provenance: .flag) }
+        }
+
+        /// Prints the result's warnings on standard error, one line each.
+        static func warn(_ result: ReplayResult) {
+            for w in result.warnings { printToStandardError("tracekit: warning: \(w)") }
         }
 
         /// Replays, mapping failures to exit statuses.

@@ -46,7 +46,9 @@ extension ReplayReport {
         out += "Battery: " + battery.joined(separator: ", ") + ".\n"
         let arrivals = arrivals(r)
         if !arrivals.isEmpty { out += "\n" + arrivals.map { "- \($0)\n" }.joined() }
-        if !r.notes.isEmpty { out += "\n" + r.notes.map { "- Note: \($0)\n" }.joined() }
+        if !r.notes.isEmpty || !r.warnings.isEmpty {
+            out += "\n" + r.warnings.map { "- **Warning:** \($0)\n" }.joined() + r.notes.map { "- Note: \($0)\n" }.joined()
+        }
         return out
     }
 }

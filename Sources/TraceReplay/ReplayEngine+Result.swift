@@ -58,6 +58,6 @@ extension Engine {
             energyModel: options.energyProfile.label, energyProfile: options.energyProfile, receiverRadio: options.receiverRadio,
             phone: options.phone,
             scenario: scenario, start: Timestamp(nanoseconds: meters.start), end: Timestamp(nanoseconds: tEnd), states: states,
-            roleTotals: roleTotals, energy: energy, arrivals: arrivals, files: files, notes: notes, track: track)
+            roleTotals: roleTotals, energy: energy, arrivals: arrivals, files: files, notes: notes, warnings: resolved.warnings, track: track)
     }
 }

@@ -162,6 +162,7 @@ extension ReplayResult {
                         })
                 ),
                 ("notes", .array(notes.map { .string($0) })),
+                ("warnings", .array(warnings.map { .string($0) })),
             ])
     }
 }

@@ -234,6 +234,9 @@ public struct ReplayResult: Hashable, Sendable {
     public var files: [FileDiagnostics]
     /// Things the replay had to decide or could not do (e.g. an ignored cancellation).
     public var notes: [String]
+    /// What makes a figure hard to believe, one line each (a recording gap, a span of many hours,
+    /// a scenario item far from every fix): the CLI prints each on standard error.
+    public var warnings: [String] = []
     /// What a picture of the trip needs; nil unless ``ReplayOptions/recordTrack`` was on. Not
     /// part of ``json``.
     public var track: ReplayTrack? = nil
