@@ -160,10 +160,15 @@ enum ReplayCommand {
             do {
                 return try Replay.run(inputs, scenario: spec, options: options, observer: &observer)
             } catch {
-                switch error {
-                case .read(let e): throw CLIError(reading: e)
-                case .invalid(let m): throw .data(m)
-                }
+                throw Self.cliError(error)
+            }
+        }
+
+        /// A replay's failure as the CLI reports it.
+        static func cliError(_ error: ReplayError) -> CLIError {
+            switch error {
+            case .read(let e): CLIError(reading: e)
+            case .invalid(let m): .data(m)
             }
         }
     }

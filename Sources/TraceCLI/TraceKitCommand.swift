@@ -31,6 +31,7 @@ public enum TraceKitCommand {
     static let commands: [Command] = [
         Command(InfoCommand.spec, run: InfoCommand.run),
         Command(ConvertCommand.spec, run: ConvertCommand.run),
+        Command(SplitCommand.spec, run: SplitCommand.run),
         Command(ReplayCommand.spec, run: ReplayCommand.run),
         Command(CompareCommand.spec, run: CompareCommand.run),
         Command(BatchCommand.spec, run: BatchCommand.run),
