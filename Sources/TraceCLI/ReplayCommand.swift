@@ -23,6 +23,7 @@ enum ReplayCommand {
         var format = Format.table
         var svg: OutputFile?
         var geojson: OutputFile?
+        var split = SplitOptions()
         /// The traces.
         var arguments: [String] = []
     }
@@ -52,7 +53,7 @@ enum ReplayCommand {
         ],
         positionalsOptional: true,
         variadic: true,
-        options: ReplayInputs.options.map { $0.on(\.inputs) } + [
+        options: ReplayInputs.options.map { $0.on(\.inputs) } + SplitOptions.options.map { $0.on(\.split) } + [
             .value(
                 "policy", \.policy, valueName: "FILE",
                 help: "A policy file whose overrides apply to the seed (what-if); 'seed' for the default table."),
@@ -83,6 +84,7 @@ enum ReplayCommand {
     static func run(_ options: Options, _ output: Output) throws(CLIError) {
         var job = try Job(options.inputs, traces: options.arguments, command: "replay")
         if let p = options.policy { job.options.policy = try PolicyCommands.load(p) }
+        if options.split.split { return try runTrips(options, job, output) }
         let svg = options.svg?.path, geojson = options.geojson?.path
         job.options.recordTrack = svg != nil
         let result: ReplayResult
@@ -109,6 +111,29 @@ enum ReplayCommand {
         case .csv: output.write(ReplayReport.csv(result))
         case .markdown: output.write(ReplayReport.markdown(result))
         case .table: output.write(ReplayReport.table(result))
+        }
+    }
+
+    /// `--split`: each trip of the recording replayed as its own request (``TripsReport``).
+    static func runTrips(_ options: Options, _ job: Job, _ output: Output) throws(CLIError) {
+        guard options.svg == nil, options.geojson == nil else {
+            throw .usage("--svg and --geojson draw one trip: cut the recording with 'tracekit split' and draw a trip's file")
+        }
+        let trips: TripReplays
+        do {
+            trips = try Replay.runTrips(job.inputs, scenario: job.spec, options: job.options, rules: options.split.rules)
+        } catch {
+            throw Job.cliError(error)
+        }
+        for t in trips.trips {
+            for w in t.result.warnings { printToStandardError("tracekit: warning: trip \(t.trip.index): \(w)") }
+        }
+        let names = job.inputs.map(\.path)
+        switch options.format {
+        case .json: output.write(JSONWriter.string(TripsReport.json(trips, inputs: names)) + "\n")
+        case .csv: output.write(TripsReport.csv(trips))
+        case .markdown: output.write(TripsReport.markdown(trips, inputs: names))
+        case .table: output.write(TripsReport.table(trips, inputs: names))
         }
     }
 

@@ -55,6 +55,8 @@ struct FixStream {
     private var next = 0
     /// What ends the window: more to read, the end, an abandonment, or a read error.
     private var ending: Ending = .more
+    /// Only fixes timed within this (a trip of a long recording).
+    private let timeWindow: ClosedRange<Int64>?
 
     private enum Ending {
         case more, end, abandoned, failed(ReplayError)
@@ -64,15 +66,17 @@ struct FixStream {
     static let windowSize = 1024
 
     /// Opens the stream and reads its first fix (check ``abandoned`` for a live source).
-    init(role: Role, file: Int, source: FixSource) throws(ReplayError) {
+    /// `window`: only fixes timed within it (``ReplayOptions/window``).
+    init(role: Role, file: Int, source: FixSource, window: ClosedRange<Int64>? = nil) throws(ReplayError) {
         self.role = role
         self.file = file
+        self.timeWindow = window
         if case .memory(let columns) = source {
-            window = columns
+            self.window = columns
             self.source = .exhausted
             ending = .end
         } else {
-            window = FixColumns()
+            self.window = FixColumns()
             self.source = source
         }
         try advance()
@@ -130,7 +134,7 @@ struct FixStream {
         case .memory, .exhausted:
             ending = .end
         case .file(var reader):
-            ending = Self.read(&reader, role: role, into: &window)
+            ending = Self.read(&reader, role: role, within: timeWindow, into: &window)
             source = .file(reader)
         case .live(var reader, var tally):
             ending = Self.readLive(&reader, role: role, tally: &tally, into: &window)
@@ -138,11 +142,11 @@ struct FixStream {
         }
     }
 
-    private static func read(_ reader: inout RoleReader, role: Role, into window: inout FixColumns) -> Ending {
+    private static func read(_ reader: inout RoleReader, role: Role, within w: ClosedRange<Int64>?, into window: inout FixColumns) -> Ending {
         do {
             while window.count < windowSize {
                 guard let p = try reader.nextPoint() else { return .end }
-                if p.role == role, p.timed { window.append(p.fix) }
+                if p.role == role, p.timed, w.map({ $0.contains(p.fix.time) }) ?? true { window.append(p.fix) }
             }
             return .more
         } catch {

@@ -46,6 +46,10 @@ public struct ReplayOptions: Sendable {
     /// With ``recordTrack``: the most points kept per role and state for its path, and again for
     /// its delivered updates (+1, the last), thinned evenly.
     public var trackPointsPerPath = 500
+    /// Replay only the fixes timed within this window, inclusive (nanoseconds since 1970): one
+    /// trip of a long recording (``Replay/runTrips(_:scenario:options:rules:)``). Untimed points
+    /// and waypoints are left out too.
+    public var window: ClosedRange<Int64>?
 
     public init() {}
 }
@@ -143,7 +147,7 @@ public enum Replay {
         _ inputs: [TraceInput], spec: ScenarioSpec, options: ReplayOptions,
         observer: Observer.Type
     ) -> Bool {
-        options.singlePass && !Observer.seesDeliveries && singlePassApplies(inputs, spec: spec)
+        options.singlePass && options.window == nil && !Observer.seesDeliveries && singlePassApplies(inputs, spec: spec)
     }
 
     /// Whether a replay can skip the first pass: the scenario gives the timeline, the pickup and
@@ -191,6 +195,7 @@ public enum Replay {
             while let item = try reader.next() {
                 switch item {
                 case .waypoint(let fix):
+                    guard options.window == nil else { continue }  // a trip's pickup and dropoff are inferred
                     let name = fix.name?.trimmingSpaces.lowercased()
                     if name == "pickup", pass.pickup == nil {
                         pass.pickup = Sourced(fix.coordinate, .trace, "waypoint 'pickup' in \(input.path)")
@@ -199,9 +204,10 @@ public enum Replay {
                     }
                 case .point(let role, let named, let fix):
                     guard let time = fix.time?.nanoseconds else {
-                        untimed += 1
+                        if options.window == nil { untimed += 1 }
                         continue
                     }
+                    if let w = options.window, !w.contains(time) { continue }
                     if records[role.rawValue] == nil {
                         records[role.rawValue] = StreamRecord(
                             path: input.path, role: role, defaultRole: input.defaultRole, rules: options.rules)

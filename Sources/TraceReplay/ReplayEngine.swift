@@ -158,7 +158,7 @@ struct Engine<Observer: ReplayObserver> {
                     }
                 }
                 first.records[i].record.buffer = nil  // the stream owns it now
-                opened.append(try FixStream(role: r.role, file: first.records[i].file, source: source))
+                opened.append(try FixStream(role: r.role, file: first.records[i].file, source: source, window: options.window))
             }
         }
         var merged = MergedFixes(opened)

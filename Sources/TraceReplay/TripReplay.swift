@@ -1,0 +1,94 @@
+public import TraceDomain
+import TraceIO
+
+/// A long recording replayed trip by trip (``Replay/runTrips(_:scenario:options:rules:)``).
+public struct TripReplays: Hashable, Sendable {
+    /// How the recording was cut.
+    public var split: TripSplit
+    /// Each trip with its replay, in time order.
+    public var trips: [TripReplay]
+
+    /// One trip's replay.
+    public struct TripReplay: Hashable, Sendable {
+        public var trip: Trip
+        public var result: ReplayResult
+    }
+
+    /// The trips' figures summed per role: fixes, delivered and sent updates, distance, seconds
+    /// and energy (the trips' totals rows and estimates added up).
+    public var totals: [RoleTotal] {
+        var byRole: [Role: RoleTotal] = [:]
+        for t in trips {
+            for m in t.result.roleTotals {
+                var r = byRole[m.role] ?? RoleTotal(role: m.role)
+                r.rawFixes += m.rawFixes
+                r.deliveredFixes += m.deliveredFixes
+                r.sentUpdates += m.sentUpdates
+                r.distanceMetres += m.distanceMetres
+                byRole[m.role] = r
+            }
+            for e in t.result.energy {
+                var r = byRole[e.role] ?? RoleTotal(role: e.role)
+                r.joules += e.estimate.totalJoules
+                r.milliampHours += e.estimate.milliampHours
+                byRole[e.role] = r
+            }
+        }
+        return Role.allCases.compactMap { byRole[$0] }.sorted { order($0.role) < order($1.role) }
+    }
+
+    private func order(_ r: Role) -> Int { r == .helper ? 0 : r == .hirer ? 1 : 2 }
+
+    /// The trips' request time, summed.
+    public var seconds: Double { trips.reduce(0) { $0 + $1.result.durationSeconds } }
+
+    /// One role's figures over every trip.
+    public struct RoleTotal: Hashable, Sendable {
+        public var role: Role
+        public var rawFixes = 0
+        public var deliveredFixes = 0
+        public var sentUpdates = 0
+        public var distanceMetres = 0.0
+        public var joules = 0.0
+        public var milliampHours = 0.0
+    }
+}
+
+extension Replay {
+    /// Cuts the helper's recording into trips (``TripSplit/find(_:options:rules:)``) and replays
+    /// each as its own request: its fixes, of every role, are those timed within the trip
+    /// (``ReplayOptions/window``), and its pickup, dropoff and timeline are inferred within it.
+    ///
+    /// A given pickup, dropoff, timeline or cancellation belongs to one request, not to every trip
+    /// of a recording: such a scenario is refused (replay that trip's file from `tracekit split`).
+    /// Waypoints named pickup and dropoff are not used either. The category and a handed-off
+    /// pickup apply to every trip.
+    /// - Throws: ``ReplayError``; `.invalid` for a scenario that gives a trip's items.
+    public static func runTrips(_ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions, rules: TripRules)
+        throws(ReplayError) -> TripReplays
+    {
+        let given = [
+            spec.pickup.map { ("the pickup", $0.detail) }, spec.dropoff.map { ("the dropoff", $0.detail) },
+            spec.timeline.map { ("the timeline", $0.detail) }, spec.cancelledAt.map { ("the cancellation", $0.detail) },
+        ].compactMap { $0 }
+        if let (item, source) = given.first {
+            throw .invalid(
+                "\(item) is given (\(source.isEmpty ? "scenario" : source)), but each trip of a split recording infers its own: replay that trip's file from 'tracekit split' instead"
+            )
+        }
+        var all = inputs
+        for role in Role.allCases {
+            guard let t = spec.traces[role], !all.contains(where: { samePath($0.path, t.value) }) else { continue }
+            all.append(TraceInput(path: t.value, defaultRole: role, provenance: t.provenance))
+        }
+        let helpers = all.filter { $0.defaultRole == .helper }
+        let split = try TripSplit.find(helpers.isEmpty ? all : helpers, options: options, rules: rules)
+        var replays = TripReplays(split: split, trips: [])
+        for trip in split.trips {
+            var o = options
+            o.window = trip.start.nanoseconds...trip.end.nanoseconds
+            replays.trips.append(.init(trip: trip, result: try run(inputs, scenario: spec, options: o)))
+        }
+        return replays
+    }
+}
