@@ -12,6 +12,7 @@ enum CompareCommand {
         var policies: [String] = []
         var inputs = ReplayInputs()
         var format = Format.table
+        var split = SplitOptions()
         /// The traces.
         var arguments: [String] = []
     }
@@ -38,8 +39,10 @@ enum CompareCommand {
         options: [
             .list(
                 "policy", \.policies, valueName: "FILE", help: "A policy file, or 'seed' for the default table; give it twice: A, then B.")
-        ] + ReplayInputs.options.map { $0.on(\.inputs) } + [
-            .value("format", short: "f", \.format, valueName: "FORMAT", help: "Output format (JSON schema tracekit-compare/1).")
+        ] + ReplayInputs.options.map { $0.on(\.inputs) } + SplitOptions.options.map { $0.on(\.split) } + [
+            .value(
+                "format", short: "f", \.format, valueName: "FORMAT",
+                help: "Output format (JSON schema tracekit-compare/1; with --split, tracekit-compare-trips/1).")
         ],
         examples: [
             "tracekit compare --policy seed --policy quiet.json --scenario Traces/trips/ride/ride.scenario.json",
@@ -157,6 +160,8 @@ enum CompareCommand {
             throw .usage("'compare' needs --policy exactly twice (A, then B; 'seed' for the default table), got \(sources.count)")
         }
         var job = try ReplayCommand.Job(options.inputs, traces: options.arguments, command: "compare")
+        job.options.rules.recordingGapSeconds = options.split.gap.seconds
+        if options.split.split { return try runTrips(options, job, output) }
         var results: [ReplayResult] = []
         for source in sources {
             job.options.policy = try PolicyCommands.load(source)
@@ -170,6 +175,66 @@ enum CompareCommand {
         case .markdown: output.write(report.markdown)
         case .table: output.write(report.table)
         }
+    }
+
+    /// `--split`: each trip compared as its own request, then the trips' totals under A and B.
+    static func runTrips(_ options: Options, _ job: ReplayCommand.Job, _ output: Output) throws(CLIError) {
+        let sources = options.policies
+        var runs: [TripReplays] = []
+        var job = job
+        for source in sources {
+            job.options.policy = try PolicyCommands.load(source)
+            do {
+                runs.append(try Replay.runTrips(job.inputs, scenario: job.spec, options: job.options, rules: options.split.rules))
+            } catch {
+                throw ReplayCommand.Job.cliError(error)
+            }
+        }
+        let (a, b) = (runs[0], runs[1])
+        for t in a.trips {
+            for w in t.result.warnings { printToStandardError("tracekit: warning: trip \(t.trip.index): \(w)") }
+        }
+        let reports = zip(a.trips, b.trips).map { Report(a: $0.result, b: $1.result, sources: (sources[0], sources[1])) }
+        let names = job.inputs.map(\.path)
+        switch options.format {
+        case .json:
+            let trips: [JSONValue] = zip(a.trips, reports).map { t, r in
+                .object([
+                    ("index", .number(Double(t.trip.index))), ("start", .string(t.trip.start.iso8601)),
+                    ("end", .string(t.trip.end.iso8601)),
+                    ("compare", r.json),
+                ])
+            }
+            let value = JSONValue.object([
+                ("schema", .string("tracekit-compare-trips/1")), ("traces", .array(names.map { .string($0) })),
+                ("trips", .array(trips)), ("total", .object([("a", TripsReport.total(a)), ("b", TripsReport.total(b))])),
+            ])
+            output.write(JSONWriter.string(value) + "\n")
+        case .markdown:
+            var out = "## TraceKit compare, trip by trip\n\n" + TripsReport.header(a, inputs: names) + "\n"
+            for (t, r) in zip(a.trips, reports) { out += "\n#### " + TripsReport.title(t.trip, of: a.trips.count) + "\n\n" + r.markdown }
+            out += "\n#### Total\n\n```\n" + totals(a, b, sources) + "```\n"
+            output.write(out)
+        case .table:
+            var out = TripsReport.header(a, inputs: names) + "\n"
+            for (t, r) in zip(a.trips, reports) { out += "\n=== " + TripsReport.title(t.trip, of: a.trips.count) + "\n" + r.table }
+            out += "\nTotal over \(a.trips.count) trip\(a.trips.count == 1 ? "" : "s"):\n" + totals(a, b, sources)
+            output.write(out)
+        }
+    }
+
+    /// Per role: updates sent and charge under A and B over every trip.
+    static func totals(_ a: TripReplays, _ b: TripReplays, _ sources: [String]) -> String {
+        let tb = b.totals
+        let rows = a.totals.map { ra -> [String] in
+            let rb = tb.first { $0.role == ra.role }
+            return [
+                ra.role.key, "\(ra.sentUpdates)", rb.map { "\($0.sentUpdates)" } ?? "—", DecimalText.fixed(ra.milliampHours, 2),
+                rb.map { DecimalText.fixed($0.milliampHours, 2) } ?? "—",
+            ]
+        }
+        return TextTable.aligned(header: ["Role", "sent A", "sent B", "mAh A", "mAh B"], rows: rows)
+            + "A = \(sources[0]), B = \(sources[1])\n"
     }
 
     /// The comparison, in each output format.

@@ -84,6 +84,7 @@ enum ReplayCommand {
     static func run(_ options: Options, _ output: Output) throws(CLIError) {
         var job = try Job(options.inputs, traces: options.arguments, command: "replay")
         if let p = options.policy { job.options.policy = try PolicyCommands.load(p) }
+        job.options.rules.recordingGapSeconds = options.split.gap.seconds
         if options.split.split { return try runTrips(options, job, output) }
         let svg = options.svg?.path, geojson = options.geojson?.path
         job.options.recordTrack = svg != nil

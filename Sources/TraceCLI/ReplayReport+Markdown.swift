@@ -33,7 +33,7 @@ extension ReplayReport {
         out += "- **Inferred:** " + (assumed.isEmpty ? "nothing" : assumed.joined(separator: ", ")) + "\n"
         if let c = s.cancelledAt { out += "- **Cancelled:** \(c.value.iso8601) (\(source(c)))\n" }
         out +=
-            "- **Policy** `\(r.policy.name)` · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))) · tracekit \(r.tracekitVersion)\n"
+            "- **Policy** `\(r.policy.name)` · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))\(ReplayReport.excludedNote(r))) · tracekit \(r.tracekitVersion)\n"
         for phone in r.energy where phone.hasTrace {
             out += "\n#### \(phone.role.key.capitalizedFirst)'s phone\n\n"
             var (header, rows) = phoneTable(r, phone.role)

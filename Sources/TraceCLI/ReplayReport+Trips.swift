@@ -108,23 +108,25 @@ enum TripsReport {
                         ])
                     })
             ),
+            ("total", total(t)),
+        ])
+    }
+
+    /// The trips' total: their count, request time, and each role's figures summed.
+    static func total(_ t: TripReplays) -> JSONValue {
+        .object([
+            ("trips", .number(Double(t.trips.count))), ("seconds", .number(t.seconds)),
             (
-                "total",
-                .object([
-                    ("trips", .number(Double(t.trips.count))), ("seconds", .number(t.seconds)),
-                    (
-                        "roles",
-                        .array(
-                            t.totals.map { r in
-                                .object([
-                                    ("role", .string(r.role.key)), ("rawFixes", .number(Double(r.rawFixes))),
-                                    ("deliveredFixes", .number(Double(r.deliveredFixes))), ("sentUpdates", .number(Double(r.sentUpdates))),
-                                    ("distanceMetres", .number(r.distanceMetres)), ("energyJoules", .number(r.joules)),
-                                    ("milliampHours", .number(r.milliampHours)),
-                                ])
-                            })
-                    ),
-                ])
+                "roles",
+                .array(
+                    t.totals.map { r in
+                        .object([
+                            ("role", .string(r.role.key)), ("rawFixes", .number(Double(r.rawFixes))),
+                            ("deliveredFixes", .number(Double(r.deliveredFixes))), ("sentUpdates", .number(Double(r.sentUpdates))),
+                            ("distanceMetres", .number(r.distanceMetres)), ("energyJoules", .number(r.joules)),
+                            ("milliampHours", .number(r.milliampHours)),
+                        ])
+                    })
             ),
         ])
     }

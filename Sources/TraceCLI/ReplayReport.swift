@@ -44,7 +44,7 @@ enum ReplayReport {
         out +=
             "  policy     \(r.policy.name) · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · tracekit \(r.tracekitVersion)\n"
         if !r.phone.isPassThrough { out += "  phones     \(r.phone.summary)\n" }
-        out += "  time       \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds)))\n"
+        out += "  time       \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))\(excludedNote(r)))\n"
 
         for phone in r.energy where phone.hasTrace {
             let role = phone.role
@@ -77,6 +77,16 @@ enum ReplayReport {
         }
         for n in r.notes { out += "Note: \(n)\n" }
         return out
+    }
+
+    /// ", of request time: 9.6 h in 1 recording gap excluded (… → …)", or nothing without a gap.
+    static func excludedNote(_ r: ReplayResult) -> String {
+        let gaps = r.recordingGaps
+        guard !gaps.isEmpty else { return "" }
+        let listed = gaps.prefix(3).map { "\($0.from.iso8601) → \($0.to.iso8601)" }.joined(separator: ", ")
+        let more = gaps.count > 3 ? " and \(gaps.count - 3) more" : ""
+        return
+            " of request time; \(InfoCommand.duration(r.excludedSeconds)) in \(gaps.count) recording gap\(gaps.count == 1 ? "" : "s") excluded: \(listed)\(more)"
     }
 
     /// "What dominates the cost: …", one line without its newline.

@@ -142,7 +142,8 @@ struct FixStream {
         }
     }
 
-    private static func read(_ reader: inout RoleReader, role: Role, within w: ClosedRange<Int64>?, into window: inout FixColumns) -> Ending {
+    private static func read(_ reader: inout RoleReader, role: Role, within w: ClosedRange<Int64>?, into window: inout FixColumns) -> Ending
+    {
         do {
             while window.count < windowSize {
                 guard let p = try reader.nextPoint() else { return .end }

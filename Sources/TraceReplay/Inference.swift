@@ -15,10 +15,14 @@ public struct InferenceRules: Hashable, Sendable {
     public var dwellRadiusMetres: Double
     /// Seconds.
     public var dwellSeconds: Double
+    /// A recording gap: no fix of any trace for longer than this (600 s, `--gap`; the default of
+    /// ``TripRules/gapSeconds``). A gap is not request time: the replay's clock skips it.
+    public var recordingGapSeconds: Double
 
-    public init(dwellRadiusMetres: Double = 50, dwellSeconds: Double = 60) {
+    public init(dwellRadiusMetres: Double = 50, dwellSeconds: Double = 60, recordingGapSeconds: Double = 600) {
         self.dwellRadiusMetres = dwellRadiusMetres
         self.dwellSeconds = dwellSeconds
+        self.recordingGapSeconds = recordingGapSeconds
     }
 
     public static let `default` = InferenceRules()

@@ -40,7 +40,10 @@ struct MeterCell {
 /// whether it was entered, and the energy meter of each phone taking part (its energy so far is
 /// split between states as each state closes).
 ///
-/// Times are nanoseconds on the trace's clock; meters count seconds from `start`.
+/// Times are nanoseconds on the trace's clock; meters count seconds of request time from `start`:
+/// the recording gaps (``exclude(from:to:)``) are not request time, so the request clock
+/// (``clock(_:)``) skips them, and nothing that the clock measures (state time, tier time and
+/// energy, staleness) grows across one.
 struct Meters {
     private(set) var cells = StateRoleTable(repeating: MeterCell())
     private(set) var seconds = StateTable(repeating: 0.0)
@@ -66,8 +69,40 @@ struct Meters {
         entered[.findingVillager] = true
     }
 
-    /// Seconds from the start.
-    @inline(__always) func seconds(_ t: Int64) -> Double { Double(t &- start) / 1e9 }
+    /// The recording gaps excluded so far, in time order (the fixes either side).
+    private(set) var gaps: [(from: Int64, to: Int64)] = []
+    /// Nanoseconds excluded by the gaps so far, and the end of the latest.
+    private(set) var excluded: Int64 = 0
+    private var latestGapEnd = Int64.min
+
+    /// Seconds of request time from the start.
+    @inline(__always) func seconds(_ t: Int64) -> Double { Double(clock(t) &- start) / 1e9 }
+
+    /// `t` on the request clock: less the recording gaps before it (a time inside a gap is its
+    /// start).
+    @inline(__always) func clock(_ t: Int64) -> Int64 {
+        if t >= latestGapEnd { return t &- excluded }
+        return clockBeforeLatestGap(t)
+    }
+
+    private func clockBeforeLatestGap(_ t: Int64) -> Int64 {
+        var before: Int64 = 0
+        for g in gaps {
+            if t >= g.to {
+                before += g.to - g.from
+            } else {
+                return t > g.from ? g.from - before : t - before
+            }
+        }
+        return t - before
+    }
+
+    /// A recording gap from `from` to `to` (later than every gap before): not request time.
+    mutating func exclude(from: Int64, to: Int64) {
+        gaps.append((from, to))
+        excluded += to - from
+        latestGapEnd = to
+    }
 
     /// Whether `role`'s phone takes part.
     @inline(__always) func takesPart(_ role: Role) -> Bool { roles.rawValue & (1 << UInt8(role.rawValue)) != 0 }

@@ -52,12 +52,22 @@ extension Engine {
             category: resolved.category, pickupHandedOff: resolved.handedOff, pickup: resolved.pickup,
             dropoff: resolved.dropoff, traces: traces, timeline: timeline.entries,
             cancelledAt: spec.cancelledAt, rules: options.rules)
-        return ReplayResult(
+        let gaps = meters.gaps.map { RecordingGap(from: Timestamp(nanoseconds: $0.from), to: Timestamp(nanoseconds: $0.to)) }
+        var warnings = resolved.warnings
+        if let w = Replay.longRecordingWarning(
+            gaps: gaps, span: Timestamp(nanoseconds: tEnd).seconds(since: Timestamp(nanoseconds: meters.start)), rules: options.rules,
+            split: options.window != nil)
+        {
+            warnings.append(w)
+        }
+        var result = ReplayResult(
             tracekitVersion: options.tracekitVersion,
             policy: PolicyLabel(name: options.policy.name, fileVersion: SharingPolicy.fileVersion),
             energyModel: options.energyProfile.label, energyProfile: options.energyProfile, receiverRadio: options.receiverRadio,
             phone: options.phone,
             scenario: scenario, start: Timestamp(nanoseconds: meters.start), end: Timestamp(nanoseconds: tEnd), states: states,
-            roleTotals: roleTotals, energy: energy, arrivals: arrivals, files: files, notes: notes, warnings: resolved.warnings, track: track)
+            roleTotals: roleTotals, energy: energy, arrivals: arrivals, files: files, notes: notes, warnings: warnings, track: track)
+        result.recordingGaps = gaps
+        return result
     }
 }

@@ -163,7 +163,14 @@ struct Engine<Observer: ReplayObserver> {
         }
         var merged = MergedFixes(opened)
         opened = []
+        let gap = Int64((rules.recordingGapSeconds * 1e9).rounded())
+        var latest = Int64.min
         while let (fix, role, file) = try merged.next() {
+            // A recording gap: no fix of any trace for longer than the gap (README, "Recording gaps").
+            if fix.time > latest {
+                if latest != .min, fix.time - latest > gap { meters.exclude(from: latest, to: fix.time) }
+                latest = fix.time
+            }
             process(fix, role: role, file: file)
             tEnd = max(tEnd, fix.time)
         }
@@ -251,6 +258,7 @@ struct Engine<Observer: ReplayObserver> {
             }
         }
         let state = timeline.machine.state
+        let clock = meters.clock(fix.time)  // the request clock, for the views' staleness
         let now = seconds(fix.time)
         meters[state, role].raw += 1
         recorder?.fix(c, role: role, state: state, previous: lastPosition[r])
@@ -286,7 +294,7 @@ struct Engine<Observer: ReplayObserver> {
                         meters[state, role].forwarded[v] += 1
                         forwarded.insert(RoleSet(rawValue: 1 << vi))
                         if options.receiverRadio && meters.takesPart(v) { meters[energyOf: v].receive(at: now) }
-                        views.deliver(shown, sentAt: fix.time, from: role, to: v)
+                        views.deliver(shown, sentAt: clock, from: role, to: v)
                         if role == .helper && v != .helper { arrivals.update(shown, at: fix.time, to: v) }
                     }
                 }
@@ -297,7 +305,7 @@ struct Engine<Observer: ReplayObserver> {
                 recorder?.delivered(shown, role: role, state: state, seconds: now, sent: sends)
             }
         }
-        views.sample(sender: role, truth: c, at: fix.time, viewers: viewers, into: &meters[state, role])
+        views.sample(sender: role, truth: c, at: clock, viewers: viewers, into: &meters[state, role])
         if recorder != nil { record(state: state, at: now) }
     }
 

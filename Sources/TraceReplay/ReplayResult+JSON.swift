@@ -163,6 +163,14 @@ extension ReplayResult {
                 ),
                 ("notes", .array(notes.map { .string($0) })),
                 ("warnings", .array(warnings.map { .string($0) })),
+                ("excludedSeconds", .number(excludedSeconds)),
+                (
+                    "recordingGaps",
+                    .array(
+                        recordingGaps.map { g in
+                            .object([("from", .string(g.from.iso8601)), ("to", .string(g.to.iso8601)), ("seconds", .number(g.seconds))])
+                        })
+                ),
             ])
     }
 }

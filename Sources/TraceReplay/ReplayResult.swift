@@ -193,6 +193,19 @@ public struct FileDiagnostics: Hashable, Sendable {
     public var outOfOrderFixes: Int
 }
 
+/// A time with no fix of any trace for longer than the recording gap: the last fix before and the
+/// first after.
+public struct RecordingGap: Hashable, Sendable {
+    public var from: Timestamp
+    public var to: Timestamp
+    public var seconds: Double { to.seconds(since: from) }
+
+    public init(from: Timestamp, to: Timestamp) {
+        self.from = from
+        self.to = to
+    }
+}
+
 /// The policy a replay used.
 public struct PolicyLabel: Hashable, Sendable {
     /// The policy's name ("seed" for the default table).
@@ -240,9 +253,15 @@ public struct ReplayResult: Hashable, Sendable {
     /// What a picture of the trip needs; nil unless ``ReplayOptions/recordTrack`` was on. Not
     /// part of ``json``.
     public var track: ReplayTrack? = nil
+    /// The recording gaps (no fix of any trace for longer than
+    /// ``InferenceRules/recordingGapSeconds``), excluded from request time: the fixes either side.
+    public var recordingGaps: [RecordingGap] = []
 
-    /// Seconds from ``start`` to ``end``.
-    public var durationSeconds: Double { end.seconds(since: start) }
+    /// Seconds of request time: from ``start`` to ``end`` less the recording gaps.
+    public var durationSeconds: Double { end.seconds(since: start) - excludedSeconds }
+
+    /// Seconds in recording gaps.
+    public var excludedSeconds: Double { recordingGaps.reduce(0) { $0 + $1.seconds } }
 
     /// The roles of the replay: helper, hirer, then the delegate when it takes part.
     public var roles: [Role] { roleTotals.map(\.role) }

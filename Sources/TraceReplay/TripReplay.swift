@@ -55,6 +55,34 @@ public struct TripReplays: Hashable, Sendable {
 }
 
 extension Replay {
+    /// A request longer than this is not one trip (a ride, a walk, a delivery): a replay that spans
+    /// more says so (``longRecordingWarning(gaps:span:rules:split:)``). 4 h.
+    public static let longRequestSeconds = 4.0 * 3600
+
+    /// The one warning line of a replay whose recording holds recording gaps or spans more than
+    /// ``longRequestSeconds``, suggesting `--split`; nil otherwise, and for a trip of a split
+    /// recording whose only finding would be its length.
+    static func longRecordingWarning(gaps: [RecordingGap], span: Double, rules: InferenceRules, split: Bool) -> String? {
+        let excluded = gaps.reduce(0) { $0 + $1.seconds }
+        if !gaps.isEmpty {
+            let n = gaps.count
+            return "the recording has \(n) gap\(n == 1 ? "" : "s") without a fix longer than \(minutes(rules.recordingGapSeconds)) "
+                + "(\(hours(excluded)), excluded from request time: not charged, not counted as staleness) and spans \(hours(span)): "
+                + (split ? "each gap is not request time" : "it looks like several trips; replay each as its own request with --split")
+        }
+        guard !split, span > longRequestSeconds else { return nil }
+        return "the replay spans \(hours(span)), longer than any one request (\(hours(longRequestSeconds))): "
+            + "if the recording holds several trips, replay each as its own request with --split"
+    }
+
+    private static func hours(_ s: Double) -> String {
+        s >= 5400 ? "\(Double(Int((s / 360).rounded())) / 10) h" : "\(Int((s / 60).rounded())) min"
+    }
+
+    private static func minutes(_ s: Double) -> String {
+        s.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(s / 60)) min" : "\(s) s"
+    }
+
     /// Cuts the helper's recording into trips (``TripSplit/find(_:options:rules:)``) and replays
     /// each as its own request: its fixes, of every role, are those timed within the trip
     /// (``ReplayOptions/window``), and its pickup, dropoff and timeline are inferred within it.

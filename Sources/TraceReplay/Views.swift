@@ -7,7 +7,8 @@ import TraceSharing
 
 /// Each viewer's view of the others: what each viewer last received from each sender, and the
 /// samples of display error (metres from the sender's true position) and staleness (seconds since
-/// the shown update's fix) taken at each raw fix of a sender it watches.
+/// the shown update's fix) taken at each raw fix of a sender it watches. Times are on the request
+/// clock (``Meters/clock(_:)``): a recording gap is not staleness.
 ///
 /// The seam between relay and metrics: today an update forwarded by the relay is received at
 /// once and shown as it is. A network model (delay, loss) would sit in ``deliver(_:sentAt:from:to:)``
