@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceIO
 public import TraceReplay
 import TraceSharing
@@ -25,26 +26,44 @@ public struct BatchTrip: Hashable, Sendable {
     /// The file to open: `id` resolved against the folder or manifest.
     public var path: String
     public var kind: Kind
+    /// One trip of a split recording (``split(rules:options:)``): replay only the fixes timed
+    /// within it (``ReplayOptions/window``). Nil: the whole file.
+    public var window: ClosedRange<Int64>?
+    /// A split recording with no trip: replaying it fails, saying so.
+    public var noTrip = false
 
-    public init(id: String, path: String, kind: Kind) {
+    public init(id: String, path: String, kind: Kind, window: ClosedRange<Int64>? = nil) {
         self.id = id
         self.path = path
         self.kind = kind
+        self.window = window
     }
 
-    /// Replays the trip with `options`.
-    ///
-    /// A sidecar trip reads the sidecar and replays the traces it names; a trace trip replays the
-    /// trace as the helper's, with `NAME.scenario.json` beside it when that exists (as `tracekit
-    /// replay TRACE` does).
-    /// - Throws: ``BatchTripError`` naming the file and the problem.
-    public func replay(options: ReplayOptions) throws(BatchTripError) -> ReplayResult {
-        var none = NoReplayObserver()
-        return try replay(options: options, observer: &none)
+    /// The trips of this file's recording (``TripSplit/find(_:options:rules:)`` on the helper's
+    /// trace, or on a sidecar's traces), one batch trip each, named `ID#NN` in time order (NN
+    /// padded to two digits or more): stable across runs for the same file and rules. A file with
+    /// no trip, or one that cannot be read, stays one batch trip, which fails with the reason when
+    /// it is replayed.
+    public func split(rules: TripRules, options: ReplayOptions) -> [BatchTrip] {
+        guard let (inputs, _) = try? resolved() else { return [self] }
+        let helpers = inputs.filter { $0.defaultRole == .helper }
+        guard let found = try? TripSplit.find(helpers.isEmpty ? inputs : helpers, options: options, rules: rules) else { return [self] }
+        guard !found.trips.isEmpty else {
+            var none = self
+            none.noTrip = true  // replaying it says why
+            return [none]
+        }
+        let width = max(2, String(found.trips.count).count)
+        return found.trips.map { t in
+            let n = String(t.index)
+            return BatchTrip(
+                id: "\(id)#\(String(repeating: "0", count: width - n.count))\(n)", path: path, kind: kind,
+                window: t.start.nanoseconds...t.end.nanoseconds)
+        }
     }
 
-    /// ``replay(options:)``, showing `observer` each delivered update.
-    public func replay<Observer: ReplayObserver>(options: ReplayOptions, observer: inout Observer) throws(BatchTripError) -> ReplayResult {
+    /// The traces and scenario the trip replays: a sidecar's, or the trace with its sidecar beside it.
+    func resolved() throws(BatchTripError) -> (inputs: [TraceInput], spec: ScenarioSpec) {
         var spec = ScenarioSpec()
         var inputs: [TraceInput] = []
         let sidecar: String?
@@ -66,6 +85,44 @@ public struct BatchTrip: Hashable, Sendable {
             if kind == .sidecar && spec.traces.isEmpty {
                 throw BatchTripError(.data, "\(sidecar): names no traces (a sidecar replayed on its own needs a \"traces\" member)")
             }
+        }
+        if kind == .sidecar {
+            for role in Role.allCases {
+                guard let t = spec.traces[role] else { continue }
+                inputs.append(TraceInput(path: t.value, defaultRole: role, provenance: t.provenance))
+            }
+        }
+        return (inputs, spec)
+    }
+
+    /// Replays the trip with `options`.
+    ///
+    /// A sidecar trip reads the sidecar and replays the traces it names; a trace trip replays the
+    /// trace as the helper's, with `NAME.scenario.json` beside it when that exists (as `tracekit
+    /// replay TRACE` does).
+    /// - Throws: ``BatchTripError`` naming the file and the problem.
+    public func replay(options: ReplayOptions) throws(BatchTripError) -> ReplayResult {
+        var none = NoReplayObserver()
+        return try replay(options: options, observer: &none)
+    }
+
+    /// ``replay(options:)``, showing `observer` each delivered update.
+    public func replay<Observer: ReplayObserver>(options: ReplayOptions, observer: inout Observer) throws(BatchTripError) -> ReplayResult {
+        var (inputs, spec) = try resolved()
+        if kind == .sidecar { inputs = [] }  // the sidecar names them
+        var options = options
+        if noTrip {
+            throw BatchTripError(
+                .data, "\(path): no trip to replay: the recording never went farther than the long stay's radius between its gaps and stays"
+            )
+        }
+        if let window {
+            do throws(ReplayError) {
+                try Replay.checkSplittable(spec)
+            } catch {
+                throw BatchTripError(.data, "\(path): \(error)")
+            }
+            options.window = window
         }
         do {
             return try Replay.run(inputs, scenario: spec, options: options, observer: &observer)

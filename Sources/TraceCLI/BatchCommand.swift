@@ -21,6 +21,7 @@ enum BatchCommand {
         var compare: String?
         /// Only the energy profile, the receivers' radio, the problem policy and the UTC offset.
         var inputs = ReplayInputs()
+        var split = SplitOptions()
         var jsonl = false
         var writeBaseline: OutputFile?
         var baseline: String?
@@ -84,7 +85,7 @@ enum BatchCommand {
         ]
             + ReplayInputs.options.filter { ["energy-profile", "receiver-radio", "on-problem", "utc-offset"].contains($0.spec.name) }.map {
                 $0.on(\.inputs)
-            } + [
+            } + SplitOptions.options.map { $0.on(\.split) } + [
                 .flag(
                     "jsonl", \.jsonl,
                     help:
@@ -156,6 +157,10 @@ enum BatchCommand {
         } catch {
             throw CLIError(error)
         }
+        options.rules.recordingGapSeconds = o.split.gap.seconds
+        // --split: each trip of each recording its own row, `FILE#NN` (before sharding, so a
+        // shard's rows are the same whatever the shard count).
+        if o.split.split { trips = trips.flatMap { $0.split(rules: o.split.rules, options: options) } }
         // Indices in the whole batch's order (a shard keeps them, so its lines name them).
         var indices = Array(trips.indices)
         if let shard {

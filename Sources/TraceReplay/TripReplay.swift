@@ -55,6 +55,21 @@ public struct TripReplays: Hashable, Sendable {
 }
 
 extension Replay {
+    /// Refuses a scenario that gives a trip's own items (pickup, dropoff, timeline, cancellation)
+    /// for a recording replayed trip by trip.
+    /// - Throws: ``ReplayError/invalid(_:)`` naming the item and where it was given.
+    public static func checkSplittable(_ spec: ScenarioSpec) throws(ReplayError) {
+        let given = [
+            spec.pickup.map { ("the pickup", $0.detail) }, spec.dropoff.map { ("the dropoff", $0.detail) },
+            spec.timeline.map { ("the timeline", $0.detail) }, spec.cancelledAt.map { ("the cancellation", $0.detail) },
+        ].compactMap { $0 }
+        if let (item, source) = given.first {
+            throw .invalid(
+                "\(item) is given (\(source.isEmpty ? "scenario" : source)), but each trip of a split recording infers its own: replay that trip's file from 'tracekit split' instead"
+            )
+        }
+    }
+
     /// A request longer than this is not one trip (a ride, a walk, a delivery): a replay that spans
     /// more says so (``longRecordingWarning(gaps:span:rules:split:)``). 4 h.
     public static let longRequestSeconds = 4.0 * 3600
@@ -95,15 +110,7 @@ extension Replay {
     public static func runTrips(_ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions, rules: TripRules)
         throws(ReplayError) -> TripReplays
     {
-        let given = [
-            spec.pickup.map { ("the pickup", $0.detail) }, spec.dropoff.map { ("the dropoff", $0.detail) },
-            spec.timeline.map { ("the timeline", $0.detail) }, spec.cancelledAt.map { ("the cancellation", $0.detail) },
-        ].compactMap { $0 }
-        if let (item, source) = given.first {
-            throw .invalid(
-                "\(item) is given (\(source.isEmpty ? "scenario" : source)), but each trip of a split recording infers its own: replay that trip's file from 'tracekit split' instead"
-            )
-        }
+        try checkSplittable(spec)
         var all = inputs
         for role in Role.allCases {
             guard let t = spec.traces[role], !all.contains(where: { samePath($0.path, t.value) }) else { continue }
