@@ -112,7 +112,9 @@ struct TripSplitTests {
         #expect(trips.totals.first { $0.role == .helper }?.rawFixes == 42)
         var spec = ScenarioSpec()
         spec.pickup = Sourced(try Coordinate(latitude: 47, longitude: 8), .flag, "--pickup")
-        #expect(throws: ReplayError.self) { try Replay.runTrips([TraceInput(path: path)], scenario: spec, options: ReplayOptions(), rules: .default) }
+        #expect(throws: ReplayError.self) {
+            try Replay.runTrips([TraceInput(path: path)], scenario: spec, options: ReplayOptions(), rules: .default)
+        }
     }
 
     @Test("without --split, a recording gap is not request time: not in a state's time, not charged, not staleness; and one warning")
