@@ -42,7 +42,10 @@ enum ReplayCommand {
             comes from flags, then the sidecar (TRACE's name with .scenario.json, or --scenario), \
             then the trace (waypoints named pickup and dropoff, the CSV state column); whatever is \
             still missing is inferred by documented rules and labelled inferred in the report \
-            (README, "Replay"). '-' reads standard input (give --input-format; held in memory).
+            (README, "Replay"). A recording gap (no fix for longer than --gap) is not request time; \
+            a recording with one, or spanning more than 4 h, gets one warning line suggesting \
+            --split, which cuts it into trips (as 'tracekit split' does) and replays each as its own \
+            request. '-' reads standard input (give --input-format; held in memory).
             """,
         positionals: [
             PositionalSpec(
