@@ -147,7 +147,10 @@ struct FixStream {
         do {
             while window.count < windowSize {
                 guard let p = try reader.nextPoint() else { return .end }
-                if p.role == role, p.timed, w.map({ $0.contains(p.fix.time) }) ?? true { window.append(p.fix) }
+                if p.role == role, p.timed {
+                    if let w, !w.contains(p.fix.time) { continue }
+                    window.append(p.fix)
+                }
             }
             return .more
         } catch {

@@ -182,6 +182,7 @@ public enum Replay {
     static func firstPass(_ inputs: [TraceInput], options: ReplayOptions) throws(ReplayError) -> FirstPass {
         var pass = FirstPass()
         let limit = options.memoryLimitFixes
+        let window = options.window
         for (fileIndex, input) in inputs.enumerated() {
             var reader: RoleReader
             do {
@@ -195,7 +196,7 @@ public enum Replay {
             while let item = try reader.next() {
                 switch item {
                 case .waypoint(let fix):
-                    guard options.window == nil else { continue }  // a trip's pickup and dropoff are inferred
+                    guard window == nil else { continue }  // a trip's pickup and dropoff are inferred
                     let name = fix.name?.trimmingSpaces.lowercased()
                     if name == "pickup", pass.pickup == nil {
                         pass.pickup = Sourced(fix.coordinate, .trace, "waypoint 'pickup' in \(input.path)")
@@ -204,10 +205,10 @@ public enum Replay {
                     }
                 case .point(let role, let named, let fix):
                     guard let time = fix.time?.nanoseconds else {
-                        if options.window == nil { untimed += 1 }
+                        if window == nil { untimed += 1 }
                         continue
                     }
-                    if let w = options.window, !w.contains(time) { continue }
+                    if let window, !window.contains(time) { continue }
                     if records[role.rawValue] == nil {
                         records[role.rawValue] = StreamRecord(
                             path: input.path, role: role, defaultRole: input.defaultRole, rules: options.rules)

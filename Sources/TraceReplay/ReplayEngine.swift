@@ -164,16 +164,15 @@ struct Engine<Observer: ReplayObserver> {
         var merged = MergedFixes(opened)
         opened = []
         let gap = Int64((rules.recordingGapSeconds * 1e9).rounded())
-        var latest = Int64.min
+        var latest = merged.earliest ?? tEnd
         while let (fix, role, file) = try merged.next() {
-            // A recording gap: no fix of any trace for longer than the gap (README, "Recording gaps").
-            if fix.time > latest {
-                if latest != .min, fix.time - latest > gap { meters.exclude(from: latest, to: fix.time) }
-                latest = fix.time
-            }
+            // A recording gap: no fix of any trace for longer than the gap (README, "Long
+            // recordings"); `latest` starts at the first fix, so the first is never one.
+            if fix.time &- latest > gap { meters.exclude(from: latest, to: fix.time) }
+            if fix.time > latest { latest = fix.time }
             process(fix, role: role, file: file)
-            tEnd = max(tEnd, fix.time)
         }
+        tEnd = max(tEnd, latest)
         if merged.abandoned { return nil }
         if pass == .single { finishSinglePass(merged.streams, &scans) }
         if timeline.completesAt < .max {
@@ -259,7 +258,7 @@ struct Engine<Observer: ReplayObserver> {
         }
         let state = timeline.machine.state
         let clock = meters.clock(fix.time)  // the request clock, for the views' staleness
-        let now = seconds(fix.time)
+        let now = Double(clock &- meters.start) / 1e9  // seconds(fix.time)
         meters[state, role].raw += 1
         recorder?.fix(c, role: role, state: state, previous: lastPosition[r])
         let taking = meters.takesPart(role)
