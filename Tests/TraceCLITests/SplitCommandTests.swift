@@ -163,9 +163,18 @@ struct SplitCommandTests {
             let replay = try Run(["replay", "--split", "-f", "json", path])
             #expect(replay.status == 0, "\(row.file): \(replay.stderr)")
             for t in try #require(try object(replay.stdout)["trips"] as? [[String: Any]]) {
-                let seconds = try #require((t["replay"] as? [String: Any])?["durationSeconds"] as? Double)
+                let result = try #require(t["replay"] as? [String: Any])
+                let seconds = try #require(result["durationSeconds"] as? Double)
                 let start = try #require(t["start"] as? String), end = try #require(t["end"] as? String)
-                #expect(seconds <= span(start, end) + 1e-6, "\(row.file) trip \(t["index"] ?? "?")")
+                let trip = "\(row.file) trip \(t["index"] ?? "?")"
+                #expect(seconds <= span(start, end) + 1e-6, "\(trip)")
+                // Inference within the trip: a pickup and a dropoff, and every event inside the trip.
+                let scenario = try #require(result["scenario"] as? [String: Any])
+                #expect(scenario["pickup"] is [String: Any] && scenario["dropoff"] is [String: Any], "\(trip)")
+                for e in scenario["timeline"] as? [[String: Any]] ?? [] {
+                    let at = try #require(e["at"] as? String)
+                    #expect(span(start, at) >= -1e-6 && span(at, end) >= -1e-6, "\(trip): \(e["state"] ?? "?") at \(at)")
+                }
             }
         }
     }
