@@ -56,7 +56,8 @@ enum ReplayReport {
         out += "\nBattery (\(r.energyModel); an estimate, constants marked assumed in the profile):\n"
         for phone in r.energy {
             let e = phone.estimate
-            let perHour = e.milliampHoursPerHour.map { ", \(fixed($0, 2)) mAh/h" } ?? ""
+            let perHour =
+                e.milliampHoursPerHour.map { ", \(fixed($0, 2)) mAh/h" } ?? e.rateWithheld.map { ", no hourly rate (\($0))" } ?? ""
             out +=
                 "  \(phone.role.key)\(phone.hasTrace ? "" : " (no trace: location and received updates only)"): \(fixed(e.totalJoules, 1)) J = \(fixed(e.milliampHours, 2)) mAh\(perHour)"
             out +=
