@@ -36,7 +36,7 @@ enum ReplayReport {
                     separator: ", ")) + "\n"
         if s.timeline.contains(where: { $0.provenance == .inferred }) {
             out +=
-                "             (* inferred: dwell \(fixed(s.rules.dwellRadiusMetres, 0)) m for \(fixed(s.rules.dwellSeconds, 0)) s; README \"Replay\")\n"
+                "             (* inferred: dwell \(fixed(s.rules.dwellRadiusMetres, 0)) m for \(fixed(s.rules.dwellSeconds, 0)) s, no gap over \(fixed(s.rules.recordingGapSeconds, 0)) s; README \"Replay\")\n"
         }
         if let c = s.cancelledAt { out += "  cancelled  \(c.value.iso8601)\(label(c))\n" }
         let assumed = s.assumedItems
