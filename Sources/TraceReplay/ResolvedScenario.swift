@@ -29,7 +29,8 @@ struct ResolvedScenario {
     /// Inferred timelines: the helper's last fix, where the request is completed.
     var completesAt = Int64.max
     var notes: [String] = []
-    /// Scenario items that contradict the traces, one line each (``ReplayResult/warnings``).
+    /// Scenario items that contradict the traces, one line each (``ReplayResult/warnings``): added
+    /// by the engine after the replay (``ScenarioChecks``), when the helper's scan is finished.
     var warnings: [String] = []
 
     /// Resolves `spec` against the first pass's records (the state columns) and waypoints and the
