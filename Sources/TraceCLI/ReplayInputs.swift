@@ -42,7 +42,9 @@ struct ReplayInputs: OptionGroup {
         .value("dropoff", \.dropoff, valueName: "LAT,LON", help: "The dropoff point, decimal degrees."),
         .value(
             "timeline", \.timeline, valueName: "STATE@TIME,…",
-            help: "The state timeline, e.g. enRoute@2024-05-01T10:00:00Z,atPickup@2024-05-01T10:12:00Z."),
+            help:
+                "The state timeline, e.g. enRoute@2024-05-01T10:00:00Z,atPickup@2024-05-01T10:12:00Z; states after its last entry are inferred, unless it reaches completed or the sidecar cancels the request."
+        ),
         .value("hirer", \.hirer, valueName: "FILE", help: "The hirer's trace."),
         .value("delegate", \.delegate, valueName: "FILE", help: "The delegate's trace (the third-party pickup)."),
         .value(

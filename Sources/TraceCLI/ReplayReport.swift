@@ -36,7 +36,7 @@ enum ReplayReport {
                     separator: ", ")) + "\n"
         if s.timeline.contains(where: { $0.provenance == .inferred }) {
             out +=
-                "             (* inferred: dwell \(fixed(s.rules.dwellRadiusMetres, 0)) m for \(fixed(s.rules.dwellSeconds, 0)) s; README \"Replay\")\n"
+                "             (* inferred: dwell \(fixed(s.rules.dwellRadiusMetres, 0)) m for \(fixed(s.rules.dwellSeconds, 0)) s, no gap over \(fixed(s.rules.recordingGapSeconds, 0)) s; README \"Replay\")\n"
         }
         if let c = s.cancelledAt { out += "  cancelled  \(c.value.iso8601)\(label(c))\n" }
         let assumed = s.assumedItems
@@ -56,7 +56,8 @@ enum ReplayReport {
         out += "\nBattery (\(r.energyModel); an estimate, constants marked assumed in the profile):\n"
         for phone in r.energy {
             let e = phone.estimate
-            let perHour = e.milliampHoursPerHour.map { ", \(fixed($0, 2)) mAh/h" } ?? ""
+            let perHour =
+                e.milliampHoursPerHour.map { ", \(fixed($0, 2)) mAh/h" } ?? e.rateWithheld.map { ", no hourly rate (\($0))" } ?? ""
             out +=
                 "  \(phone.role.key)\(phone.hasTrace ? "" : " (no trace: location and received updates only)"): \(fixed(e.totalJoules, 1)) J = \(fixed(e.milliampHours, 2)) mAh\(perHour)"
             out +=

@@ -64,11 +64,41 @@ public struct EnergyEstimate: Hashable, Sendable {
     /// The total as battery charge, in mAh (joules / (3.6 × nominal volts); 13.86 J per mAh).
     public var milliampHours: Double { totalJoules / profile.joulesPerMilliampHour }
 
-    /// Charge per hour of the time covered, in mAh/h; nil when no time is covered.
-    public var milliampHoursPerHour: Double? { durationSeconds > 0 ? milliampHours * 3600 / durationSeconds : nil }
+    /// The shortest time covered for which rates (``milliampHoursPerHour``, ``averageMilliwatts``)
+    /// are given: 300 s. A replay charges one-off costs whatever its length, above all the last
+    /// send's radio promotion and tail, charged in full even past the end (≈ 11 J with `lte`, the
+    /// costliest of the built-in profiles: 1210 mW × 0.26 s + 1060 mW × 10.12 s). Over 300 s that
+    /// adds at most ≈ 37 mW (9.6 mAh/h) to a rate, a quarter of GNSS at Nearest Ten Meters
+    /// (145 mW), and an hour is extrapolated from a twelfth of it; over a few seconds such a rate
+    /// would be thousands of times what the phone draws.
+    public static let minimumRateSeconds = 300.0
 
-    /// The average power over the time covered, in milliwatts; nil when no time is covered.
-    public var averageMilliwatts: Double? { durationSeconds > 0 ? totalJoules * 1000 / durationSeconds : nil }
+    /// Why the rates are not given (too little time covered), or nil when they are, e.g. "44 s
+    /// covered; rates need at least 300 s".
+    public var rateWithheld: String? {
+        guard !(durationSeconds >= Self.minimumRateSeconds) else { return nil }
+        let d = durationSeconds
+        let covered: String
+        if !d.isFinite || d < 0 {
+            covered = "\(d) s"
+        } else if d > 0 && d < 0.0005 {
+            covered = "under 0.001 s"
+        } else if d > 0 && d < 1 {
+            covered = "\(DecimalText.fixed(d, 3)) s"
+        } else {
+            // Whole seconds as such; else one decimal, rounded down (299.96 s is not "300 s").
+            covered = d == d.rounded() ? "\(DecimalText.fixed(d, 0)) s" : "\(DecimalText.fixed((d * 10).rounded(.down) / 10, 1)) s"
+        }
+        return "\(covered) covered; rates need at least \(DecimalText.fixed(Self.minimumRateSeconds, 0)) s"
+    }
+
+    /// Charge per hour of the time covered, in mAh/h; nil when less than ``minimumRateSeconds``
+    /// is covered (``rateWithheld`` says so).
+    public var milliampHoursPerHour: Double? { rateWithheld == nil ? milliampHours * 3600 / durationSeconds : nil }
+
+    /// The average power over the time covered, in milliwatts; nil when less than
+    /// ``minimumRateSeconds`` is covered (``rateWithheld`` says so).
+    public var averageMilliwatts: Double? { rateWithheld == nil ? totalJoules * 1000 / durationSeconds : nil }
 
     /// The largest part and its share of the total; nil when the total is 0. Ties go to the
     /// first in ``EnergyPart`` order.
@@ -81,8 +111,8 @@ public struct EnergyEstimate: Hashable, Sendable {
     }
 
     /// The estimate as JSON: model, version, profile and its assumed constants, time per tier
-    /// (MetricKit names, seconds), distance, counts, the parts and totals. Keys and order are
-    /// stable; units are in the key names.
+    /// (MetricKit names, seconds), distance, counts, the parts and totals, the rates or (`null`)
+    /// why they are withheld (`rateWithheld`). Keys and order are stable; units are in the key names.
     public var json: JSONValue {
         var tiers: [(String, JSONValue)] = []
         for tier in TierSeconds.metricKitOrder { tiers.append((tier.metricKitName ?? tier.key, .number(tierSeconds[tier]))) }
@@ -106,6 +136,7 @@ public struct EnergyEstimate: Hashable, Sendable {
             ),
             ("totalJoules", .number(totalJoules)), ("milliampHours", .number(milliampHours)),
             ("milliampHoursPerHour", optional(milliampHoursPerHour)), ("averageMilliwatts", optional(averageMilliwatts)),
+            ("rateWithheld", rateWithheld.map { .string($0) } ?? .null),
             ("dominant", dominant.map { .object([("part", .string($0.part.rawValue)), ("share", .number($0.share))]) } ?? .null),
         ])
     }

@@ -150,14 +150,16 @@ public enum Replay {
         options.singlePass && options.window == nil && !Observer.seesDeliveries && singlePassApplies(inputs, spec: spec)
     }
 
-    /// Whether a replay can skip the first pass: the scenario gives the timeline, the pickup and
-    /// the dropoff (nothing is inferred), and each file is a different role's and can be read again
-    /// (not standard input). The single pass still checks what the first pass would have found, and
-    /// is abandoned for the two passes when a file holds a point of another role (a named track, a
-    /// CSV role column) or goes back in time (it must be sorted); the dwells that decide when a
-    /// given dropoff counts as reached are found as the fixes come.
+    /// Whether a replay can skip the first pass: the scenario gives the timeline (complete: through
+    /// Completed, or with a cancellation), the pickup and the dropoff (nothing is inferred), and
+    /// each file is a different role's and can be read again (not standard input). The single pass
+    /// still checks what the first pass would have found, and is abandoned for the two passes when
+    /// a file holds a point of another role (a named track, a CSV role column) or goes back in
+    /// time (it must be sorted); the dwells that decide when a given dropoff counts as reached are
+    /// found as the fixes come.
     static func singlePassApplies(_ inputs: [TraceInput], spec: ScenarioSpec) -> Bool {
-        guard spec.timeline != nil, spec.pickup != nil, spec.dropoff != nil else { return false }
+        guard let timeline = spec.timeline, spec.pickup != nil, spec.dropoff != nil else { return false }
+        guard !ResolvedScenario.isPartial(timeline.value, cancelled: spec.cancelledAt != nil) else { return false }
         guard !inputs.contains(where: { $0.path == "-" }) else { return false }
         return Set(inputs.map(\.defaultRole)).count == inputs.count
     }

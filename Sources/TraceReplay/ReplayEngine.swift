@@ -106,7 +106,7 @@ struct Engine<Observer: ReplayObserver> {
             throw .invalid("\(names): no timed track points to replay")
         }
 
-        let scenario = try ResolvedScenario(spec: spec, first: first, scans: scans, rules: rules)
+        var scenario = try ResolvedScenario(spec: spec, first: first, scans: scans, rules: rules)
         isRide = scenario.category.value.isRide
         arrivals = Arrivals(
             pickup: scenario.pickup?.value, dropoff: scenario.dropoff?.value,
@@ -122,6 +122,8 @@ struct Engine<Observer: ReplayObserver> {
         for s in opened {
             if let h = s.head { lo = min(lo, h.time) }  // single pass: the latest fix is known at the end
         }
+        let firstFix = lo
+        var lastFix = hi  // single pass: found in the merge
         for e in scenario.events {
             lo = min(lo, e.time)
             hi = max(hi, e.time)
@@ -175,6 +177,8 @@ struct Engine<Observer: ReplayObserver> {
         tEnd = max(tEnd, latest)
         if merged.abandoned { return nil }
         if pass == .single { finishSinglePass(merged.streams, &scans) }
+        lastFix = max(lastFix, lastTime.max() ?? .min)
+        scenario.warnings += ScenarioChecks.warnings(scenario, helper: scans[.helper], recording: (firstFix, lastFix), rules: rules)
         if timeline.completesAt < .max {
             applyScheduled(through: timeline.completesAt)
             completeIfDue()

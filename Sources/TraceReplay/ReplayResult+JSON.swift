@@ -93,7 +93,10 @@ extension ReplayResult {
             ("cancelledAt", s.cancelledAt.map { source($0, [("at", .string($0.value.iso8601))]) } ?? .null),
             (
                 "rules",
-                .object([("dwellRadiusMetres", .number(s.rules.dwellRadiusMetres)), ("dwellSeconds", .number(s.rules.dwellSeconds))])
+                .object([
+                    ("dwellRadiusMetres", .number(s.rules.dwellRadiusMetres)), ("dwellSeconds", .number(s.rules.dwellSeconds)),
+                    ("recordingGapSeconds", .number(s.rules.recordingGapSeconds)),
+                ])
             ),
             ("inferred", .array(s.assumedItems.map { .string($0) })),
         ])

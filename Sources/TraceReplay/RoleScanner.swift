@@ -4,7 +4,8 @@ import TraceIO
 import TraceSharing
 
 /// A place the helper stayed: within ``InferenceRules/dwellRadiusMetres`` of the first fix of the
-/// stay (the anchor) for at least ``InferenceRules/dwellSeconds``.
+/// stay (the anchor) for at least ``InferenceRules/dwellSeconds``, with no recording gap (longer
+/// than ``InferenceRules/recordingGapSeconds``) between two of its fixes.
 struct Dwell: Hashable, Sendable {
     /// The anchor fix's time and the last fix's time within the radius.
     var start: Timestamp
@@ -15,11 +16,14 @@ struct Dwell: Hashable, Sendable {
     var fixes: Int
 }
 
-/// What the first pass learns about one role's fixes, in time order: first and last fix, when the
-/// role first went farther than the dwell radius from its start, and its dwells.
+/// What the first pass learns about one role's fixes, in time order: first and last fix, the
+/// latitudes and longitudes they cover, when the role first went farther than the dwell radius
+/// from its start, and its dwells.
 struct RoleScan {
     var first: (time: Int64, coordinate: Coordinate)?
     var last: (time: Int64, coordinate: Coordinate)?
+    /// The box the fixes lie in (``BoundingBox/extend(toInclude:)``, fix by fix).
+    var extent: BoundingBox?
     /// The first fix farther than the radius from the first fix.
     var departure: Int64?
     var dwells: [Dwell] = []
@@ -31,12 +35,13 @@ struct RoleScan {
 }
 
 extension RoleScan {
-    /// Two files' scans of one role as one: the earlier first fix, the later last fix, the earlier
-    /// departure, the dwells of both in start order.
+    /// Two files' scans of one role as one: the earlier first fix, the later last fix, a box
+    /// holding both extents, the earlier departure, the dwells of both in start order.
     func combined(with b: RoleScan) -> RoleScan {
         var c = self
         if let f = b.first, c.first.map({ f.time < $0.time }) ?? true { c.first = f }
         if let l = b.last, c.last.map({ l.time > $0.time }) ?? true { c.last = l }
+        if let e = b.extent { c.extent = c.extent.map { $0.including(e) } ?? e }
         if let d = b.departure { c.departure = min(c.departure ?? d, d) }
         c.dwells = (dwells + b.dwells).sorted { $0.start < $1.start }
         c.dwellsDropped += b.dwellsDropped
@@ -44,13 +49,32 @@ extension RoleScan {
     }
 }
 
+extension BoundingBox {
+    /// This box grown to include `other`'s four corners: a box holding both, except where the
+    /// two together span more than half the circle of longitude (``extend(toInclude:)`` then takes
+    /// the shorter way round) or `other` covers all longitudes.
+    func including(_ other: BoundingBox) -> BoundingBox {
+        var b = self
+        for lat in [other.south, other.north] {
+            for lon in [other.west, other.east] {
+                if let c = try? Coordinate(latitude: lat, longitude: lon) { b.extend(toInclude: c) }
+            }
+        }
+        return b
+    }
+}
+
 /// Finds dwells by anchor-based stay-point detection, in O(1) memory per fix: a fix within the
-/// radius of the anchor extends the stay; the first fix beyond it closes the stay (a dwell when it
-/// lasted at least the minimum time) and becomes the next anchor.
+/// radius of the anchor extends the stay; the first fix beyond it, or the first after a recording
+/// gap (more than ``InferenceRules/recordingGapSeconds`` after the previous fix), closes the stay
+/// (a dwell when it lasted at least the minimum time) and becomes the next anchor. So a phone that
+/// stopped recording and started again nearby is not read as having stayed there meanwhile.
 struct RoleScanner {
     static let maximumDwells = 100_000
     let radius: Double
     let minimumNanoseconds: Int64
+    /// A gap between consecutive fixes longer than this ends the stay.
+    let gapNanoseconds: Int64
     private(set) var scan = RoleScan()
     private var anchor: (time: Int64, coordinate: Coordinate)?
     private var lastInside: Int64 = 0
@@ -60,6 +84,8 @@ struct RoleScanner {
     init(rules: InferenceRules) {
         radius = rules.dwellRadiusMetres
         minimumNanoseconds = Int64((rules.dwellSeconds * 1e9).rounded())
+        let gap = rules.recordingGapSeconds * 1e9
+        gapNanoseconds = gap.isFinite && gap < 9e18 ? Int64(max(gap, 0).rounded()) : .max
     }
 
     /// Within `radius` of each other? Beyond 2 km the answer is no without an exact distance.
@@ -94,14 +120,20 @@ struct RoleScanner {
     /// the new anchor), and the dwell the previous stay turned out to be, if it was one.
     @discardableResult
     mutating func add(time: Int64, _ c: Coordinate) -> (started: Bool, closed: Dwell?) {
-        if scan.first == nil { scan.first = (time, c) }
+        if scan.first == nil {
+            scan.first = (time, c)
+            scan.extent = BoundingBox(c)
+        } else {
+            scan.extent!.extend(toInclude: c)
+        }
         scan.last = (time, c)
         if scan.departure == nil, let first = scan.first, !Self.within(first.coordinate, c, radius) { scan.departure = time }
         guard let a = anchor else {
             start(time, c)
             return (true, nil)
         }
-        if Self.withinByDistance(a.coordinate, c, radius) {
+        // Every fix since the anchor is within the radius, so the previous fix is `lastInside`.
+        if time - lastInside <= gapNanoseconds, Self.withinByDistance(a.coordinate, c, radius) {
             count += 1
             sumLat += c.latitude - a.coordinate.latitude
             var dLon = c.longitude - a.coordinate.longitude

@@ -248,7 +248,13 @@ struct OptionEffectTests {
             // Without the cancellation all ten are replayed in 90 s of En Route.
             try write(cancelledAt: "null")
             let whole = try Self.replay(["--scenario", sidecar])
-            #expect(whole["notes"] as? [String] == [] && Self.state(whole, "enRoute")?["seconds"] as? Double == 90)
+            // The timeline (En Route alone) is now partial: the states after it are inferred, and
+            // none fires (the helper never comes within 50 m of the pickup, 48° N), so a note says so.
+            #expect(
+                whole["notes"] as? [String] == [
+                    "timeline given through En Route (2024-05-01T10:00:00Z): the states after it are inferred from the helper's fixes from then on (labelled inferred)"
+                ])
+            #expect(Self.state(whole, "enRoute")?["seconds"] as? Double == 90)
             #expect(Self.counts(try Self.cell(whole, "enRoute", "helper")) == [10, 10, 10, 0, 0])
         }
     }
@@ -339,16 +345,20 @@ struct OptionEffectTests {
         return (csv, sidecar)
     }
 
-    /// Where the ten fixes fall with the timeline above: 12:00 local read as UTC is after 11:00Z
-    /// (At Pickup); read as UTC+2 it is 10:00Z…10:01:30Z (En Route).
+    /// Where the ten fixes fall with the timeline above: 12:00 local read as UTC is after 11:00Z,
+    /// the given timeline's last entry (At Pickup), so In Task is inferred at the first of them (it
+    /// is farther than 50 m from the given pickup, 48° N); read as UTC+2 it is 10:00Z…10:01:30Z
+    /// (En Route), before the last entry, so nothing is inferred.
     static func expectPlacement(_ doc: [String: Any], offset: Bool) throws {
-        let inEnRoute = try cell(doc, "enRoute", "helper"), atPickup = try cell(doc, "atPickup", "helper")
-        #expect(inEnRoute["rawFixes"] as? Int == (offset ? 10 : 0) && atPickup["rawFixes"] as? Int == (offset ? 0 : 10))
-        // 50 m steps clear both 30 m (En Route) and 13 m (At Pickup): every fix is delivered.
-        #expect((offset ? inEnRoute : atPickup)["deliveredFixes"] as? Int == 10)
+        let inEnRoute = try cell(doc, "enRoute", "helper"), inTask = try cell(doc, "inTask", "helper")
+        #expect(inEnRoute["rawFixes"] as? Int == (offset ? 10 : 0) && inTask["rawFixes"] as? Int == (offset ? 0 : 10))
+        #expect(try cell(doc, "atPickup", "helper")["rawFixes"] as? Int == 0)
+        // 50 m steps clear En Route's 30 m filter: every fix is delivered.
+        if offset { #expect(inEnRoute["deliveredFixes"] as? Int == 10) }
         // The clock ends at the latest fix or entry: 11:00:00Z (the At Pickup entry) or 12:01:30Z.
         #expect(doc["end"] as? String == (offset ? "2024-05-01T11:00:00Z" : "2024-05-01T12:01:30Z"))
-        #expect(state(doc, "atPickup")?["seconds"] as? Double == (offset ? 0 : 3690))
+        #expect(state(doc, "atPickup")?["seconds"] as? Double == (offset ? 0 : 3600))
+        #expect(state(doc, "inTask")?["seconds"] as? Double == (offset ? 0 : 90))
     }
 
     @Test(

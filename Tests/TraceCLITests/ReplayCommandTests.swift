@@ -132,6 +132,26 @@ struct ReplayCommandTests {
         #expect(try Run(["replay", "-f", "json", path] + timeline).stdout == Run(["replay", "-f", "json", path] + timeline).stdout)
     }
 
+    @Test("no hourly rate from a trip of seconds: the report says why; a given pickup far from the fixes is a warning on stderr")
+    func shortTripAndWarnings() throws {
+        let dir = try tempDir()
+        let path = try tenFixes(in: dir)  // 90 s
+        let text = try Run(["replay", path])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains(" mAh, no hourly rate (90 s covered; rates need at least 300 s); location "), "\(text.stdout)")
+        #expect(!text.stdout.contains("mAh/h"))
+        let estimate =
+            ((try json(try Run(["replay", "-f", "json", path])))["energy"] as? [[String: Any]])?.first?["estimate"] as? [String: Any]
+        #expect(estimate?["milliampHoursPerHour"] is NSNull && estimate?["averageMilliwatts"] is NSNull)
+        #expect(estimate?["rateWithheld"] as? String == "90 s covered; rates need at least 300 s")
+        // The fixes run north from 47° N 8° E; a pickup given as LON,LAT (8,47) is thousands of km off.
+        let swapped = try Run(["replay", path, "--pickup", "8,47.001"])
+        #expect(swapped.status == 0)
+        let lines = swapped.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("tracekit: warning: pickup 8.000000, 47.001000 (--pickup) is "), "\(swapped.stderr)")
+        #expect(lines.first?.hasSuffix("it looks swapped (LON,LAT): as 47.001000, 8.000000 it would lie among them") == true)
+    }
+
     @Test("the sidecar beside the trace is found; flags override it; stdin needs --input-format")
     func sidecar() throws {
         let dir = try tempDir()

@@ -73,6 +73,29 @@ struct EnergyMeterTests {
         #expect(EnergyMeter(start: 0).estimate(at: 0).milliampHoursPerHour == nil)
     }
 
+    @Test("no rate from less than 300 s covered: mAh/h and mW are withheld, and the estimate says why")
+    func minimumRateSeconds() throws {
+        #expect(EnergyEstimate.minimumRateSeconds == 300)
+        var meter = EnergyMeter(profile: .lte, start: 0, tier: .bestForNavigation)
+        meter.send(at: 0)
+        // A zero-length trip and a very short one (a 44 s watch route): the one send's tail alone
+        // would read as 10.7 J / 44 s ≈ 250 mW, whatever the phone draws over an hour.
+        for (seconds, covered) in [(0.0, "0 s"), (3.437e-7, "under 0.001 s"), (0.25, "0.250 s"), (44, "44 s"), (299.96, "299.9 s")] {
+            let e = meter.estimate(at: seconds)
+            #expect(e.milliampHoursPerHour == nil && e.averageMilliwatts == nil, "\(seconds) s")
+            #expect(e.rateWithheld == "\(covered) covered; rates need at least 300 s")
+            #expect(e.milliampHours > 0)
+            let json = JSONWriter.compact(e.json)
+            #expect(
+                json.contains("\"milliampHoursPerHour\":null,\"averageMilliwatts\":null,\"rateWithheld\":\"\(covered) covered; rates need"))
+        }
+        let e = meter.estimate(at: 300)
+        #expect(e.rateWithheld == nil)
+        #expect(abs(try #require(e.milliampHoursPerHour) - e.milliampHours * 12) < 1e-9)
+        #expect(abs(try #require(e.averageMilliwatts) - e.totalJoules * 1000 / 300) < 1e-9)
+        #expect(JSONWriter.compact(e.json).contains("\"rateWithheld\":null"))
+    }
+
     @Test("received updates share the phone's radio with its sends")
     func receives() {
         var meter = EnergyMeter(start: 0)

@@ -138,7 +138,63 @@ struct InferenceTests {
         #expect(!f.scenario.assumedItems.contains("pickup"))
     }
 
-    @Test("the CSV state column is the timeline; the role column assigns roles")
+    @Test("Completed when the helper leaves the dropoff: driving on 2.4 km after the dropoff dwell is not Awaiting Payment")
+    func travelAfterTheDropoff() throws {
+        // The trip, then on east from the dropoff dwell (420…540 s) 60 m per 5 s to 3360 m east at 740 s, no stop.
+        let fixes = Self.trip + line(from: P(north: 960, east: 1020, t: 545), count: 40, stepEast: 60, dt: 5)
+        let r = try replay(try temp(gpx([(nil, fixes)])))
+        // The last dwell is still the dropoff (the trace ends moving: its final stop is one fix).
+        #expect(
+            r.scenario.dropoff?.detail.hasPrefix("the centre of the helper's last dwell (2024-05-01T10:06:50Z to 2024-05-01T10:09:00Z")
+                == true)
+        #expect(r.seconds(of: .awaitingPayment) == 410)
+        // The first fix after the dwell's last (540 s) farther than 50 m from the dropoff: 60 m east at 545 s.
+        #expect(r.seconds(of: .completed) == 545)
+        #expect(r.entry(.completed)?.detail == "the helper left the dropoff: first fix farther than 50 m from it")
+        #expect(r.states[FulfilmentState.awaitingPayment.rawValue].seconds == 135)
+        #expect(r.cell(.awaitingPayment, .helper).rawFixes == 14)  // 410 s (the dwell's anchor) and the 13 after it
+        #expect(abs(r.cell(.awaitingPayment, .helper).distanceMetres - 60) < 1)  // the step into it, then still
+        #expect(abs(r.cell(.completed, .helper).distanceMetres - 2400) < 10 && r.cell(.completed, .helper).rawFixes == 40)
+        // Scatter inside the dwell beyond the radius of its centre does not complete the request
+        // early: leaving counts only after the dwell's last fix. The dwell's 13 fixes after its
+        // anchor lie 40 m east of it but one 20 m west (within 50 m of the anchor, all in the stay),
+        // so its centre is ≈ 32.9 m east of the anchor and that one fix ≈ 52.9 m from it.
+        var scattered = Self.trip
+        for i in (scattered.count - 13)..<scattered.count { scattered[i].east += 40 }
+        scattered[scattered.count - 6].east = 940
+        let s = try replay(
+            try temp(gpx([(nil, scattered + line(from: P(north: 960, east: 1080, t: 545), count: 10, stepEast: 60, dt: 5))])))
+        #expect(s.seconds(of: .awaitingPayment) == 410 && s.seconds(of: .completed) == 545)
+    }
+
+    @Test("a stay does not span a recording gap: two fixes 20 min apart at one place are not a dwell, so not the dropoff")
+    func gapIsNotADwell() throws {
+        // Home, out to the pickup and its dwell, then east: 480 m by 370 s, a 20 min gap, the next fix
+        // 5 m on (within 50 m of the last), and on to 960 m east at 1610 s, where the trace ends moving.
+        var fixes = Array(Self.trip.prefix(13 + 16 + 13))  // to the pickup dwell's end (330 s)
+        fixes += line(from: P(north: 960, east: 60, t: 335), count: 8, stepEast: 60, dt: 5)  // 480 m east at 370 s
+        fixes += line(from: P(north: 960, east: 485, t: 1570), count: 1, dt: 5)
+        fixes += line(from: P(north: 960, east: 540, t: 1575), count: 8, stepEast: 60, dt: 5)  // 960 m east at 1610 s
+        let r = try replay(try temp(gpx([(nil, fixes)])))
+        // Read as a 20 min dwell it would have been the dropoff (the last dwell after the pickup's).
+        #expect(r.scenario.dropoff?.detail.hasPrefix("the centre of the helper's final stop") == true)
+        #expect(abs(try #require(r.scenario.dropoff).value.longitude - lon(P(north: 0, east: 960, t: 0))) < 1e-9)
+        #expect(r.seconds(of: .awaitingPayment) == 1610 && r.seconds(of: .completed) == 1610)
+        // A pause shorter than the gap (5 min) is a stay as before; a longer gap, by the rule's constant, is not.
+        var pause = fixes
+        for i in pause.indices where pause[i].t >= 1570 { pause[i].t -= 900 }  // the gap is 300 s
+        let p = try replay(try temp(gpx([(nil, pause)])))
+        #expect(
+            p.scenario.dropoff?.detail.hasPrefix(
+                "the centre of the helper's last dwell (2024-05-01T10:06:10Z to 2024-05-01T10:11:10Z, 2 fixes)") == true)
+        var options = ReplayOptions()
+        options.rules.recordingGapSeconds = 1800
+        let long = try replay(try temp(gpx([(nil, fixes)])), options: options)
+        #expect(long.scenario.dropoff?.detail.hasPrefix("the centre of the helper's last dwell") == true)
+        #expect(long.scenario.rules.recordingGapSeconds == 1800)
+    }
+
+    @Test("the CSV state column is the timeline (a partial one is continued by inference); the role column assigns roles")
     func csvColumns() throws {
         var text = "time,lat,lon,role,state\n"
         for i in 0..<6 {
@@ -146,9 +202,14 @@ struct InferenceTests {
         }
         for i in 0..<6 { text += "\(time(i * 10)),47.01,8,hirer,\n" }
         let r = try replay(try temp(text, ext: "csv"))
-        #expect(r.scenario.timeline.map(\.state) == [.accepted, .enRoute, .inTask])
+        // The column ends at In Task: Awaiting Payment and Completed are inferred after it, at the
+        // final stop (the last fix alone, 500 m north at 50 s).
+        #expect(r.scenario.timeline.map(\.state) == [.accepted, .enRoute, .inTask, .awaitingPayment, .completed])
         #expect(r.scenario.timeline[1].provenance == .trace && r.seconds(of: .inTask) == 30)
-        #expect(r.cell(.enRoute, .helper).rawFixes == 3 && r.cell(.inTask, .helper).rawFixes == 3)
+        #expect(r.scenario.timeline.suffix(2).allSatisfy { $0.provenance == .inferred })
+        #expect(r.seconds(of: .awaitingPayment) == 50 && r.seconds(of: .completed) == 50)
+        #expect(r.cell(.enRoute, .helper).rawFixes == 3 && r.cell(.inTask, .helper).rawFixes == 2)
+        #expect(r.cell(.awaitingPayment, .helper).rawFixes == 1)
         #expect(r.cell(.enRoute, .hirer).rawFixes == 3)
     }
 }

@@ -34,13 +34,14 @@ struct SinglePassTests {
 
     /// Out 1 km north from the pickup (passing the dropoff 500 m north at t 100), back to the
     /// dropoff and a stop there from t 300; In Task shows the hirer the helper's position and
-    /// delivers every fix, so the dropoff arrival's visibility is measured.
+    /// delivers every fix, so the dropoff arrival's visibility is measured. The timeline is
+    /// complete (through Completed at the last fix): a partial one would leave states to infer.
     func roundTrip() throws -> (path: String, spec: ScenarioSpec, options: ReplayOptions) {
         var fixes = line(from: P(north: 0, east: 0, t: 0), count: 21, stepNorth: 50, dt: 10)  // t 0…200, north 0…1000
         fixes += line(from: P(north: 950, east: 0, t: 210), count: 9, stepNorth: -50, dt: 10)  // back to 550 at t 290
         fixes += stay(at: P(north: 500, east: 0, t: 300), count: 20, dt: 10)  // stop at the dropoff to t 490
         var spec = ScenarioSpec()
-        spec.timeline = try timeline([(.accepted, 0), (.atPickup, 0), (.inTask, 10)])
+        spec.timeline = try timeline([(.accepted, 0), (.atPickup, 0), (.inTask, 10), (.awaitingPayment, 490), (.completed, 490)])
         spec.pickup = Sourced(try .init(latitude: lat(P(north: 0, east: 0, t: 0)), longitude: lon(P(north: 0, east: 0, t: 0))), .flag)
         spec.dropoff = Sourced(try .init(latitude: lat(P(north: 500, east: 0, t: 0)), longitude: lon(P(north: 500, east: 0, t: 0))), .flag)
         var options = ReplayOptions()
@@ -52,12 +53,34 @@ struct SinglePassTests {
     @Test("a given dropoff passed on the way counts at the last stop there, in one pass as in two")
     func dropoffAtLastStop() throws {
         let (path, spec, options) = try roundTrip()
+        #expect(Replay.singlePassApplies([TraceInput(path: path)], spec: spec))
         let (one, two) = try both([TraceInput(path: path)], spec, options)
         #expect(JSONWriter.string(one.json) == JSONWriter.string(two.json))
         let dropoff = try #require(one.arrivals.first { $0.point == .dropoff && $0.viewer == .hirer })
         // The stop begins at t 300 (its anchor); the walk passed within 50 m at t 80–120.
         #expect(dropoff.arrivedAt?.iso8601 == "2024-05-01T10:05:00Z")
         #expect(dropoff.visibleAt == dropoff.arrivedAt)
+    }
+
+    @Test("a stop at the given dropoff split by a recording gap: the last stay there counts, in one pass as in two")
+    func dropoffStopAcrossAGap() throws {
+        var (_, spec, options) = try roundTrip()
+        var fixes = line(from: P(north: 0, east: 0, t: 0), count: 21, stepNorth: 50, dt: 10)  // t 0…200, north 0…1000
+        fixes += line(from: P(north: 950, east: 0, t: 210), count: 9, stepNorth: -50, dt: 10)  // back to 550 at t 290
+        fixes += stay(at: P(north: 500, east: 0, t: 300), count: 10, dt: 10)  // at the dropoff to t 390: a dwell
+        fixes += stay(at: P(north: 505, east: 0, t: 1590), count: 12, dt: 10)  // 20 min without a fix, then there to t 1700
+        spec.timeline = try timeline([(.accepted, 0), (.atPickup, 0), (.inTask, 10), (.awaitingPayment, 1700), (.completed, 1700)])
+        let inputs = [TraceInput(path: try temp(gpx([(nil, fixes)])))]
+        #expect(Replay.singlePassApplies(inputs, spec: spec))
+        let (one, two) = try both(inputs, spec, options)
+        #expect(JSONWriter.string(one.json) == JSONWriter.string(two.json))
+        let dropoff = try #require(one.arrivals.first { $0.point == .dropoff && $0.viewer == .hirer })
+        // Not one stay from t 300 to 1700: the gap ends it, and the last stay there begins at 1590.
+        #expect(dropoff.arrivedAt?.iso8601 == "2024-05-01T10:26:30Z")
+        options.rules.recordingGapSeconds = 3600  // no gap: one stay from t 300
+        let (a, b) = try both(inputs, spec, options)
+        #expect(JSONWriter.string(a.json) == JSONWriter.string(b.json))
+        #expect(a.arrivals.first { $0.point == .dropoff }?.arrivedAt?.iso8601 == "2024-05-01T10:05:00Z")
     }
 
     @Test("a file that needs the first pass (another role's track, times out of order) is replayed with it", arguments: [false, true])
