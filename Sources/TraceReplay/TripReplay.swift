@@ -90,8 +90,15 @@ extension Replay {
             + "if the recording holds several trips, replay each as its own request with --split"
     }
 
+    /// "45 min", "22.1 h", "4 h", "23.2 d".
     private static func hours(_ s: Double) -> String {
-        s >= 5400 ? "\(Double(Int((s / 360).rounded())) / 10) h" : "\(Int((s / 60).rounded())) min"
+        func tenths(_ x: Double) -> String {
+            let t = Int((x * 10).rounded())
+            return t % 10 == 0 ? "\(t / 10)" : "\(t / 10).\(t % 10)"
+        }
+        if s < 5400 { return "\(Int((s / 60).rounded())) min" }
+        if s < 172_800 { return tenths(s / 3600) + " h" }
+        return tenths(s / 86_400) + " d"
     }
 
     private static func minutes(_ s: Double) -> String {
