@@ -179,6 +179,22 @@ struct SplitCommandTests {
         }
     }
 
+    @Test(
+        "batch --split over ../shared/traces/long: a row per trip (3 + 47 + 6), each replayed, named FILE#NN",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("traces/long").path),
+            "../shared/traces not found (set TRACEKIT_SHARED to run the shared corpus)"))
+    func corpusBatch() throws {
+        let r = try Run(["batch", "--split", "--jsonl", sharedFolder.appendingPathComponent("traces/long").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try r.stdout.split(separator: "\n").map { try object(String($0)) }
+        #expect(rows.count == 56)
+        let ids = rows.compactMap { $0["trip"] as? String }
+        #expect(
+            ids.contains("reitti-gpslogger_day_20250601.gpx#03") && ids.contains("gpsbabel-google_semantic_2013_may.json#47"),
+            "\(ids.prefix(5))")
+    }
+
     func span(_ a: String, _ b: String) -> Double {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
