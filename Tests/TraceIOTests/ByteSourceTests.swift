@@ -161,7 +161,8 @@ struct ByteSourceTests {
             while offset < 2 * ByteSource.blockSize + 100_000 {
                 let time = "2024-05-01T\(two(row / 3600)):\(two(row % 3600 / 60)):\(two(row % 60))Z"  // one a second
                 let note = row == 7 ? "\"two\nlines\"" : "n"
-                let line = "\(47 + Double(row % 1000) / 1e4),\(8 + Double(row % 777) / 1e4),\(time),\(Double(row % 50) + 0.5),\(note)"
+                // A smooth track (11 m a second), so the only problem is the bad row.
+                let line = "\(47 + Double(row) / 1e4),\(8 + Double(row % 777) / 1e6),\(time),\(Double(row % 50) + 0.5),\(note)"
                 starts.append(offset)
                 lines.append(line)
                 offset += line.utf8.count + eol.utf8.count

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TraceIO
+
+@testable import TraceIO
 
 /// Every file of the shared corpus, with what PROVENANCE.md states it holds: the format its
 /// name selects, then tracks, segments, track points and waypoints (or the start of the one-line
@@ -58,6 +59,43 @@ private let corpusRows: [(path: String, format: TraceFormat, tracks: Int, segmen
     ("plt/gpsbabel-ozi_20070813_short.plt", .plt, 1, 1, 44, 0),
 ]
 
+/// The files with implausible motion (``ImpliedMotion`` at the default 100 m/s, read under
+/// `report`): speed spikes and teleports, measured. Every other file of the corpus has none: the
+/// real car, bike and walk logs of gpx/ never go past 197 km/h with a time step of at least 1 s
+/// (gpsbabel-sbn-v13_gt31.gpx; its 78 same-second pairs, like the MTK logger's, are a few metres
+/// apart and fit).
+private let motionRows: [String: (spikes: Int, teleports: Int)] = [
+    // The phone repeats its 10:04:58 position at 10:05:15 (OBD speed 156 km/h), then catches up
+    // 1.51 km in 10 s.
+    "geojson/envirocar-track_dresden_points.json": (0, 1),
+    // PROVENANCE's 470 m jump within 1 s at 07:04:26+02:00; the track goes on from it.
+    "json/barefoot-x0001_munich_samples.json": (0, 1),
+    // Two activity segments whose start location and first raw point share an instant but lie
+    // 201 m and 718 m apart (a place's centre against the phone's fix).
+    "long/gpsbabel-google_semantic_2013_may.json": (0, 2),
+    // Three synthetic points about 500 m and 1 s apart.
+    "malformed/georust-with_accuracy_badfix.gpx": (0, 2),
+    // 2.71 km walked at one bogus 1901 instant: within one second every fix must lie within
+    // 100 m of the window's first, so the walk breaks up into jumps.
+    "malformed/gpxpy-Mojstrovka_time_1901.gpx": (0, 15),
+    // 2,404 fixes over 228 km stamped within 5 s (a seconds-for-milliseconds epoch bug).
+    "malformed/trackintel-posmo_epoch_bug.csv": (23, 549),
+]
+
+/// The reader for `format` over `bytes`, as it is (not under the motion stage).
+private func rawReader(_ bytes: [UInt8], _ format: TraceFormat, _ options: ReadOptions) -> any CheckedTraceReader {
+    switch format {
+    case .gpx: GPXReader(bytes: bytes, options: options)
+    case .csv: CSVReader(bytes: bytes, options: options)
+    case .plt: PLTReader(bytes: bytes, options: options)
+    case .rec: RECReader(bytes: bytes, options: options)
+    case .nmea: NMEAReader(bytes: bytes, options: options)
+    case .kml: KMLReader(bytes: bytes, options: options)
+    case .ndjson: NDJSONReader(bytes: bytes, options: options)
+    case .geojson, .json: JSONTraceReader(bytes: bytes, format: format, options: options)
+    }
+}
+
 /// The corpus files that are not of their format, and the error each gives.
 private let corpusErrors: [(path: String, message: String)] = [
     ("malformed/georust-badcharacter.xml", "invalid character U+2202 in a name")
@@ -69,6 +107,7 @@ private let corpusErrors: [(path: String, message: String)] = [
 struct CorpusWalkTests {
     @Test("the table names every file of the corpus, and only those")
     func complete() throws {
+        #expect(motionRows.keys.allSatisfy { path in corpusRows.contains { $0.path == path } })
         var found: [String] = []
         let root = traces.path
         let walker = FileManager.default.enumerator(atPath: root)!
@@ -91,6 +130,24 @@ struct CorpusWalkTests {
         #expect(r.tracks == row.tracks && r.segments == row.segments, "\(r.tracks) tracks, \(r.segments) segments")
         #expect(r.points.count == row.points)
         #expect(waypoints == row.waypoints)
+    }
+
+    @Test("each file: its speed spikes and teleports, none unless listed", arguments: corpusRows.map(\.path))
+    func motion(path: String) throws {
+        let expected = motionRows[path] ?? (0, 0)
+        let r = try readTrace(try openTrace(corpus(path)))
+        #expect(r.count(.speedSpike) == expected.spikes && r.count(.teleport) == expected.teleports, "\(r.diagnostics.summaryLines)")
+        // Under skip the stage drops each spike its reader's checks found and starts a segment at
+        // each teleport; nothing else changes.
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: corpus(path))))
+        let format = TraceFormat(pathExtension: path)!
+        let options = ReadOptions(policy: .skip)
+        let raw = try readTrace(rawReader(bytes, format, options))
+        let skipped = try readTrace(try openTrace(corpus(path), options: options))
+        #expect(skipped.points.count == raw.points.count - raw.count(.speedSpike))
+        #expect(skipped.segments == raw.segments + raw.count(.teleport))
+        #expect(skipped.diagnostics.counts == raw.diagnostics.counts)
+        #expect(skipped.diagnostics.pointsDropped == raw.diagnostics.pointsDropped + raw.count(.speedSpike))
     }
 
     @Test("each file not of its format: one line naming the file, the place and the problem", arguments: corpusErrors.map(\.path))

@@ -86,12 +86,12 @@ struct KMLReaderTests {
             kml(
                 """
                 <Placemark><gx:Track><when>2020-01-01T00:00:00Z</when><gx:coord>1 2 3</gx:coord>
-                <when>2020-01-01T00:00:01Z</when><gx:coord>1.5 2.5 3</gx:coord></gx:Track></Placemark>
+                <when>2020-01-01T00:00:01Z</when><gx:coord>1.0005 2.0005 3</gx:coord></gx:Track></Placemark>
                 """))
         let coordsFirst = try readKML(
             kml(
                 """
-                <Placemark><gx:Track><gx:coord>1 2 3</gx:coord><gx:coord>1.5 2.5 3</gx:coord>
+                <Placemark><gx:Track><gx:coord>1 2 3</gx:coord><gx:coord>1.0005 2.0005 3</gx:coord>
                 <when>2020-01-01T00:00:00Z</when><when>2020-01-01T00:00:01Z</when></gx:Track></Placemark>
                 """))
         #expect(interleaved.shape == "T S P P")
@@ -135,7 +135,7 @@ struct KMLReaderTests {
             kml(
                 """
                 <Placemark><name>day</name><gx:MultiTrack><altitudeMode>absolute</altitudeMode><gx:interpolate>0</gx:interpolate>
-                <gx:Track><when>2020-01-01T10:00:00Z</when><when>2020-01-01T10:00:01Z</when><gx:coord>1 2 0</gx:coord><gx:coord>1 2.001 0</gx:coord></gx:Track>
+                <gx:Track><when>2020-01-01T10:00:00Z</when><when>2020-01-01T10:00:01Z</when><gx:coord>1 2 0</gx:coord><gx:coord>1 2.0005 0</gx:coord></gx:Track>
                 <gx:Track><when>2020-01-01T09:00:00Z</when><gx:coord>1 2.002 0</gx:coord></gx:Track>
                 </gx:MultiTrack></Placemark>
                 """))

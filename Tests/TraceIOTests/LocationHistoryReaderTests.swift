@@ -162,7 +162,10 @@ struct LocationHistoryCorpusTests {
         #expect(r.points.first?.coordinate.longitude == 11.564388282625075 && r.points.first?.coordinate.latitude == 48.16350662940509)
         #expect(r.points.first?.time == utc("2014-09-10T04:54:07Z") && r.points.last?.time == utc("2014-09-10T05:14:02Z"))
         #expect(r.points.last?.coordinate.latitude == 48.128828842804964)
-        #expect(r.diagnostics.isClean)
+        // PROVENANCE's 470 m jump within 1 s at 07:04:26+02:00: the track goes on from it, a
+        // teleport (the file is one line).
+        #expect(r.diagnostics.counts == [.teleport: 1] && r.diagnostics.assumptions.isEmpty)
+        #expect(r.diagnostics.examples.map(\.description) == ["line 1: teleport: 470.4 m in 1 s, beyond the 100 m allowed at 100 m/s"])
     }
 
     @Test(

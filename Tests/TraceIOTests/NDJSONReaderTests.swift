@@ -15,9 +15,9 @@ struct NDJSONReaderTests {
     func coordinateKeys() throws {
         let r = try readNDJSON([
             #"{"lat": 48.1, "lon": 11.5, "time": "2024-05-01T10:00:00Z"}"#,
-            #"{"Latitude": 48.2, "LONGITUDE": 11.6, "time": "2024-05-01T10:00:01Z"}"#,
-            #"{"latitude_e7": 482000000, "longitude-E7": 116000000, "time": "2024-05-01T10:00:02Z"}"#,
-            #"{"lat": 48.3, "lng": 11.7, "time": "2024-05-01T10:00:03Z"}"#,
+            #"{"Latitude": 48.2, "LONGITUDE": 11.6, "time": "2024-05-01T11:00:00Z"}"#,
+            #"{"latitude_e7": 482000000, "longitude-E7": 116000000, "time": "2024-05-01T12:00:00Z"}"#,
+            #"{"lat": 48.3, "lng": 11.7, "time": "2024-05-01T13:00:00Z"}"#,
         ])
         #expect(r.shape == "T S P P P P")
         #expect(r.points.map(\.coordinate.latitude) == [48.1, 48.2, 48.2, 48.3])

@@ -21,11 +21,11 @@ extension CSVReader {
         if row.startsTrack {
             pendingTrack = PendingTrack(name: row.trackName)
             pendingSegment = true
-            checker.startSegment()
+            try checker.startSegment()
             mirroredPrevious = nil
         } else if row.startsSegment {
             pendingSegment = true
-            checker.startSegment()
+            try checker.startSegment()
             mirroredPrevious = nil
         }
         guard row.kind == .point else { return false }
@@ -56,7 +56,10 @@ extension CSVReader {
                 try checker.note(.missingTime, line: line)
             }
         }
-        guard try checker.accept(valid: valid, time: time, line: line, ordered: direction != .newestFirst) else { return false }
+        let track = TrackSample(row.values.coordinate, accuracy: row.values.horizontalAccuracy ?? 0, role: row.values.role)
+        guard try checker.accept(valid: valid, time: time, line: line, ordered: direction != .newestFirst, track: track) else {
+            return false
+        }
         if let t = pendingTrack {
             queue.push(.trackStart(name: t.name))
             pendingTrack = nil
@@ -79,6 +82,7 @@ extension CSVReader {
                 "skipped \(markerRows) marker row\(markerRows == 1 ? "" : "s") that are not points (\(markerTypes.joined(separator: ", ")))"
             )
         }
+        try checker.finishInput()
         finished = true
     }
 }

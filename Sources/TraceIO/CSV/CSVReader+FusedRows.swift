@@ -153,7 +153,9 @@ extension CSVReader {
         // A `#` comment line is the general path's to skip.
         guard rowStart < limit, base[rowStart] != UInt8(ascii: "#") else { return .notPlain }
         var i = rowStart
-        var latitude = 0.0, longitude = 0.0
+        // The position and the accuracy as locals for the checks (reading them back from `values`
+        // made the loop slower).
+        var latitude = 0.0, longitude = 0.0, accuracy = 0.0
         let last = layout.count &- 1
         var atLineEnd = false
         for k in 0...last {
@@ -197,7 +199,9 @@ extension CSVReader {
                 switch column.target {
                 case .latitude: latitude = v
                 case .longitude: longitude = v
-                case .measure(let m): values.set(m, v)
+                case .measure(let m):
+                    values.set(m, v)
+                    if m == .horizontalAccuracy { accuracy = v }
                 }
             }
             // `i` is at the column's end: the delimiter, or (for the last column read) the line end.
@@ -228,7 +232,11 @@ extension CSVReader {
         run.rows &+= 1
         run.position = newline &+ 1
         // As ``check()`` for a point row with a valid position and no notes, in time order.
-        guard try checker.accept(valid: true, time: values.time, line: run.firstLine &+ run.rows &- 1) else { return .dropped }
+        guard
+            try checker.acceptTrackPoint(
+                time: values.time, line: run.firstLine &+ run.rows &- 1, at: Coordinate(uncheckedLatitude: latitude, longitude: longitude),
+                accuracy: accuracy)
+        else { return .dropped }
         return .item
     }
 }

@@ -170,7 +170,7 @@ public struct CSVReader: TraceReader {
     init(source: ByteSource, options: ReadOptions, paths: ReadPaths = .all) {
         scanner = RowScanner(source: source, delimiter: nil, quotes: true, plainRows: paths.contains(.plain))
         fusedRows = paths.contains(.fused)
-        checker = PointChecker(file: source.name, policy: options.policy)
+        checker = PointChecker(file: source.name, options: options)
         self.options = options
     }
 
@@ -275,3 +275,5 @@ public struct CSVReader: TraceReader {
         return batch.count
     }
 }
+
+extension CSVReader: CheckedTraceReader {}

@@ -21,6 +21,15 @@ public enum ProblemKind: String, CaseIterable, Hashable, Sendable, Comparable {
     /// An NMEA sentence whose `*hh` checksum does not match its bytes (the sentence is ignored;
     /// its epoch's other sentences may still give the fix).
     case badChecksum = "bad checksum"
+    /// A track point that jumps away from the fixes around it and back, faster than
+    /// ``ReadOptions/maximumSpeed`` both ways while the fixes before and after it are within it
+    /// (``ImpliedMotion``). Kept under `report`; dropped under `skip` (by the stage ``openTrace``
+    /// puts over the reader).
+    case speedSpike = "speed spike"
+    /// A track point that jumps away faster than ``ReadOptions/maximumSpeed`` and does not come
+    /// back: the track goes on from it (``ImpliedMotion``). Kept under every policy but `fail`;
+    /// under `skip` a new segment starts at it, so the jump is not a step of the track.
+    case teleport = "teleport"
 
     /// Whether the point is dropped: only when it has no usable position.
     public var dropsPoint: Bool { self == .missingCoordinate || self == .invalidCoordinate }

@@ -98,6 +98,9 @@ public struct Fix: Hashable, Sendable {
             set { Self.set(&courseValue, &present, newValue, .course, absent: 0) }
         }
 
+        /// The horizontal accuracy, or 0 when there is none (what the motion check takes).
+        @inline(__always) var horizontalAccuracyOrZero: Double { horizontalAccuracyValue }
+
         /// What ``FixBatch``'s columns store of these numbers: the presence bits and the values
         /// behind them (0 when absent), and whether that is every value (nothing else present).
         @inline(__always)

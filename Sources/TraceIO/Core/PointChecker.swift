@@ -1,12 +1,15 @@
 import TraceGeodesy
 
 /// The checks every reader applies to a point before it is emitted: position validation, time
-/// plausibility and order within a segment, and the problem policy. Shared so every format
-/// reports the same problems the same way.
+/// plausibility and order within a segment, the motion a track point implies (``ImpliedMotion``),
+/// and the problem policy. Shared so every format, and every path of a reader, reports the same
+/// problems the same way.
 struct PointChecker {
     let file: String
     let policy: ProblemPolicy
     var diagnostics = Diagnostics()
+    /// The motion check's state (``ImpliedMotion``).
+    var motion: MotionState
     private var previousTime: Timestamp?
     /// Problems of the point being checked, pending the policy decision.
     private var pending: [Problem] = []
@@ -33,13 +36,25 @@ struct PointChecker {
         latitude >= -90 && latitude <= 90 && longitude > -180 && longitude <= 180
     }
 
-    init(file: String, policy: ProblemPolicy) {
+    init(file: String, options: ReadOptions) {
         self.file = file
-        self.policy = policy
+        self.policy = options.policy
+        motion = MotionState(limit: options.maximumSpeed, recordsMarks: options.policy == .skip)
     }
 
-    /// A new segment: time order restarts.
-    mutating func startSegment() { previousTime = nil }
+    /// A new segment: time order restarts, and so does the motion check (its pending fixes are
+    /// teleports; under `fail` the first is thrown).
+    mutating func startSegment() throws(TraceReadError) {
+        previousTime = nil
+        try restartMotion()
+    }
+
+    /// The end of the input: the motion check's pending fixes are teleports (under `fail` the
+    /// first is thrown). Every reader calls it once its last point is checked; again, it does
+    /// nothing.
+    mutating func finishInput() throws(TraceReadError) {
+        try finishMotion()
+    }
 
     /// Notes a problem of the current point. `line` and `detail` are evaluated only when needed
     /// (the policy is `fail`, or the problem is kept as an example).
@@ -77,36 +92,61 @@ struct PointChecker {
     }
 
     /// Finishes a point: checks its time (for `ordered` points, those of a track segment: present,
-    /// plausible, not going backwards, not repeated), applies the policy. Returns the fix to emit,
-    /// or nil when it is dropped. Counts every problem.
-    mutating func finish(_ fix: Fix?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Fix? {
-        try accept(valid: fix != nil, time: fix?.time, line: line(), ordered: ordered) ? fix : nil
+    /// plausible, not going backwards, not repeated), and, for a `trackPoint`, the motion it
+    /// implies; applies the policy. Returns the fix to emit, or nil when it is dropped. Counts
+    /// every problem.
+    mutating func finish(_ fix: Fix?, line: @autoclosure () -> Int, ordered: Bool = true, trackPoint: Bool) throws(TraceReadError) -> Fix? {
+        let track = trackPoint ? fix.map { TrackSample($0.coordinate, accuracy: $0.horizontalAccuracy ?? 0, role: $0.role) } : nil
+        return try accept(valid: fix != nil, time: fix?.time, line: line(), ordered: ordered, track: track) ? fix : nil
     }
 
-    /// ``finish(_:line:ordered:)`` for a reader that keeps the fix itself (no copy): `valid` says
-    /// whether it has a usable position, `time` is its time. Returns whether to emit it.
+    /// ``finish(_:line:ordered:trackPoint:)`` for a reader that keeps the fix itself (no copy):
+    /// `valid` says whether it has a usable position, `time` is its time, `track` its position,
+    /// accuracy and role when it is a track point (nil for a route point or waypoint). Returns
+    /// whether to emit it.
     ///
     /// The usual point is decided here, inlined into the reader (`@inline(always)`: guaranteed,
     /// where `@inline(__always)` may be declined in a large caller): a usable position in a
-    /// segment, nothing noted, a plausible time after the previous one; the general checks
-    /// (``acceptChecked(valid:time:line:ordered:)``), which would note nothing and keep it, are
-    /// a call for every other point.
+    /// segment, nothing noted, a plausible time after the previous one, and for a track point
+    /// without a role label a step the motion check takes without a distance
+    /// (``MotionState/takesUsual(latitude:longitude:accuracy:at:)``); the general checks
+    /// (``acceptChecked(valid:time:line:ordered:track:)``), which would note nothing and keep it,
+    /// are a call for every other point.
     @inline(always)
-    mutating func accept(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool = true) throws(TraceReadError) -> Bool {
-        if valid && ordered && !hasPending, let t = time, let p = previousTime, t > p,
-            PointChecker.isPlausible(t)
+    mutating func accept(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool = true, track: TrackSample?)
+        throws(TraceReadError) -> Bool
+    {
+        if valid && ordered && !hasPending, let t = time, let p = previousTime, t > p, PointChecker.isPlausible(t),
+            motion.takesUsual(track, at: t.nanoseconds)
         {
             diagnostics.pointsRead &+= 1
             previousTime = t
             return true
         }
-        return try acceptChecked(valid: valid, time: time, line: line(), ordered: ordered)
+        return try acceptChecked(valid: valid, time: time, line: line(), ordered: ordered, track: track)
     }
 
-    /// ``accept(valid:time:line:ordered:)`` with every check, out of line.
+    /// ``accept(valid:time:line:ordered:track:)`` for a track point with a usable position and
+    /// nothing noted, in a segment, without a role label: what the readers' fused paths read, as
+    /// plain values.
+    @inline(always)
+    mutating func acceptTrackPoint(time: Timestamp?, line: @autoclosure () -> Int, at coordinate: Coordinate, accuracy: Double)
+        throws(TraceReadError) -> Bool
+    {
+        if !hasPending, let t = time, let p = previousTime, t > p, PointChecker.isPlausible(t),
+            motion.takesUsual(latitude: coordinate.latitude, longitude: coordinate.longitude, accuracy: accuracy, at: t.nanoseconds)
+        {
+            diagnostics.pointsRead &+= 1
+            previousTime = t
+            return true
+        }
+        return try acceptChecked(valid: true, time: time, line: line(), ordered: true, track: TrackSample(coordinate, accuracy: accuracy))
+    }
+
+    /// ``accept(valid:time:line:ordered:track:)`` with every check, out of line.
     @inline(never)
-    private mutating func acceptChecked(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool) throws(TraceReadError)
-        -> Bool
+    private mutating func acceptChecked(valid: Bool, time: Timestamp?, line: @autoclosure () -> Int, ordered: Bool, track: TrackSample?)
+        throws(TraceReadError) -> Bool
     {
         diagnostics.pointsRead += 1
         if valid && ordered {
@@ -135,6 +175,11 @@ struct PointChecker {
         if drop {
             diagnostics.pointsDropped += 1
             return false
+        }
+        if let track {
+            try takeMotion(track, time: time, line: line)
+        } else {
+            try interruptMotion()
         }
         return true
     }

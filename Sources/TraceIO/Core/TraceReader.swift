@@ -33,16 +33,26 @@ public struct ReadOptions: Sendable {
     /// "role", "state", "track", "segment"); values are header names (case-insensitive) or
     /// 1-based column numbers.
     public var columns: [String: String] = [:]
+    /// The fastest motion a track is believed, metres per second (``ImpliedMotion``): a track
+    /// point that implies a faster one is a ``ProblemKind/speedSpike`` or a
+    /// ``ProblemKind/teleport``. Nil (or a value that is not a finite number above 0) turns the
+    /// check off.
+    public var maximumSpeed: Double? = ImpliedMotion.defaultMaximumSpeed
 
-    public init(policy: ProblemPolicy = .report, zonelessUTCOffset: Int? = nil, columns: [String: String] = [:]) {
+    public init(
+        policy: ProblemPolicy = .report, zonelessUTCOffset: Int? = nil, columns: [String: String] = [:],
+        maximumSpeed: Double? = ImpliedMotion.defaultMaximumSpeed
+    ) {
         self.policy = policy
         self.zonelessUTCOffset = zonelessUTCOffset
         self.columns = columns
+        self.maximumSpeed = maximumSpeed
     }
 }
 
 /// Opens a trace file ("-" for standard input) with the reader for `format`, or for the format its
-/// extension names.
+/// extension names. Under the `skip` policy the reader comes inside the motion stage, which drops
+/// the speed spikes its checks find and starts a new segment at each teleport (``ImpliedMotion``).
 /// - Throws: ``TraceReadError`` when the file cannot be opened or its format is unknown.
 public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadOptions = ReadOptions()) throws(TraceReadError)
     -> any TraceReader
@@ -50,19 +60,26 @@ public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadO
     guard let format = format ?? TraceFormat(pathExtension: path) else {
         throw TraceReadError(
             file: path, line: 0, column: 0,
-            message: "unknown format: the name does not tell, and none was given (\(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")) are read)",
+            message:
+                "unknown format: the name does not tell, and none was given (\(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")) are read)",
             category: .unknownFormat)
     }
     let source = try ByteSource(path: path)
     switch format {
-    case .gpx: return GPXReader(source: source, options: options)
-    case .csv: return CSVReader(source: source, options: options)
-    case .plt: return PLTReader(source: source, options: options)
-    case .rec: return RECReader(source: source, options: options)
-    case .nmea: return NMEAReader(source: source, options: options)
-    case .kml: return KMLReader(source: source, options: options)
-    case .ndjson: return NDJSONReader(source: source, options: options)
-    case .geojson: return JSONTraceReader(source: source, options: options, format: .geojson)
-    case .json: return JSONTraceReader(source: source, options: options, format: .json)
+    case .gpx: return staged(GPXReader(source: source, options: options))
+    case .csv: return staged(CSVReader(source: source, options: options))
+    case .plt: return staged(PLTReader(source: source, options: options))
+    case .rec: return staged(RECReader(source: source, options: options))
+    case .nmea: return staged(NMEAReader(source: source, options: options))
+    case .kml: return staged(KMLReader(source: source, options: options))
+    case .ndjson: return staged(NDJSONReader(source: source, options: options))
+    case .geojson: return staged(JSONTraceReader(source: source, options: options, format: .geojson))
+    case .json: return staged(JSONTraceReader(source: source, options: options, format: .json))
     }
+}
+
+/// `reader` as ``openTrace(_:format:options:)`` hands it out: inside the motion stage (``MotionStage``) when its
+/// motion check has actions to take (the `skip` policy), else as it is.
+func staged<Reader: CheckedTraceReader>(_ reader: Reader) -> any TraceReader {
+    reader.checker.motionMarks ? MotionStage(reader) : reader
 }

@@ -263,7 +263,12 @@ extension GPXReader {
         childGaps = gaps
         if zoneless { assumeZoneless() }
         // As ``finishPoint()``, for a position already known to be valid (nothing to note).
-        guard try checker.accept(valid: true, time: values.time, line: scanner.line, ordered: kind == .track) else { return .dropped }
+        let kept =
+            kind == .track
+            ? try checker.acceptTrackPoint(
+                time: values.time, line: scanner.line, at: values.coordinate, accuracy: values.horizontalAccuracyOrZero)
+            : try checker.accept(valid: true, time: values.time, line: scanner.line, ordered: false, track: nil)
+        guard kept else { return .dropped }
         switch kind {
         case .track: return .point(.trackPoint)
         case .route: return .point(.routePoint)

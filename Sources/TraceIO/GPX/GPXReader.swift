@@ -80,7 +80,7 @@ public struct GPXReader: TraceReader {
         scanner = XMLScanner(source: source)
         plainPoints = paths.contains(.plain)
         fusedPoints = paths.contains(.fused)
-        checker = PointChecker(file: source.name, policy: options.policy)
+        checker = PointChecker(file: source.name, options: options)
         zonelessOffset = options.zonelessUTCOffset
     }
 
@@ -125,6 +125,7 @@ public struct GPXReader: TraceReader {
             }
             switch try scanner.next() {
             case .endOfDocument:
+                try checker.finishInput()
                 return nil
             case .start:
                 try startElement()
@@ -185,13 +186,16 @@ public struct GPXReader: TraceReader {
         XMLScanner.equal(a, UnsafeBufferPointer(start: b.utf8Start, count: b.utf8CodeUnitCount))
     }
 
-    private mutating func flushPendingStart() {
+    /// Queues the pending track or route start. A new track or route ends the last segment's
+    /// points, so the checker restarts too (time order, the motion check).
+    private mutating func flushPendingStart() throws(TraceReadError) {
         switch pendingStart {
         case .track(let name): queue.push(.trackStart(name: name))
         case .route(let name): queue.push(.routeStart(name: name))
-        case nil: break
+        case nil: return
         }
         pendingStart = nil
+        try checker.startSegment()
     }
 
     private mutating func startElement() throws(TraceReadError) {
@@ -224,12 +228,12 @@ public struct GPXReader: TraceReader {
             let kind: PointKind = GPXReader.equals(local, "wpt") ? .waypoint : GPXReader.equals(local, "rtept") ? .route : .track
             if kind == .track && trackDepth > 0 && segmentDepth == 0 {
                 // A point directly in <trk>: an implicit segment.
-                flushPendingStart()
+                try flushPendingStart()
                 queue.push(.segmentStart)
-                checker.startSegment()
+                try checker.startSegment()
                 segmentDepth = -1
             }
-            if kind != .waypoint { flushPendingStart() }
+            if kind != .waypoint { try flushPendingStart() }
             point = PartialPoint(kind: kind)
             pointDepth = depth
             let lat = scanner.attribute("lat"), lon = scanner.attribute("lon")
@@ -245,10 +249,10 @@ public struct GPXReader: TraceReader {
             routeDepth = depth
             pendingStart = .route(nil)
         } else if GPXReader.equals(local, "trkseg") && trackDepth > 0 && depth == trackDepth + 1 {
-            flushPendingStart()
+            try flushPendingStart()
             segmentDepth = depth
             queue.push(.segmentStart)
-            checker.startSegment()
+            try checker.startSegment()
         } else if GPXReader.equals(local, "name") && pendingStart != nil && depth == max(trackDepth, routeDepth) + 1 {
             beginField(.containerName, depth: depth)
         }
@@ -284,12 +288,12 @@ public struct GPXReader: TraceReader {
         }
         if segmentDepth > 0 && closedDepth == segmentDepth { segmentDepth = 0 }
         if trackDepth > 0 && closedDepth == trackDepth {
-            flushPendingStart()
+            try flushPendingStart()
             trackDepth = 0
             segmentDepth = 0
         }
         if routeDepth > 0 && closedDepth == routeDepth {
-            flushPendingStart()
+            try flushPendingStart()
             routeDepth = 0
         }
         return nil
@@ -302,7 +306,11 @@ public struct GPXReader: TraceReader {
             point.coordinateNoted ? nil : try checker.coordinate(latitude: point.latitude, longitude: point.longitude, line: scanner.line)
         if let c { point.values.coordinate = c }
         // Route points and waypoints are checked for position and values, not for time order.
-        guard try checker.accept(valid: c != nil, time: point.values.time, line: scanner.line, ordered: point.kind == .track) else {
+        let track =
+            point.kind == .track
+            ? TrackSample(point.values.coordinate, accuracy: point.values.horizontalAccuracy ?? 0, role: point.values.role) : nil
+        guard try checker.accept(valid: c != nil, time: point.values.time, line: scanner.line, ordered: point.kind == .track, track: track)
+        else {
             return nil
         }
         switch point.kind {
@@ -312,3 +320,5 @@ public struct GPXReader: TraceReader {
         }
     }
 }
+
+extension GPXReader: CheckedTraceReader {}

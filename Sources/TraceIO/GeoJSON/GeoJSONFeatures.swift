@@ -86,24 +86,24 @@ extension JSONTraceReader {
     }
 
     /// Opens the track, segment or route of a line feature; returns whether it is a route.
-    private mutating func openLine(_ properties: JSONValue, index: Int) -> Bool {
+    private mutating func openLine(_ properties: JSONValue, index: Int) throws(TraceReadError) -> Bool {
         let name = properties["name"]?.text
         geo.pointRun = false
         if let r = structureNumber(properties, "route") {
-            if index == 0 { points.startRoute(name: name) }
+            if index == 0 { try points.startRoute(name: name) }
             geo.route = r
             return true
         }
         if let t = structureNumber(properties, "track") {
             if t != geo.track || !points.trackOpen {
-                points.startTrack(name: name)
+                try points.startTrack(name: name)
             } else {
-                points.startSegment()
+                try points.startSegment()
             }
             geo.track = t
             return false
         }
-        if index == 0 { points.startTrack(name: name) } else { points.startSegment() }
+        if index == 0 { try points.startTrack(name: name) } else { try points.startSegment() }
         return false
     }
 
@@ -112,7 +112,7 @@ extension JSONTraceReader {
     {
         for (i, l) in lines.enumerated() {
             let positions = l.items ?? []
-            let isRoute = openLine(properties, index: i)
+            let isRoute = try openLine(properties, index: i)
             var lineTimes: [JSONValue]? = nil
             if let times {
                 if i < times.count && times[i].count == positions.count {
@@ -171,7 +171,7 @@ extension JSONTraceReader {
         }
         if timeKey != nil && !named {
             if !geo.pointRun {
-                points.startTrack(name: nil)
+                try points.startTrack(name: nil)
                 geo.pointRun = true
             }
             try points.trackPoint(fix, line: line)

@@ -15,33 +15,33 @@ struct JSONPoints {
     private var skipped: [(reason: String, count: Int)] = []
 
     init(file: String, options: ReadOptions) {
-        checker = PointChecker(file: file, policy: options.policy)
+        checker = PointChecker(file: file, options: options)
         zonelessOffset = options.zonelessUTCOffset
     }
 
     // MARK: Structure
 
-    mutating func startTrack(name: String?) {
+    mutating func startTrack(name: String?) throws(TraceReadError) {
         queue.push(.trackStart(name: name))
         trackOpen = true
         routeOpen = false
-        startSegment()
+        try startSegment()
     }
 
-    mutating func startSegment() {
+    mutating func startSegment() throws(TraceReadError) {
         if !trackOpen {
-            startTrack(name: nil)
+            try startTrack(name: nil)
             return
         }
         queue.push(.segmentStart)
-        checker.startSegment()
+        try checker.startSegment()
     }
 
-    mutating func startRoute(name: String?) {
+    mutating func startRoute(name: String?) throws(TraceReadError) {
         queue.push(.routeStart(name: name))
         routeOpen = true
         trackOpen = false
-        checker.startSegment()
+        try checker.startSegment()
     }
 
     /// Ends the open track (the next track point opens a new one).
@@ -50,19 +50,19 @@ struct JSONPoints {
     /// Checks `fix` (nil: its problem was noted) as a point of the open track (one is opened when
     /// none is) and queues it when kept.
     mutating func trackPoint(_ fix: Fix?, line: Int) throws(TraceReadError) {
-        guard let f = try checker.finish(fix, line: line) else { return }
-        if !trackOpen { startTrack(name: nil) }
+        guard let f = try checker.finish(fix, line: line, trackPoint: true) else { return }
+        if !trackOpen { try startTrack(name: nil) }
         queue.push(.trackPoint(f))
     }
 
     mutating func routePoint(_ fix: Fix?, line: Int) throws(TraceReadError) {
-        guard let f = try checker.finish(fix, line: line) else { return }
-        if !routeOpen { startRoute(name: nil) }
+        guard let f = try checker.finish(fix, line: line, trackPoint: false) else { return }
+        if !routeOpen { try startRoute(name: nil) }
         queue.push(.routePoint(f))
     }
 
     mutating func waypoint(_ fix: Fix?, line: Int) throws(TraceReadError) {
-        guard let f = try checker.finish(fix, line: line, ordered: false) else { return }
+        guard let f = try checker.finish(fix, line: line, ordered: false, trackPoint: false) else { return }
         queue.push(.waypoint(f))
     }
 
@@ -76,8 +76,9 @@ struct JSONPoints {
         }
     }
 
-    /// States the skipped counts (once, at the end).
-    mutating func finish() {
+    /// Decides the motion check's pending fixes and states the skipped counts (once, at the end).
+    mutating func finish() throws(TraceReadError) {
+        try checker.finishInput()
         for s in skipped { checker.diagnostics.assume("skipped \(s.count) \(s.reason)") }
         skipped.removeAll()
     }

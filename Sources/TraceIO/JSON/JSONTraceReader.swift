@@ -184,7 +184,7 @@ public struct JSONTraceReader: TraceReader {
             }
         }
         state = .done
-        points.finish()
+        try points.finish()
         geo.finish(&points)
     }
 
@@ -214,5 +214,12 @@ public struct JSONTraceReader: TraceReader {
                 message: "a JSON array whose first element is \(what): not a location (no latitude and longitude)")
         }
         try location(v, base: base)
+    }
+}
+
+extension JSONTraceReader: CheckedTraceReader {
+    var checker: PointChecker {
+        get { points.checker }
+        _modify { yield &points.checker }
     }
 }

@@ -77,7 +77,9 @@ extension KMLReader {
                 n.time = Timestamp(nanoseconds: time)
             }
         }
-        guard try checker.accept(valid: valid, time: n.time, line: line()) else { return nil }
+        guard try checker.accept(valid: valid, time: n.time, line: line(), track: TrackSample(n.coordinate, accuracy: 0)) else {
+            return nil
+        }
         return .point(n)
     }
 

@@ -121,7 +121,7 @@ public struct KMLReader: TraceReader {
 
     init(source: ByteSource, options: ReadOptions) {
         scanner = XMLScanner(source: source)
-        checker = PointChecker(file: source.name, policy: options.policy)
+        checker = PointChecker(file: source.name, options: options)
         zonelessOffset = options.zonelessUTCOffset
     }
 
@@ -204,7 +204,7 @@ public struct KMLReader: TraceReader {
             }
             switch token {
             case .endOfDocument:
-                finish()
+                try finish()
                 return .end
             case .start:
                 if let f = try startElement(depth: scanner.depth) { beginField(f, depth: scanner.depth) }
@@ -304,7 +304,7 @@ public struct KMLReader: TraceReader {
                 spanBegin = (nil, "")
                 spanEnd = (nil, "")
             } else if placemarkDepth > 0 && gxTrackDepth == 0 && KMLReader.equals(local, "Track") && isExtension("Track") {
-                beginGeometry()
+                try beginGeometry()
                 gxTrackDepth = depth
                 times.removeAll(keepingCapacity: true)
                 coords.removeAll(keepingCapacity: true)
@@ -331,7 +331,7 @@ public struct KMLReader: TraceReader {
             if spanDepth > 0 && depth == spanDepth + 1 && KMLReader.equals(local, "end") { return .spanEnd }
         case UInt8(ascii: "L"):
             if placemarkDepth > 0 && lineStringDepth == 0 && gxTrackDepth == 0 && KMLReader.equals(local, "LineString") {
-                beginGeometry()
+                try beginGeometry()
                 lineStringDepth = depth
                 noteLineStringSpan()
             }
@@ -342,13 +342,13 @@ public struct KMLReader: TraceReader {
     }
 
     /// A track's geometry begins in the open Placemark: its track (once) and a new segment.
-    private mutating func beginGeometry() {
+    private mutating func beginGeometry() throws(TraceReadError) {
         if !trackStarted {
             trackStarted = true
             queue.push(.trackStart(name: placemarkName))
         }
         queue.push(.segmentStart)
-        checker.startSegment()
+        try checker.startSegment()
     }
 
     /// Records the time span a new LineString is read under (the innermost Feature's that has one).
@@ -472,7 +472,9 @@ public struct KMLReader: TraceReader {
         let p = try position(tuple, line: line)
         var n = Fix.Numbers(coordinate: p?.0 ?? Coordinate(uncheckedLatitude: 0, longitude: 0))
         n.elevation = p?.1
-        guard try checker.accept(valid: p != nil, time: nil, line: line) else { return nil }
+        guard try checker.accept(valid: p != nil, time: nil, line: line, track: TrackSample(n.coordinate, accuracy: 0)) else {
+            return nil
+        }
         return .point(n)
     }
 
@@ -481,7 +483,7 @@ public struct KMLReader: TraceReader {
         var cursor = 0, line = fieldLine
         guard let (tuple, tupleLine) = KMLReader.nextTuple(text, cursor: &cursor, line: &line) else {
             try checker.note(.missingCoordinate, line: scanner.line, "an empty <coordinates>")
-            _ = try checker.accept(valid: false, time: nil, line: scanner.line, ordered: false)
+            _ = try checker.accept(valid: false, time: nil, line: scanner.line, ordered: false, track: nil)
             return nil
         }
         if !extraTuplesStated, KMLReader.nextTuple(text, cursor: &cursor, line: &line) != nil {
@@ -497,12 +499,13 @@ public struct KMLReader: TraceReader {
         case .time(let t): fix.time = t
         case .unreadable(let shown): try checker.note(.invalidTime, line: tupleLine, "'\(shown)'")
         }
-        guard try checker.accept(valid: p != nil, time: fix.time, line: tupleLine, ordered: false) else { return nil }
+        guard try checker.accept(valid: p != nil, time: fix.time, line: tupleLine, ordered: false, track: nil) else { return nil }
         return .item(.waypoint(fix))
     }
 
     /// States what was read at the end of the document.
-    private mutating func finish() {
+    private mutating func finish() throws(TraceReadError) {
+        try checker.finishInput()
         finished = true
         if spannedLineStrings > 0 {
             let n = spannedLineStrings
@@ -526,3 +529,5 @@ public struct KMLReader: TraceReader {
         }
     }
 }
+
+extension KMLReader: CheckedTraceReader {}

@@ -46,7 +46,7 @@ extension JSONTraceReader {
         let duration = object["duration"]
         let start = try points.time(duration?["startTimestamp"] ?? duration?["startTimestampMs"], key: "startTimestamp", line: line)
         let end = try points.time(duration?["endTimestamp"] ?? duration?["endTimestampMs"], key: "endTimestamp", line: line)
-        points.startSegment()
+        try points.startSegment()
         var first: JSONValue?, last: JSONValue?
         if let visit {
             var place = visit["location"]
@@ -101,7 +101,7 @@ extension JSONTraceReader {
         let line = JSONTraceReader.line(v, base: base)
         let start = try points.time(v["startTime"], key: "startTime", line: line)
         let end = try points.time(v["endTime"], key: "endTime", line: line)
-        if !points.trackOpen { points.startTrack(name: "semanticSegments") } else { points.startSegment() }
+        if !points.trackOpen { try points.startTrack(name: "semanticSegments") } else { try points.startSegment() }
         var ends: [(JSONValue?, String, Timestamp?)] = []
         if let visit = v["visit"] {
             let place = visit["topCandidate"]?["placeLocation"]
@@ -151,7 +151,7 @@ extension JSONTraceReader {
             points.skip("rawSignals without a position")
             return
         }
-        if !points.trackOpen { points.startTrack(name: "rawSignals") }
+        if !points.trackOpen { try points.startTrack(name: "rawSignals") }
         let line = JSONTraceReader.line(position, base: base)
         try points.trackPoint(try LocationObject.fix(position, line: line, into: &points), line: line)
     }

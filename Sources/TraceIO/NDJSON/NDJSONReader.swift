@@ -57,16 +57,16 @@ public struct NDJSONReader: TraceReader {
             if let item = points.queue.pop() { return item }
             if finished { return nil }
             guard try scanner.nextRow() else {
-                finish()
+                try finish()
                 continue
             }
             try readLine()
         }
     }
 
-    private mutating func finish() {
+    private mutating func finish() throws(TraceReadError) {
         finished = true
-        points.finish()
+        try points.finish()
         if unreadable > 0 {
             points.checker.diagnostics.assume(
                 "skipped \(unreadable) unreadable line\(unreadable == 1 ? "" : "s") (first: \(firstUnreadable))")
@@ -124,16 +124,16 @@ public struct NDJSONReader: TraceReader {
         case "trackpoint":
             let t = count("track") ?? max(track, 1), s = count("segment") ?? max(segment, 1)
             if t != track || !points.trackOpen {
-                points.startTrack(name: nil)
+                try points.startTrack(name: nil)
             } else if s != segment {
-                points.startSegment()
+                try points.startSegment()
             }
             (track, segment) = (t, s)
             try points.trackPoint(fix, line: line)
         case "routepoint":
             let r = count("route") ?? max(route, 1)
             if r != route {
-                points.startRoute(name: nil)
+                try points.startRoute(name: nil)
                 route = r
             }
             track = 0
@@ -190,5 +190,12 @@ enum OwnMembers {
         if let s = value["role"]?.text { f.role = s }
         if let s = value["state"]?.text { f.state = s }
         return f
+    }
+}
+
+extension NDJSONReader: CheckedTraceReader {
+    var checker: PointChecker {
+        get { points.checker }
+        _modify { yield &points.checker }
     }
 }

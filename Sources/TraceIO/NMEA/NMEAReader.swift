@@ -48,7 +48,7 @@ public struct NMEAReader: TraceReader {
     static let halfDay: Int64 = 12 * 3_600 * 1_000_000_000
 
     private var scanner: RowScanner
-    private var checker: PointChecker
+    var checker: PointChecker
     private var sentence = NMEASentence()
     private var finished = false
     private var sentencesRead = 0
@@ -85,7 +85,7 @@ public struct NMEAReader: TraceReader {
 
     init(source: ByteSource, options: ReadOptions) {
         scanner = RowScanner(source: source, delimiter: nil, quotes: false)
-        checker = PointChecker(file: source.name, policy: options.policy)
+        checker = PointChecker(file: source.name, options: options)
     }
 
     /// Reads an NMEA log from memory (tests, small inputs).
@@ -380,7 +380,7 @@ public struct NMEAReader: TraceReader {
             n.fixType = e.fixType
             fix = Fix(n)
         }
-        guard let f = try checker.finish(fix, line: e.line) else { return }
+        guard let f = try checker.finish(fix, line: e.line, trackPoint: true) else { return }
         if pendingStart {
             queue.push(.trackStart(name: nil))
             queue.push(.segmentStart)
@@ -402,6 +402,7 @@ public struct NMEAReader: TraceReader {
         finished = true
         if open { try finishEpoch() }
         if !undated.isEmpty { try giveUpWaiting() }
+        try checker.finishInput()
         let d = { (n: Int, one: String, many: String) in n == 1 ? one : many }
         if voidEpochs > 0 {
             checker.diagnostics.assume(
@@ -437,3 +438,5 @@ public struct NMEAReader: TraceReader {
         }
     }
 }
+
+extension NMEAReader: CheckedTraceReader {}

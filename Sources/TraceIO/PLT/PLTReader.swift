@@ -27,7 +27,7 @@ public struct PLTReader: TraceReader {
     /// Always ``TraceFormat/plt``.
     public let format = TraceFormat.plt
     private var scanner: RowScanner
-    private var checker: PointChecker
+    var checker: PointChecker
     private let options: ReadOptions
     private var headerRead = false
     private var finished = false
@@ -48,7 +48,7 @@ public struct PLTReader: TraceReader {
 
     init(source: ByteSource, options: ReadOptions) {
         scanner = RowScanner(source: source, delimiter: UInt8(ascii: ","), quotes: false)
-        checker = PointChecker(file: source.name, policy: options.policy)
+        checker = PointChecker(file: source.name, options: options)
         self.options = options
     }
 
@@ -77,6 +77,7 @@ public struct PLTReader: TraceReader {
                 if headerCount > 0 && headerCount != rows {
                     checker.diagnostics.assume("the header says \(headerCount) points but the file has \(rows)")
                 }
+                try checker.finishInput()
                 finished = true
                 continue
             }
@@ -137,7 +138,7 @@ public struct PLTReader: TraceReader {
         }
         if TextValue.trimmed(scanner.field(2)).elementsEqual([UInt8(ascii: "1")]) && rows > 1 {
             pendingSegment = true
-            checker.startSegment()
+            try checker.startSegment()
         }
         let altitude = number(3)
         if !altitude.text.isEmpty {
@@ -152,7 +153,7 @@ public struct PLTReader: TraceReader {
             values.coordinate = c
             fix = values
         }
-        guard let f = try checker.finish(fix, line: line) else { return }
+        guard let f = try checker.finish(fix, line: line, trackPoint: true) else { return }
         if pendingTrack {
             queue.push(.trackStart(name: trackName))
             pendingTrack = false
@@ -211,3 +212,5 @@ public struct PLTReader: TraceReader {
         return Timestamp(nanoseconds: wholeSeconds * 1_000_000_000 + Int64((fraction * 1e9).rounded()))
     }
 }
+
+extension PLTReader: CheckedTraceReader {}

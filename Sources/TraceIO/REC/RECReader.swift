@@ -25,7 +25,7 @@ public struct RECReader: TraceReader {
     /// Always ``TraceFormat/rec``.
     public let format = TraceFormat.rec
     private var scanner: RowScanner
-    private var checker: PointChecker
+    var checker: PointChecker
     private var finished = false
     private var recordsRead = 0
     private var skippedTypes: [(type: String, count: Int)] = []
@@ -40,7 +40,7 @@ public struct RECReader: TraceReader {
 
     init(source: ByteSource, options: ReadOptions) {
         scanner = RowScanner(source: source, delimiter: UInt8(ascii: "\t"), quotes: false)
-        checker = PointChecker(file: source.name, policy: options.policy)
+        checker = PointChecker(file: source.name, options: options)
     }
 
     /// Reads a .rec file from memory (tests, small inputs).
@@ -61,14 +61,15 @@ public struct RECReader: TraceReader {
             if let item = queue.pop() { return item }
             if finished { return nil }
             guard try scanner.nextRow() else {
-                finish()
+                try finish()
                 continue
             }
             try readLine()
         }
     }
 
-    private mutating func finish() {
+    private mutating func finish() throws(TraceReadError) {
+        try checker.finishInput()
         finished = true
         if skipped > 0 {
             let kinds = skippedTypes.map { "\($0.type) \($0.count)" }.joined(separator: ", ")
@@ -185,7 +186,7 @@ public struct RECReader: TraceReader {
             values.coordinate = c
             fix = values
         }
-        guard let f = try checker.finish(fix, line: line) else { return }
+        guard let f = try checker.finish(fix, line: line, trackPoint: true) else { return }
         if pendingStart {
             queue.push(.trackStart(name: nil))
             queue.push(.segmentStart)
@@ -202,3 +203,5 @@ enum TraceJSONText {
         return v.typeName
     }
 }
+
+extension RECReader: CheckedTraceReader {}
