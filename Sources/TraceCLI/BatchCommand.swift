@@ -83,7 +83,9 @@ enum BatchCommand {
                 "compare", \.compare, valueName: "FILE",
                 help: "Also replay every trip under this policy ('seed' too) and aggregate both side by side."),
         ]
-            + ReplayInputs.options.filter { ["energy-profile", "receiver-radio", "on-problem", "utc-offset"].contains($0.spec.name) }.map {
+            + ReplayInputs.options.filter {
+                ["energy-profile", "receiver-radio", "on-problem", "max-speed", "utc-offset"].contains($0.spec.name)
+            }.map {
                 $0.on(\.inputs)
             } + SplitOptions.options.map { $0.on(\.split) } + [
                 .flag(

@@ -34,6 +34,9 @@ enum ConvertCommand {
         .value(
             "on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
         .value(
+            "max-speed", \.reading.maxSpeed, valueName: "SPEED",
+            help: "Implied motion beyond this speed (m/s, or 360km/h; 'off') is a speed spike or a teleport (see 'tracekit info')."),
+        .value(
             "utc-offset", \.reading.utcOffset, valueName: "HOURS", help: "CSV zone-less times: hours east of UTC (see 'tracekit info')."),
         .list("column", \.reading.columns, valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
     ]
@@ -75,7 +78,8 @@ enum ConvertCommand {
     {
         let input = files[0], out = files[1]
         // A `.json` output is GeoJSON, as it always was.
-        guard let named = options.to?.traceFormat ?? TraceFormat(pathExtension: out), [.gpx, .csv, .geojson, .ndjson, .json].contains(named)
+        guard let named = options.to?.traceFormat ?? TraceFormat(pathExtension: out),
+            [.gpx, .csv, .geojson, .ndjson, .json].contains(named)
         else { throw .usage("cannot tell the output format of '\(out)': give --to gpx|csv|geojson|ndjson") }
         let format = named == .json ? TraceFormat.geojson : named
         var reader: any TraceReader

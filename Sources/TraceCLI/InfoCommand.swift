@@ -44,6 +44,11 @@ enum InfoCommand {
                     "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."
             ),
             .value(
+                "max-speed", \.reading.maxSpeed, valueName: "SPEED",
+                help:
+                    "Implied motion: a track point that would take the device faster than this (m/s, or with a unit: 360km/h, 224mph; 'off') is a speed spike (away and back: dropped under skip) or a teleport (the track goes on from it: a new segment under skip); a jump within the fixes' accuracies, or within 1 s × the limit, is not motion."
+            ),
+            .value(
                 "utc-offset", \.reading.utcOffset, valueName: "HOURS",
                 help:
                     "CSV times written without a zone are local times this many hours east of UTC (e.g. -5); default: read as UTC and say so."

@@ -1,10 +1,13 @@
 import TraceIO
+import TraceJSON
 
 /// How to read traces: the options `info`, `convert`, `smooth`, `replay`, `compare` and `batch`
 /// share (each declares them with its own help).
 struct ReadingOptions: OptionGroup {
     var inputFormat: InputFormat?
     var onProblem = ProblemPolicy.report
+    /// `--max-speed`: the implied-motion limit (``ImpliedMotion``).
+    var maxSpeed = SpeedLimit(metresPerSecond: ImpliedMotion.defaultMaximumSpeed)
     var utcOffset: UTCOffset?
     /// Every `--column` given, in order (a later pair for the same field wins).
     var columns: [ColumnMapping] = []
@@ -13,7 +16,7 @@ struct ReadingOptions: OptionGroup {
     var readOptions: ReadOptions {
         ReadOptions(
             policy: onProblem, zonelessUTCOffset: utcOffset?.seconds,
-            columns: columns.reduce(into: [:]) { $0.merge($1.fields) { _, later in later } })
+            columns: columns.reduce(into: [:]) { $0.merge($1.fields) { _, later in later } }, maximumSpeed: maxSpeed.metresPerSecond)
     }
 
     /// The format to read, when one is named (nil: from each path's extension).
@@ -40,6 +43,35 @@ enum InputFormat: String, ArgumentChoice {
 }
 
 extension ProblemPolicy: ArgumentChoice {}
+
+/// `--max-speed`: the fastest motion a track is believed (``ImpliedMotion``), in metres per second
+/// (`100`), or with a unit (`360km/h`, `200mph`, `190kn`, `100m/s`); `off` turns the check off.
+struct SpeedLimit: ArgumentRepresentable, Equatable {
+    /// Nil: off.
+    var metresPerSecond: Double?
+
+    init(metresPerSecond: Double?) { self.metresPerSecond = metresPerSecond }
+
+    init(argument: String) throws(InvalidArgument) {
+        let text = argument.lowercased().filter { $0 != " " }
+        if text == "off" {
+            metresPerSecond = nil
+            return
+        }
+        let units: [(String, Double)] = [("km/h", 1 / 3.6), ("kmh", 1 / 3.6), ("mph", 0.44704), ("kn", 1852.0 / 3600), ("m/s", 1)]
+        var number = Substring(text), factor = 1.0
+        if let (suffix, f) = units.first(where: { text.hasSuffix($0.0) }) {
+            number = number.dropLast(suffix.count)
+            factor = f
+        }
+        guard let v = Double(number), v.isFinite, v > 0 else {
+            throw .expected("a speed above 0 in m/s, or with a unit (km/h, mph, kn), or 'off'", got: argument)
+        }
+        metresPerSecond = v * factor
+    }
+
+    var argument: String { metresPerSecond.map { JSONWriter.number($0) } ?? "off" }
+}
 
 /// Hours east of UTC for zone-less CSV times: within ±14, a whole number of seconds.
 struct UTCOffset: ExpressibleByArgument, Equatable {

@@ -74,6 +74,9 @@ struct ReplayInputs: OptionGroup {
             help:
                 "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
         .value(
+            "max-speed", \.reading.maxSpeed, valueName: "SPEED",
+            help: "Implied motion beyond this speed (m/s, or 360km/h; 'off') is a speed spike or a teleport (see 'tracekit info')."),
+        .value(
             "utc-offset", \.reading.utcOffset, valueName: "HOURS",
             help: "CSV times written without a zone are local times this many hours east of UTC."),
         .list(

@@ -448,6 +448,31 @@ enum Hostile {
                 "{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":1577836800}"), fail,
             status: 65, "tracekit: FILE:2: duplicate time: 2020-01-01T00:00:00Z"),
 
+        // Implausible motion (README, "Implausible motion: speed spikes and teleports").
+        HostileFile(
+            "GPX: a speed spike",
+            gpx(
+                point("47", time: "2020-01-01T00:00:00Z"), point("47.01", time: "2020-01-01T00:00:01Z"),
+                point("47.0002", time: "2020-01-01T00:00:02Z")),
+            status: 0, "",
+            stdoutHolds: "1 × speed spike, first at line 5 (1.11 km in 1 s and 1.09 km back in 1 s, beyond the 100 m allowed at 100 m/s)"),
+        HostileFile(
+            "GPX: a speed spike under fail",
+            gpx(
+                point("47", time: "2020-01-01T00:00:00Z"), point("47.01", time: "2020-01-01T00:00:01Z"),
+                point("47.0002", time: "2020-01-01T00:00:02Z")),
+            fail, status: 65, "tracekit: FILE:5: speed spike: 1.11 km in 1 s and 1.09 km back in 1 s, beyond the 100 m allowed at 100 m/s"),
+        HostileFile(
+            "CSV: a teleport under fail",
+            csv(
+                "47,8,2020-01-01T00:00:00Z,1", "47.0001,8,2020-01-01T00:00:01Z,1", "48,8,2020-01-01T00:00:02Z,1",
+                "48.0001,8,2020-01-01T00:00:03Z,1"),
+            fail, status: 65, "tracekit: FILE:4: teleport: 111.18 km in 1 s, beyond the 100 m allowed at 100 m/s"),
+        HostileFile(
+            "CSV: 2.2 km within one second",
+            csv((0..<200).map { "\(47 + Double($0) * 0.0001),8,2020-01-01T00:00:00Z,1" }.joined(separator: "\n")), status: 0, "",
+            stdoutHolds: "22 × teleport, first at line 11 (100.1 m in 0 s, beyond the 100 m allowed at 100 m/s)"),
+
         // Zero-length segments.
         HostileFile("GPX: empty segments", "<gpx><trk><trkseg></trkseg><trkseg/></trk></gpx>", status: 0, "", stdoutHolds: "1 / 2 / 0"),
         HostileFile(

@@ -395,6 +395,94 @@ struct OptionEffectTests {
         }
     }
 
+    // MARK: --max-speed and --on-problem for implied motion
+
+    /// Ten fixes 10 m and 1 s apart going north; the sixth `jump` metres further.
+    static func jumped(_ jump: Double) -> [Point] { (0..<10).map { Point(north: 10 * Double($0) + ($0 == 5 ? jump : 0), t: $0) } }
+
+    static func problems(_ r: Run) -> String {
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout.components(separatedBy: "problems").last ?? ""
+    }
+
+    @Test(
+        "info --max-speed: the limit of implied motion, in m/s or with a unit, or off; a value that is not a speed is refused (mutation: ReadingOptions.readOptions drops maxSpeed)"
+    )
+    func maxSpeed() throws {
+        try Self.scratch { dir in
+            // 60 m away in 1 s and 40 m back: fits 100 m/s both ways, not 20 m/s.
+            let path = "\(dir)/jump.gpx"
+            try Self.gpx(Self.jumped(50), path)
+            #expect(Self.problems(try Run(["info", path])).contains("none"))
+            for limit in ["20", "72km/h", "44.7mph", "38.9kn", "20m/s"] {
+                #expect(
+                    Self.problems(try Run(["info", "--max-speed", limit, path])).contains("1 × speed spike, first at line 7"), "\(limit)")
+            }
+            // 1.1 km away and back: a spike at the default, nothing when off.
+            try Self.gpx(Self.jumped(1100), path)
+            #expect(Self.problems(try Run(["info", path])).contains("1 × speed spike"))
+            #expect(Self.problems(try Run(["info", "--max-speed", "off", path])).contains("none"))
+            for bad in ["0", "-3", "fast", "10 km"] {
+                let r = try Run(["info", "--max-speed", bad, path])
+                #expect(r.status == 64 && r.stderr.contains("--max-speed"), "\(bad): \(r.stderr)")
+            }
+        }
+    }
+
+    @Test(
+        "convert --on-problem skip: a speed spike is dropped, a teleport starts a new segment, every fix after it is kept; report keeps both (mutation: openTrace does not put the stage over the reader)"
+    )
+    func convertSkip() throws {
+        try Self.scratch { dir in
+            // A spike at the sixth fix; from the ninth on the track is 50 km further north.
+            var points = Self.jumped(1100)
+            for i in 8..<10 { points[i].north += 50_000 }
+            points += (10..<14).map { Point(north: 50_000 + 10 * Double($0), t: $0) }
+            let path = "\(dir)/in.gpx"
+            try Self.gpx(points, path)
+            let report = try Run(["convert", path, "\(dir)/report.gpx"])
+            #expect(
+                report.status == 0 && report.stderr.contains("1 × speed spike") && report.stderr.contains("1 × teleport"),
+                "\(report.stderr)")
+            let kept = try String(contentsOfFile: "\(dir)/report.gpx", encoding: .utf8)
+            #expect(kept.components(separatedBy: "<trkpt").count - 1 == 14 && kept.components(separatedBy: "<trkseg>").count - 1 == 1)
+            let skip = try Run(["convert", "--on-problem", "skip", path, "\(dir)/skip.gpx"])
+            #expect(skip.status == 0, "\(skip.stderr)")
+            let out = try String(contentsOfFile: "\(dir)/skip.gpx", encoding: .utf8)
+            #expect(out.components(separatedBy: "<trkpt").count - 1 == 13 && out.components(separatedBy: "<trkseg>").count - 1 == 2)
+            let fail = try Run(["convert", "--on-problem", "fail", path, "\(dir)/fail.gpx"])
+            #expect(fail.status == 65 && fail.stderr.hasPrefix("tracekit: \(path):7: speed spike: "), "\(fail.stderr)")
+        }
+    }
+
+    @Test(
+        "replay reads the role column's helper and hirer rows each against its own: 2 km apart, interleaved, no problem; a helper spike is one, dropped under --on-problem skip (mutation: the motion check ignores the role)"
+    )
+    func replayRoles() throws {
+        try Self.scratch { dir in
+            func write(spike: Bool) throws -> String {
+                var s = "lat,lon,time,role\n"
+                for i in 0..<20 {
+                    let helper = Point(north: 10 * Double(i) + (spike && i == 5 ? 1100 : 0), t: i)
+                    let hirer = Point(north: 2000 - 10 * Double(i), t: i)
+                    s += "\(Self.latitude(helper)),8,\(Self.time(i)),helper\n\(Self.latitude(hirer)),8,\(Self.time(i)).5Z,hirer\n"
+                        .replacingOccurrences(of: "Z.5Z", with: ".5Z")
+                }
+                let path = "\(dir)/both\(spike ? "-spike" : "").csv"
+                try s.write(toFile: path, atomically: true, encoding: .utf8)
+                return path
+            }
+            func file(_ doc: [String: Any]) throws -> [String: Any] { try #require((doc["files"] as? [[String: Any]])?.first) }
+            let clean = try file(try Self.replay([try write(spike: false)] + Self.enRoute))
+            #expect(clean["pointsRead"] as? Int == 40 && (clean["problems"] as? [String: Any])?.isEmpty == true, "\(clean)")
+            let spiked = try write(spike: true)
+            let report = try file(try Self.replay([spiked] + Self.enRoute))
+            #expect(report["problems"] as? [String: Int] == ["speed spike": 1] && report["pointsDropped"] as? Int == 0, "\(report)")
+            let skipped = try file(try Self.replay([spiked, "--on-problem", "skip"] + Self.enRoute))
+            #expect(skipped["problems"] as? [String: Int] == ["speed spike": 1] && skipped["pointsDropped"] as? Int == 1, "\(skipped)")
+        }
+    }
+
     // MARK: --smooth in replay
 
     @Test(

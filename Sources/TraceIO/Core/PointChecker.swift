@@ -96,8 +96,20 @@ struct PointChecker {
     /// implies; applies the policy. Returns the fix to emit, or nil when it is dropped. Counts
     /// every problem.
     mutating func finish(_ fix: Fix?, line: @autoclosure () -> Int, ordered: Bool = true, trackPoint: Bool) throws(TraceReadError) -> Fix? {
-        let track = trackPoint ? fix.map { TrackSample($0.coordinate, accuracy: $0.horizontalAccuracy ?? 0, role: $0.role) } : nil
-        return try accept(valid: fix != nil, time: fix?.time, line: line(), ordered: ordered, track: track) ? fix : nil
+        guard let fix else {
+            _ = try accept(valid: false, time: nil, line: line(), ordered: ordered, track: nil)  // counted and dropped
+            return nil
+        }
+        if trackPoint {
+            let role = fix.role
+            if role == nil && ordered {
+                let accuracy = fix.horizontalAccuracy ?? 0
+                return try acceptTrackPoint(time: fix.time, line: line(), at: fix.coordinate, accuracy: accuracy) ? fix : nil
+            }
+            let track = TrackSample(fix.coordinate, accuracy: fix.horizontalAccuracy ?? 0, role: role)
+            return try accept(valid: true, time: fix.time, line: line(), ordered: ordered, track: track) ? fix : nil
+        }
+        return try accept(valid: true, time: fix.time, line: line(), ordered: ordered, track: nil) ? fix : nil
     }
 
     /// ``finish(_:line:ordered:trackPoint:)`` for a reader that keeps the fix itself (no copy):
