@@ -5,8 +5,9 @@
 //   tracekit (executable) -> TraceCLI -> every library module below
 //   TraceBatch -> TraceReplay, TraceDomain, TraceSharing, TraceEnergy, TraceIO, TraceJSON
 //     (batch replay and the CI gate: discovery, worker pool, aggregates, baselines, tolerances, comparison)
-//   TraceReplay -> TraceDevice, TraceEnergy, TraceIO, TraceSharing, TraceDomain, TraceProj, TraceGeodesy, TraceJSON
-//     (scenario, inference, replay engine, metrics; PROJ for exact steps and the phones' fallback)
+//   TraceReplay -> TraceDevice, TraceEnergy, TraceIO, TraceSharing, TraceDomain, TraceProj, TraceGeodesy, TraceJSON, TraceSimulation
+//     (scenario, inference, replay engine, metrics, the network and viewer models; PROJ for exact steps and the
+//     phones' fallback; TraceSimulation's seeded generator for the network's draws)
 //   TraceDevice -> TraceSharing, TraceSmoothing, TraceSimulation, TraceDomain, TraceGeodesy, TraceJSON
 //     (the phone: accuracy emulation, smoothing, the update gate; the exact solver is passed in)
 //   TraceSharing -> TraceDomain, TraceGeodesy, TraceJSON   (policy table, state machine, visibility, relay, framing)
@@ -78,6 +79,7 @@ let package = Package(
             name: "TraceReplay",
             dependencies: [
                 "TraceDomain", "TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceProj", "TraceJSON",
+                "TraceSimulation",
             ],
             swiftSettings: strict
         ),

@@ -27,6 +27,8 @@ struct ReplayInputs: OptionGroup {
     var seed: UInt64 = 20_240_501
     var smooth = OnlineSmoothing.off
     var delivery: DeliveryModel?
+    var network = NetworkModel.realistic
+    var viewer = ViewerModel.last
     var reading = ReadingOptions()
 
     static let options: [Option<ReplayInputs>] = [
@@ -57,7 +59,9 @@ struct ReplayInputs: OptionGroup {
                 "Degrade each fix to its state's tier when the tier is coarser than the recording, with seeded white or Gauss–Markov noise (the seed is printed)."
         ),
         .value("tau", \.tau, valueName: "SECONDS", help: "The Gauss–Markov noise's correlation time."),
-        .value("seed", \.seed, valueName: "N", help: "The accuracy emulation's seed (0 to 2^64-1): the same seed gives the same numbers."),
+        .value(
+            "seed", \.seed, valueName: "N",
+            help: "The seed of the accuracy emulation and of the network's delays and losses (0 to 2^64-1): the same seed gives the same numbers."),
         .value(
             "smooth", \.smooth, valueName: "MODE",
             help: "Smooth each phone's fixes (online Kalman filter for the state's tier and this travel mode) before its distance filter."),
@@ -65,6 +69,16 @@ struct ReplayInputs: OptionGroup {
             "delivery", \.delivery, valueName: "MODEL[:N]",
             help:
                 "Replace every state's delivery model: coreLocation, androidFused:INTERVAL, speedElastic[:MULTIPLIER], distanceOrTime:INTERVAL, distanceAndTime:INTERVAL."
+        ),
+        .value(
+            "network", \.network, valueName: "MODEL",
+            help:
+                "How updates reach the viewers: realistic (the energy profile's radio wait, uplink, seeded backend delay and loss; the views sampled every second) or ideal (instant, lossless, sampled at the sender's fixes)."
+        ),
+        .value(
+            "viewer", \.viewer, valueName: "MODEL",
+            help:
+                "What a viewer's map draws between updates: extrapolate[:SECONDS] (along the update's velocity for at most SECONDS after its fix, default 10) or last (the last received position, the default)."
         ),
         .value(
             "input-format", \.reading.inputFormat, valueName: "FORMAT",
@@ -91,6 +105,8 @@ struct ReplayInputs: OptionGroup {
         options.read = reading.readOptions
         options.inputFormat = reading.format
         options.receiverRadio = receiverRadio == .on
+        options.network = network
+        options.viewer = viewer
         options.tracekitVersion = TraceKitCommand.version
         options.phone = phone
         if let p = energyProfile {
@@ -233,4 +249,25 @@ extension DeliveryModel: ExpressibleByArgument {
                 got: text)
         }
     }
+}
+
+extension NetworkModel: ArgumentChoice {}
+
+/// `last` or `extrapolate[:SECONDS]`.
+extension ViewerModel: ArgumentRepresentable {
+    init(argument text: String) throws(InvalidArgument) {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        switch parts[0] {
+        case "last" where parts.count == 1: self = .last
+        case "extrapolate" where parts.count == 1: self = .extrapolate(maximumSeconds: ViewerModel.defaultExtrapolationSeconds)
+        case "extrapolate":
+            guard let s = Double(parts[1]), s.isFinite, s > 0, s <= 3600 else {
+                throw .reason("'\(parts[1])' is not a number of seconds above 0 and at most 3600")
+            }
+            self = .extrapolate(maximumSeconds: s)
+        default: throw .expected("last or extrapolate[:SECONDS]", got: text)
+        }
+    }
+
+    var argument: String { key }
 }

@@ -34,6 +34,7 @@ extension ReplayReport {
         if let c = s.cancelledAt { out += "- **Cancelled:** \(c.value.iso8601) (\(source(c)))\n" }
         out +=
             "- **Policy** `\(r.policy.name)` · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))\(ReplayReport.excludedNote(r))) · tracekit \(r.tracekitVersion)\n"
+        if !r.view.isIdeal { out += "- **View:** \(r.view.summary)\n" }
         for phone in r.energy where phone.hasTrace {
             out += "\n#### \(phone.role.key.capitalizedFirst)'s phone\n\n"
             var (header, rows) = phoneTable(r, phone.role)
@@ -46,6 +47,7 @@ extension ReplayReport {
         out += "Battery: " + battery.joined(separator: ", ") + ".\n"
         let arrivals = arrivals(r)
         if !arrivals.isEmpty { out += "\n" + arrivals.map { "- \($0)\n" }.joined() }
+        if let n = r.networkFigures { out += "\n**Network:** \(n.summary)\n" }
         if !r.notes.isEmpty || !r.warnings.isEmpty {
             out += "\n" + r.warnings.map { "- **Warning:** \($0)\n" }.joined() + r.notes.map { "- Note: \($0)\n" }.joined()
         }

@@ -44,6 +44,7 @@ enum ReplayReport {
         out +=
             "  policy     \(r.policy.name) · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · tracekit \(r.tracekitVersion)\n"
         if !r.phone.isPassThrough { out += "  phones     \(r.phone.summary)\n" }
+        if !r.view.isIdeal { out += "  view       \(r.view.summary)\n" }
         out += "  time       \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))\(excludedNote(r)))\n"
 
         for phone in r.energy where phone.hasTrace {
@@ -70,6 +71,7 @@ enum ReplayReport {
         }
         out += dominantCost(r) + "\n"
         for line in arrivals(r) { out += line + "\n" }
+        if let n = r.networkFigures { out += "Network: \(n.summary)\n" }
         for f in r.files {
             var problems = f.diagnostics.summaryLines
             if f.untimedFixes > 0 { problems.append("\(f.untimedFixes) track points without a time were not replayed") }

@@ -27,7 +27,8 @@ public typealias EnergyProfileError = JSONFileError
 /// `best`, `nearestTenMeters`, `hundredMeters`, `kilometer`, `threeKilometers`; off is always 0),
 /// `fixMillijoules`, `nominalVolts`, and `radio` (`promotionMilliwatts`, `promotionSeconds`,
 /// `transmitMilliwatts`, `transmitSeconds`, `tailMilliwatts`, `tailSeconds`,
-/// `secondTailMilliwatts`, `secondTailSeconds`). `assumed`, a list of constant paths such as
+/// `secondTailMilliwatts`, `secondTailSeconds`) and `network` (``NetworkProfile``: `uplinkSeconds`,
+/// `backendMedianSeconds`, `backendSigma` from 0 to 3, `lossProbability` from 0 to 1). `assumed`, a list of constant paths such as
 /// "radio.tailMilliwatts", replaces the base's list of assumed constants; without it, a constant
 /// the file sets is no longer marked assumed. `model` and `modelVersion`, when present, must name
 /// this model. Every value is a number of at least 0 (`nominalVolts` greater than 0). Unknown
@@ -81,17 +82,28 @@ private struct ProfileReader: JSONFieldReading {
     let file: String
 
     func constant(_ v: JSONValue, _ c: EnergyConstant) throws(EnergyProfileError) -> Double {
-        guard case .number(let x) = v.kind else { throw fail(v, c.path, "expected a number of \(c.unit), found \(v.typeName)") }
-        if c == .nominalVoltage {
-            guard x > 0 else { throw fail(v, c.path, "must be greater than 0 \(c.unit), got \(JSONWriter.number(x))") }
-        } else {
-            guard x >= 0 else { throw fail(v, c.path, "must be at least 0 \(c.unit), got \(JSONWriter.number(x))") }
+        let unit = c.unit.isEmpty ? "" : " \(c.unit)"
+        guard case .number(let x) = v.kind else {
+            throw fail(v, c.path, "expected a number\(c.unit.isEmpty ? "" : " of \(c.unit)"), found \(v.typeName)")
+        }
+        switch c {
+        case .nominalVoltage:
+            guard x > 0 else { throw fail(v, c.path, "must be greater than 0\(unit), got \(JSONWriter.number(x))") }
+        case .lossProbability:
+            guard x >= 0, x <= 1 else { throw fail(v, c.path, "must be a probability from 0 to 1, got \(JSONWriter.number(x))") }
+        case .backendSpread:
+            guard x >= 0, x <= NetworkProfile.maximumBackendSigma else {
+                throw fail(
+                    v, c.path, "must be from 0 to \(JSONWriter.number(NetworkProfile.maximumBackendSigma)), got \(JSONWriter.number(x))")
+            }
+        default:
+            guard x >= 0 else { throw fail(v, c.path, "must be at least 0\(unit), got \(JSONWriter.number(x))") }
         }
         return x
     }
 
     func profile(_ root: JSONValue) throws(EnergyProfileError) -> EnergyProfile {
-        let groups = ["locationMilliwatts", "radio"]
+        let groups = ["locationMilliwatts", "radio", "network"]
         let topConstants = EnergyConstant.allCases.filter { $0.group == nil }
         let allowed = ["format", "version", "model", "modelVersion", "name", "base"] + topConstants.map(\.member) + groups + ["assumed"]
         let top = try members(root, "", allowed: allowed)

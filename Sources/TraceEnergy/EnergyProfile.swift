@@ -42,6 +42,8 @@ public struct EnergyProfile: Hashable, Sendable {
     public var nominalVolts: Double = 3.85
     /// The radio's constants.
     public var radio: RadioProfile
+    /// The network's constants (``NetworkProfile``): delay and loss between sender and viewer.
+    public var network: NetworkProfile
     /// The constants whose value is an engineering assumption ("assumed" in docs/battery-model.md,
     /// "Default constants"), not a measurement. A profile file may restate this list; otherwise a
     /// constant it sets leaves it.
@@ -49,27 +51,29 @@ public struct EnergyProfile: Hashable, Sendable {
 
     /// A profile with the default location and fix constants (docs/battery-model.md, "Default
     /// constants") and the given radio; ``name`` and ``base`` are the radio's name. ``assumed``
-    /// lists the location powers, E_fix and `radioAssumptions` (by default t_tx, which the model
-    /// assumes for every radio).
-    public init(radio: RadioProfile, radioAssumptions: Set<EnergyConstant> = [.transmitDuration]) {
+    /// lists the location powers, E_fix, the network constants and `radioAssumptions` (by default
+    /// t_tx, which the model assumes for every radio).
+    public init(radio: RadioProfile, network: NetworkProfile, radioAssumptions: Set<EnergyConstant> = [.transmitDuration]) {
         self.name = radio.name
         self.base = radio.name
         self.radio = radio
+        self.network = network
         self.assumed = radioAssumptions.union([
             .bestForNavigationPower, .bestPower, .nearestTenMetersPower, .hundredMetersPower,
             .kilometerPower, .threeKilometersPower, .fixEnergy,
+            .uplinkLatency, .backendMedian, .backendSpread, .lossProbability,
         ])
     }
 
     /// The default: LTE radio (ARO `lte.conf`), the default location and fix constants
     /// (docs/battery-model.md, "Default constants").
-    public static let lte = EnergyProfile(radio: .lte)
+    public static let lte = EnergyProfile(radio: .lte, network: .lte)
     /// LTE with a modern modem's 500 mW tail (assumed).
-    public static let lteModern = EnergyProfile(radio: .lteModern, radioAssumptions: [.transmitDuration, .tailPower])
+    public static let lteModern = EnergyProfile(radio: .lteModern, network: .lte, radioAssumptions: [.transmitDuration, .tailPower])
     /// 3G (ARO i997), two-stage tail; its transmit power is assumed (``RadioProfile/threeG``).
-    public static let threeG = EnergyProfile(radio: .threeG, radioAssumptions: [.transmitDuration, .transmitPower])
+    public static let threeG = EnergyProfile(radio: .threeG, network: .threeG, radioAssumptions: [.transmitDuration, .transmitPower])
     /// Wi-Fi (ARO `WiFi.conf`); its tail power is assumed (``RadioProfile/wifi``).
-    public static let wifi = EnergyProfile(radio: .wifi, radioAssumptions: [.transmitDuration, .tailPower])
+    public static let wifi = EnergyProfile(radio: .wifi, network: .wifi, radioAssumptions: [.transmitDuration, .tailPower])
 
     /// The built-in profiles, the default first.
     public static let builtIn: [EnergyProfile] = [.lte, .lteModern, .threeG, .wifi]
@@ -111,6 +115,10 @@ public struct EnergyProfile: Hashable, Sendable {
             case .tailDuration: radio.tailSeconds
             case .secondTailPower: radio.secondTailMilliwatts
             case .secondTailDuration: radio.secondTailSeconds
+            case .uplinkLatency: network.uplinkSeconds
+            case .backendMedian: network.backendMedianSeconds
+            case .backendSpread: network.backendSigma
+            case .lossProbability: network.lossProbability
             }
         }
         set {
@@ -131,6 +139,10 @@ public struct EnergyProfile: Hashable, Sendable {
             case .tailDuration: radio.tailSeconds = newValue
             case .secondTailPower: radio.secondTailMilliwatts = newValue
             case .secondTailDuration: radio.secondTailSeconds = newValue
+            case .uplinkLatency: network.uplinkSeconds = newValue
+            case .backendMedian: network.backendMedianSeconds = newValue
+            case .backendSpread: network.backendSigma = newValue
+            case .lossProbability: network.lossProbability = newValue
             }
         }
     }
@@ -141,6 +153,7 @@ public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable
     case bestForNavigationPower, bestPower, nearestTenMetersPower, hundredMetersPower, kilometerPower, threeKilometersPower
     case fixEnergy, nominalVoltage
     case promotionPower, promotionDuration, transmitPower, transmitDuration, tailPower, tailDuration, secondTailPower, secondTailDuration
+    case uplinkLatency, backendMedian, backendSpread, lossProbability
 
     /// The constant for P_loc of `tier`; nil for off (always 0 mW).
     public init?(locationPowerOf tier: AccuracyTier) {
@@ -155,7 +168,8 @@ public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable
         }
     }
 
-    /// The object it sits in within a profile file ("locationMilliwatts" or "radio"), or nil at the top.
+    /// The object it sits in within a profile file ("locationMilliwatts", "radio" or "network"), or
+    /// nil at the top.
     public var group: String? {
         switch self {
         case .bestForNavigationPower, .bestPower, .nearestTenMetersPower, .hundredMetersPower, .kilometerPower, .threeKilometersPower:
@@ -164,6 +178,7 @@ public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable
         case .promotionPower, .promotionDuration, .transmitPower, .transmitDuration, .tailPower, .tailDuration, .secondTailPower,
             .secondTailDuration:
             "radio"
+        case .uplinkLatency, .backendMedian, .backendSpread, .lossProbability: "network"
         }
     }
 
@@ -186,21 +201,26 @@ public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable
         case .tailDuration: "tailSeconds"
         case .secondTailPower: "secondTailMilliwatts"
         case .secondTailDuration: "secondTailSeconds"
+        case .uplinkLatency: "uplinkSeconds"
+        case .backendMedian: "backendMedianSeconds"
+        case .backendSpread: "backendSigma"
+        case .lossProbability: "lossProbability"
         }
     }
 
     /// Its path in a profile file, e.g. "radio.tailMilliwatts" or "fixMillijoules".
     public var path: String { group.map { "\($0).\(member)" } ?? member }
 
-    /// Its unit: "mW", "s", "mJ" or "V".
+    /// Its unit: "mW", "s", "mJ", "V", or "" (a ratio or a probability).
     public var unit: String {
         switch self {
         case .bestForNavigationPower, .bestPower, .nearestTenMetersPower, .hundredMetersPower, .kilometerPower, .threeKilometersPower,
             .promotionPower, .transmitPower, .tailPower, .secondTailPower:
             "mW"
-        case .promotionDuration, .transmitDuration, .tailDuration, .secondTailDuration: "s"
+        case .promotionDuration, .transmitDuration, .tailDuration, .secondTailDuration, .uplinkLatency, .backendMedian: "s"
         case .fixEnergy: "mJ"
         case .nominalVoltage: "V"
+        case .backendSpread, .lossProbability: ""
         }
     }
 

@@ -87,6 +87,37 @@ public enum TangentPlane {
             finalAzimuth: Coordinate.normalizedLongitude(planar + halfConvergence))
     }
 
+    /// The point `distance` metres from `p` along the initial azimuth `azimuth` (degrees clockwise
+    /// from north), by the fast formula solved the other way; nil outside its domain (a distance
+    /// that is negative, not finite or over ``maximumDistance``, an azimuth that is not finite, or
+    /// either end beyond ±``maximumLatitude``).
+    ///
+    /// Method: the inverse formula's offsets (Δn, Δe) along the planar azimuth (the initial
+    /// azimuth plus half the meridian convergence) are turned back into Δφ and Δλ with the
+    /// radii at the mean latitude; the mean latitude and the convergence depend on the end, so the
+    /// end is found by fixed-point iteration (four rounds: the change in the last is below 1e-12°
+    /// within the domain). ``inverseIfNear(from:to:)`` of the result gives back `distance` and
+    /// `azimuth` (the tests hold the distance to 1 µm), and the end is within 0.3 mm of Karney's
+    /// direct geodesic (the tests compare with `geod_direct`).
+    public static func destinationIfNear(from p: Coordinate, azimuth: Double, distance: Double) -> Coordinate? {
+        guard distance.isFinite, distance >= 0, distance <= maximumDistance, azimuth.isFinite,
+            abs(p.latitude) <= maximumLatitude
+        else { return nil }
+        if distance == 0 { return p }
+        let k = Double.pi / 180
+        var lat = p.latitude, lon = p.longitude
+        for _ in 0..<4 {
+            let mid = (p.latitude + lat) * 0.5
+            let u = _D2(repeating: (mid * (1.0 / 90)) * (mid * (1.0 / 90)))
+            let halfConvergence = 0.5 * _wrappedLongitudeDifference(p.longitude, lon) * sin(mid * k)
+            let planar = (azimuth + halfConvergence) * k
+            lat = p.latitude + distance * cos(planar) / _metresPerDegreeLatitude(u)[0]
+            lon = p.longitude + distance * sin(planar) / _metresPerDegreeLongitude(u)[0]
+        }
+        guard abs(lat) <= maximumLatitude else { return nil }
+        return Coordinate(uncheckedLatitude: lat, longitude: Coordinate.normalizedLongitude(lon))
+    }
+
     /// Distance and azimuths: the fast formula inside its domain, `exact` elsewhere.
     public static func inverse(from p: Coordinate, to q: Coordinate, fallback exact: some GeodesicSolver) -> GeodesicInverse {
         inverseIfNear(from: p, to: q) ?? exact.inverse(from: p, to: q)

@@ -20,6 +20,12 @@ public struct ReplayOptions: Sendable {
     /// Whether a viewer's radio is charged for each update it receives (docs/battery-model.md,
     /// "Radio", receptions). On by default: a hirer's phone receiving updates pays for them.
     public var receiverRadio = true
+    /// How updates travel to the viewers (`--network`): realistic by default, with the energy
+    /// profile's network constants (``TraceEnergy/NetworkProfile``) and the seed of ``phone``.
+    public var network = NetworkModel.realistic
+    /// What a viewer's map draws between updates (`--viewer`): the last received position by
+    /// default.
+    public var viewer = ViewerModel.last
     /// How every phone is emulated besides its state's policy row (TraceDevice's pipeline): accuracy
     /// emulation (off by default), its seed, smoothing before the filter (off by default) and a
     /// delivery model that replaces every state's. The default passes fixes through unchanged.

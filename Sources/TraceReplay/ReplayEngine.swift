@@ -16,9 +16,9 @@ enum ReplayPass {
 
 /// The replay: opens the fix streams (``FixStreams.swift``), resolves the scenario
 /// (``ResolvedScenario``), sets the clock, then takes the merged fixes (``MergedFixes``) through
-/// the timeline (``Timeline``), the phones (``PhoneModel``), the relay, the viewers' views
-/// (``Views``: the seam for a network and viewer model) and the meters (``Meters``), and assembles
-/// the result (ReplayEngine+Result.swift).
+/// the timeline (``Timeline``), the phones (``PhoneModel``), the relay, the network and the
+/// viewers' views (``Views``, ``NetworkModel``, ``ViewerModel``: ReplayEngine+Views.swift) and the
+/// meters (``Meters``), and assembles the result (ReplayEngine+Result.swift).
 struct Engine<Observer: ReplayObserver> {
     let options: ReplayOptions
     private(set) var observer: Observer
@@ -26,7 +26,7 @@ struct Engine<Observer: ReplayObserver> {
     let inputs: [TraceInput]
     var first: Replay.FirstPass
     let spec: ScenarioSpec
-    private let geodesic = Geodesic()
+    let geodesic = Geodesic()
     let pass: ReplayPass
 
     /// `first` is the first pass's findings; nil replays in a single pass (the scenario is complete:
@@ -42,7 +42,7 @@ struct Engine<Observer: ReplayObserver> {
         phones = Role.allCases.map { PhoneModel(role: $0, configuration: options.phone) }
         radius = options.rules.dwellRadiusMetres
         helperScanner = RoleScanner(rules: options.rules)
-        views = Views(geodesic: geodesic)
+        views = Views(viewer: options.viewer, geodesic: geodesic)
         timeline = Timeline(machine: FulfilmentMachine(category: .ride), events: [], inference: .given)
         meters = Meters(start: 0, profile: options.energyProfile, tiers: [])
         arrivals = Arrivals(pickup: nil, dropoff: nil, dropoffNotBefore: .min, radius: radius)
@@ -50,8 +50,8 @@ struct Engine<Observer: ReplayObserver> {
 
     // Clock and scenario.
     var tEnd: Int64 = 0
-    private var relay = RelayTable(.seed)
-    private var isRide = true
+    var relay = RelayTable(.seed)
+    var isRide = true
     let radius: Double
     /// Single pass: the helper's dwells, found as the fixes come (the first pass's job otherwise).
     private var helperScanner: RoleScanner
@@ -60,7 +60,11 @@ struct Engine<Observer: ReplayObserver> {
     var timeline: Timeline
     var meters: Meters
     var arrivals: Arrivals
-    private var views: Views
+    var views: Views
+    /// The realistic network's figures so far (``NetworkModel/realistic``).
+    var network = NetworkTally()
+    /// The recording gap, nanoseconds (``InferenceRules/recordingGapSeconds``).
+    var gapNanoseconds: Int64 = 0
     private var phones: [PhoneModel] = []
     var afterCancellation = 0
     private var lastPosition: [Coordinate?] = [nil, nil, nil]
@@ -142,6 +146,7 @@ struct Engine<Observer: ReplayObserver> {
         let start = machine.currentAction
         let tiers = roles.map { ($0, phones[$0.rawValue].apply(start)) }
         meters = Meters(start: lo, profile: options.energyProfile, tiers: tiers)
+        views.nextTick = lo
 
         // The merge.
         outOfOrder = [Int](repeating: 0, count: inputs.count)
@@ -166,6 +171,7 @@ struct Engine<Observer: ReplayObserver> {
         var merged = MergedFixes(opened)
         opened = []
         let gap = Int64((rules.recordingGapSeconds * 1e9).rounded())
+        gapNanoseconds = gap
         var latest = merged.earliest ?? tEnd
         while let (fix, role, file) = try merged.next() {
             // A recording gap: no fix of any trace for longer than the gap (README, "Long
@@ -184,6 +190,9 @@ struct Engine<Observer: ReplayObserver> {
             completeIfDue()
         }
         applyScheduled(through: .max)
+        advanceViews(before: tEnd)
+        views.finish(meters: &meters)
+        network.inFlightAtEnd = views.inFlightCount
         meters.close(timeline.machine.state, at: timeline.cancelled ? meters.stateSince : tEnd)
 
         return result(scenario, roles: roles, scans: scans)
@@ -223,6 +232,7 @@ struct Engine<Observer: ReplayObserver> {
     }
 
     private mutating func apply(_ event: FulfilmentEvent, at t: Int64, provenance: Provenance, detail: String) {
+        advanceViews(before: t)
         guard let (left, action) = timeline.handle(event, at: t, provenance: provenance, detail: detail) else { return }
         meters.close(left, at: t)
         if !action.cancelled { meters.enter(action.state) }
@@ -255,6 +265,8 @@ struct Engine<Observer: ReplayObserver> {
             return
         }
         let c = fix.coordinate
+        let realistic = options.network == .realistic
+        if realistic { advanceViews(before: fix.time) }
         if role == .helper, timeline.infers {
             while let step = timeline.inferred(helperAt: c, time: fix.time) {
                 apply(step.event, at: fix.time, provenance: .inferred, detail: step.detail)
@@ -273,6 +285,7 @@ struct Engine<Observer: ReplayObserver> {
         }
         lastPosition[r] = c
         lastTime[r] = fix.time
+        if realistic { views.senderFix(role, at: fix.time, coordinate: c, gap: gapNanoseconds, meters: &meters) }
 
         // The truth about arrivals (before this fix's own update can show it).
         if role == .helper { arrivals.helperFix(c, at: fix.time, stay: stay) }
@@ -292,12 +305,21 @@ struct Engine<Observer: ReplayObserver> {
                 if sends {
                     meters[state, role].sent += 1
                     meters[energyOf: role].send(at: now)
+                    let update = ViewUpdate(coordinate: shown, time: clock, speed: fix.speed, course: .nan)
+                    // Realistic: the update leaves the phone when the radio has sent it (after a
+                    // promotion from idle, or behind a transmission in progress), as the battery
+                    // model's radio scheduled it.
+                    let leaves = meters[energyOf: role].radio.transmissionEnd - now
                     for vi in 0..<3 where viewers.rawValue & (1 << vi) != 0 {
                         let v = Self.role(vi)
                         meters[state, role].forwarded[v] += 1
                         forwarded.insert(RoleSet(rawValue: 1 << vi))
+                        if realistic {
+                            send(update, at: fix.time, leavingAfter: leaves, from: role, to: v)
+                            continue
+                        }
                         if options.receiverRadio && meters.takesPart(v) { meters[energyOf: v].receive(at: now) }
-                        views.deliver(shown, sentAt: clock, from: role, to: v)
+                        views.deliver(update, from: role, to: v)
                         if role == .helper && v != .helper { arrivals.update(shown, at: fix.time, to: v) }
                     }
                 }
@@ -308,7 +330,7 @@ struct Engine<Observer: ReplayObserver> {
                 recorder?.delivered(shown, role: role, state: state, seconds: now, sent: sends)
             }
         }
-        views.sample(sender: role, truth: c, at: clock, viewers: viewers, into: &meters[state, role])
+        if !realistic { views.sample(sender: role, truth: c, at: clock, viewers: viewers, into: &meters[state, role]) }
         if recorder != nil { record(state: state, at: now) }
     }
 

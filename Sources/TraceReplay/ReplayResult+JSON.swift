@@ -112,6 +112,9 @@ extension ReplayResult {
         if !phone.isPassThrough, case .object(let members) = phone.json.kind {
             head.append(("phone", .object(members.map { ($0.key, $0.value) } + [("summary", .string(phone.summary))])))
         }
+        // The view, unless it is the ideal one TraceKit measured before (whose bytes stay as they were).
+        if !view.isIdeal { head.append(("view", view.json)) }
+        if let n = networkFigures { head.append(("network", n.json)) }
         return .object(
             head + [
                 ("scenario", scenarioJSON),

@@ -256,6 +256,11 @@ public struct ReplayResult: Hashable, Sendable {
     /// The recording gaps (no fix of any trace for longer than
     /// ``InferenceRules/recordingGapSeconds``), excluded from request time: the fixes either side.
     public var recordingGaps: [RecordingGap] = []
+    /// How the other party's view was modelled (``ReplayOptions/network``, ``ReplayOptions/viewer``).
+    public var view = ViewSettings(
+        network: .ideal, networkProfile: EnergyProfile.lte.network, profileName: EnergyProfile.lte.name, seed: 0, viewer: .last)
+    /// What the realistic network did; nil under the ideal network.
+    public var networkFigures: NetworkFigures? = nil
 
     /// Seconds of request time: from ``start`` to ``end`` less the recording gaps.
     public var durationSeconds: Double { end.seconds(since: start) - excludedSeconds }

@@ -5,54 +5,216 @@ import TraceIO
 import TraceProj
 import TraceSharing
 
-/// Each viewer's view of the others: what each viewer last received from each sender, and the
-/// samples of display error (metres from the sender's true position) and staleness (seconds since
-/// the shown update's fix) taken at each raw fix of a sender it watches. Times are on the request
-/// clock (``Meters/clock(_:)``): a recording gap is not staleness.
+/// Each viewer's view of the others: the last two updates each viewer accepted from each sender,
+/// what its map draws from them (``ViewerModel``), and the samples of display error (metres from
+/// the sender's true position to what the map draws) and staleness (seconds since the fix of the
+/// last accepted update). Times are on the request clock (``Meters/clock(_:)``) unless named
+/// trace times: a recording gap is neither staleness nor extrapolation.
 ///
-/// The seam between relay and metrics: today an update forwarded by the relay is received at
-/// once and shown as it is. A network model (delay, loss) would sit in ``deliver(_:sentAt:from:to:)``
-/// (an update arriving later, or not at all) and a viewer model that extrapolates in
-/// ``sample(sender:truth:at:viewers:into:)`` (what the viewer shows at a time, rather than the
-/// last update received); the meters only see the samples.
+/// Two ways to feed it, one per ``NetworkModel``:
+/// - ideal: ``deliver(_:from:to:)`` at the send, ``sample(sender:truth:at:viewers:into:)`` at each
+///   raw fix of the sender (the view TraceKit measured before the network model);
+/// - realistic: ``schedule(_:)`` at the send; the engine takes the arrivals (``popArrival()``,
+///   ``receive(_:)``) and the viewers' clock ticks (``sampleTick(at:clock:state:viewers:gap:meters:)``)
+///   in time order, and tells the views of each sender's raw fix (``senderFix(_:at:coordinate:gap:meters:)``):
+///   the truth at a tick between two fixes of the sender is interpolated between them, so the
+///   display error of a tick waits for the sender's next fix (at most `gap` of ticks per sender:
+///   a sender silent for longer than the recording gap is taken to stand at its last fix).
 struct Views {
-    private var received: [(coordinate: Coordinate, time: Int64)?] = Array(repeating: nil, count: 9)
+    let viewer: ViewerModel
+    private var received: [ViewPair?] = Array(repeating: nil, count: 9)
     private let geodesic: Geodesic
 
-    init(geodesic: Geodesic) { self.geodesic = geodesic }
+    // The realistic network.
+    /// Updates on their way, by arrival (trace time); `head` is the next.
+    private var inFlight: [InFlight] = []
+    private var head = 0
+    /// The next tick of the viewers' clock, request clock.
+    var nextTick: Int64 = 0
+    private var truth: [SenderTruth] = Array(repeating: SenderTruth(), count: 3)
+
+    init(viewer: ViewerModel, geodesic: Geodesic) {
+        self.viewer = viewer
+        self.geodesic = geodesic
+    }
 
     @inline(__always)
     private static func index(_ viewer: Int, _ sender: Int) -> Int { viewer * 3 + sender }
 
-    /// What `viewer` last received from `sender`: the shown position and its fix's time.
-    func lastReceived(by viewer: Role, from sender: Role) -> (coordinate: Coordinate, time: Int64)? {
-        received[Self.index(viewer.rawValue, sender.rawValue)]
+    /// What `viewer` last accepted from `sender`.
+    func lastReceived(by viewer: Role, from sender: Role) -> ViewUpdate? {
+        received[Self.index(viewer.rawValue, sender.rawValue)]?.last
     }
 
-    /// `viewer` receives an update from `sender`: the reported position `coordinate` of the fix
-    /// taken at `time` (nanoseconds).
     @inline(__always)
-    mutating func deliver(_ coordinate: Coordinate, sentAt time: Int64, from sender: Role, to viewer: Role) {
-        received[Self.index(viewer.rawValue, sender.rawValue)] = (coordinate, time)
+    private mutating func accept(_ u: ViewUpdate, at i: Int) {
+        if received[i] == nil {
+            received[i] = ViewPair(last: u, previous: nil)
+        } else {
+            received[i]!.accept(u)
+        }
     }
 
-    /// At `sender`'s raw fix `truth` taken at `time`, samples what each of `viewers` shows of it
-    /// into `cell`: the display error and staleness, or one more sample without an update.
+    // MARK: Ideal
+
+    /// `viewer` receives `update` from `sender` at once.
+    @inline(__always)
+    mutating func deliver(_ update: ViewUpdate, from sender: Role, to viewer: Role) {
+        accept(update, at: Self.index(viewer.rawValue, sender.rawValue))
+    }
+
+    /// At `sender`'s raw fix `truth` taken at `time` (request clock), samples what each of
+    /// `viewers` draws of it into `cell`: the display error and staleness, or one more sample
+    /// without an update.
     @inline(__always)
     func sample(sender: Role, truth c: Coordinate, at time: Int64, viewers: RoleSet, into cell: inout MeterCell) {
         let r = sender.rawValue
         for vi in 0..<3 where viewers.rawValue & (1 << vi) != 0 {
-            if let last = received[Self.index(vi, r)] {
+            if let pair = received[Self.index(vi, r)] {
+                let drawn = viewer.draw(pair, at: time, geodesic: geodesic)
                 // The update just forwarded from this very fix (a pass-through position): 0 m, as
                 // the tangent plane gives for identical points inside its domain.
                 let error =
-                    last.coordinate == c && abs(c.latitude) <= TangentPlane.maximumLatitude
-                    ? 0 : TangentPlane.distance(from: c, to: last.coordinate, fallback: geodesic)
+                    drawn == c && abs(c.latitude) <= TangentPlane.maximumLatitude
+                    ? 0 : TangentPlane.distance(from: c, to: drawn, fallback: geodesic)
                 cell.error.add(error)
-                cell.staleness.add(Double(time - last.time) / 1e9)
+                cell.staleness.add(Double(time - pair.last.time) / 1e9)
             } else {
                 cell.withoutUpdate += 1
             }
         }
+    }
+
+    // MARK: Realistic
+
+    /// An update on its way from `sender` to `viewer`, arriving at `arrival` (trace time).
+    struct InFlight {
+        var arrival: Int64
+        var sender: Role
+        var viewer: Role
+        var update: ViewUpdate
+    }
+
+    /// The arrival of the next update on its way (trace time), or `Int64.max`.
+    var nextArrival: Int64 { head < inFlight.count ? inFlight[head].arrival : .max }
+
+    /// An update sent: kept in arrival order (equal arrivals in sending order).
+    mutating func schedule(_ f: InFlight) {
+        if head > 64 && head * 2 > inFlight.count {
+            inFlight.removeFirst(head)
+            head = 0
+        }
+        var i = inFlight.count
+        inFlight.append(f)
+        while i > head && inFlight[i - 1].arrival > f.arrival {
+            inFlight[i] = inFlight[i - 1]
+            i -= 1
+        }
+        inFlight[i] = f
+    }
+
+    /// The next update on its way (call when ``nextArrival`` is due).
+    mutating func popArrival() -> InFlight {
+        defer { head += 1 }
+        return inFlight[head]
+    }
+
+    /// Updates still on their way.
+    var inFlightCount: Int { inFlight.count - head }
+
+    /// The viewer of `f` receives it: accepted unless it is not newer, by its fix's time, than
+    /// the update the viewer shows (an update overtaken by a later one is discarded, as an app
+    /// keeps the newest by fix time). Returns whether it was accepted.
+    mutating func receive(_ f: InFlight) -> Bool {
+        let i = Self.index(f.viewer.rawValue, f.sender.rawValue)
+        if let shown = received[i], shown.last.time >= f.update.time { return false }
+        accept(f.update, at: i)
+        return true
+    }
+
+    /// One tick of the viewers' clock at trace time `time` (`clock` on the request clock) in
+    /// `state`: for each sender that has had a fix, what each viewer in `viewers[sender]` draws,
+    /// its staleness now, its display error once the sender's truth at `time` is known.
+    mutating func sampleTick(
+        at time: Int64, clock: Int64, state: FulfilmentState, viewers: RoleTable<RoleSet>, gap: Int64, meters: inout Meters
+    ) {
+        for r in 0..<3 where truth[r].started {
+            let sender = Role(rawValue: r)!
+            let seen = viewers[sender]
+            guard seen.rawValue != 0 else { continue }
+            let stopped = time &- truth[r].time > gap
+            if stopped && !truth[r].pending.isEmpty { resolve(r, at: nil, meters: &meters) }
+            let known = stopped || time == truth[r].time
+            for vi in 0..<3 where seen.rawValue & (1 << vi) != 0 {
+                guard let pair = received[Self.index(vi, r)] else {
+                    meters[state, sender].withoutUpdate += 1
+                    continue
+                }
+                meters[state, sender].staleness.add(Double(clock &- pair.last.time) / 1e9)
+                let drawn = viewer.draw(pair, at: clock, geodesic: geodesic)
+                if known {
+                    meters[state, sender].error.add(TangentPlane.distance(from: truth[r].coordinate, to: drawn, fallback: geodesic))
+                } else {
+                    truth[r].pending.append(PendingSample(time: time, state: state, drawn: drawn))
+                }
+            }
+        }
+    }
+
+    /// `sender`'s raw fix at `coordinate`, trace time `time`: the display errors of the ticks since
+    /// its previous fix, against the position interpolated between the two (or the previous fix
+    /// when the two are more than `gap` apart).
+    mutating func senderFix(_ sender: Role, at time: Int64, coordinate: Coordinate, gap: Int64, meters: inout Meters) {
+        let r = sender.rawValue
+        if !truth[r].pending.isEmpty {
+            resolve(r, at: time &- truth[r].time > gap ? nil : (time, coordinate), meters: &meters)
+        }
+        truth[r].started = true
+        truth[r].time = time
+        truth[r].coordinate = coordinate
+    }
+
+    /// The end of the replay: the ticks still waiting for a sender's next fix are measured
+    /// against its last fix.
+    mutating func finish(meters: inout Meters) {
+        for r in 0..<3 where !truth[r].pending.isEmpty { resolve(r, at: nil, meters: &meters) }
+    }
+
+    /// Measures sender `r`'s pending samples against the truth: interpolated towards `next` (a
+    /// later fix), or its last fix when `next` is nil.
+    private mutating func resolve(_ r: Int, at next: (time: Int64, coordinate: Coordinate)?, meters: inout Meters) {
+        let sender = Role(rawValue: r)!
+        let from = truth[r].coordinate, t0 = truth[r].time
+        for p in truth[r].pending {
+            var c = from
+            if let next, next.time > t0 {
+                let f = Double(p.time &- t0) / Double(next.time &- t0)
+                c = Coordinate(
+                    uncheckedLatitude: from.latitude + f * (next.coordinate.latitude - from.latitude),
+                    longitude: Coordinate.normalizedLongitude(
+                        from.longitude + f * Self.wrapped(next.coordinate.longitude - from.longitude)))
+            }
+            meters[p.state, sender].error.add(TangentPlane.distance(from: c, to: p.drawn, fallback: geodesic))
+        }
+        truth[r].pending.removeAll(keepingCapacity: true)
+    }
+
+    /// A longitude difference wrapped to [-180, 180].
+    private static func wrapped(_ d: Double) -> Double { d > 180 ? d - 360 : d < -180 ? d + 360 : d }
+
+    /// What the views know of one sender's truth: its last raw fix (trace time) and the ticks
+    /// since then that wait for its next fix.
+    private struct SenderTruth {
+        var started = false
+        var time: Int64 = 0
+        var coordinate = Coordinate(uncheckedLatitude: 0, longitude: 0)
+        var pending: [PendingSample] = []
+    }
+
+    /// A tick's drawn position, waiting for the truth at its time.
+    private struct PendingSample {
+        var time: Int64
+        var state: FulfilmentState
+        var drawn: Coordinate
     }
 }

@@ -4,14 +4,14 @@
 ///
 /// Accuracy: a few ulps, ample for noise and motion generation; these are not general-purpose
 /// replacements for libm (no special handling of subnormals).
-enum DeterministicMath {
+package enum DeterministicMath {
     private static let ln2Hi = 6.931_471_803_691_238_164_90e-01  // fdlibm's split of ln 2
     private static let ln2Lo = 1.908_214_929_270_587_700_02e-10
 
     /// Natural logarithm of `x` > 0 (normal numbers). Method: x = m·2^e with m in [√½, √2),
     /// then ln m = 2·atanh(s), s = (m − 1)/(m + 1), |s| ≤ 0.1716, by its series to s²³
     /// (truncation below 1e-19 relative).
-    static func log(_ x: Double) -> Double {
+    package static func log(_ x: Double) -> Double {
         precondition(x > 0 && x.isFinite, "log of a non-positive or non-finite number")
         var e = Int(x.exponent)
         var m = x.significand  // [1, 2)
@@ -33,7 +33,7 @@ enum DeterministicMath {
 
     /// e^x for x ≤ 0 down to −700 (the simulation needs only decays). Method: x = k·ln 2 + r,
     /// |r| ≤ ln 2 / 2, Taylor series of e^r to r¹⁴, scaled by 2^k.
-    static func exp(_ x: Double) -> Double {
+    package static func exp(_ x: Double) -> Double {
         precondition(x <= 0 && x >= -700, "exp outside [-700, 0]")
         let k = (x / 0.693_147_180_559_945_3).rounded()
         let r = (x - k * ln2Hi) - k * ln2Lo

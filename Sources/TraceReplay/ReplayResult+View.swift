@@ -1,0 +1,109 @@
+public import TraceEnergy
+public import TraceJSON
+
+/// How a replay modelled the other party's view: the network, its seed, the viewer.
+public struct ViewSettings: Hashable, Sendable {
+    public var network: NetworkModel
+    /// The network's constants (the energy profile's), used when ``network`` is realistic.
+    public var networkProfile: NetworkProfile
+    /// The energy profile's name, which names the network's constants.
+    public var profileName: String
+    /// The seed of the network's draws (the replay's seed, ``ReplayOptions/phone``).
+    public var seed: UInt64
+    public var viewer: ViewerModel
+
+    /// The view TraceKit measured before it modelled the network (ideal network, the marker at the
+    /// last received position): reports then leave the view out, so they are byte for byte what
+    /// they were.
+    public var isIdeal: Bool { network == .ideal && viewer == .last }
+
+    /// One line for reports, e.g. "network realistic (lte: uplink 35 ms, backend median 250 ms
+    /// σ 0.5, loss 1 %), seed 20240501 · viewer extrapolates up to 30 s".
+    public var summary: String {
+        let n: String
+        switch network {
+        case .ideal: n = "network ideal (no delay, no loss, sampled at the sender's fixes)"
+        case .realistic:
+            let p = networkProfile
+            n =
+                "network realistic (\(profileName): uplink \(Self.ms(p.uplinkSeconds)), backend median \(Self.ms(p.backendMedianSeconds)) σ \(DecimalFormat.trimmed(p.backendSigma)), loss \(DecimalFormat.trimmed(p.lossProbability * 100)) %), seed \(seed)"
+        }
+        return "\(n) · viewer \(viewer.summary)"
+    }
+
+    private static func ms(_ s: Double) -> String { "\(DecimalFormat.trimmed((s * 1000).rounded())) ms" }
+
+    /// The settings as JSON.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("network", .string(network.rawValue))]
+        if network == .realistic {
+            members += [
+                ("profile", .string(profileName)),
+                ("uplinkSeconds", .number(networkProfile.uplinkSeconds)),
+                ("backendMedianSeconds", .number(networkProfile.backendMedianSeconds)),
+                ("backendSigma", .number(networkProfile.backendSigma)),
+                ("lossProbability", .number(networkProfile.lossProbability)),
+                ("seed", .string(String(seed))),
+            ]
+        }
+        switch viewer {
+        case .last: members.append(("viewer", .string("last")))
+        case .extrapolate(let s):
+            members += [("viewer", .string("extrapolate")), ("extrapolationSeconds", .number(s))]
+        }
+        members.append(("summary", .string(summary)))
+        return .object(members)
+    }
+}
+
+/// What the realistic network did over a replay.
+public struct NetworkFigures: Hashable, Sendable {
+    /// Updates sent towards a viewer (one per update and viewer).
+    public var toViewers: Int
+    /// Of those, lost on the way.
+    public var lost: Int
+    /// Arrived after a later update from the same sender had been shown, so discarded.
+    public var overtaken: Int
+    /// Still on their way when the replay ended (or the request was cancelled): never shown.
+    public var inFlightAtEnd: Int
+    /// Delay from the send to the arrival of the updates not lost, seconds (to 0.1 ms): median,
+    /// 95th percentile, maximum; nil when none.
+    public var delayMedianSeconds: Double?
+    public var delayP95Seconds: Double?
+    public var delayMaxSeconds: Double?
+
+    init(_ t: NetworkTally) {
+        toViewers = t.toViewers
+        lost = t.lost
+        overtaken = t.overtaken
+        inFlightAtEnd = t.inFlightAtEnd
+        delayMedianSeconds = t.delay.quantile(0.5).map { $0 / 1000 }
+        delayP95Seconds = t.delay.quantile(0.95).map { $0 / 1000 }
+        delayMaxSeconds = t.delay.max.map { $0 / 1000 }
+    }
+
+    /// One line for reports.
+    public var summary: String {
+        var s = "\(toViewers) updates towards viewers, \(lost) lost, \(overtaken) overtaken and discarded"
+        if inFlightAtEnd > 0 { s += ", \(inFlightAtEnd) still on their way at the end" }
+        if let m = delayMedianSeconds, let p = delayP95Seconds, let x = delayMaxSeconds {
+            s += "; delay median \(Self.seconds(m)), p95 \(Self.seconds(p)), max \(Self.seconds(x))"
+        }
+        return s
+    }
+
+    private static func seconds(_ x: Double) -> String {
+        let r = (x * 100).rounded() / 100
+        return "\(r) s"
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("toViewers", .number(Double(toViewers))), ("lost", .number(Double(lost))), ("overtaken", .number(Double(overtaken))),
+            ("inFlightAtEnd", .number(Double(inFlightAtEnd))),
+            ("delayMedianSeconds", delayMedianSeconds.map(JSONValue.number) ?? .null),
+            ("delayP95Seconds", delayP95Seconds.map(JSONValue.number) ?? .null),
+            ("delayMaxSeconds", delayMaxSeconds.map(JSONValue.number) ?? .null),
+        ])
+    }
+}

@@ -1,0 +1,137 @@
+import TraceDomain
+import TraceEnergy
+import TraceGeodesy
+import TraceProj
+import TraceSimulation
+
+/// How an update travels from the sender's phone to each viewer (README, "The other party's
+/// view"; `--network`).
+public enum NetworkModel: String, CaseIterable, Hashable, Sendable {
+    /// The view TraceKit measured before it modelled the network: an update reaches every viewer
+    /// the instant it is sent and is never lost, and the viewers' views are sampled at the
+    /// sender's raw fixes. Kept for comparison; its figures are byte for byte those of earlier
+    /// versions.
+    case ideal
+    /// The energy profile's network (``TraceEnergy/NetworkProfile``): the radio's wait from the
+    /// battery model's radio state, the uplink, a seeded log-normal backend-and-downlink delay and
+    /// a loss per viewer; the views are sampled on the viewers' clock, every second of request
+    /// time (``ViewClock``). The default.
+    case realistic
+}
+
+/// What a viewer's map draws between updates (README, "The other party's view"; `--viewer`).
+public enum ViewerModel: Hashable, Sendable {
+    /// The marker stays at the last received position until the next update arrives.
+    case last
+    /// The marker moves from the last received position along its velocity for at most
+    /// `maximumSeconds` after the update's fix, then stops: the velocity is the update's reported
+    /// speed and course when it has both, otherwise the one derived from the last two received
+    /// updates (the distance and the azimuth between them over the time between their fixes);
+    /// without either, the marker stays.
+    case extrapolate(maximumSeconds: Double)
+
+    /// The extrapolation's limit when none is given: 10 s (assumed: two to three update intervals
+    /// of a 30 m distance filter at city speeds). The limit bounds the overshoot when the sender
+    /// stops: a phone that stands still delivers no fix through a distance filter, so nothing
+    /// tells the viewer it stopped, and its marker runs on for the limit.
+    public static let defaultExtrapolationSeconds = 10.0
+
+    /// "last" or "extrapolate:10" (the command line's form).
+    public var key: String {
+        switch self {
+        case .last: "last"
+        case .extrapolate(let s): "extrapolate:\(DecimalFormat.trimmed(s))"
+        }
+    }
+
+    /// For reports: "last received position" or "extrapolates up to 10 s".
+    public var summary: String {
+        switch self {
+        case .last: "last received position"
+        case .extrapolate(let s): "extrapolates up to \(DecimalFormat.trimmed(s)) s"
+        }
+    }
+}
+
+/// The viewers' sampling clock under the realistic network: one sample of each viewer's view of
+/// each sender it sees, every ``periodSeconds`` of request time.
+public enum ViewClock {
+    /// 1 s.
+    public static let periodSeconds = 1.0
+    static let periodNanoseconds: Int64 = 1_000_000_000
+}
+
+/// Numbers with their trailing zeros dropped, for labels.
+enum DecimalFormat {
+    static func trimmed(_ x: Double) -> String {
+        if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
+        return String(x)
+    }
+}
+
+/// One update as a viewer holds it: the reported position, its fix's time on the request clock
+/// (nanoseconds) and the reported speed (m/s) and course (degrees), NaN when absent.
+struct ViewUpdate {
+    var coordinate: Coordinate
+    var time: Int64
+    var speed: Double
+    var course: Double
+}
+
+/// The last two updates a viewer accepted from one sender (the sender keeps the same pair of
+/// what it sent, for the dead-reckoning rule).
+struct ViewPair {
+    var last: ViewUpdate
+    var previous: ViewUpdate?
+
+    /// `u` becomes the last; the last the previous.
+    mutating func accept(_ u: ViewUpdate) {
+        previous = last
+        last = u
+    }
+}
+
+extension ViewerModel {
+    /// What the map draws at `time` (request clock, nanoseconds) from the updates in `pair`.
+    @inline(__always)
+    func draw(_ pair: ViewPair, at time: Int64, geodesic: Geodesic) -> Coordinate {
+        guard case .extrapolate(let limit) = self else { return pair.last.coordinate }
+        let last = pair.last
+        let elapsed = min(Double(time &- last.time) / 1e9, limit)
+        guard elapsed > 0 else { return last.coordinate }
+        var speed = last.speed, course = last.course
+        if !(speed.isFinite && course.isFinite) {
+            guard let p = pair.previous, last.time > p.time else { return last.coordinate }
+            let step = TangentPlane.inverse(from: p.coordinate, to: last.coordinate, fallback: geodesic)
+            speed = step.distance / (Double(last.time &- p.time) / 1e9)
+            course = step.finalAzimuth
+        }
+        let distance = speed * elapsed
+        guard distance > 0 else { return last.coordinate }
+        if let q = TangentPlane.destinationIfNear(from: last.coordinate, azimuth: course, distance: distance) { return q }
+        return (try? geodesic.direct(from: last.coordinate, azimuth: course, distance: distance).destination) ?? last.coordinate
+    }
+}
+
+/// The realistic network's random draws for one update to one viewer, keyed by the seed, the
+/// sender, the viewer and the fix's time, so the same fix meets the same network under every
+/// policy (common random numbers: a comparison of two policies is not blurred by luck).
+struct NetworkDraw {
+    /// Whether the update is lost on its way to the viewer.
+    let lost: Bool
+    /// The backend-and-downlink delay, seconds.
+    let backendSeconds: Double
+
+    init(_ profile: NetworkProfile, seed: UInt64, sender: Role, viewer: Role, fixTime: Int64) {
+        // "network\0" keeps the stream apart from the accuracy emulation's (which mixes the role).
+        var key = seed ^ 0x6E65_7477_6F72_6B00
+        key = key &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(sender.rawValue * 3 + viewer.rawValue + 1)
+        key = key &* 0xBF58_476D_1CE4_E5B9 ^ UInt64(bitPattern: fixTime)
+        var random = SeededRandom(seed: key)
+        lost = random.unit() < profile.lossProbability
+        let z = random.gaussian()
+        // exp(σz) with IEEE arithmetic only (the same on every platform); its exp takes [-700, 0].
+        let e = max(min(profile.backendSigma * z, 700), -700)
+        backendSeconds = profile.backendMedianSeconds * (e <= 0 ? DeterministicMath.exp(e) : 1 / DeterministicMath.exp(-e))
+    }
+}
