@@ -61,7 +61,9 @@ struct ReplayInputs: OptionGroup {
         .value("tau", \.tau, valueName: "SECONDS", help: "The Gauss–Markov noise's correlation time."),
         .value(
             "seed", \.seed, valueName: "N",
-            help: "The seed of the accuracy emulation and of the network's delays and losses (0 to 2^64-1): the same seed gives the same numbers."),
+            help:
+                "The seed of the accuracy emulation and of the network's delays and losses (0 to 2^64-1): the same seed gives the same numbers."
+        ),
         .value(
             "smooth", \.smooth, valueName: "MODE",
             help: "Smooth each phone's fixes (online Kalman filter for the state's tier and this travel mode) before its distance filter."),

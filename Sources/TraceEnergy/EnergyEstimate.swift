@@ -110,7 +110,8 @@ public struct EnergyEstimate: Hashable, Sendable {
         return Dominance(part: best, joules: joules(best), share: joules(best) / total)
     }
 
-    /// The estimate as JSON: model, version, profile and its assumed constants, time per tier
+    /// The estimate as JSON: model, version, profile and its assumed battery constants (not the
+    /// network's), time per tier
     /// (MetricKit names, seconds), distance, counts, the parts and totals, the rates or (`null`)
     /// why they are withheld (`rateWithheld`). Keys and order are stable; units are in the key names.
     public var json: JSONValue {
@@ -121,7 +122,8 @@ public struct EnergyEstimate: Hashable, Sendable {
         return .object([
             ("model", .string(EnergyProfile.modelName)), ("modelVersion", .number(Double(EnergyProfile.modelVersion))),
             ("profile", .string(profile.name)), ("estimate", .bool(true)),
-            ("assumed", .array(profile.assumed.sorted().map { .string($0.path) })),
+            // The battery model's assumptions; the network's constants are the view's, not the estimate's.
+            ("assumed", .array(profile.assumed.filter { $0.group != "network" }.sorted().map { .string($0.path) })),
             ("durationSeconds", .number(durationSeconds)), ("tierSeconds", .object(tiers)),
             ("distanceMetres", .number(distanceMetres)),
             ("deliveredFixes", .number(Double(deliveredFixes))), ("sent", .number(Double(sent))),

@@ -66,7 +66,8 @@ public struct NetworkFigures: Hashable, Sendable {
     public var overtaken: Int
     /// Still on their way when the replay ended (or the request was cancelled): never shown.
     public var inFlightAtEnd: Int
-    /// Delay from the send to the arrival of the updates not lost, seconds (to 0.1 ms): median,
+    /// Delay from the send to the arrival of the updates not lost, seconds (to 0.1 ms below
+    /// 0.1 s, 0.2 % above; the maximum exact): median,
     /// 95th percentile, maximum; nil when none.
     public var delayMedianSeconds: Double?
     public var delayP95Seconds: Double?

@@ -57,13 +57,22 @@ struct EnergyProfileFileTests {
         #expect(p == expected)
         #expect(p.label == "tracekit-energy 1, profile lte-modern-custom")
 
+        // The network's constants are overridden like the radio's; the others keep the base's.
+        let slow = try load(
+            #"{"format": "tracekit-energy-profile", "version": 1, "base": "3g", "network": {"backendMedianSeconds": 2, "lossProbability": 0.1}}"#
+        )
+        #expect(slow.network.backendMedianSeconds == 2 && slow.network.lossProbability == 0.1)
+        #expect(slow.network.uplinkSeconds == NetworkProfile.threeG.uplinkSeconds && slow.radio == .threeG)
+        #expect(!slow.assumed.contains(.backendMedian) && slow.assumed.contains(.uplinkLatency))
+        #expect(try EnergyProfile(fileBytes: Array(JSONWriter.string(slow.fileJSON).utf8), file: "x") == slow)
         let minimal = try load(#"{"format": "tracekit-energy-profile", "version": 1}"#)
         #expect(minimal == .lte)
         let named = try load(#"{"format": "tracekit-energy-profile", "version": 1, "name": "pixel", "assumed": ["radio.tailMilliwatts"]}"#)
         #expect(named.name == "pixel" && named.assumed == [.tailPower] && named.radio == .lte)
         #expect(
             EnergyConstant.allCases.allSatisfy {
-                $0.path.hasPrefix("locationMilliwatts.") || $0.path.hasPrefix("radio.") || $0.group == nil
+                $0.path.hasPrefix("locationMilliwatts.") || $0.path.hasPrefix("radio.") || $0.path.hasPrefix("network.")
+                    || $0.group == nil
             })
     }
 
@@ -111,7 +120,27 @@ struct EnergyProfileFileTests {
             ),
             (
                 "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"assumed\": [\"radio.tail\"]}",
-                "p.json:1:65: assumed[0]: unknown constant \"radio.tail\"; expected one of locationMilliwatts.bestForNavigation, locationMilliwatts.best, locationMilliwatts.nearestTenMeters, locationMilliwatts.hundredMeters, locationMilliwatts.kilometer, locationMilliwatts.threeKilometers, fixMillijoules, nominalVolts, radio.promotionMilliwatts, radio.promotionSeconds, radio.transmitMilliwatts, radio.transmitSeconds, radio.tailMilliwatts, radio.tailSeconds, radio.secondTailMilliwatts, radio.secondTailSeconds"
+                "p.json:1:65: assumed[0]: unknown constant \"radio.tail\"; expected one of locationMilliwatts.bestForNavigation, locationMilliwatts.best, locationMilliwatts.nearestTenMeters, locationMilliwatts.hundredMeters, locationMilliwatts.kilometer, locationMilliwatts.threeKilometers, fixMillijoules, nominalVolts, radio.promotionMilliwatts, radio.promotionSeconds, radio.transmitMilliwatts, radio.transmitSeconds, radio.tailMilliwatts, radio.tailSeconds, radio.secondTailMilliwatts, radio.secondTailSeconds, network.uplinkSeconds, network.backendMedianSeconds, network.backendSigma, network.lossProbability"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"network\": {\"lossProbability\": 1.5}}",
+                "p.json:1:84: network.lossProbability: must be a probability from 0 to 1, got 1.5"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"network\": {\"backendSigma\": 4}}",
+                "p.json:1:81: network.backendSigma: must be from 0 to 3, got 4"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"network\": {\"uplinkSeconds\": \"fast\"}}",
+                "p.json:1:82: network.uplinkSeconds: expected a number of s, found a string"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"network\": {\"backendSigma\": true}}",
+                "p.json:1:81: network.backendSigma: expected a number, found a boolean"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"network\": {\"lossRate\": 0}}",
+                "p.json:1:77: network.lossRate: unknown member; expected one of uplinkSeconds, backendMedianSeconds, backendSigma, lossProbability"
             ),
             (
                 "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"name\": \"a\\nb\"}",
@@ -119,7 +148,7 @@ struct EnergyProfileFileTests {
             ),
             (
                 "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"x\\ny\": 1}",
-                "p.json:1:61: x\\ny: unknown member; expected one of format, version, model, modelVersion, name, base, fixMillijoules, nominalVolts, locationMilliwatts, radio, assumed"
+                "p.json:1:61: x\\ny: unknown member; expected one of format, version, model, modelVersion, name, base, fixMillijoules, nominalVolts, locationMilliwatts, radio, network, assumed"
             ),
         ])
     func errors(text: String, message: String) {

@@ -31,7 +31,7 @@ struct EngineTests {
         ])
     func counts(step: Double, delivered: Int) throws {
         let fixes = line(from: P(north: 0, east: 0, t: 0), count: 10, stepNorth: step, dt: 10)
-        let r = try replay(try temp(gpx([(nil, fixes)])), spec: try enRoute())
+        let r = try replay(try temp(gpx([(nil, fixes)])), spec: try enRoute(), options: .ideal)
         let m = r.cell(.enRoute, .helper)
         #expect(m.rawFixes == 10 && m.deliveredFixes == delivered)
         // En Route: the helper shares; the hirer's map shows it (ride) → every delivered fix is sent and forwarded.
@@ -43,7 +43,7 @@ struct EngineTests {
     @Test("display error and staleness: 20 m steps a second apart, every other fix delivered")
     func view() throws {
         let fixes = line(from: P(north: 0, east: 0, t: 0), count: 10, stepNorth: 20, dt: 1)
-        let v = try replay(try temp(gpx([(nil, fixes)])), spec: try enRoute()).cell(.enRoute, .helper).view
+        let v = try replay(try temp(gpx([(nil, fixes)])), spec: try enRoute(), options: .ideal).cell(.enRoute, .helper).view
         // After each even fix the hirer holds it (error 0, 0 s); at each odd fix it holds the fix
         // before (≈ 20 m, 1 s). Ten samples, none before the first update.
         #expect(v.samples == 10 && v.withoutUpdate == 0)
@@ -55,7 +55,7 @@ struct EngineTests {
     @Test("energy parts, derived independently: LTE sends every 10 s share one tail")
     func energy() throws {
         let fixes = line(from: P(north: 0, east: 0, t: 0), count: 10, stepNorth: 50, dt: 10)
-        let r = try replay(try temp(gpx([(nil, fixes)])), spec: try enRoute())
+        let r = try replay(try temp(gpx([(nil, fixes)])), spec: try enRoute(), options: .ideal)
         let e = try #require(r.energy.first { $0.role == .helper }).estimate
         // docs/battery-model.md: 90 s of NearestTenMeters at 145 mW; 10 fixes × 50 mJ.
         #expect(abs(e.locationJoules - 0.145 * 90) < 1e-9)
@@ -73,7 +73,7 @@ struct EngineTests {
         // tier for a ride (its position is shown to the helper), but no fixes.
         let h = try #require(r.energy.first { $0.role == .hirer })
         #expect(!h.hasTrace && h.estimate.received == 10 && abs(h.estimate.radio.totalJoules - radio) < 1e-9)
-        var off = ReplayOptions()
+        var off = ReplayOptions.ideal
         off.receiverRadio = false
         let quiet = try replay(try temp(gpx([(nil, fixes)])), spec: try enRoute(), options: off)
         #expect(quiet.energy.first { $0.role == .hirer }!.estimate.radio.totalJoules == 0)

@@ -76,7 +76,7 @@ struct InferenceTests {
         helper += line(from: P(north: 1000, east: 200, t: 210), count: 10, stepEast: 200, dt: 10)
         let hirer = stay(at: P(north: 1000, east: 5, t: 0), count: 21, dt: 10)
         let path = try temp(gpx([("helper", helper), ("hirer", hirer)]))
-        let r = try replay(path)
+        let r = try replay(path, options: .ideal)  // ideal: the arrival is seen at once
         #expect(r.scenario.pickup?.detail.hasPrefix("the hirer's first position") == true)
         #expect(
             r.scenario.traces[0].roles.map(\.role) == [.hirer, .helper] || r.scenario.traces[0].roles.map(\.role) == [.helper, .hirer])

@@ -20,17 +20,19 @@ struct PhonePipelineTests {
     }
 
     func options(_ policy: SharingPolicy, _ phone: PhoneConfiguration = PhoneConfiguration()) -> ReplayOptions {
-        var o = ReplayOptions()
+        var o = ReplayOptions.ideal
         o.policy = policy
         o.phone = phone
         return o
     }
 
-    @Test("a pass-through configuration (emulation and smoothing off, any seed) writes the default's bytes, without a phone member")
+    @Test(
+        "a pass-through configuration (emulation and smoothing off, any seed) writes the default's bytes, without a phone member (ideal network: the seed draws nothing)"
+    )
     func passThrough() throws {
         let path = try temp(gpx([(nil, InferenceTests.trip)]))
-        let plain = JSONWriter.string(try replay(path).json)
-        var o = ReplayOptions()
+        let plain = JSONWriter.string(try replay(path, options: .ideal).json)
+        var o = ReplayOptions.ideal
         o.phone = PhoneConfiguration(seed: 12_345)
         #expect(JSONWriter.string(try replay(path, options: o).json) == plain)
         #expect(!plain.contains("\"phone\""))

@@ -44,7 +44,7 @@ struct SinglePassTests {
         spec.timeline = try timeline([(.accepted, 0), (.atPickup, 0), (.inTask, 10), (.awaitingPayment, 490), (.completed, 490)])
         spec.pickup = Sourced(try .init(latitude: lat(P(north: 0, east: 0, t: 0)), longitude: lon(P(north: 0, east: 0, t: 0))), .flag)
         spec.dropoff = Sourced(try .init(latitude: lat(P(north: 500, east: 0, t: 0)), longitude: lon(P(north: 500, east: 0, t: 0))), .flag)
-        var options = ReplayOptions()
+        var options = ReplayOptions.ideal  // no network delay
         options.policy[.inTask].hirerAnnotations.append(AnnotationRule(.helperLocation))
         options.policy[.inTask].distanceFilter = 0  // every fix delivered: the arrival is seen at once
         return (try temp(gpx([(nil, fixes)])), spec, options)

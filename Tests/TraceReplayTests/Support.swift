@@ -59,6 +59,16 @@ func timeline(_ entries: [(FulfilmentState, Int)]) throws -> Sourced<[TimelineEn
     return Sourced(try TimelineEntry.validated(list), .flag)
 }
 
+extension ReplayOptions {
+    /// The ideal network (``NetworkModel/ideal``): the view TraceKit measured before the network
+    /// model, for the tests that count it by hand.
+    static var ideal: ReplayOptions {
+        var o = ReplayOptions()
+        o.network = .ideal
+        return o
+    }
+}
+
 func replay(_ path: String, spec: ScenarioSpec = ScenarioSpec(), hirer: String? = nil, options: ReplayOptions = ReplayOptions()) throws
     -> ReplayResult
 {
