@@ -18,11 +18,21 @@ public struct BaselineHeader: Hashable, Sendable {
     public var policyName: String
     /// The policy file version this TraceKit writes.
     public var policyFileVersion: Int
+    /// How the other party's view was modelled (``TraceReplay/ViewSettings/summary``): the
+    /// network, its seed, the viewer. A baseline without one was measured with the ideal view,
+    /// ``idealView``.
+    public var view: String
+
+    /// The view of a baseline that names none: TraceKit's before the network model.
+    public static let idealView = ViewSettings(
+        network: .ideal, networkProfile: EnergyProfile.lte.network, profileName: EnergyProfile.lte.name, seed: 0, viewer: .last
+    ).summary
 
     public init(
         tracekitVersion: String, energyModelName: String, energyModelVersion: Int, energyLabel: String,
-        receiverRadio: Bool, policyName: String, policyFileVersion: Int
+        receiverRadio: Bool, policyName: String, policyFileVersion: Int, view: String = BaselineHeader.idealView
     ) {
+        self.view = view
         self.tracekitVersion = tracekitVersion
         self.energyModelName = energyModelName
         self.energyModelVersion = energyModelVersion
@@ -37,7 +47,8 @@ public struct BaselineHeader: Hashable, Sendable {
         self.init(
             tracekitVersion: options.tracekitVersion, energyModelName: EnergyProfile.modelName,
             energyModelVersion: EnergyProfile.modelVersion, energyLabel: options.energyProfile.label,
-            receiverRadio: options.receiverRadio, policyName: options.policy.name, policyFileVersion: SharingPolicy.fileVersion)
+            receiverRadio: options.receiverRadio, policyName: options.policy.name, policyFileVersion: SharingPolicy.fileVersion,
+            view: ViewSettings(options).summary)
     }
 }
 
@@ -87,6 +98,7 @@ public struct Baseline: Hashable, Sendable {
                 ])
             ),
             ("policy", .object([("name", .string(header.policyName)), ("fileVersion", .number(Double(header.policyFileVersion)))])),
+            ("view", .string(header.view)),
             ("tolerances", tolerances.json),
             (
                 "trips",
@@ -170,7 +182,7 @@ private struct BaselineReader: JSONFieldReading {
                 "unsupported baseline schema \"\(name)\"; this TraceKit reads \"\(Baseline.schema)\": \(GateComparison.refreshAdvice)"
             )
         }
-        _ = try object(root, "", allowed: ["schema", "tracekitVersion", "energyModel", "policy", "tolerances", "trips"])
+        _ = try object(root, "", allowed: ["schema", "tracekitVersion", "energyModel", "policy", "view", "tolerances", "trips"])
         let energy = try object(root["energyModel"], "energyModel", allowed: ["name", "version", "label", "receiverRadio"])
         let policy = try object(root["policy"], "policy", allowed: ["name", "fileVersion"])
         let header = BaselineHeader(
@@ -180,7 +192,8 @@ private struct BaselineReader: JSONFieldReading {
             energyLabel: try string(energy["label"], "energyModel.label"),
             receiverRadio: try bool(energy["receiverRadio"], "energyModel.receiverRadio"),
             policyName: try string(policy["name"], "policy.name"),
-            policyFileVersion: try int(policy["fileVersion"], "policy.fileVersion"))
+            policyFileVersion: try int(policy["fileVersion"], "policy.fileVersion"),
+            view: try root["view"].map { (v) throws(GateFileError) in try string(v, "view") } ?? BaselineHeader.idealView)
         var tolerances = Tolerances.defaults
         if let t = root["tolerances"] { tolerances = try tolerances.overriding(with: t, file: file, path: "tolerances") }
         guard let tripsValue = root["trips"] else { throw fail(root, "trips", "missing") }

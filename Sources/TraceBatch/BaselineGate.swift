@@ -137,6 +137,11 @@ public struct GateComparison: Hashable, Sendable {
         if b.energyLabel != current.energyLabel {
             notes.append("energy: the baseline used \(b.energyLabel), this run \(current.energyLabel)")
         }
+        if b.view != current.view {
+            notes.append(
+                "view: the baseline used \(b.view), this run \(current.view); the views' figures are not comparable: \(GateComparison.refreshAdvice)"
+            )
+        }
         if b.receiverRadio != current.receiverRadio {
             notes.append("receiver radio: \(b.receiverRadio ? "on" : "off") in the baseline, \(current.receiverRadio ? "on" : "off") now")
         }

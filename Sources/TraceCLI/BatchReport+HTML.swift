@@ -44,6 +44,7 @@ extension BatchReport {
         }
         out +=
             "<p>Energy \(esc(header.energyLabel)) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(esc(header.tracekitVersion))</p>\n"
+            + "<p>View: \(esc(header.view))</p>\n"
         let lines = gateLines
         if !lines.isEmpty {
             out += "<h2>Gate and failures</h2>\n<ul>\n" + lines.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n"

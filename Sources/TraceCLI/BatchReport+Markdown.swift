@@ -16,6 +16,7 @@ extension BatchReport {
         }
         out +=
             "- **Energy:** \(header.energyLabel) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(header.tracekitVersion)\n"
+            + "- **View:** \(header.view)\n"
         out += "- **Trips:** \(replayed.count) replayed, \(failed.count) failed\(shard.map { " (shard \($0.index)/\($0.count))" } ?? "")\n"
         if let gate {
             out +=

@@ -84,7 +84,8 @@ struct BatchReport {
         var out = "Batch: \(trips.count) trip\(trips.count == 1 ? "" : "s") from \(inputs.joined(separator: ", "))"
         if let shard { out += " (shard \(shard.index)/\(shard.count))" }
         out +=
-            " · policy \(header.policyName)\(policyB.map { " vs \($0)" } ?? "") · energy \(header.energyLabel) (an estimate) · \(jobs) job\(jobs == 1 ? "" : "s") · tracekit \(header.tracekitVersion)\n\n"
+            " · policy \(header.policyName)\(policyB.map { " vs \($0)" } ?? "") · energy \(header.energyLabel) (an estimate) · \(jobs) job\(jobs == 1 ? "" : "s") · tracekit \(header.tracekitVersion)\n"
+        out += "view \(header.view)\n\n"
         var rows: [[String]] = []
         for t in trips {
             switch t.outcome {

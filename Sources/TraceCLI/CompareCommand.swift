@@ -298,6 +298,7 @@ enum CompareCommand {
                 "  B  policy \(b.policy.name) (\(sources.1))",
                 "  energy \(a.energyModel) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off") · \(a.start.iso8601) … \(a.end.iso8601)",
             ]
+            if !a.view.isIdeal { lines.append("  view \(a.view.summary)") }
             let inferred = a.scenario.assumedItems
             lines.append("  inferred \(inferred.isEmpty ? "nothing" : inferred.joined(separator: ", "))")
             return lines
@@ -326,6 +327,7 @@ enum CompareCommand {
             out += "- **Traces:** " + a.scenario.traces.map { "`\($0.path)`" }.joined(separator: ", ") + "\n"
             out += "- **A:** `\(a.policy.name)` (\(sources.0)) · **B:** `\(b.policy.name)` (\(sources.1))\n"
             out += "- **Energy:** \(a.energyModel) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off")\n"
+            if !a.view.isIdeal { out += "- **View:** \(a.view.summary)\n" }
             let inferred = a.scenario.assumedItems
             out += "- **Inferred:** \(inferred.isEmpty ? "nothing" : inferred.joined(separator: ", "))\n"
             for role in a.roles {
@@ -362,6 +364,7 @@ enum CompareCommand {
                 ("tracekitVersion", .string(a.tracekitVersion)),
                 ("a", side(a, sources.0)), ("b", side(b, sources.1)),
                 ("energyModel", .object([("label", .string(a.energyModel)), ("receiverRadio", .bool(a.receiverRadio))])),
+                ("view", a.view.json),
                 ("traces", .array(a.scenario.traces.map { .string($0.path) })),
                 ("inferred", .array(a.scenario.assumedItems.map { .string($0) })),
                 ("start", .string(a.start.iso8601)), ("end", .string(a.end.iso8601)),

@@ -12,6 +12,23 @@ public struct ViewSettings: Hashable, Sendable {
     public var seed: UInt64
     public var viewer: ViewerModel
 
+    /// The settings of a replay with `options`.
+    public init(_ options: ReplayOptions) {
+        network = options.network
+        networkProfile = options.energyProfile.network
+        profileName = options.energyProfile.name
+        seed = options.phone.seed
+        viewer = options.viewer
+    }
+
+    public init(network: NetworkModel, networkProfile: NetworkProfile, profileName: String, seed: UInt64, viewer: ViewerModel) {
+        self.network = network
+        self.networkProfile = networkProfile
+        self.profileName = profileName
+        self.seed = seed
+        self.viewer = viewer
+    }
+
     /// The view TraceKit measured before it modelled the network (ideal network, the marker at the
     /// last received position): reports then leave the view out, so they are byte for byte what
     /// they were.
