@@ -84,7 +84,8 @@ enum BatchCommand {
                 help: "Also replay every trip under this policy ('seed' too) and aggregate both side by side."),
         ]
             + ReplayInputs.options.filter {
-                ["energy-profile", "receiver-radio", "on-problem", "max-speed", "utc-offset"].contains($0.spec.name)
+                ["energy-profile", "receiver-radio", "network", "viewer", "seed", "on-problem", "max-speed", "utc-offset"].contains(
+                    $0.spec.name)
             }.map {
                 $0.on(\.inputs)
             } + SplitOptions.options.map { $0.on(\.split) } + [

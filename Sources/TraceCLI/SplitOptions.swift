@@ -16,7 +16,9 @@ struct SplitOptions: OptionGroup {
     static let ruleOptions: [Option<SplitOptions>] = [
         .value(
             "gap", \.gap, valueName: "DURATION",
-            help: "A recording gap: no fix for longer than this (600, 600s, 10m, 1.5h). It separates trips, and a replay leaves it out of request time."),
+            help:
+                "A recording gap: no fix for longer than this (600, 600s, 10m, 1.5h). It separates trips, and a replay leaves it out of request time."
+        ),
         .value(
             "stay", \.stay, valueName: "DURATION",
             help: "A long stay: within --stay-radius of one fix for at least this long separates trips."),

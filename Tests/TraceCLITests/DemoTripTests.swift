@@ -17,7 +17,8 @@ private func value<T>(_ x: Any?, _ what: String = "a member") throws -> T {
 @Suite("tracekit replay on the demo trips: every figure against the independent oracle")
 struct DemoTripTests {
     static func replay(_ sidecar: String) throws -> [String: Any] {
-        let r = try Run(["replay", "--scenario", sidecar, "--format", "json"])
+        // The oracle computes the ideal view (instant, lossless, sampled at the sender's fixes).
+        let r = try Run(["replay", "--network", "ideal", "--scenario", sidecar, "--format", "json"])
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
         return try value(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)), "the replay JSON")
     }

@@ -538,7 +538,8 @@ struct ReplayOracleTests {
         let dir = scratchFolder.appendingPathComponent("oracle-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let r = try Run(["replay", "--scenario", try write(trip, in: dir), "--format", "json"] + extra)
+        // The oracle computes the ideal view (instant, lossless, sampled at the sender's fixes).
+        let r = try Run(["replay", "--network", "ideal", "--scenario", try write(trip, in: dir), "--format", "json"] + extra)
         #expect(r.status == 0, "\(trip.name): \(r.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
     }

@@ -217,7 +217,8 @@ struct ReportFormatTests {
         let policy = dir.appendingPathComponent("quiet.json").path
         try #"{"format": "tracekit-policy", "version": 2, "name": "quiet", "states": {"enRoute": {"distanceFilterMetres": 120}}}"#
             .write(toFile: policy, atomically: true, encoding: .utf8)
-        let r = try Run(["compare", "--policy", "seed", "--policy", policy, "-f", "json"] + Self.ride)
+        // The ideal network throughout: the rows written out below were counted with it.
+        let r = try Run(["compare", "--policy", "seed", "--policy", policy, "-f", "json", "--network", "ideal"] + Self.ride)
         #expect(r.status == 0, "\(r.stderr)")
         let doc = try json(r.stdout)
         #expect(doc["schema"] as? String == "tracekit-compare/1" && doc["identical"] as? Bool == false)
@@ -234,11 +235,11 @@ struct ReportFormatTests {
         let biggest = try #require(doc["biggest"] as? [[String: Any]])
         #expect(!biggest.isEmpty && biggest.allSatisfy { $0["state"] as? String == "enRoute" })
 
-        let table = try Run(["compare", "--policy", "seed", "--policy", policy] + Self.ride)
+        let table = try Run(["compare", "--policy", "seed", "--policy", policy] + Self.ride + ["--network", "ideal"])
         #expect(
             table.stdout.contains("A: seed") && table.stdout.contains("B: quiet") && table.stdout.contains("◀ 1")
                 && table.stdout.contains("Biggest changes"))
-        let md = try Run(["compare", "--policy", "seed", "--policy", policy, "-f", "markdown"] + Self.ride)
+        let md = try Run(["compare", "--policy", "seed", "--policy", policy, "-f", "markdown", "--network", "ideal"] + Self.ride)
         #expect(md.status == 0, "\(md.stderr)")
         let mdLines = md.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(mdLines.filter { $0 == "| State | Metric | A: seed | B: quiet | B − A | % | Rank |" }.count == 2)
