@@ -19,7 +19,8 @@ enum BatchCommand {
         var shard: Shard?
         var policy: String?
         var compare: String?
-        /// Only the energy profile, the receivers' radio, the problem policy and the UTC offset.
+        /// Only the energy profile, the receivers' radio, the send rule override, the problem
+        /// policy, the speed limit and the UTC offset.
         var inputs = ReplayInputs()
         var split = SplitOptions()
         var jsonl = false
@@ -84,8 +85,8 @@ enum BatchCommand {
                 help: "Also replay every trip under this policy ('seed' too) and aggregate both side by side."),
         ]
             + ReplayInputs.options.filter {
-                ["energy-profile", "receiver-radio", "network", "viewer", "seed", "on-problem", "max-speed", "utc-offset"].contains(
-                    $0.spec.name)
+                ["energy-profile", "receiver-radio", "network", "viewer", "seed", "send", "on-problem", "max-speed", "utc-offset"]
+                    .contains($0.spec.name)
             }.map {
                 $0.on(\.inputs)
             } + SplitOptions.options.map { $0.on(\.split) } + [

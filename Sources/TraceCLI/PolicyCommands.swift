@@ -25,8 +25,9 @@ enum PolicyCommands {
             filters), or the seed with the overrides of --policy FILE applied, one row per \
             fulfilment state: what the map shows, the map frame, the accuracy tier, the distance \
             filter, the delivery model (coreLocation, androidFused, speedElastic, distanceOrTime, \
-            distanceAndTime: how the phone turns fixes into updates), the accuracy gate and each \
-            role's annotations. --format json prints a complete version-2 policy file that \
+            distanceAndTime: how the phone turns fixes into updates), the accuracy gate, the send \
+            rule (everyDelivered, deadReckoning: which delivered fixes the app sends) and each \
+            role's annotations. --format json prints a complete version-3 policy file that \
             'policy validate' accepts.
             """,
         options: [
@@ -88,7 +89,7 @@ enum PolicyCommands {
         let bytes = try readSmallFile(path)
         let policy = try parse(bytes, path)
         let changed = SharingPolicy.seed.differences(to: policy).count
-        // The file parsed, so it declares version 1 or 2.
+        // The file parsed, so it declares a version this TraceKit reads.
         let version =
             (try? JSONParser.parse(bytes))?["version"].flatMap { v -> Int? in
                 if case .number(let x) = v.kind { Int(x) } else { nil }

@@ -29,6 +29,7 @@ struct ReplayInputs: OptionGroup {
     var delivery: DeliveryModel?
     var network = NetworkModel.realistic
     var viewer = ViewerModel.last
+    var send: SendRule?
     var reading = ReadingOptions()
 
     static let options: [Option<ReplayInputs>] = [
@@ -83,6 +84,11 @@ struct ReplayInputs: OptionGroup {
                 "What a viewer's map draws between updates: extrapolate[:SECONDS] (along the update's velocity for at most SECONDS after its fix, default 10) or last (the last received position, the default)."
         ),
         .value(
+            "send", \.send, valueName: "RULE",
+            help:
+                "Replace every state's send rule (which delivered fixes the app sends): everyDelivered, or deadReckoning[:METRES[,HEARTBEAT]]: a delivered fix is sent when the position the viewer would draw at its time, predicted from the updates sent before, is more than METRES (default: the state's distance filter) from it, or when HEARTBEAT seconds (default 30) have passed since the last send; a sharing state's first fix is always sent."
+        ),
+        .value(
             "input-format", \.reading.inputFormat, valueName: "FORMAT",
             help: "Read the traces as this format instead of guessing from the extension."),
         .value(
@@ -100,8 +106,8 @@ struct ReplayInputs: OptionGroup {
             help: "CSV: take FIELD from COLUMN (as for info); comma-separated for several."),
     ]
 
-    /// The replay options these give (not the policy): reading, the phone pipeline, the energy
-    /// profile (a built-in one, or read from its file) and the receivers' radio.
+    /// The replay options these give (not the policy): reading, the phone pipeline, the send rule
+    /// override, the energy profile (a built-in one, or read from its file) and the receivers' radio.
     func replayOptions() throws(CLIError) -> ReplayOptions {
         var options = ReplayOptions()
         options.read = reading.readOptions
@@ -111,6 +117,7 @@ struct ReplayInputs: OptionGroup {
         options.viewer = viewer
         options.tracekitVersion = TraceKitCommand.version
         options.phone = phone
+        options.send = send
         if let p = energyProfile {
             if let builtIn = EnergyProfile.builtIn(named: p) {
                 options.energyProfile = builtIn
@@ -272,4 +279,45 @@ extension ViewerModel: ArgumentRepresentable {
     }
 
     var argument: String { key }
+}
+
+/// `everyDelivered`, or `deadReckoning[:METRES[,HEARTBEAT]]`: a send rule by its policy-file name,
+/// with the dead-reckoning threshold in metres (absent: each state's distance filter) and the
+/// heartbeat in seconds (absent: ``SendRule/defaultHeartbeatSeconds``), in the policy file's ranges.
+extension SendRule: ExpressibleByArgument {
+    init(argument text: String) throws(InvalidArgument) {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        switch parts[0] {
+        case "everyDelivered" where parts.count == 1: self = .everyDelivered
+        case "deadReckoning":
+            guard parts.count == 2 else {
+                self = .deadReckoning(thresholdMetres: nil, heartbeatSeconds: Self.defaultHeartbeatSeconds)
+                return
+            }
+            let numbers = parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard numbers.count <= 2 else {
+                throw .reason("'\(text)' has more than METRES and HEARTBEAT; write deadReckoning:METRES,HEARTBEAT")
+            }
+            guard let metres = Double(numbers[0]), metres.isFinite, metres > 0, metres <= 100_000 else {
+                throw .reason(
+                    numbers[0].isEmpty
+                        ? "'\(text)' has no METRES after the colon; write deadReckoning alone for each state's distance filter"
+                        : "'\(numbers[0])' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30")
+            }
+            var heartbeat = Self.defaultHeartbeatSeconds
+            if numbers.count == 2 {
+                guard let seconds = Double(numbers[1]), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                    throw .reason(
+                        numbers[1].isEmpty
+                            ? "'\(text)' has no HEARTBEAT after the comma; give seconds above 0 and at most 86400, e.g. deadReckoning:\(numbers[0]),60"
+                            : "'\(numbers[1])' is not a heartbeat in seconds above 0 and at most 86400, e.g. deadReckoning:\(numbers[0]),60"
+                    )
+                }
+                heartbeat = seconds
+            }
+            self = .deadReckoning(thresholdMetres: metres, heartbeatSeconds: heartbeat)
+        default:
+            throw .expected("everyDelivered or deadReckoning[:METRES[,HEARTBEAT]]", got: text)
+        }
+    }
 }

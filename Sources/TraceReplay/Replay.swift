@@ -30,6 +30,9 @@ public struct ReplayOptions: Sendable {
     /// emulation (off by default), its seed, smoothing before the filter (off by default) and a
     /// delivery model that replaces every state's. The default passes fixes through unchanged.
     public var phone = PhoneConfiguration()
+    /// Replaces every state's send rule (`--send`); nil uses the state's
+    /// (``TraceSharing/StatePolicy/send``).
+    public var send: SendRule?
     /// The inference constants.
     public var rules = InferenceRules.default
     /// How the trace files are read.

@@ -10,7 +10,7 @@ public typealias PolicyFileError = JSONFileError
 /// ```json
 /// {
 ///   "format": "tracekit-policy",
-///   "version": 2,
+///   "version": 3,
 ///   "name": "quieter en route",
 ///   "states": {
 ///     "enRoute": {
@@ -19,6 +19,7 @@ public typealias PolicyFileError = JSONFileError
 ///       "distanceFilterMetres": 50,
 ///       "delivery": { "model": "androidFused", "intervalSeconds": 10, "minUpdateIntervalSeconds": null },
 ///       "accuracyGate": { "maximumMetres": 30, "withoutAccuracy": "deliver" },
+///       "send": { "rule": "deadReckoning", "thresholdMetres": null, "heartbeatSeconds": 30 },
 ///       "shows": { "route": false, "routeLines": false, "destination": false },
 ///       "annotations": {
 ///         "hirer": ["helperLocation", { "annotation": "pickupPoint", "ridesOnly": true }],
@@ -44,19 +45,30 @@ public typealias PolicyFileError = JSONFileError
 /// `accuracyGate` (``AccuracyGate``) is `null` or an object with `maximumMetres` and optional
 /// `withoutAccuracy`: `"deliver"` (the default) or `"drop"`, for fixes that report no accuracy.
 ///
+/// `send` (``SendRule``: which delivered fixes the app sends) is an object whose `rule` is one of:
+/// - `"everyDelivered"` (the seed's, no other member);
+/// - `"deadReckoning"` with optional `thresholdMetres` (absent or `null`: the state's distance
+///   filter) and optional `heartbeatSeconds` (absent: ``SendRule/defaultHeartbeatSeconds``, 30).
+///
 /// Ranges: frame in (0, 20,000,000] m; distance filter in [0, 100,000] m; intervals in
 /// (0, 86,400] s; the minimum update interval in [0, 86,400] s and not above the interval (Android
-/// would silently lower it); elasticity multiplier in [0, 100]; gate in (0, 100,000] m. Across
-/// fields: `hirerLocation` must be `ridesOnly` (the document's privacy rule); no live location
-/// (`helperLocation`, `hirerLocation`) where the tier is off; `routeLines` only with `route`; no
-/// control characters in `name`.
+/// would silently lower it); elasticity multiplier in [0, 100]; gate in (0, 100,000] m;
+/// dead-reckoning threshold in (0, 100,000] m and heartbeat in (0, 86,400] s. Across fields:
+/// `hirerLocation` must be `ridesOnly` (the document's privacy rule); no live location
+/// (`helperLocation`, `hirerLocation`) and no `deadReckoning` rule where the tier is off (nothing
+/// is sent there); `routeLines` only with `route`; no control characters in `name`.
 ///
-/// Version 1 files are still read. They have no `delivery` or `accuracyGate`; their optional
-/// `minimumIntervalSeconds` becomes `distanceAndTime` and `heartbeatSeconds` becomes
-/// `distanceOrTime` (the same rules); a state with both is refused, as no single model is both.
+/// Versions 1 and 2 are still read. Version 2 files have no `send` (every delivered fix is sent);
+/// a `send` in one is refused, naming the version it needs. Version 1 files have no `delivery`,
+/// `accuracyGate` or `send`; their optional `minimumIntervalSeconds` becomes `distanceAndTime` and
+/// `heartbeatSeconds` becomes `distanceOrTime` (the same rules); a state with both is refused, as
+/// no single model is both.
 extension SharingPolicy {
-    /// The policy file version this TraceKit writes; it also reads version 1.
-    public static let fileVersion = 2
+    /// The policy file version this TraceKit writes; it also reads versions 1 and 2.
+    public static let fileVersion = 3
+
+    /// The versions this TraceKit reads, oldest first.
+    public static let readableFileVersions = 1...fileVersion
 
     /// Reads a policy file's bytes; `file` names it in errors.
     /// - Throws: ``PolicyFileError`` for a syntax error (line and column) or an invalid field
@@ -72,8 +84,8 @@ extension SharingPolicy {
         self = try reader.policy(root)
     }
 
-    /// The complete policy as a policy file of the current version (``fileVersion``, 2: every
-    /// state, every field).
+    /// The complete policy as a policy file of the current version (``fileVersion``, 3: every
+    /// state, every field, the send rule included).
     public var fileJSON: JSONValue {
         var states: [(String, JSONValue)] = []
         for state in FulfilmentState.allCases {
@@ -102,6 +114,7 @@ extension SharingPolicy {
                                 ])
                             } ?? .null
                         ),
+                        ("send", row.send.fileJSON),
                         (
                             "shows",
                             .object([
@@ -123,7 +136,7 @@ extension SharingPolicy {
 /// Validates a parsed policy document field by field.
 private struct PolicyReader: JSONFieldReading {
     let file: String
-    /// The version the file declares (1 or 2), once read.
+    /// The version the file declares (one of ``SharingPolicy/readableFileVersions``), once read.
     var fileVersion = SharingPolicy.fileVersion
 
     mutating func policy(_ root: JSONValue) throws(PolicyFileError) -> SharingPolicy {
@@ -133,13 +146,11 @@ private struct PolicyReader: JSONFieldReading {
         }
         guard try string(format, "format") == "tracekit-policy" else { throw fail(format, "format", "expected \"tracekit-policy\"") }
         guard let version = root["version"] else {
-            throw fail(root, "version", "missing; this TraceKit reads versions 1 and \(SharingPolicy.fileVersion)")
+            throw fail(root, "version", "missing; this TraceKit reads \(Self.readable)")
         }
         let v = try number(version, "version", in: 1...1_000_000, unit: "")
-        guard v == 1 || v == Double(SharingPolicy.fileVersion) else {
-            throw fail(
-                version, "version",
-                "unsupported version \(JSONWriter.number(v)); this TraceKit reads versions 1 and \(SharingPolicy.fileVersion)")
+        guard SharingPolicy.readableFileVersions.contains(where: { Double($0) == v }) else {
+            throw fail(version, "version", "unsupported version \(JSONWriter.number(v)); this TraceKit reads \(Self.readable)")
         }
         fileVersion = Int(v)
         var policy = SharingPolicy.seed
@@ -158,10 +169,19 @@ private struct PolicyReader: JSONFieldReading {
         return policy
     }
 
+    /// "versions 1 to 3", for messages.
+    static let readable =
+        "versions \(SharingPolicy.readableFileVersions.lowerBound) to \(SharingPolicy.readableFileVersions.upperBound)"
+
     func row(_ v: JSONValue, _ path: String, base: StatePolicy) throws(PolicyFileError) -> StatePolicy {
         var row = base
-        let timing = fileVersion == 1 ? ["minimumIntervalSeconds", "heartbeatSeconds"] : ["delivery", "accuracyGate"]
+        let timing =
+            fileVersion == 1
+            ? ["minimumIntervalSeconds", "heartbeatSeconds"] : ["delivery", "accuracyGate"] + (fileVersion >= 3 ? ["send"] : [])
         let allowed = ["tier", "frameMetres", "distanceFilterMetres"] + timing + ["shows", "annotations"]
+        if fileVersion < 3, let s = v["send"] {
+            throw fail(s, "\(path).send", "a send rule needs version 3; this file declares version \(fileVersion)")
+        }
         for (key, value) in try members(v, path, allowed: allowed) {
             let p = "\(path).\(key)"
             switch key {
@@ -176,6 +196,7 @@ private struct PolicyReader: JSONFieldReading {
             case "distanceFilterMetres": row.distanceFilter = try number(value, p, in: 0...100_000, unit: "metres")
             case "delivery": row.delivery = try delivery(value, p)
             case "accuracyGate": row.accuracyGate = value.kind == .null ? nil : try accuracyGate(value, p)
+            case "send": row.send = try send(value, p)
             case "minimumIntervalSeconds", "heartbeatSeconds":  // version 1
                 if value.kind == .null { break }
                 let seconds = try number(value, p, in: 0...86_400, lowerOpen: true, unit: "seconds")
@@ -267,6 +288,31 @@ private struct PolicyReader: JSONFieldReading {
         return gate
     }
 
+    /// A `send` object: `rule` and that rule's members.
+    func send(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> SendRule {
+        guard case .object = v.kind else { throw fail(v, path, "expected an object with a \"rule\", found \(v.typeName)") }
+        guard let r = v["rule"] else { throw fail(v, "\(path).rule", "missing; expected one of \(SendRule.keys.joined(separator: ", "))") }
+        let rule = try string(r, "\(path).rule")
+        switch rule {
+        case "everyDelivered":
+            _ = try members(v, path, allowed: ["rule"])
+            return .everyDelivered
+        case "deadReckoning":
+            _ = try members(v, path, allowed: ["rule", "thresholdMetres", "heartbeatSeconds"])
+            var threshold: Double?
+            if let x = v["thresholdMetres"], x.kind != .null {
+                threshold = try number(x, "\(path).thresholdMetres", in: 0...100_000, lowerOpen: true, unit: "metres")
+            }
+            let heartbeat =
+                try v["heartbeatSeconds"].map { (x) throws(PolicyFileError) in
+                    try number(x, "\(path).heartbeatSeconds", in: 0...86_400, lowerOpen: true, unit: "seconds")
+                } ?? SendRule.defaultHeartbeatSeconds
+            return .deadReckoning(thresholdMetres: threshold, heartbeatSeconds: heartbeat)
+        default:
+            throw fail(r, "\(path).rule", "unknown rule \"\(rule)\"; expected one of \(SendRule.keys.joined(separator: ", "))")
+        }
+    }
+
     /// Rules that hold across fields of a row once it is assembled (file values over the seed):
     /// the document's privacy rule and what can work at all.
     func consistency(_ row: StatePolicy, _ v: JSONValue, _ path: String) throws(PolicyFileError) {
@@ -281,6 +327,10 @@ private struct PolicyReader: JSONFieldReading {
                     at, "\(path).annotations.\(role)",
                     "\(live.annotation.key) is a live location, but the state's tier is off: no phone sends one")
             }
+        }
+        if row.tier == .off, case .deadReckoning = row.send {
+            throw fail(
+                v["send"] ?? v, "\(path).send", "a deadReckoning rule needs location, but the state's tier is off: nothing is sent there")
         }
         if row.shows.routeLines && !row.shows.route {
             throw fail(v["shows"] ?? v, "\(path).shows", "routeLines needs route: lines draw the route")
@@ -312,6 +362,22 @@ private struct PolicyReader: JSONFieldReading {
             rules.append(AnnotationRule(annotation, ridesOnly: ridesOnly))
         }
         return rules
+    }
+}
+
+extension SendRule {
+    /// The rule as a policy file's `send` object (a dead-reckoning threshold taken from the
+    /// state's distance filter is written `null`).
+    public var fileJSON: JSONValue {
+        switch self {
+        case .everyDelivered:
+            return .object([("rule", .string(key))])
+        case .deadReckoning(let threshold, let heartbeat):
+            return .object([
+                ("rule", .string(key)), ("thresholdMetres", threshold.map { .number($0) } ?? .null),
+                ("heartbeatSeconds", .number(heartbeat)),
+            ])
+        }
     }
 }
 

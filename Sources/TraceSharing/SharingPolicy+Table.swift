@@ -4,7 +4,7 @@ import TraceJSON
 extension SharingPolicy {
     /// The columns of the policy table, in the seed's order.
     public static let tableHeader = [
-        "State", "Shows", "Map frame", "Accuracy", "Distance filter", "Delivery", "Accuracy gate", "Hirer sees", "Helper sees",
+        "State", "Shows", "Map frame", "Accuracy", "Distance filter", "Delivery", "Accuracy gate", "Send", "Hirer sees", "Helper sees",
     ]
 
     /// One row of cells per state, in state order, worded as the seed words them.
@@ -19,6 +19,7 @@ extension SharingPolicy {
                 row.tier == .off ? "—" : "\(JSONWriter.number(row.distanceFilter)) m",
                 row.tier == .off ? "—" : row.delivery.summary,
                 row.tier == .off ? "—" : row.accuracyGate?.summary ?? "none",
+                row.tier == .off ? "—" : row.send.summary(in: row),
                 Self.describe(row.hirerAnnotations),
                 Self.describe(row.helperAnnotations),
             ]
@@ -50,6 +51,7 @@ extension SharingPolicy {
                 ("distance filter", "\(JSONWriter.number(a.distanceFilter)) m", "\(JSONWriter.number(b.distanceFilter)) m"),
                 ("delivery", a.delivery.summary, b.delivery.summary),
                 ("accuracy gate", a.accuracyGate?.summary ?? "none", b.accuracyGate?.summary ?? "none"),
+                ("send", a.send.summary, b.send.summary),
                 ("route", String(a.shows.route), String(b.shows.route)),
                 ("route lines", String(a.shows.routeLines), String(b.shows.routeLines)),
                 ("destination", String(a.shows.destination), String(b.shows.destination)),

@@ -42,8 +42,8 @@ public struct SharingPolicy: Hashable, Sendable {
     /// still at the pickup and at lights, and a filter below ~2.5 × the accuracy turns GNSS jitter
     /// into updates the other party sees as the car crawling about; on the 150–500 m frames these
     /// filters stay at 6–32 % of the span, small against what the viewer needs. States with
-    /// location off carry 0 (unused). Every state uses Core Location's delivery model and no
-    /// accuracy gate.
+    /// location off carry 0 (unused). Every state uses Core Location's delivery model, no
+    /// accuracy gate, and sends every delivered fix (``SendRule/everyDelivered``).
     public static let seed: SharingPolicy = {
         let od = [AnnotationRule(.origin, ridesOnly: true), AnnotationRule(.destination)]
         let live = [AnnotationRule(.helperLocation), AnnotationRule(.hirerLocation, ridesOnly: true)]

@@ -43,6 +43,9 @@ public struct StatePolicy: Hashable, Sendable {
     public var delivery: DeliveryModel
     /// An optional rule that stops fixes with a worse reported accuracy; nil consults no accuracy.
     public var accuracyGate: AccuracyGate?
+    /// Which delivered fixes the app sends while the phone shares (``SendRule``); every delivered
+    /// fix by default.
+    public var send: SendRule
     /// What the map shows besides annotations.
     public var shows: ShownContent
     /// The annotations each viewer role sees: `hirer` and `helper` (a delegate sees the hirer's).
@@ -51,7 +54,7 @@ public struct StatePolicy: Hashable, Sendable {
 
     public init(
         tier: AccuracyTier, frame: Double, distanceFilter: Double, delivery: DeliveryModel = .coreLocation,
-        accuracyGate: AccuracyGate? = nil, shows: ShownContent, hirerAnnotations: [AnnotationRule],
+        accuracyGate: AccuracyGate? = nil, send: SendRule = .everyDelivered, shows: ShownContent, hirerAnnotations: [AnnotationRule],
         helperAnnotations: [AnnotationRule]
     ) {
         self.tier = tier
@@ -59,6 +62,7 @@ public struct StatePolicy: Hashable, Sendable {
         self.distanceFilter = distanceFilter
         self.delivery = delivery
         self.accuracyGate = accuracyGate
+        self.send = send
         self.shows = shows
         self.hirerAnnotations = hirerAnnotations
         self.helperAnnotations = helperAnnotations

@@ -67,7 +67,7 @@ struct BatchCommandTests {
                 ))
             #expect(
                 r.stdout.contains(
-                    "note: the baseline was measured with policy seed (file version 2), this run with chatty (file version 2)"))
+                    "note: the baseline was measured with policy seed (file version 3), this run with chatty (file version 3)"))
             #expect(r.stdout.contains(": FAILED\n"))
             let last = r.stderr.split(separator: "\n").last.map(String.init) ?? ""
             #expect(

@@ -177,7 +177,7 @@ struct PolicyEndToEndTests {
         let json = try Run(["policy", "show", "-f", "json"])
         let path = try temp(json.stdout)
         let check = try Run(["policy", "validate", path])
-        #expect(check.status == 0 && check.stdout == "\(path): valid policy 'seed' (version 2), 0 cells differ from the seed\n")
+        #expect(check.status == 0 && check.stdout == "\(path): valid policy 'seed' (version 3), 0 cells differ from the seed\n")
         #expect(try Run(["policy", "diff", "seed", path]).stdout == "no differences\n")
     }
 
@@ -208,6 +208,37 @@ struct PolicyEndToEndTests {
                 """)
         let s = try Run(["policy", "show", "--policy", path, "--format", "markdown"])
         #expect(s.stdout.contains("| 160 m | Android fused: interval 10 s, min update 10 s (implicit) | ≤ 150 m; none: delivered |"))
+    }
+
+    @Test("a version-3 file's send rules are shown, diffed, written by show --format json and validated")
+    func send() throws {
+        let path = try temp(
+            #"""
+            {"format": "tracekit-policy", "version": 3, "name": "dr", "states": {
+              "enRoute": {"send": {"rule": "deadReckoning"}},
+              "inTask": {"send": {"rule": "deadReckoning", "thresholdMetres": 250, "heartbeatSeconds": 120}}}}
+            """#)
+        let d = try Run(["policy", "diff", "seed", path])
+        #expect(
+            d.stdout == """
+                En Route: send every delivered fix → dead reckoning at the state's distance filter, heartbeat 30 s
+                In Task: send every delivered fix → dead reckoning 250 m, heartbeat 120 s
+
+                """)
+        let s = try Run(["policy", "show", "--policy", path, "--format", "markdown"])
+        #expect(s.stdout.contains("| Delivery | Accuracy gate | Send | Hirer sees |"))
+        #expect(s.stdout.contains("| Core Location | none | dead reckoning 30 m (the state's distance filter), heartbeat 30 s |"))
+        #expect(s.stdout.contains("| Core Location | none | dead reckoning 250 m, heartbeat 120 s |"))
+        #expect(s.stdout.contains("| Core Location | none | every delivered fix |"))  // At Pickup
+        let json = try temp(try Run(["policy", "show", "--policy", path, "-f", "json"]).stdout)
+        #expect(try Run(["policy", "validate", json]).stdout == "\(json): valid policy 'dr' (version 3), 2 cells differ from the seed\n")
+        #expect(try Run(["policy", "diff", path, json]).stdout == "no differences\n")
+        let refused = try temp(#"{"format": "tracekit-policy", "version": 2, "states": {"enRoute": {"send": {"rule": "deadReckoning"}}}}"#)
+        let r = try Run(["policy", "validate", refused])
+        #expect(
+            r.status == 65
+                && r.stderr == "tracekit: \(refused):1:76: states.enRoute.send: a send rule needs version 3; this file declares version 2\n"
+        )
     }
 
     @Test(

@@ -260,6 +260,28 @@ struct ReplayCommandTests {
                 ))
     }
 
+    @Test("--send deadReckoning:30 (and in a policy file) replays end to end; a bad rule is a usage error")
+    func send() throws {
+        let ride = ["replay", "--scenario", "Traces/trips/ride/ride.scenario.json", "--format", "json"]
+        for flags in [["--send", "deadReckoning:30"], ["--send", "deadReckoning"], ["--send", "everyDelivered"]] {
+            let r = try Run(ride + flags)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(flags): exit \(r.status), \(r.stderr)")
+            #expect(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) is [String: Any])
+        }
+        let dir = try tempDir()
+        let policy = dir.appendingPathComponent("dr.json").path
+        try #"{"format": "tracekit-policy", "version": 3, "name": "dr", "states": {"enRoute": {"send": {"rule": "deadReckoning"}}}}"#
+            .write(toFile: policy, atomically: true, encoding: .utf8)
+        let p = try Run(ride + ["--policy", policy])
+        #expect(p.status == 0 && p.stderr.isEmpty, "\(p.stderr)")
+        let bad = try Run(["replay", "Traces/georust-garmin-activity.gpx", "--send", "deadReckoning:0"])
+        #expect(bad.status == 64 && bad.stdout.isEmpty)
+        #expect(
+            bad.stderr
+                == "tracekit: '--send': '0' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30\nSee 'tracekit --help'.\n"
+        )
+    }
+
     @Test(
         "phone flag errors",
         arguments: [
@@ -289,7 +311,7 @@ struct ReplayCommandTests {
         for option in [
             "--scenario", "--category", "--pickup", "--dropoff", "--timeline", "--hirer", "--delegate", "--policy", "--energy-profile",
             "--format",
-            "--emulate-accuracy", "--tau", "--seed", "--smooth", "--delivery",
+            "--emulate-accuracy", "--tau", "--seed", "--smooth", "--delivery", "--send",
         ] {
             #expect(r.stdout.contains(option))
         }

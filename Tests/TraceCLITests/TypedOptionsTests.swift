@@ -68,7 +68,8 @@ struct TypedOptionsTests {
         #expect(r.inputs.smooth.travelMode == .bike && r.inputs.delivery == .androidFused(interval: 10, minUpdateInterval: nil))
         #expect(
             r.inputs.pickup == (try Coordinate(latitude: -33.9, longitude: 151.2)) && r.inputs.category == RequestCategory(named: "ride"))
-        #expect(r.inputs.reading.utcOffset?.seconds == -18_000 && r.inputs.reading.readOptions.columns == ["latitude": "1", "longitude": "2"])
+        #expect(
+            r.inputs.reading.utcOffset?.seconds == -18_000 && r.inputs.reading.readOptions.columns == ["latitude": "1", "longitude": "2"])
         #expect(r.inputs.reading.format == .csv && r.inputs.receiverRadio == .off && r.svg?.path == "out.svg" && r.inputs.handedOff)
         #expect(r.inputs.timeline?.entries.map(\.state) == [.accepted, .enRoute])  // validated: accepted inferred before
         #expect(r.inputs.phone.accuracyEmulation == .gaussMarkov(tau: 12.5) && r.inputs.phone.seed == 7)
@@ -111,6 +112,65 @@ struct TypedOptionsTests {
         ])
     func replayErrors(arguments: [String], expected: String) {
         #expect(message(ReplayCommand.spec, arguments + ["t.gpx"]) == expected)
+    }
+
+    @Test(
+        "--send: a send rule by its policy-file name, on replay, compare and batch, into ReplayOptions.send",
+        arguments: [
+            ("everyDelivered", SendRule.everyDelivered),
+            ("deadReckoning", .deadReckoning(thresholdMetres: nil, heartbeatSeconds: 30)),
+            ("deadReckoning:30", .deadReckoning(thresholdMetres: 30, heartbeatSeconds: 30)),
+            ("deadReckoning:12.5,90", .deadReckoning(thresholdMetres: 12.5, heartbeatSeconds: 90)),
+            ("deadReckoning:100000,86400", .deadReckoning(thresholdMetres: 100_000, heartbeatSeconds: 86_400)),
+        ])
+    func send(text: String, rule: SendRule) throws {
+        let r = try parse(ReplayCommand.spec, ["--send", text, "t.gpx"]).get()
+        #expect(r.inputs.send == rule)
+        #expect(try r.inputs.replayOptions().send == rule)
+        let c = try parse(CompareCommand.spec, ["--send", text, "--policy", "seed", "--policy", "seed", "t.gpx"]).get()
+        #expect(try c.inputs.replayOptions().send == rule)
+        let b = try parse(BatchCommand.spec, ["--send", text, "Traces/"]).get()
+        #expect(try b.inputs.replayOptions().send == rule)
+        // Without the option every state's own rule applies.
+        #expect(try parse(ReplayCommand.spec, ["t.gpx"]).get().inputs.replayOptions().send == nil)
+        #expect(try parse(BatchCommand.spec, ["Traces/"]).get().inputs.replayOptions().send == nil)
+    }
+
+    @Test(
+        "bad values of --send name the option and what is wrong",
+        arguments: [
+            ("deadReckoning:abc", "'--send': 'abc' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30"),
+            ("deadReckoning:0", "'--send': '0' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30"),
+            ("deadReckoning:-1", "'--send': '-1' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30"),
+            ("deadReckoning:100001", "'--send': '100001' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30"),
+            ("deadReckoning:inf", "'--send': 'inf' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30"),
+            (
+                "deadReckoning:30,",
+                "'--send': 'deadReckoning:30,' has no HEARTBEAT after the comma; give seconds above 0 and at most 86400, e.g. deadReckoning:30,60"
+            ),
+            (
+                "deadReckoning:30,0",
+                "'--send': '0' is not a heartbeat in seconds above 0 and at most 86400, e.g. deadReckoning:30,60"
+            ),
+            (
+                "deadReckoning:30,x",
+                "'--send': 'x' is not a heartbeat in seconds above 0 and at most 86400, e.g. deadReckoning:30,60"
+            ),
+            (
+                "deadReckoning:",
+                "'--send': 'deadReckoning:' has no METRES after the colon; write deadReckoning alone for each state's distance filter"
+            ),
+            (
+                "deadReckoning:30,60,5",
+                "'--send': 'deadReckoning:30,60,5' has more than METRES and HEARTBEAT; write deadReckoning:METRES,HEARTBEAT"
+            ),
+            ("pigeon", "'--send' takes everyDelivered or deadReckoning[:METRES[,HEARTBEAT]], not 'pigeon'"),
+            ("everyDelivered:5", "'--send' takes everyDelivered or deadReckoning[:METRES[,HEARTBEAT]], not 'everyDelivered:5'"),
+            ("", "'--send' takes everyDelivered or deadReckoning[:METRES[,HEARTBEAT]], not ''"),
+        ])
+    func sendErrors(text: String, expected: String) {
+        #expect(message(ReplayCommand.spec, ["--send", text, "t.gpx"]) == expected)
+        #expect(message(BatchCommand.spec, ["--send", text, "Traces/"]) == expected)
     }
 
     @Test("bad values of batch and smooth")

@@ -96,6 +96,104 @@ struct PolicyFileTests {
     }
 
     @Test(
+        "version 3: every send rule reads, writes back, shows and diffs",
+        arguments: [
+            (#"{"rule": "everyDelivered"}"#, SendRule.everyDelivered, "every delivered fix", "every delivered fix"),
+            (
+                #"{"rule": "deadReckoning"}"#, .deadReckoning(thresholdMetres: nil, heartbeatSeconds: 30),
+                "dead reckoning at the state's distance filter, heartbeat 30 s",
+                "dead reckoning 13 m (the state's distance filter), heartbeat 30 s"
+            ),
+            (
+                #"{"rule": "deadReckoning", "thresholdMetres": null, "heartbeatSeconds": 90}"#,
+                .deadReckoning(thresholdMetres: nil, heartbeatSeconds: 90),
+                "dead reckoning at the state's distance filter, heartbeat 90 s",
+                "dead reckoning 13 m (the state's distance filter), heartbeat 90 s"
+            ),
+            (
+                #"{"rule": "deadReckoning", "thresholdMetres": 42.5}"#, .deadReckoning(thresholdMetres: 42.5, heartbeatSeconds: 30),
+                "dead reckoning 42.5 m, heartbeat 30 s", "dead reckoning 42.5 m, heartbeat 30 s"
+            ),
+            (
+                #"{"rule": "deadReckoning", "thresholdMetres": 100000, "heartbeatSeconds": 86400}"#,
+                .deadReckoning(thresholdMetres: 100_000, heartbeatSeconds: 86_400),
+                "dead reckoning 100000 m, heartbeat 86400 s", "dead reckoning 100000 m, heartbeat 86400 s"
+            ),
+        ])
+    func sendRules(json: String, rule: SendRule, summary: String, cell: String) throws {
+        let p = try load(
+            """
+            {"format": "tracekit-policy", "version": 3, "states": {"atPickup": {"send": \(json)}}}
+            """)
+        #expect(p[.atPickup].send == rule)
+        #expect(p[.atPickup].send.key == (rule == .everyDelivered ? "everyDelivered" : "deadReckoning"))
+        var others = p
+        others[.atPickup].send = .everyDelivered
+        others.name = SharingPolicy.seed.name
+        #expect(others == SharingPolicy.seed)  // nothing else changed
+        #expect(try load(JSONWriter.string(p.fileJSON)) == p)
+        #expect(
+            try load(
+                JSONWriter.string(
+                    .object([
+                        ("format", .string("tracekit-policy")), ("version", .number(3)),
+                        ("states", .object([("atPickup", .object([("send", rule.fileJSON)]))])),
+                    ]))) == p)
+        #expect(rule.summary == summary)
+        #expect(p.tableRows[FulfilmentState.atPickup.rawValue][7] == cell)
+        #expect(SharingPolicy.tableHeader[7] == "Send")
+        #expect(
+            SharingPolicy.seed.differences(to: p) == (rule == .everyDelivered ? [] : ["At Pickup: send every delivered fix → \(summary)"]))
+    }
+
+    @Test("a dead-reckoning rule's threshold: its own, or the state's distance filter; none for every delivered fix")
+    func sendThreshold() {
+        var row = SharingPolicy.seed[.enRoute]
+        #expect(row.send == .everyDelivered && SendRule.everyDelivered.thresholdMetres(in: row) == nil)
+        #expect(SendRule.deadReckoning(thresholdMetres: nil, heartbeatSeconds: 30).thresholdMetres(in: row) == 30)
+        row.distanceFilter = 75
+        #expect(SendRule.deadReckoning(thresholdMetres: nil, heartbeatSeconds: 30).thresholdMetres(in: row) == 75)
+        #expect(SendRule.deadReckoning(thresholdMetres: 12, heartbeatSeconds: 30).thresholdMetres(in: row) == 12)
+        #expect(SendRule.defaultHeartbeatSeconds == 30 && SendRule.keys == ["everyDelivered", "deadReckoning"])
+        // The seed sends every delivered fix in every state.
+        #expect(FulfilmentState.allCases.allSatisfy { SharingPolicy.seed[$0].send == .everyDelivered })
+    }
+
+    @Test("a policy with send rules in several states written as a file (version 3) reads back equal")
+    func sendRoundTrip() throws {
+        var p = SharingPolicy.seed
+        p.name = "dead reckoning"
+        p[.enRoute].send = .deadReckoning(thresholdMetres: nil, heartbeatSeconds: 30)
+        p[.atPickup].send = .deadReckoning(thresholdMetres: 8, heartbeatSeconds: 15.5)
+        p[.inTask].send = .deadReckoning(thresholdMetres: 250, heartbeatSeconds: 600)
+        let file = p.fileJSON
+        #expect(file["version"]?.kind == .number(3) && SharingPolicy.fileVersion == 3)
+        // Every state carries its rule, the seed's included.
+        for state in FulfilmentState.allCases {
+            #expect(file["states"]?[state.key]?["send"]?["rule"] != nil)
+        }
+        #expect(file["states"]?["enRoute"]?["send"]?["thresholdMetres"]?.kind == .null)
+        let back = try load(JSONWriter.string(file))
+        #expect(back == p && back[.atPickup].send == .deadReckoning(thresholdMetres: 8, heartbeatSeconds: 15.5))
+    }
+
+    @Test("version 2 files still read (every delivered fix is sent); a send rule in one names the version it needs")
+    func versionTwo() throws {
+        let p = try load(
+            """
+            {"format": "tracekit-policy", "version": 2, "name": "old",
+             "states": {"enRoute": {"distanceFilterMetres": 50, "delivery": {"model": "distanceOrTime", "intervalSeconds": 60}}}}
+            """)
+        #expect(p[.enRoute].distanceFilter == 50 && p[.enRoute].delivery == .distanceOrTime(interval: 60))
+        #expect(FulfilmentState.allCases.allSatisfy { p[$0].send == .everyDelivered })
+        #expect(
+            try load(#"{"format": "tracekit-policy", "version": 1}"#)
+                == {
+                    var s = SharingPolicy.seed; s.name = "unnamed"; return s
+                }())
+    }
+
+    @Test(
         "bad files name the place, the field and why",
         arguments: [
             ("{", "p.json:1:2: expected a string key"),
@@ -112,9 +210,14 @@ struct PolicyFileTests {
                 "p.json:1:75: states.inTask.tier: unknown tier \"precise\"; expected one of off, threeKilometers, kilometer, hundredMeters, nearestTenMeters, best, bestForNavigation"
             ),
             (
-                "{\"format\": \"tracekit-policy\", \"version\": 3}",
-                "p.json:1:42: version: unsupported version 3; this TraceKit reads versions 1 and 2"
+                "{\"format\": \"tracekit-policy\", \"version\": 4}",
+                "p.json:1:42: version: unsupported version 4; this TraceKit reads versions 1 to 3"
             ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 2.5}",
+                "p.json:1:42: version: unsupported version 2.5; this TraceKit reads versions 1 to 3"
+            ),
+            ("{\"format\": \"tracekit-policy\"}", "p.json:1:1: version: missing; this TraceKit reads versions 1 to 3"),
             ("{\"version\": 1}", "p.json:1:1: format: missing; a policy file starts with \"format\": \"tracekit-policy\""),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"atPickup\": {\"frameMetres\": 0}}}",
@@ -187,6 +290,70 @@ struct PolicyFileTests {
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 1, \"name\": \"a\\nb\"}",
                 "p.json:1:53: name: must not contain control characters (line breaks, tabs)"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 2, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"everyDelivered\"}}}}",
+                "p.json:1:76: states.enRoute.send: a send rule needs version 3; this file declares version 2"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"everyDelivered\"}}}}",
+                "p.json:1:76: states.enRoute.send: a send rule needs version 3; this file declares version 1"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": \"deadReckoning\"}}}",
+                "p.json:1:76: states.enRoute.send: expected an object with a \"rule\", found a string"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {}}}}",
+                "p.json:1:76: states.enRoute.send.rule: missing; expected one of everyDelivered, deadReckoning"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"sometimes\"}}}}",
+                "p.json:1:85: states.enRoute.send.rule: unknown rule \"sometimes\"; expected one of everyDelivered, deadReckoning"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": 1}}}}",
+                "p.json:1:85: states.enRoute.send.rule: expected a string, found a number"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"everyDelivered\", \"heartbeatSeconds\": 30}}}}",
+                "p.json:1:123: states.enRoute.send.heartbeatSeconds: unknown member; expected one of rule"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"metres\": 30}}}}",
+                "p.json:1:112: states.enRoute.send.metres: unknown member; expected one of rule, thresholdMetres, heartbeatSeconds"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"thresholdMetres\": 0}}}}",
+                "p.json:1:121: states.enRoute.send.thresholdMetres: must be greater than 0 and at most 100000 metres, got 0"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"thresholdMetres\": 100001}}}}",
+                "p.json:1:121: states.enRoute.send.thresholdMetres: must be greater than 0 and at most 100000 metres, got 100001"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"thresholdMetres\": \"30\"}}}}",
+                "p.json:1:121: states.enRoute.send.thresholdMetres: expected a number of metres, found a string"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"heartbeatSeconds\": 0}}}}",
+                "p.json:1:122: states.enRoute.send.heartbeatSeconds: must be greater than 0 and at most 86400 seconds, got 0"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"heartbeatSeconds\": 86401}}}}",
+                "p.json:1:122: states.enRoute.send.heartbeatSeconds: must be greater than 0 and at most 86400 seconds, got 86401"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"heartbeatSeconds\": null}}}}",
+                "p.json:1:122: states.enRoute.send.heartbeatSeconds: expected a number of seconds, found null"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"accepted\": {\"send\": {\"rule\": \"deadReckoning\"}}}}",
+                "p.json:1:77: states.accepted.send: a deadReckoning rule needs location, but the state's tier is off: nothing is sent there"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"tier\": \"off\", \"annotations\": {\"hirer\": [], \"helper\": []}, \"send\": {\"rule\": \"deadReckoning\", \"thresholdMetres\": 30}}}}",
+                "p.json:1:135: states.enRoute.send: a deadReckoning rule needs location, but the state's tier is off: nothing is sent there"
             ),
         ])
     func errors(text: String, message: String) {
