@@ -68,6 +68,8 @@ struct Engine<Observer: ReplayObserver> {
     private var phones: [PhoneModel] = []
     var afterCancellation = 0
     private var lastPosition: [Coordinate?] = [nil, nil, nil]
+    /// What each phone sent last in the current state (its last two updates), for the send rule.
+    private var lastSent = RoleTable<ViewPair?>(repeating: nil)
     private var lastTime = [Int64](repeating: .min, count: 3)
     var outOfOrder: [Int] = []
 
@@ -235,6 +237,7 @@ struct Engine<Observer: ReplayObserver> {
         advanceViews(before: t)
         guard let (left, action) = timeline.handle(event, at: t, provenance: provenance, detail: detail) else { return }
         meters.close(left, at: t)
+        lastSent = RoleTable(repeating: nil)  // a state's first delivered fix is always sent
         if !action.cancelled { meters.enter(action.state) }
         for role in Role.allCases where meters.takesPart(role) {
             let tier = phones[role.rawValue].apply(action)
@@ -297,15 +300,15 @@ struct Engine<Observer: ReplayObserver> {
             if outcome.delivered {
                 meters[state, role].delivered += 1
                 meters[energyOf: role].deliverFix()
-                let sends = phones[r].use == .shares
                 // What the viewers receive is the phone's reported position (emulated, smoothed);
                 // the display error below is measured from the raw fix, the truth.
                 let shown = outcome.coordinate
+                let update = ViewUpdate(coordinate: shown, time: clock, speed: fix.speed, course: .nan)
+                let sends = phones[r].use == .shares && sendRuleSends(update, role: role, state: state)
                 var forwarded = RoleSet()
                 if sends {
                     meters[state, role].sent += 1
                     meters[energyOf: role].send(at: now)
-                    let update = ViewUpdate(coordinate: shown, time: clock, speed: fix.speed, course: .nan)
                     // Realistic: the update leaves the phone when the radio has sent it (after a
                     // promotion from idle, or behind a transmission in progress), as the battery
                     // model's radio scheduled it.
@@ -332,6 +335,35 @@ struct Engine<Observer: ReplayObserver> {
         }
         if !realistic { views.sample(sender: role, truth: c, at: clock, viewers: viewers, into: &meters[state, role]) }
         if recorder != nil { record(state: state, at: now) }
+    }
+
+    /// Whether the send rule in force (``ReplayOptions/send``, else the state's
+    /// ``TraceSharing/StatePolicy/send``) sends `update`, a delivered fix of `role`'s phone, which
+    /// shares in `state`; a sent update becomes the phone's last sent.
+    ///
+    /// Dead reckoning: the phone predicts what a viewer draws at the fix's time from the updates
+    /// it sent before in this state (the viewer model in force, ``ReplayOptions/viewer``, without
+    /// the network: the phone cannot know an update's fate), and sends when the prediction is more
+    /// than the threshold from the fix, or the heartbeat has passed since its last send, or it has
+    /// sent nothing yet in this state.
+    @inline(__always)
+    private mutating func sendRuleSends(_ update: ViewUpdate, role: Role, state: FulfilmentState) -> Bool {
+        let rule = options.send ?? options.policy[state].send
+        if case .deadReckoning(_, let heartbeat) = rule, let pair = lastSent[role],
+            let threshold = rule.thresholdMetres(in: options.policy[state])
+        {
+            let predicted = options.viewer.draw(pair, at: update.time, geodesic: geodesic)
+            let due = Double(update.time &- pair.last.time) / 1e9 >= heartbeat
+            guard due || TangentPlane.distance(from: predicted, to: update.coordinate, fallback: geodesic) > threshold else {
+                return false
+            }
+        }
+        if lastSent[role] == nil {
+            lastSent[role] = ViewPair(last: update, previous: nil)
+        } else {
+            lastSent[role]!.accept(update)
+        }
+        return true
     }
 
     /// The picture's series sample and, at a state's first fix, its map frames.

@@ -1,0 +1,100 @@
+import Foundation
+import TestSupport
+import Testing
+import TraceDomain
+import TraceIO
+import TraceSharing
+
+@testable import TraceReplay
+
+/// The dead-reckoning send rule (README, "Sending: the dead-reckoning rule"), counted by hand.
+@Suite("Replay: the dead-reckoning send rule")
+struct SendRuleTests {
+    struct Collect: ReplayObserver {
+        var sent: [Int] = []
+        mutating func delivered(_ u: DeliveredUpdate) {
+            if u.sent { sent.append(Int(u.time.seconds(since: Timestamp.parseISO8601(time(0))!.timestamp).rounded())) }
+        }
+    }
+
+    /// Sends of the helper, in seconds after the start, with every fix delivered (filter 0) in
+    /// En Route, an extrapolating viewer that runs for 60 s, and `rule` for every state.
+    func sends(_ points: [P], rule: SendRule, viewer: ViewerModel = .extrapolate(maximumSeconds: 60)) throws -> (
+        times: [Int], result: ReplayResult
+    ) {
+        var spec = ScenarioSpec()
+        spec.timeline = try timeline([(.accepted, 0), (.enRoute, 0)])
+        spec.pickup = Sourced(try .init(latitude: 48, longitude: 8), .flag)
+        var o = ReplayOptions()
+        o.policy[.enRoute].distanceFilter = 0
+        o.viewer = viewer
+        o.send = rule
+        var seen = Collect()
+        let r = try Replay.run([TraceInput(path: try temp(gpx([(nil, points)])))], scenario: spec, options: o, observer: &seen)
+        return (seen.sent, r)
+    }
+
+    @Test("a straight constant-speed track: the first fix, the one that gives the viewer a velocity, then only heartbeats")
+    func straight() throws {
+        // 10 m/s north for 120 s. Fixes 1–3 are within 30 m of fix 0 (which alone gives no
+        // velocity: the marker stays); fix 4 is 40 m off and is sent. From then on the last two
+        // sent updates give 10 m/s north and the marker is where the phone is: only the 30 s
+        // heartbeat sends (at 34, 64, 94 s).
+        let points = line(from: P(north: 0, east: 0, t: 0), count: 121, stepNorth: 10, dt: 1)
+        let (times, r) = try sends(points, rule: .deadReckoning(thresholdMetres: 30, heartbeatSeconds: 30))
+        #expect(times == [0, 4, 34, 64, 94, 124].filter { $0 <= 120 })
+        let m = r.cell(.enRoute, .helper)
+        #expect(m.deliveredFixes == 121 && m.sentUpdates == 5)  // delivered and sent stay apart
+        // Every delivered fix sent without the rule.
+        #expect(try sends(points, rule: .everyDelivered).times.count == 121)
+    }
+
+    @Test("a zig-zag: a send at each turn, none along the legs")
+    func zigzag() throws {
+        // 20 s east, 20 s north, 20 s east, 20 s north, at 10 m/s; threshold 15 m, heartbeat 60 s.
+        var points: [P] = []
+        var north = 0.0, east = 0.0
+        for t in 0...80 {
+            points.append(P(north: north, east: east, t: t))
+            if (t / 20) % 2 == 0 { east += 10 } else { north += 10 }
+        }
+        let (times, _) = try sends(points, rule: .deadReckoning(thresholdMetres: 15, heartbeatSeconds: 60))
+        // The start (0, then 2: the first velocity), then right after each turn at 20, 40 and 60 s:
+        // 2 s after the turn the marker, still going the old way, is 28 m off (1 s: 14 m).
+        #expect(times.first == 0)
+        for turn in [20, 40, 60] {
+            #expect(times.contains { $0 > turn && $0 <= turn + 3 }, "a send after the turn at \(turn) s: \(times)")
+        }
+        // Along the legs, away from the turns, nothing is sent.
+        let quiet = times.filter { t in ![0, 20, 40, 60].contains { t >= $0 && t <= $0 + 6 } }
+        #expect(quiet.isEmpty, "\(times)")
+    }
+
+    @Test("dead reckoning under the last-position viewer: a distance rule on sends, with the state's distance filter by default")
+    func lastViewer() throws {
+        // The viewer keeps the last position, so the phone sends when 20 m (En Route's filter set
+        // to 20 below; nil threshold takes it) from the last sent: every third fix of a 10 m/s walk
+        // would be 30 m: sent at 0, 3, 6, … (> 20 m: the third fix).
+        let points = line(from: P(north: 0, east: 0, t: 0), count: 31, stepNorth: 10, dt: 1)
+        var spec = ScenarioSpec()
+        spec.timeline = try timeline([(.accepted, 0), (.enRoute, 0)])
+        spec.pickup = Sourced(try .init(latitude: 48, longitude: 8), .flag)
+        var o = ReplayOptions()
+        o.policy[.enRoute].distanceFilter = 0
+        o.viewer = .last
+        o.policy[.enRoute].send = .deadReckoning(thresholdMetres: 20, heartbeatSeconds: 600)
+        var seen = Collect()
+        _ = try Replay.run([TraceInput(path: try temp(gpx([(nil, points)])))], scenario: spec, options: o, observer: &seen)
+        #expect(seen.sent == Array(stride(from: 0, through: 30, by: 3)))
+    }
+
+    @Test("fewer sends cost less energy: the radio is charged for the sends the rule lets through")
+    func energy() throws {
+        let points = line(from: P(north: 0, east: 0, t: 0), count: 121, stepNorth: 10, dt: 1)
+        let every = try sends(points, rule: .everyDelivered).result
+        let reckoned = try sends(points, rule: .deadReckoning(thresholdMetres: 30, heartbeatSeconds: 30)).result
+        let e0 = every.energy.first { $0.role == .helper }!.estimate, e1 = reckoned.energy.first { $0.role == .helper }!.estimate
+        #expect(e0.sent == 121 && e1.sent == 5 && e1.radio.totalJoules < e0.radio.totalJoules)
+        #expect(e1.fixesJoules == e0.fixesJoules)  // delivered fixes are the OS's, whatever is sent
+    }
+}
