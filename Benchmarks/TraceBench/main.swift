@@ -414,15 +414,29 @@ if bench.filter.map({ "KML read".contains($0) || $0.contains("KML") }) ?? true {
 do {
     let n = 1_000_000 / scale
     let path = "/tmp/tracekit-bench-\(n).gpx"
-    let replay = bench.measure("replay end to end (Replay.run, inferred scenario), 1M-point GPX", items: n) {
+    /// One replay of the file, its raw fixes checked; the ideal view (no network, the marker at
+    /// the last position: TraceKit's view before the network model) is the same-run baseline of
+    /// the realistic network with an extrapolating viewer.
+    func replay(_ spec: ScenarioSpec, network: NetworkModel, viewer: ViewerModel) -> Double {
         var options = ReplayOptions()
         options.tracekitVersion = "bench"
-        let r = try! Replay.run([TraceInput(path: path)], scenario: ScenarioSpec(), options: options)
+        options.network = network
+        options.viewer = viewer
+        let r = try! Replay.run([TraceInput(path: path)], scenario: spec, options: options)
         let raw = r.roleTotals.reduce(0) { $0 + $1.rawFixes }
         precondition(raw == n, "replay read \(raw) fixes")
         return r.energy.reduce(0.0) { $0 + $1.estimate.totalJoules }
     }
-    if let replay { print("  replay: \(fmt(1e9 / replay.median / 1e6, 2)) M fixes per second (one core)") }
+    let realistic = (network: NetworkModel.realistic, viewer: ViewerModel.extrapolate(maximumSeconds: ViewerModel.defaultExtrapolationSeconds))
+    let ideal = bench.measure("replay end to end (Replay.run, inferred scenario, ideal view), 1M-point GPX", items: n) {
+        replay(ScenarioSpec(), network: .ideal, viewer: .last)
+    }
+    if let ideal { print("  replay: \(fmt(1e9 / ideal.median / 1e6, 2)) M fixes per second (one core)") }
+    let real = bench.measure("replay end to end (Replay.run, inferred scenario, realistic network, extrapolating viewer), 1M-point GPX", items: n) {
+        replay(ScenarioSpec(), network: realistic.network, viewer: realistic.viewer)
+    }
+    // Issue 19's target: the realistic view at least 90 % of the ideal one's speed (a ratio of time ≤ 1.11).
+    bench.ratio("replay realistic view / ideal view (inferred scenario)", real, over: ideal)
 
     // The same file with a complete scenario (pickup, dropoff, timeline given): one pass. The
     // timeline spreads the 11.6 days of 1 Hz fixes over every state, so every gate is exercised.
@@ -434,15 +448,16 @@ do {
     let entries = [(FulfilmentState.accepted, 0), (.enRoute, 1), (.atPickup, 2), (.inTask, 3), (.awaitingPayment, 10), (.completed, 11)]
         .map { TimelineEntry(state: $0.0, time: Timestamp(nanoseconds: start + Int64($0.1) * day), provenance: .flag) }
     spec.timeline = Sourced(try! TimelineEntry.validated(entries), .flag)
-    let single = bench.measure("replay end to end (Replay.run, complete scenario: one pass), 1M-point GPX", items: n) {
-        var options = ReplayOptions()
-        options.tracekitVersion = "bench"
-        let r = try! Replay.run([TraceInput(path: path)], scenario: spec, options: options)
-        let raw = r.roleTotals.reduce(0) { $0 + $1.rawFixes }
-        precondition(raw == n, "replay read \(raw) fixes")
-        return r.energy.reduce(0.0) { $0 + $1.estimate.totalJoules }
+    let single = bench.measure("replay end to end (Replay.run, complete scenario: one pass, ideal view), 1M-point GPX", items: n) {
+        replay(spec, network: .ideal, viewer: .last)
     }
     if let single { print("  replay, one pass: \(fmt(1e9 / single.median / 1e6, 2)) M fixes per second (one core)") }
+    let singleReal = bench.measure(
+        "replay end to end (Replay.run, complete scenario: one pass, realistic network, extrapolating viewer), 1M-point GPX", items: n
+    ) {
+        replay(spec, network: realistic.network, viewer: realistic.viewer)
+    }
+    bench.ratio("replay realistic view / ideal view (one pass)", singleReal, over: single)
 }
 
 // MARK: Trace reading: CSV (1 M rows lat,lon,ISO time,accuracy ≈ 48 MB) against a C strtod loop.

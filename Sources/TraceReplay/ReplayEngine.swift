@@ -349,7 +349,8 @@ struct Engine<Observer: ReplayObserver> {
     @inline(__always)
     private mutating func sendRuleSends(_ update: ViewUpdate, role: Role, state: FulfilmentState) -> Bool {
         let rule = options.send ?? options.policy[state].send
-        if case .deadReckoning(_, let heartbeat) = rule, let pair = lastSent[role],
+        guard case .deadReckoning(_, let heartbeat) = rule else { return true }
+        if let pair = lastSent[role],
             let threshold = rule.thresholdMetres(in: options.policy[state])
         {
             let predicted = options.viewer.draw(pair, at: update.time, geodesic: geodesic)
@@ -358,11 +359,7 @@ struct Engine<Observer: ReplayObserver> {
                 return false
             }
         }
-        if lastSent[role] == nil {
-            lastSent[role] = ViewPair(last: update, previous: nil)
-        } else {
-            lastSent[role]!.accept(update)
-        }
+        lastSent[role] = options.viewer.accept(update, after: lastSent[role], geodesic: geodesic)
         return true
     }
 

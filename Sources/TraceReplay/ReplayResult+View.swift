@@ -1,5 +1,6 @@
 public import TraceEnergy
 public import TraceJSON
+public import TraceSharing
 
 /// How a replay modelled the other party's view: the network, its seed, the viewer.
 public struct ViewSettings: Hashable, Sendable {
@@ -11,6 +12,8 @@ public struct ViewSettings: Hashable, Sendable {
     /// The seed of the network's draws (the replay's seed, ``ReplayOptions/phone``).
     public var seed: UInt64
     public var viewer: ViewerModel
+    /// The send rule that replaced every state's (``ReplayOptions/send``); nil: the policy's.
+    public var send: SendRule?
 
     /// The settings of a replay with `options`.
     public init(_ options: ReplayOptions) {
@@ -19,9 +22,14 @@ public struct ViewSettings: Hashable, Sendable {
         profileName = options.energyProfile.name
         seed = options.phone.seed
         viewer = options.viewer
+        send = options.send
     }
 
-    public init(network: NetworkModel, networkProfile: NetworkProfile, profileName: String, seed: UInt64, viewer: ViewerModel) {
+    public init(
+        network: NetworkModel, networkProfile: NetworkProfile, profileName: String, seed: UInt64, viewer: ViewerModel,
+        send: SendRule? = nil
+    ) {
+        self.send = send
         self.network = network
         self.networkProfile = networkProfile
         self.profileName = profileName
@@ -30,9 +38,9 @@ public struct ViewSettings: Hashable, Sendable {
     }
 
     /// The view TraceKit measured before it modelled the network (ideal network, the marker at the
-    /// last received position): reports then leave the view out, so they are byte for byte what
-    /// they were.
-    public var isIdeal: Bool { network == .ideal && viewer == .last }
+    /// last received position, the policy's send rules): reports then leave the view out, so they
+    /// are byte for byte what they were.
+    public var isIdeal: Bool { network == .ideal && viewer == .last && send == nil }
 
     /// One line for reports, e.g. "network realistic (lte: uplink 35 ms, backend median 250 ms
     /// σ 0.5, loss 1 %), seed 20240501 · viewer extrapolates up to 30 s".
@@ -45,7 +53,7 @@ public struct ViewSettings: Hashable, Sendable {
             n =
                 "network realistic (\(profileName): uplink \(Self.ms(p.uplinkSeconds)), backend median \(Self.ms(p.backendMedianSeconds)) σ \(DecimalFormat.trimmed(p.backendSigma)), loss \(DecimalFormat.trimmed(p.lossProbability * 100)) %), seed \(seed)"
         }
-        return "\(n) · viewer \(viewer.summary)"
+        return "\(n) · viewer \(viewer.summary)" + (send.map { " · send \($0.summary) in every state" } ?? "")
     }
 
     private static func ms(_ s: Double) -> String { "\(DecimalFormat.trimmed((s * 1000).rounded())) ms" }
@@ -68,6 +76,7 @@ public struct ViewSettings: Hashable, Sendable {
         case .extrapolate(let s):
             members += [("viewer", .string("extrapolate")), ("extrapolationSeconds", .number(s))]
         }
+        if let send { members.append(("send", send.fileJSON)) }
         members.append(("summary", .string(summary)))
         return .object(members)
     }

@@ -48,11 +48,7 @@ struct Views {
 
     @inline(__always)
     private mutating func accept(_ u: ViewUpdate, at i: Int) {
-        if received[i] == nil {
-            received[i] = ViewPair(last: u, previous: nil)
-        } else {
-            received[i]!.accept(u)
-        }
+        received[i] = viewer.accept(u, after: received[i], geodesic: geodesic)
     }
 
     // MARK: Ideal
