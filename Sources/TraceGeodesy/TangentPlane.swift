@@ -95,8 +95,8 @@ public enum TangentPlane {
     /// Method: the inverse formula's offsets (Δn, Δe) along the planar azimuth (the initial
     /// azimuth plus half the meridian convergence) are turned back into Δφ and Δλ with the
     /// radii at the mean latitude; the mean latitude and the convergence depend on the end, so the
-    /// end is found by fixed-point iteration (four rounds: the change in the last is below 1e-12°
-    /// within the domain). ``inverseIfNear(from:to:)`` of the result gives back `distance` and
+    /// end is found by fixed-point iteration (three rounds; the step is at most 3e-4 of the Earth's
+    /// radius, so each round gains that factor). ``inverseIfNear(from:to:)`` of the result gives back `distance` and
     /// `azimuth` (the tests hold the distance to 1 µm), and the end is within 0.3 mm of Karney's
     /// direct geodesic (the tests compare with `geod_direct`).
     public static func destinationIfNear(from p: Coordinate, azimuth: Double, distance: Double) -> Coordinate? {
@@ -105,14 +105,23 @@ public enum TangentPlane {
         else { return nil }
         if distance == 0 { return p }
         let k = Double.pi / 180
+        // sin and cos of the azimuth and of the start's latitude once; the small angles of each
+        // round (half the convergence, half the latitude step) by their series to the 5th order
+        // (error below 1e-12 of the angle within the domain).
+        let sinA = sin(azimuth * k), cosA = cos(azimuth * k)
+        let sinP = sin(p.latitude * k), cosP = cos(p.latitude * k)
         var lat = p.latitude, lon = p.longitude
-        for _ in 0..<4 {
-            let mid = (p.latitude + lat) * 0.5
+        for _ in 0..<3 {
+            let half = (lat - p.latitude) * 0.5
+            let mid = p.latitude + half
+            let h = half * k, h2 = h * h
+            let sinMid = sinP * (1 - h2 / 2 + h2 * h2 / 24) + cosP * h * (1 - h2 / 6 + h2 * h2 / 120)
+            let d = 0.5 * _wrappedLongitudeDifference(p.longitude, lon) * sinMid * k  // half the convergence, radians
+            let d2 = d * d
+            let sinD = d * (1 - d2 / 6 + d2 * d2 / 120), cosD = 1 - d2 / 2 + d2 * d2 / 24
             let u = _D2(repeating: (mid * (1.0 / 90)) * (mid * (1.0 / 90)))
-            let halfConvergence = 0.5 * _wrappedLongitudeDifference(p.longitude, lon) * sin(mid * k)
-            let planar = (azimuth + halfConvergence) * k
-            lat = p.latitude + distance * cos(planar) / _metresPerDegreeLatitude(u)[0]
-            lon = p.longitude + distance * sin(planar) / _metresPerDegreeLongitude(u)[0]
+            lat = p.latitude + distance * (cosA * cosD - sinA * sinD) / _metresPerDegreeLatitude(u)[0]
+            lon = p.longitude + distance * (sinA * cosD + cosA * sinD) / _metresPerDegreeLongitude(u)[0]
         }
         guard abs(lat) <= maximumLatitude else { return nil }
         return Coordinate(uncheckedLatitude: lat, longitude: Coordinate.normalizedLongitude(lon))

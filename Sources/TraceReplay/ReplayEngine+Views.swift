@@ -20,7 +20,7 @@ extension Engine {
     mutating func advanceViews(before t: Int64) {
         guard options.network == .realistic, !timeline.cancelled else { return }
         let ct = meters.clock(t)
-        var viewers: RoleTable<RoleSet>?
+        var viewers: ViewerSets?
         while true {
             let tickDue = views.nextTick < ct
             // Ticks are taken in order, never behind the latest recording gap, so the trace time of
@@ -41,13 +41,13 @@ extension Engine {
     }
 
     /// Who sees each sender's location now (the relay's decision in the current state).
-    private func currentViewers() -> RoleTable<RoleSet> {
-        var t = RoleTable(repeating: RoleSet())
+    @inline(__always)
+    private func currentViewers() -> ViewerSets {
         let state = timeline.machine.state, handedOff = timeline.machine.request.pickupHandedOff
-        for r in Role.allCases {
-            t[r] = relay.viewers(ofLocationFrom: r, in: state, isRide: isRide, pickupHandedOff: handedOff)
-        }
-        return t
+        return ViewerSets(
+            hirer: relay.viewers(ofLocationFrom: .hirer, in: state, isRide: isRide, pickupHandedOff: handedOff),
+            helper: relay.viewers(ofLocationFrom: .helper, in: state, isRide: isRide, pickupHandedOff: handedOff),
+            delegate: relay.viewers(ofLocationFrom: .delegate, in: state, isRide: isRide, pickupHandedOff: handedOff))
     }
 
     /// Realistic network: `update`, sent at trace time `time`, leaves the sender's phone

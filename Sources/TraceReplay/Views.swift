@@ -132,11 +132,11 @@ struct Views {
     /// `state`: for each sender that has had a fix, what each viewer in `viewers[sender]` draws,
     /// its staleness now, its display error once the sender's truth at `time` is known.
     mutating func sampleTick(
-        at time: Int64, clock: Int64, state: FulfilmentState, viewers: RoleTable<RoleSet>, gap: Int64, meters: inout Meters
+        at time: Int64, clock: Int64, state: FulfilmentState, viewers: ViewerSets, gap: Int64, meters: inout Meters
     ) {
         for r in 0..<3 where truth[r].started {
-            let sender = Role(rawValue: r)!
-            let seen = viewers[sender]
+            let seen = viewers[r]
+            let sender = Self.role(r)
             guard seen.rawValue != 0 else { continue }
             let stopped = time &- truth[r].time > gap
             if stopped && !truth[r].pending.isEmpty { resolve(r, at: nil, meters: &meters) }
@@ -179,7 +179,7 @@ struct Views {
     /// Measures sender `r`'s pending samples against the truth: interpolated towards `next` (a
     /// later fix), or its last fix when `next` is nil.
     private mutating func resolve(_ r: Int, at next: (time: Int64, coordinate: Coordinate)?, meters: inout Meters) {
-        let sender = Role(rawValue: r)!
+        let sender = Self.role(r)
         let from = truth[r].coordinate, t0 = truth[r].time
         for p in truth[r].pending {
             var c = from
@@ -194,6 +194,9 @@ struct Views {
         }
         truth[r].pending.removeAll(keepingCapacity: true)
     }
+
+    /// The role of raw value `i` (0, 1, 2), without a failable init per tick.
+    @inline(__always) private static func role(_ i: Int) -> Role { i == 0 ? .hirer : i == 1 ? .helper : .delegate }
 
     /// A longitude difference wrapped to [-180, 180].
     private static func wrapped(_ d: Double) -> Double { d > 180 ? d - 360 : d < -180 ? d + 360 : d }
@@ -213,4 +216,15 @@ struct Views {
         var state: FulfilmentState
         var drawn: Coordinate
     }
+}
+
+/// Who sees each sender's location in a state (the relay's decision), by the sender's raw value:
+/// three role sets held inline, so a tick allocates nothing.
+struct ViewerSets {
+    var hirer: RoleSet
+    var helper: RoleSet
+    var delegate: RoleSet
+
+    @inline(__always)
+    subscript(sender: Int) -> RoleSet { sender == 0 ? hirer : sender == 1 ? helper : delegate }
 }
