@@ -427,12 +427,16 @@ do {
         precondition(raw == n, "replay read \(raw) fixes")
         return r.energy.reduce(0.0) { $0 + $1.estimate.totalJoules }
     }
-    let realistic = (network: NetworkModel.realistic, viewer: ViewerModel.extrapolate(maximumSeconds: ViewerModel.defaultExtrapolationSeconds))
+    let realistic = (
+        network: NetworkModel.realistic, viewer: ViewerModel.extrapolate(maximumSeconds: ViewerModel.defaultExtrapolationSeconds)
+    )
     let ideal = bench.measure("replay end to end (Replay.run, inferred scenario, ideal view), 1M-point GPX", items: n) {
         replay(ScenarioSpec(), network: .ideal, viewer: .last)
     }
     if let ideal { print("  replay: \(fmt(1e9 / ideal.median / 1e6, 2)) M fixes per second (one core)") }
-    let real = bench.measure("replay end to end (Replay.run, inferred scenario, realistic network, extrapolating viewer), 1M-point GPX", items: n) {
+    let real = bench.measure(
+        "replay end to end (Replay.run, inferred scenario, realistic network, extrapolating viewer), 1M-point GPX", items: n
+    ) {
         replay(ScenarioSpec(), network: realistic.network, viewer: realistic.viewer)
     }
     // Issue 19's target: the realistic view at least 90 % of the ideal one's speed (a ratio of time ≤ 1.11).

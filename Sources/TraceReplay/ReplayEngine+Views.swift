@@ -33,9 +33,7 @@ extension Engine {
             }
             guard tickDue else { break }
             if viewers == nil { viewers = currentViewers() }
-            views.sampleTick(
-                at: tickTime, clock: views.nextTick, state: timeline.machine.state, viewers: viewers!, gap: gapNanoseconds,
-                meters: &meters)
+            views.sampleTick(at: tickTime, clock: views.nextTick, state: timeline.machine.state, viewers: viewers!, gap: gapNanoseconds)
             views.nextTick &+= ViewClock.periodNanoseconds
         }
     }

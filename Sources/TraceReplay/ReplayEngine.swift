@@ -288,7 +288,7 @@ struct Engine<Observer: ReplayObserver> {
         }
         lastPosition[r] = c
         lastTime[r] = fix.time
-        if realistic { views.senderFix(role, at: fix.time, coordinate: c, gap: gapNanoseconds, meters: &meters) }
+        if realistic { views.senderFix(role, at: fix.time, coordinate: c, gap: gapNanoseconds) }
 
         // The truth about arrivals (before this fix's own update can show it).
         if role == .helper { arrivals.helperFix(c, at: fix.time, stay: stay) }

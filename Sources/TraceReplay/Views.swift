@@ -15,8 +15,8 @@ import TraceSharing
 /// - ideal: ``deliver(_:from:to:)`` at the send, ``sample(sender:truth:at:viewers:into:)`` at each
 ///   raw fix of the sender (the view TraceKit measured before the network model);
 /// - realistic: ``schedule(_:)`` at the send; the engine takes the arrivals (``popArrival()``,
-///   ``receive(_:)``) and the viewers' clock ticks (``sampleTick(at:clock:state:viewers:gap:meters:)``)
-///   in time order, and tells the views of each sender's raw fix (``senderFix(_:at:coordinate:gap:meters:)``):
+///   ``receive(_:)``) and the viewers' clock ticks (``sampleTick(at:clock:state:viewers:gap:)``)
+///   in time order, and tells the views of each sender's raw fix (``senderFix(_:at:coordinate:gap:)``):
 ///   the truth at a tick between two fixes of the sender is interpolated between them, so the
 ///   display error of a tick waits for the sender's next fix (at most `gap` of ticks per sender:
 ///   a sender silent for longer than the recording gap is taken to stand at its last fix).
@@ -31,7 +31,21 @@ struct Views {
     private var head = 0
     /// The next tick of the viewers' clock, request clock.
     var nextTick: Int64 = 0
-    private var truth: [SenderTruth] = Array(repeating: SenderTruth(), count: 3)
+    /// Each sender's last raw fix (trace time), whether it had one, and the ticks since then that
+    /// wait for its next fix; plain columns, so that reading one allocates and retains nothing.
+    private var truthStarted = [false, false, false]
+    private var truthTime: [Int64] = [0, 0, 0]
+    private var truthCoordinate = [Coordinate](repeating: Coordinate(uncheckedLatitude: 0, longitude: 0), count: 3)
+    private var pending: [[PendingSample]] = [[], [], []]
+    /// The realistic network's samples per state and sender (state × 3 + sender), merged into the
+    /// meters at ``finish(meters:)``: kept here so that a tick touches one small cell.
+    private var cells = [ViewCell](repeating: ViewCell(), count: FulfilmentState.allCases.count * 3)
+
+    private struct ViewCell {
+        var error = QuantileHistogram()
+        var staleness = QuantileHistogram()
+        var withoutUpdate = 0
+    }
 
     init(viewer: ViewerModel, geodesic: Geodesic) {
         self.viewer = viewer
@@ -132,26 +146,26 @@ struct Views {
     /// `state`: for each sender that has had a fix, what each viewer in `viewers[sender]` draws,
     /// its staleness now, its display error once the sender's truth at `time` is known.
     mutating func sampleTick(
-        at time: Int64, clock: Int64, state: FulfilmentState, viewers: ViewerSets, gap: Int64, meters: inout Meters
+        at time: Int64, clock: Int64, state: FulfilmentState, viewers: ViewerSets, gap: Int64
     ) {
-        for r in 0..<3 where truth[r].started {
+        for r in 0..<3 where truthStarted[r] {
             let seen = viewers[r]
-            let sender = Self.role(r)
             guard seen.rawValue != 0 else { continue }
-            let stopped = time &- truth[r].time > gap
-            if stopped && !truth[r].pending.isEmpty { resolve(r, at: nil, meters: &meters) }
-            let known = stopped || time == truth[r].time
+            let c = state.rawValue * 3 + r
+            let stopped = time &- truthTime[r] > gap
+            if stopped && !pending[r].isEmpty { resolve(r, at: nil) }
+            let known = stopped || time == truthTime[r]
             for vi in 0..<3 where seen.rawValue & (1 << vi) != 0 {
                 guard let pair = received[Self.index(vi, r)] else {
-                    meters[state, sender].withoutUpdate += 1
+                    cells[c].withoutUpdate += 1
                     continue
                 }
-                meters[state, sender].staleness.add(Double(clock &- pair.last.time) / 1e9)
+                cells[c].staleness.add(Double(clock &- pair.last.time) / 1e9)
                 let drawn = viewer.draw(pair, at: clock, geodesic: geodesic)
                 if known {
-                    meters[state, sender].error.add(TangentPlane.distance(from: truth[r].coordinate, to: drawn, fallback: geodesic))
+                    cells[c].error.add(TangentPlane.distance(from: truthCoordinate[r], to: drawn, fallback: geodesic))
                 } else {
-                    truth[r].pending.append(PendingSample(time: time, state: state, drawn: drawn))
+                    pending[r].append(PendingSample(time: time, state: state, drawn: drawn))
                 }
             }
         }
@@ -160,28 +174,36 @@ struct Views {
     /// `sender`'s raw fix at `coordinate`, trace time `time`: the display errors of the ticks since
     /// its previous fix, against the position interpolated between the two (or the previous fix
     /// when the two are more than `gap` apart).
-    mutating func senderFix(_ sender: Role, at time: Int64, coordinate: Coordinate, gap: Int64, meters: inout Meters) {
+    mutating func senderFix(_ sender: Role, at time: Int64, coordinate: Coordinate, gap: Int64) {
         let r = sender.rawValue
-        if !truth[r].pending.isEmpty {
-            resolve(r, at: time &- truth[r].time > gap ? nil : (time, coordinate), meters: &meters)
+        if !pending[r].isEmpty {
+            resolve(r, at: time &- truthTime[r] > gap ? nil : (time, coordinate))
         }
-        truth[r].started = true
-        truth[r].time = time
-        truth[r].coordinate = coordinate
+        truthStarted[r] = true
+        truthTime[r] = time
+        truthCoordinate[r] = coordinate
     }
 
     /// The end of the replay: the ticks still waiting for a sender's next fix are measured
-    /// against its last fix.
+    /// against its last fix, and the samples go to the meters.
     mutating func finish(meters: inout Meters) {
-        for r in 0..<3 where !truth[r].pending.isEmpty { resolve(r, at: nil, meters: &meters) }
+        for r in 0..<3 where !pending[r].isEmpty { resolve(r, at: nil) }
+        for state in FulfilmentState.allCases {
+            for r in 0..<3 {
+                let cell = cells[state.rawValue * 3 + r]
+                guard cell.staleness.count > 0 || cell.withoutUpdate > 0 else { continue }
+                meters[state, Self.role(r)].error.merge(cell.error)
+                meters[state, Self.role(r)].staleness.merge(cell.staleness)
+                meters[state, Self.role(r)].withoutUpdate += cell.withoutUpdate
+            }
+        }
     }
 
     /// Measures sender `r`'s pending samples against the truth: interpolated towards `next` (a
     /// later fix), or its last fix when `next` is nil.
-    private mutating func resolve(_ r: Int, at next: (time: Int64, coordinate: Coordinate)?, meters: inout Meters) {
-        let sender = Self.role(r)
-        let from = truth[r].coordinate, t0 = truth[r].time
-        for p in truth[r].pending {
+    private mutating func resolve(_ r: Int, at next: (time: Int64, coordinate: Coordinate)?) {
+        let from = truthCoordinate[r], t0 = truthTime[r]
+        for p in pending[r] {
             var c = from
             if let next, next.time > t0 {
                 let f = Double(p.time &- t0) / Double(next.time &- t0)
@@ -190,9 +212,9 @@ struct Views {
                     longitude: Coordinate.normalizedLongitude(
                         from.longitude + f * Self.wrapped(next.coordinate.longitude - from.longitude)))
             }
-            meters[p.state, sender].error.add(TangentPlane.distance(from: c, to: p.drawn, fallback: geodesic))
+            cells[p.state.rawValue * 3 + r].error.add(TangentPlane.distance(from: c, to: p.drawn, fallback: geodesic))
         }
-        truth[r].pending.removeAll(keepingCapacity: true)
+        pending[r].removeAll(keepingCapacity: true)
     }
 
     /// The role of raw value `i` (0, 1, 2), without a failable init per tick.
@@ -200,15 +222,6 @@ struct Views {
 
     /// A longitude difference wrapped to [-180, 180].
     private static func wrapped(_ d: Double) -> Double { d > 180 ? d - 360 : d < -180 ? d + 360 : d }
-
-    /// What the views know of one sender's truth: its last raw fix (trace time) and the ticks
-    /// since then that wait for its next fix.
-    private struct SenderTruth {
-        var started = false
-        var time: Int64 = 0
-        var coordinate = Coordinate(uncheckedLatitude: 0, longitude: 0)
-        var pending: [PendingSample] = []
-    }
 
     /// A tick's drawn position, waiting for the truth at its time.
     private struct PendingSample {
