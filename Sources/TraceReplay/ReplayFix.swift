@@ -4,18 +4,22 @@ import TraceIO
 import TraceSharing
 
 /// A fix as the replay uses it: time in nanoseconds since 1970 (UTC), position, and the reported
-/// horizontal accuracy (metres) and speed (m/s), NaN when absent. 40 bytes.
+/// horizontal accuracy (metres), speed (m/s) and course (degrees clockwise from true north in
+/// [0, 360), 360 read as 0: ``LeanItem/replayCourse(_:)``), NaN when absent. 48 bytes. The course
+/// is carried for the viewer's extrapolation along the reported speed and course (issue 19).
 struct ReplayFix {
     var time: Int64
     var coordinate: Coordinate
     var accuracy: Double
     var speed: Double
+    var course: Double
 
-    init(time: Int64, coordinate: Coordinate, accuracy: Double?, speed: Double?) {
+    init(time: Int64, coordinate: Coordinate, accuracy: Double?, speed: Double?, course: Double? = nil) {
         self.time = time
         self.coordinate = coordinate
         self.accuracy = accuracy ?? .nan
         self.speed = speed ?? .nan
+        self.course = LeanItem.replayCourse(course)
     }
 }
 
@@ -26,6 +30,7 @@ struct FixColumns {
     var coordinates: [Coordinate] = []
     var accuracies: [Double] = []
     var speeds: [Double] = []
+    var courses: [Double] = []
 
     var count: Int { times.count }
 
@@ -35,6 +40,7 @@ struct FixColumns {
         coordinates.append(f.coordinate)
         accuracies.append(f.accuracy)
         speeds.append(f.speed)
+        courses.append(f.course)
     }
 
     /// Empties the columns, keeping their capacity (a refilled window).
@@ -43,6 +49,7 @@ struct FixColumns {
         coordinates.removeAll(keepingCapacity: true)
         accuracies.removeAll(keepingCapacity: true)
         speeds.removeAll(keepingCapacity: true)
+        courses.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)
@@ -50,6 +57,7 @@ struct FixColumns {
         var f = ReplayFix(time: times[i], coordinate: coordinates[i], accuracy: nil, speed: nil)
         f.accuracy = accuracies[i]
         f.speed = speeds[i]
+        f.course = courses[i]
         return f
     }
 
@@ -60,5 +68,6 @@ struct FixColumns {
         coordinates = order.map { coordinates[$0] }
         accuracies = order.map { accuracies[$0] }
         speeds = order.map { speeds[$0] }
+        courses = order.map { courses[$0] }
     }
 }
