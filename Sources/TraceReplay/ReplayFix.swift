@@ -5,8 +5,8 @@ import TraceSharing
 
 /// A fix as the replay uses it: time in nanoseconds since 1970 (UTC), position, and the reported
 /// horizontal accuracy (metres), speed (m/s) and course (degrees clockwise from true north in
-/// [0, 360), 360 read as 0: ``LeanItem/replayCourse(_:)``), NaN when absent. 48 bytes. The course
-/// is carried for the viewer's extrapolation along the reported speed and course (issue 19).
+/// [0, 360): ``course(_:)``), NaN when absent. 48 bytes. The course is carried for the viewer's
+/// extrapolation along the reported speed and course (issue 19).
 struct ReplayFix {
     var time: Int64
     var coordinate: Coordinate
@@ -19,8 +19,14 @@ struct ReplayFix {
         self.coordinate = coordinate
         self.accuracy = accuracy ?? .nan
         self.speed = speed ?? .nan
-        self.course = LeanItem.replayCourse(course)
+        self.course = course.map(Self.course) ?? .nan
     }
+
+    /// A reported course as the replay keeps it: the readers accept [0, 360] (beyond is a
+    /// per-point problem, not kept) and keep 360 as read; here 360, the same direction as 0, is 0.
+    /// NaN (absent) stays NaN.
+    @inline(__always)
+    static func course(_ degrees: Double) -> Double { degrees == 360 ? 0 : degrees }
 }
 
 /// Fixes kept in memory as compact columns (standard input, small or unordered files), sorted by

@@ -43,7 +43,7 @@ private func nmea(_ body: String) -> String {
     return "$" + body + "*" + String(format: "%02X", sum)
 }
 
-/// A lean item carries the fix's reported course (degrees in [0, 360), NaN when absent) on every
+/// A lean item carries the fix's reported course (degrees in [0, 360], NaN when absent) on every
 /// reader and path, as it carries the speed: what the replay's viewer extrapolates along (issue 19).
 @Suite("Lean items: the reported course")
 struct LeanCourseTests {
@@ -74,7 +74,7 @@ struct LeanCourseTests {
         }
     }
 
-    @Test("GPX: a course of 360 is 0 in the lean item; one outside [0, 360] stays the reader's problem and is NaN")
+    @Test("GPX: a course of 360 is kept as read; one outside [0, 360] stays the reader's problem and is NaN")
     func gpxCourseBounds() throws {
         let text =
             Self.gpxHeader + """
@@ -86,10 +86,10 @@ struct LeanCourseTests {
                 """
         for paths in [ReadPaths.all, []] {
             let (points, diagnostics) = try gpxLean(text, paths: paths)
-            #expect(courses(points) == [0, 0, nil], "paths \(paths.rawValue)")
+            #expect(courses(points) == [360, 0, nil], "paths \(paths.rawValue)")
             #expect(diagnostics.examples.map(\.detail) == ["course 361.0 outside [0, 360]"], "\(diagnostics.summaryLines)")
         }
-        // The fix itself keeps 360 as read (a converted file writes it back).
+        // As the fix itself (a converted file writes it back); the replay reads it as 0 (ReplayFix.course).
         var reader = GPXReader(bytes: Array(text.utf8))
         var first: Fix?
         while first == nil, let item = try reader.next() { if case .trackPoint(let f) = item { first = f } }
@@ -107,7 +107,7 @@ struct LeanCourseTests {
             """
         for paths in [ReadPaths.all, .plain, []] {
             let (points, diagnostics) = try csvLean(text, paths: paths)
-            #expect(courses(points) == [270.5, nil, 0], "paths \(paths.rawValue)")
+            #expect(courses(points) == [270.5, nil, 360], "paths \(paths.rawValue)")
             #expect(points.map(\.speed) == [4.5, 4.5, 4.5])
             #expect(diagnostics.isClean, "\(diagnostics.summaryLines)")
         }

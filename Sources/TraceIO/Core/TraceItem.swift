@@ -62,20 +62,12 @@ package struct LeanItem {
     /// Metres and metres per second; NaN when absent.
     package var horizontalAccuracy = Double.nan
     package var speed = Double.nan
-    /// The reported course, degrees clockwise from true north in [0, 360) (``replayCourse(_:)``);
-    /// NaN when absent.
+    /// The reported course, degrees clockwise from true north as the reader took it: in [0, 360]
+    /// (a course beyond is a per-point problem and not kept; 360 stays 360, as a converted file
+    /// writes it back); NaN when absent.
     package var course = Double.nan
 
     package init() {}
-
-    /// A fix's course as the replay takes it: degrees in [0, 360), NaN when absent. The readers
-    /// accept [0, 360] (a course beyond it is a per-point problem and not kept), and keep 360 as
-    /// read (a converted file writes it back); here 360, the same direction as 0, is 0.
-    @inline(__always)
-    package static func replayCourse(_ course: Double?) -> Double {
-        guard let course else { return .nan }
-        return course == 360 ? 0 : course
-    }
 
     /// Whether it is a track's start (a switch, not the generic `==` across modules).
     package var isTrackStart: Bool {
@@ -115,7 +107,7 @@ package struct LeanItem {
             coordinate = fix.coordinate
             horizontalAccuracy = fix.horizontalAccuracy ?? .nan
             speed = fix.speed ?? .nan
-            course = LeanItem.replayCourse(fix.course)
+            course = fix.course ?? .nan
         case .segmentStart, .routeStart, .routePoint, .waypoint:
             kind = .other
         }
