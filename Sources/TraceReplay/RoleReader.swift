@@ -135,6 +135,7 @@ struct RoleReader {
                 var fix = ReplayFix(time: item.time, coordinate: item.coordinate, accuracy: nil, speed: nil)
                 fix.accuracy = item.horizontalAccuracy
                 fix.speed = item.speed
+                fix.course = ReplayFix.course(item.course)
                 return Point(role: role, named: named, timed: item.hasTime, fix: fix)
             case .other:
                 continue

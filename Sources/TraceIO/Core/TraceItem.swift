@@ -62,6 +62,10 @@ package struct LeanItem {
     /// Metres and metres per second; NaN when absent.
     package var horizontalAccuracy = Double.nan
     package var speed = Double.nan
+    /// The reported course, degrees clockwise from true north as the reader took it: in [0, 360]
+    /// (a course beyond is a per-point problem and not kept; 360 stays 360, as a converted file
+    /// writes it back); NaN when absent.
+    package var course = Double.nan
 
     package init() {}
 
@@ -103,6 +107,7 @@ package struct LeanItem {
             coordinate = fix.coordinate
             horizontalAccuracy = fix.horizontalAccuracy ?? .nan
             speed = fix.speed ?? .nan
+            course = fix.course ?? .nan
         case .segmentStart, .routeStart, .routePoint, .waypoint:
             kind = .other
         }
