@@ -303,7 +303,7 @@ struct Engine<Observer: ReplayObserver> {
                 // What the viewers receive is the phone's reported position (emulated, smoothed);
                 // the display error below is measured from the raw fix, the truth.
                 let shown = outcome.coordinate
-                let update = ViewUpdate(coordinate: shown, time: clock, speed: fix.speed, course: .nan)
+                let update = ViewUpdate(coordinate: shown, time: clock, speed: fix.speed, course: fix.course)
                 let sends = phones[r].use == .shares && sendRuleSends(update, role: role, state: state)
                 var forwarded = RoleSet()
                 if sends {

@@ -49,6 +49,26 @@ struct SendRuleTests {
         #expect(try sends(points, rule: .everyDelivered).times.count == 121)
     }
 
+    @Test("a straight track with reported speed and course: only the first fix and the heartbeats")
+    func straightReported() throws {
+        // The same 10 m/s north, now with each fix's speed and course (0°, north): the first
+        // update already gives the viewer its velocity, so only the 30 s heartbeats follow.
+        var csv = "lat,lon,time,speed,course\n"
+        for p in line(from: P(north: 0, east: 0, t: 0), count: 121, stepNorth: 10, dt: 1) {
+            csv += "\(lat(p)),\(lon(p)),\(time(p.t)),10,0\n"
+        }
+        var spec = ScenarioSpec()
+        spec.timeline = try timeline([(.accepted, 0), (.enRoute, 0)])
+        spec.pickup = Sourced(try .init(latitude: 48, longitude: 8), .flag)
+        var o = ReplayOptions()
+        o.policy[.enRoute].distanceFilter = 0
+        o.viewer = .extrapolate(maximumSeconds: 60)
+        o.send = .deadReckoning(thresholdMetres: 30, heartbeatSeconds: 30)
+        var seen = Collect()
+        _ = try Replay.run([TraceInput(path: try temp(csv, ext: "csv"))], scenario: spec, options: o, observer: &seen)
+        #expect(seen.sent == [0, 30, 60, 90, 120])
+    }
+
     @Test("a zig-zag: a send at each turn, none along the legs")
     func zigzag() throws {
         // 20 s east, 20 s north, 20 s east, 20 s north, at 10 m/s; threshold 15 m, heartbeat 60 s.
