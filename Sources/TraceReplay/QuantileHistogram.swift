@@ -27,6 +27,7 @@ struct QuantileHistogram: Hashable, Sendable {
         return ((bin - 1024) % 512 + 512) << e
     }
 
+    @inline(__always)
     mutating func add(_ value: Double) {
         let v = value.isFinite ? Swift.max(value, 0) : 0
         count += 1
@@ -34,9 +35,13 @@ struct QuantileHistogram: Hashable, Sendable {
         if v > maximum { maximum = v }
         let steps = Int(min(v * 10, 1e15))
         let b = Self.bin(steps)
-        if b >= bins.count { bins.append(contentsOf: repeatElement(0, count: b + 1 - bins.count)) }
+        if b >= bins.count { grow(to: b) }
         bins[b] += 1
     }
+
+    /// Room for bin `b` (rare: the histogram grows with the largest value seen).
+    @inline(never)
+    private mutating func grow(to b: Int) { bins.append(contentsOf: repeatElement(0, count: b + 1 - bins.count)) }
 
     mutating func merge(_ other: QuantileHistogram) {
         count += other.count
