@@ -35,8 +35,9 @@ public struct PhoneConfiguration: Hashable, Sendable {
 
     /// Accuracy emulation; off by default.
     public var accuracyEmulation: AccuracyEmulation
-    /// The seed of the emulation's noise (mixed with the phone's role, see ``PhoneEmulator``).
-    /// Printed in reports when emulation is on, so a replay can be repeated exactly.
+    /// The seed of the emulation's noise (mixed with the phone's role, see ``PhoneEmulator``); a
+    /// replay also seeds its realistic network's draws with it. Printed in reports when emulation
+    /// or the realistic network is on, so a replay can be repeated exactly.
     public var seed: UInt64
     /// Smoothing before the filter; off by default.
     public var smoothing: Smoothing
