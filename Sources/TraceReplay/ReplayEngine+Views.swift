@@ -20,7 +20,6 @@ extension Engine {
     mutating func advanceViews(before t: Int64) {
         guard options.network == .realistic, !timeline.cancelled else { return }
         let ct = meters.clock(t)
-        var viewers: ViewerSets?
         while true {
             let tickDue = views.nextTick < ct
             // Ticks are taken in order, never behind the latest recording gap, so the trace time of
@@ -32,13 +31,15 @@ extension Engine {
                 continue
             }
             guard tickDue else { break }
-            if viewers == nil { viewers = currentViewers() }
-            views.sampleTick(at: tickTime, clock: views.nextTick, state: timeline.machine.state, viewers: viewers!, gap: gapNanoseconds)
+            if viewerSets == nil { viewerSets = currentViewers() }
+            views.sampleTick(
+                at: tickTime, clock: views.nextTick, state: timeline.machine.state, viewers: viewerSets!, gap: gapNanoseconds)
             views.nextTick &+= ViewClock.periodNanoseconds
         }
     }
 
-    /// Who sees each sender's location now (the relay's decision in the current state).
+    /// Who sees each sender's location now (the relay's decision in the current state; cached in
+    /// ``viewerSets`` until the state changes).
     @inline(__always)
     private func currentViewers() -> ViewerSets {
         let state = timeline.machine.state, handedOff = timeline.machine.request.pickupHandedOff

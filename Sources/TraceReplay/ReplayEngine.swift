@@ -63,6 +63,9 @@ struct Engine<Observer: ReplayObserver> {
     var views: Views
     /// The realistic network's figures so far (``NetworkModel/realistic``).
     var network = NetworkTally()
+    /// Who sees each sender's location in the current state; nil after a state change, until the
+    /// viewers' clock needs it.
+    var viewerSets: ViewerSets?
     /// The recording gap, nanoseconds (``InferenceRules/recordingGapSeconds``).
     var gapNanoseconds: Int64 = 0
     private var phones: [PhoneModel] = []
@@ -143,6 +146,7 @@ struct Engine<Observer: ReplayObserver> {
             machine: machine, events: scenario.events, inference: scenario.inference,
             completesAt: scenario.completesAt, notes: scenario.notes)
         relay = RelayTable(options.policy)
+        viewerSets = nil
         var roles: [Role] = [.helper, .hirer]
         if scenario.handedOff.value || scans[.delegate] != nil { roles.append(.delegate) }
         let start = machine.currentAction
@@ -238,6 +242,7 @@ struct Engine<Observer: ReplayObserver> {
         guard let (left, action) = timeline.handle(event, at: t, provenance: provenance, detail: detail) else { return }
         meters.close(left, at: t)
         lastSent = RoleTable(repeating: nil)  // a state's first delivered fix is always sent
+        viewerSets = nil
         if !action.cancelled { meters.enter(action.state) }
         for role in Role.allCases where meters.takesPart(role) {
             let tier = phones[role.rawValue].apply(action)

@@ -189,6 +189,47 @@ struct NetworkViewTests {
         #expect(abs(Double(lost) / Double(n) - NetworkProfile.lte.lossProbability) < 0.003)
     }
 
+    @Test("a derived velocity's stop continues the last step: within 3 cm of the geodesic at 300 m, 0.1 m at 500 m; solved beyond")
+    func derivedStop() throws {
+        var random = SplitMix64(seed: 23)
+        let geodesic = Geodesic()
+        for _ in 0..<1000 {
+            let p = try Coordinate(latitude: random.uniform(-75, 75), longitude: random.uniform(-180, 180))
+            let step = random.uniform(1, 40), azimuth = random.uniform(-180, 180)
+            let q = try geodesic.direct(from: p, azimuth: azimuth, distance: step).destination
+            // Steps a second apart; the limit puts the stop 300 m or about 2 km on.
+            for (limit, bound) in [(300 / step, 0.03), (499 / step, 0.1), (1990 / step, 1e-3)] {
+                let viewer = ViewerModel.extrapolate(maximumSeconds: limit)
+                let first = viewer.accept(ViewUpdate(coordinate: p, time: 0, speed: .nan, course: .nan), after: nil, geodesic: geodesic)
+                let pair = viewer.accept(
+                    ViewUpdate(coordinate: q, time: 1_000_000_000, speed: .nan, course: .nan), after: first, geodesic: geodesic)
+                let stop = try #require(pair.stop)
+                let inverse = geodesic.inverse(from: p, to: q)
+                let exact = try geodesic.direct(from: q, azimuth: inverse.finalAzimuth, distance: inverse.distance * limit).destination
+                #expect(geodesic.inverse(from: stop, to: exact).distance < bound, "\(p) \(step) m × \(limit)")
+            }
+        }
+    }
+
+    @Test("between the update and its stop the marker is within 0.35 m of the geodesic at 2 km, 1 cm at 300 m (up to 75°)")
+    func drawnPath() throws {
+        var random = SplitMix64(seed: 29)
+        let geodesic = Geodesic()
+        for _ in 0..<500 {
+            let p = try Coordinate(latitude: random.uniform(-75, 75), longitude: random.uniform(-180, 180))
+            let azimuth = random.uniform(-180, 180)
+            for (speed, bound) in [(30.0, 0.01), (199.0, 0.35)] {  // 10 s: 300 m and 1,990 m
+                let viewer = ViewerModel.extrapolate(maximumSeconds: 10)
+                let pair = viewer.accept(ViewUpdate(coordinate: p, time: 0, speed: speed, course: azimuth), after: nil, geodesic: geodesic)
+                for seconds in [2.5, 5.0, 7.5] {
+                    let drawn = viewer.draw(pair, at: Int64(seconds * 1e9), geodesic: geodesic)
+                    let exact = try geodesic.direct(from: p, azimuth: azimuth, distance: speed * seconds).destination
+                    #expect(geodesic.inverse(from: drawn, to: exact).distance < bound, "\(p) \(speed) m/s at \(seconds) s")
+                }
+            }
+        }
+    }
+
     @Test("the tangent-plane destination agrees with Karney's direct geodesic and inverts the tangent-plane inverse")
     func destination() throws {
         var random = SplitMix64(seed: 19)
