@@ -51,12 +51,12 @@ public struct ViewSettings: Hashable, Sendable {
         case .realistic:
             let p = networkProfile
             n =
-                "network realistic (\(profileName): uplink \(Self.ms(p.uplinkSeconds)), backend median \(Self.ms(p.backendMedianSeconds)) σ \(DecimalFormat.trimmed(p.backendSigma)), loss \(DecimalFormat.trimmed(p.lossProbability * 100)) %), seed \(seed)"
+                "network realistic (\(profileName): uplink \(Self.ms(p.uplinkSeconds)), backend median \(Self.ms(p.backendMedianSeconds)) σ \(JSONWriter.number(p.backendSigma)), loss \(JSONWriter.number(p.lossProbability * 100)) %), seed \(seed)"
         }
         return "\(n) · viewer \(viewer.summary)" + (send.map { " · send \($0.summary) in every state" } ?? "")
     }
 
-    private static func ms(_ s: Double) -> String { "\(DecimalFormat.trimmed((s * 1000).rounded())) ms" }
+    private static func ms(_ s: Double) -> String { "\(JSONWriter.number((s * 1000).rounded())) ms" }
 
     /// The settings as JSON.
     public var json: JSONValue {

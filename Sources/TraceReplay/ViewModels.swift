@@ -1,6 +1,7 @@
 import TraceDomain
 import TraceEnergy
 import TraceGeodesy
+import TraceJSON
 import TraceProj
 import TraceSimulation
 
@@ -40,7 +41,7 @@ public enum ViewerModel: Hashable, Sendable {
     public var key: String {
         switch self {
         case .last: "last"
-        case .extrapolate(let s): "extrapolate:\(DecimalFormat.trimmed(s))"
+        case .extrapolate(let s): "extrapolate:\(JSONWriter.number(s))"
         }
     }
 
@@ -48,7 +49,7 @@ public enum ViewerModel: Hashable, Sendable {
     public var summary: String {
         switch self {
         case .last: "last received position"
-        case .extrapolate(let s): "extrapolates up to \(DecimalFormat.trimmed(s)) s"
+        case .extrapolate(let s): "extrapolates up to \(JSONWriter.number(s)) s"
         }
     }
 }
@@ -59,14 +60,6 @@ public enum ViewClock {
     /// 1 s.
     public static let periodSeconds = 1.0
     static let periodNanoseconds: Int64 = 1_000_000_000
-}
-
-/// Numbers with their trailing zeros dropped, for labels.
-enum DecimalFormat {
-    static func trimmed(_ x: Double) -> String {
-        if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
-        return String(x)
-    }
 }
 
 /// One update as a viewer holds it: the reported position, its fix's time on the request clock
