@@ -151,18 +151,18 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
         .testTarget(
-            name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TraceProj", "TestSupport", "GPXDifferential"],
+            name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TraceProj", "TraceJSON", "TestSupport", "GPXDifferential"],
             exclude: ["Fuzz"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
         .testTarget(
             name: "TraceSharingTests",
             dependencies: ["TraceSharing", "TraceDomain", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"],
             swiftSettings: testSettings),
-        .testTarget(name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceDomain", "TraceJSON"], swiftSettings: testSettings),
+        .testTarget(name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceDomain", "TraceSharing", "TraceJSON"], swiftSettings: testSettings),
         .testTarget(name: "TraceSimulationTests", dependencies: ["TraceSimulation", "TraceGeodesy"], swiftSettings: testSettings),
         .testTarget(
             name: "TraceSmoothingTests",
-            dependencies: ["TraceSmoothing", "TraceSimulation", "TraceDomain", "TraceGeodesy", "TraceIO", "TestSupport"],
+            dependencies: ["TraceSmoothing", "TraceSimulation", "TraceDomain", "TraceSharing", "TraceGeodesy", "TraceIO", "TestSupport"],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceDeviceTests",
@@ -178,14 +178,14 @@ let package = Package(
             name: "TraceReplayTests",
             dependencies: [
                 "TraceReplay", "TraceDevice", "TraceIO", "TraceDomain", "TraceSharing", "TraceEnergy", "TraceGeodesy", "TraceJSON",
-                "TestSupport",
+                "TraceProj", "TestSupport",
             ],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceCLITests",
             dependencies: [
                 "TraceCLI", "tracekit", "rss-probe", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceDomain",
-                "TraceSharing", "TraceJSON", "XMLSchemaOracle",
+                "TraceSharing", "TraceSmoothing", "TraceBatch", "TraceJSON", "XMLSchemaOracle",
             ],
             exclude: ["Golden"],
             swiftSettings: testSettings),
