@@ -53,10 +53,10 @@ public struct BaselineHeader: Hashable, Sendable {
 }
 
 /// A baseline: the gate's figures per trip, state and role, with what they were measured with and
-/// the tolerances to compare them by. JSON schema `tracekit-baseline/1` (README, "Batch and the CI
+/// the tolerances to compare them by. JSON schema `tracekit-baseline/2` (README, "Batch and the CI
 /// gate"); deterministic: the same batch writes the same bytes.
 public struct Baseline: Hashable, Sendable {
-    public static let schema = "tracekit-baseline/1"
+    public static let schema = "tracekit-baseline/2"
 
     public var header: BaselineHeader
     public var tolerances: Tolerances
@@ -177,6 +177,12 @@ private struct BaselineReader: JSONFieldReading {
         }
         let name = try string(schema, "schema")
         guard name == Baseline.schema else {
+            if name == "tracekit-baseline/1" {
+                throw fail(
+                    schema, "schema",
+                    "baseline schema \"\(name)\" charges a radio tail to the state it ran into, this TraceKit (\"\(Baseline.schema)\") to the state of its send (docs/battery-model.md, \"Per state\"): \(GateComparison.refreshAdvice)"
+                )
+            }
             throw fail(
                 schema, "schema",
                 "unsupported baseline schema \"\(name)\"; this TraceKit reads \"\(Baseline.schema)\": \(GateComparison.refreshAdvice)"

@@ -97,7 +97,7 @@ enum BatchCommand {
                 ),
                 .value(
                     "write-baseline", \.writeBaseline, valueName: "FILE",
-                    help: "Write the baseline of this run (schema tracekit-baseline/1), atomically."),
+                    help: "Write the baseline of this run (schema tracekit-baseline/2), atomically."),
                 .value(
                     "baseline", \.baseline, valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
                 .list(

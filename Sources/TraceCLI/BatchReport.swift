@@ -180,7 +180,7 @@ struct BatchReport {
     }
 
     /// The `--jsonl` object of a replayed trip: its index and name, the gate's figures (as in a
-    /// baseline), the whole replay (`tracekit-replay/1`) and, with `--compare`, the other policy's.
+    /// baseline), the whole replay (`tracekit-replay/2`) and, with `--compare`, the other policy's.
     static func jsonLine(index: Int, trip: BatchTrip, result: ReplayResult, report: TripReport, resultB: ReplayResult?) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("schema", .string(lineSchema)), ("index", .number(Double(index))), ("trip", .string(trip.id)), ("path", .string(trip.path)),

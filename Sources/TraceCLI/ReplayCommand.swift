@@ -63,7 +63,7 @@ enum ReplayCommand {
             .value(
                 "format", short: "f", \.format, valueName: "FORMAT",
                 help:
-                    "Report format: an aligned table; JSON (schema tracekit-replay/1); CSV, one row per state and role with every metric, units in the column names; Markdown for a pull-request comment."
+                    "Report format: an aligned table; JSON (schema tracekit-replay/2); CSV, one row per state and role with every metric, units in the column names; Markdown for a pull-request comment."
             ),
             .value(
                 "svg", \.svg, valueName: "FILE",

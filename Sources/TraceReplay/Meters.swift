@@ -53,7 +53,11 @@ struct Meters {
     let start: Int64
     private var since: Int64
     private var energy: RoleTable<EnergyMeter>
+    /// Each phone's location and fixes energy when the current state began (its radio energy is
+    /// charged by ``radio(_:at:state:receiving:)`` instead).
     private var snapshots = RoleTable(repeating: EnergyParts())
+    /// The state of each phone's latest radio event: its tail is charged there.
+    private var radioState = RoleTable(repeating: FulfilmentState.findingVillager)
 
     /// Meters from `start`, in Finding Villager, for the phones in `tiers` (each at its tier).
     init(start: Int64, profile: EnergyProfile, tiers: [(Role, AccuracyTier)]) {
@@ -130,15 +134,44 @@ struct Meters {
         return m.estimate(at: max(t, m.tierSince))
     }
 
-    /// Ends the current state's interval at `t`: its seconds and each phone's energy in it.
+    /// Ends the current state's interval at `t`: its seconds and each phone's location and fixes
+    /// energy in it (the radio's is charged per event, by the state of the update).
     mutating func close(_ state: FulfilmentState, at t: Int64) {
         seconds[state] += seconds(t) - seconds(since)
         for role in Role.allCases where takesPart(role) {
-            let now = EnergyParts(estimate(role, at: seconds(t)))
+            var now = EnergyParts(estimate(role, at: seconds(t)))
+            now.radioJoules = 0
             cells[state, role].energy += now - snapshots[role]
             snapshots[role] = now
         }
         since = t
+    }
+
+    /// `role`'s phone sends (or, `receiving`, receives) an update of `state` at `t` seconds: the
+    /// radio's energy goes to the state of the update that causes it (docs/battery-model.md, "Per
+    /// state"). This event's promotion and transmission are charged to `state`; the tail this
+    /// event settles (the previous event's, cut short here or run out in full) to the previous
+    /// event's state, even when that tail outlasted its state. So a change confined to one state
+    /// leaves another state's radio energy alone, unless it decides whether that state's first
+    /// event finds the radio still awake (a shared tail) or idle (a promotion).
+    @discardableResult
+    mutating func radio(_ role: Role, at t: Double, state: FulfilmentState, receiving: Bool) -> RadioTransition {
+        let before = energy[role].radio.settled
+        let transition = receiving ? energy[role].receive(at: t) : energy[role].send(at: t)
+        let after = energy[role].radio.settled
+        cells[radioState[role], role].energy.radioJoules += after.tailJoules - before.tailJoules
+        cells[state, role].energy.radioJoules +=
+            (after.promotionJoules - before.promotionJoules) + (after.transmitJoules - before.transmitJoules)
+        radioState[role] = state
+        return transition
+    }
+
+    /// At the end of the replay: each phone's last tail, charged in full (as the phone's estimate
+    /// charges it), to the state of its last radio event. Call once, after the last ``close``.
+    mutating func chargeLastTails() {
+        for role in Role.allCases where takesPart(role) && energy[role].radio.sends > 0 {
+            cells[radioState[role], role].energy.radioJoules += energy[role].radio.profile.fullTailJoules
+        }
     }
 
     /// When the current state's interval began.

@@ -52,7 +52,9 @@ extension Engine {
     /// Realistic network: `update`, sent at trace time `time`, leaves the sender's phone
     /// `leaves` seconds later; it reaches `viewer` after the uplink and the drawn
     /// backend-and-downlink delay, or is lost.
-    mutating func send(_ update: ViewUpdate, at time: Int64, leavingAfter leaves: Double, from sender: Role, to viewer: Role) {
+    mutating func send(
+        _ update: ViewUpdate, of state: FulfilmentState, at time: Int64, leavingAfter leaves: Double, from sender: Role, to viewer: Role
+    ) {
         let profile = options.energyProfile.network
         let draw = NetworkDraw(profile, seed: options.phone.seed, sender: sender, viewer: viewer, fixTime: time)
         network.toViewers += 1
@@ -62,15 +64,18 @@ extension Engine {
         }
         let delay = max(leaves, 0) + profile.uplinkSeconds + draw.backendSeconds
         network.delay.add(delay * 1000)  // milliseconds: the histogram resolves 0.1
-        views.schedule(Views.InFlight(arrival: time &+ Int64((delay * 1e9).rounded()), sender: sender, viewer: viewer, update: update))
+        views.schedule(
+            Views.InFlight(
+                arrival: time &+ Int64((delay * 1e9).rounded()), sender: sender, viewer: viewer, state: state, update: update))
     }
 
-    /// An update reaches its viewer: the viewer's radio receives it (when receivers are charged),
+    /// An update reaches its viewer: the viewer's radio receives it (when receivers are charged; the
+    /// energy goes to the state the update was sent in),
     /// the viewer shows it unless a later one overtook it, and an update from the helper may
     /// show its arrival at the pickup or the dropoff.
     private mutating func arrive(_ f: Views.InFlight) {
         if options.receiverRadio && meters.takesPart(f.viewer) {
-            meters[energyOf: f.viewer].receive(at: meters.seconds(f.arrival))
+            meters.radio(f.viewer, at: meters.seconds(f.arrival), state: f.state, receiving: true)
         }
         guard views.receive(f) else {
             network.overtaken += 1

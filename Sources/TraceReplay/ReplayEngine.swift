@@ -200,6 +200,7 @@ struct Engine<Observer: ReplayObserver> {
         views.finish(meters: &meters)
         network.inFlightAtEnd = views.inFlightCount
         meters.close(timeline.machine.state, at: timeline.cancelled ? meters.stateSince : tEnd)
+        meters.chargeLastTails()
 
         return result(scenario, roles: roles, scans: scans)
     }
@@ -313,7 +314,7 @@ struct Engine<Observer: ReplayObserver> {
                 var forwarded = RoleSet()
                 if sends {
                     meters[state, role].sent += 1
-                    meters[energyOf: role].send(at: now)
+                    meters.radio(role, at: now, state: state, receiving: false)
                     // Realistic: the update leaves the phone when the radio has sent it (after a
                     // promotion from idle, or behind a transmission in progress), as the battery
                     // model's radio scheduled it.
@@ -323,10 +324,10 @@ struct Engine<Observer: ReplayObserver> {
                         meters[state, role].forwarded[v] += 1
                         forwarded.insert(RoleSet(rawValue: 1 << vi))
                         if realistic {
-                            send(update, at: fix.time, leavingAfter: leaves, from: role, to: v)
+                            send(update, of: state, at: fix.time, leavingAfter: leaves, from: role, to: v)
                             continue
                         }
-                        if options.receiverRadio && meters.takesPart(v) { meters[energyOf: v].receive(at: now) }
+                        if options.receiverRadio && meters.takesPart(v) { meters.radio(v, at: now, state: state, receiving: true) }
                         views.deliver(update, from: role, to: v)
                         if role == .helper && v != .helper { arrivals.update(shown, at: fix.time, to: v) }
                     }

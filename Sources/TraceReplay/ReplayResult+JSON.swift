@@ -6,7 +6,7 @@ import TraceIO
 public import TraceJSON
 import TraceSharing
 
-/// The result as JSON, schema `tracekit-replay/1` (documented in the README, "Replay: JSON"). Keys
+/// The result as JSON, schema `tracekit-replay/2` (documented in the README, "Replay: JSON"). Keys
 /// and their order are stable, units are in the key names, times are ISO 8601 UTC, absent values
 /// are null. The same result always writes the same bytes.
 extension ReplayResult {

@@ -79,8 +79,10 @@ public struct ViewMetrics: Hashable, Sendable {
 }
 
 /// A phone's energy in one part of the trip, in joules, by part (docs/battery-model.md, "Per
-/// state"). The radio part of a state is the radio energy settled in it, its last tail charged in
-/// full (so the states add up to the phone's whole estimate).
+/// state"). The radio part of a state is the radio energy of the updates sent in it: their
+/// promotions, transmissions and tails (a tail that outlasts the state included, the last one in
+/// full), and the receptions of updates sent in it. The states add up to the phone's whole
+/// estimate.
 public struct EnergyParts: Hashable, Sendable {
     public var locationJoules = 0.0
     public var fixesJoules = 0.0
@@ -218,7 +220,7 @@ public struct PolicyLabel: Hashable, Sendable {
 /// same inputs give the same values, and ``json`` the same bytes.
 public struct ReplayResult: Hashable, Sendable {
     /// The JSON schema this result is written in.
-    public static let schema = "tracekit-replay/1"
+    public static let schema = "tracekit-replay/2"
 
     /// The TraceKit version that produced it.
     public var tracekitVersion: String

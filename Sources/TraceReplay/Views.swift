@@ -102,6 +102,8 @@ struct Views {
         var arrival: Int64
         var sender: Role
         var viewer: Role
+        /// The state the update was sent in (its reception's energy is charged there).
+        var state: FulfilmentState
         var update: ViewUpdate
     }
 

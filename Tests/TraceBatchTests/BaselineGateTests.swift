@@ -63,7 +63,7 @@ struct BaselineGateTests {
             ("[]", "b.json:1:1: not a baseline: expected an object"),
             (#"{"trips": []}"#, "b.json:1:1: schema: missing: not a TraceKit baseline"),
             (#"{"schema": "tracekit-baseline/9"}"#, "b.json:1:12: schema: unsupported baseline schema \"tracekit-baseline/9\""),
-            (#"{"schema": "tracekit-replay/1"}"#, "b.json:1:12: schema: unsupported baseline schema \"tracekit-replay/1\""),
+            (#"{"schema": "tracekit-replay/2"}"#, "b.json:1:12: schema: unsupported baseline schema \"tracekit-replay/2\""),
         ])
     func badFiles(text: String, prefix: String) {
         do {
@@ -87,6 +87,19 @@ struct BaselineGateTests {
             Issue.record("accepted a bad state")
         } catch {
             #expect(error.field == "trips[0].rows[0].state")
+        }
+    }
+
+    @Test("a version-1 baseline is refused with the reason: its per-state energy means something else")
+    func versionOne() throws {
+        let text = JSONWriter.string(Self.baseline([("a.gpx", Self.metrics(sent: 1, p95: 2, energy: 3))]).json)
+            .replacingOccurrences(of: Baseline.schema, with: "tracekit-baseline/1")
+        do {
+            _ = try Baseline(fileBytes: Array(text.utf8), file: "b.json")
+            Issue.record("accepted a version-1 baseline")
+        } catch {
+            #expect(error.field == "schema")
+            #expect(error.message.contains("to the state of its send") && error.message.hasSuffix("refresh the baseline"))
         }
     }
 

@@ -30,7 +30,7 @@ struct BatchCommandTests {
             let w = try Run(["batch", "Traces/trips", "--write-baseline", "\(dir)/b.json"])
             #expect(w.status == 0, "\(w.stderr)")
             let first = try Self.read("\(dir)/b.json")
-            #expect(first.hasPrefix("{\n  \"schema\": \"tracekit-baseline/1\",\n  \"tracekitVersion\": \"0.1.0\""))
+            #expect(first.hasPrefix("{\n  \"schema\": \"tracekit-baseline/2\",\n  \"tracekitVersion\": \"0.1.0\""))
             #expect(first.contains("\"trip\": \"ride/ride.scenario.json\""))
             let c = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/b.json"])
             #expect(c.status == 0, "\(c.stderr)")
@@ -120,7 +120,7 @@ struct BatchCommandTests {
                     ].map { "  " + $0 })
             #expect(
                 better.stdout.contains(
-                    "Gate against \(dir)/chatty-baseline.json: 3 trips compared, 13 regressions, 45 improvements beyond tolerance: FAILED\n"
+                    "Gate against \(dir)/chatty-baseline.json: 3 trips compared, 13 regressions, 43 improvements beyond tolerance: FAILED\n"
                 ))
             #expect(
                 better.stderr.hasSuffix("tracekit: gate failed against \(dir)/chatty-baseline.json: 13 regressions beyond tolerance\n"),
@@ -132,7 +132,7 @@ struct BatchCommandTests {
         "a corrupted, truncated or wrong-version baseline: exit 65 and one clear line",
         arguments: [
             ("truncated", "not a baseline (invalid JSON: "),
-            ("schema", "schema: unsupported baseline schema \"tracekit-baseline/0\"; this TraceKit reads \"tracekit-baseline/1\": refresh the baseline with --write-baseline"),
+            ("schema", "schema: unsupported baseline schema \"tracekit-baseline/0\"; this TraceKit reads \"tracekit-baseline/2\": refresh the baseline with --write-baseline"),
             (
                 "model",
                 "the baseline was measured with energy model tracekit-energy 99 and this TraceKit computes tracekit-energy 1; the numbers are not comparable: refresh the baseline with --write-baseline"
@@ -145,7 +145,7 @@ struct BatchCommandTests {
             var text = try Self.read("\(dir)/b.json")
             switch kind {
             case "truncated": text = String(text.prefix(text.count / 2))
-            case "schema": text = text.replacingOccurrences(of: "tracekit-baseline/1", with: "tracekit-baseline/0")
+            case "schema": text = text.replacingOccurrences(of: "tracekit-baseline/2", with: "tracekit-baseline/0")
             case "model": text = text.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 99,")
             default:
                 let rows = text.range(of: "\"rows\"")!
@@ -251,7 +251,7 @@ struct BatchCommandTests {
             #expect(v["status"] == .string("replayed"))
             guard case .number(let i)? = v["index"]?.kind else { Issue.record("no index"); continue }
             indices.append(Int(i))
-            #expect(v["replay"]?["schema"] == .string("tracekit-replay/1"))
+            #expect(v["replay"]?["schema"] == .string("tracekit-replay/2"))
             guard case .array(let rows)? = v["gate"]?.kind else { Issue.record("no gate rows"); continue }
             #expect(!rows.isEmpty)
         }

@@ -95,6 +95,35 @@ enum OracleBattery {
         var total: Double { promotion + transmit + tail }
     }
 
+    /// The radio's energy over `events` (seconds and a state, in time order) per state
+    /// (docs/battery-model.md, "Per state"): each event's promotion and transmission to its own
+    /// state, each tail (cut by the next event or run out in full, the last one in full) to the
+    /// state of the event that started it.
+    static func radioByState(_ events: [(time: Double, state: Int)]) -> [Int: Double] {
+        var byState: [Int: Double] = [:]
+        var transmissionEnd = -Double.infinity
+        var promoted = false
+        for (i, e) in events.enumerated() {
+            let since = e.time - transmissionEnd
+            let start: Double
+            if since >= tailSeconds {
+                if promoted { byState[events[i - 1].state, default: 0] += tailWatts * tailSeconds }
+                byState[e.state, default: 0] += promotionWatts * promotionSeconds
+                promoted = true
+                start = e.time + promotionSeconds
+            } else if since >= 0 {
+                byState[events[i - 1].state, default: 0] += tailWatts * since
+                start = e.time
+            } else {
+                start = transmissionEnd
+            }
+            byState[e.state, default: 0] += transmitWatts * transmitSeconds
+            transmissionEnd = start + transmitSeconds
+        }
+        if let last = events.last { byState[last.state, default: 0] += tailWatts * tailSeconds }
+        return byState
+    }
+
     /// The radio's energy over `times` (seconds, in order), the last tail charged in full.
     static func radio(_ times: [Double]) -> Radio {
         var r = Radio()
@@ -460,20 +489,19 @@ struct OracleReplay {
         }
 
         // Energy per state: location by the state's tier while the phone uses location, 50 mJ a
-        // delivered fix, and the radio's energy settled by the state's end (its last tail in full)
-        // less what the states before it had.
+        // delivered fix, and the radio's energy of the events of the state (``radioByState``).
         for role in phones {
             let r = role.rawValue
-            var before = 0.0
+            let events = zip(radioTimes[r], radioStates[r]).map { (time: $0.0, state: $0.1) }.enumerated()
+                .sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }
+                .map(\.element)
+            let radio = OracleBattery.radioByState(events)
             for s in OracleState.allCases {
                 if OracleDocument.usesLocation(role, s, isRide: trip.isRide, handedOff: trip.handedOff) {
                     cells[s.rawValue][r].location = OracleDocument.locationWatts(s) * seconds[s.rawValue]
                 }
                 cells[s.rawValue][r].fixes = Double(cells[s.rawValue][r].delivered) * OracleBattery.fixJoules
-                let upTo = zip(radioTimes[r], radioStates[r]).filter { $0.1 <= s.rawValue }.map(\.0)
-                let now = OracleBattery.radio(upTo).total
-                cells[s.rawValue][r].radio = now - before
-                before = now
+                cells[s.rawValue][r].radio = radio[s.rawValue] ?? 0
             }
         }
     }

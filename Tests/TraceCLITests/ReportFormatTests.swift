@@ -184,7 +184,7 @@ struct ReportFormatTests {
         let out = dir.appendingPathComponent("ride.svg").path
         let r = try Run(["replay", "--svg", out, "-f", "json"] + Self.ride)
         #expect(r.status == 0 && r.stderr.isEmpty)
-        #expect(try json(r.stdout)["schema"] as? String == "tracekit-replay/1")
+        #expect(try json(r.stdout)["schema"] as? String == "tracekit-replay/2")
         let svg = try String(contentsOfFile: out, encoding: .utf8)
         #expect(wellFormed(svg))
         #expect(!wellFormed(svg.replacingOccurrences(of: "</g>", with: "", options: [], range: svg.range(of: "</g>"))))
@@ -249,7 +249,7 @@ struct ReportFormatTests {
             "| En Route | delivered, updates | 147 | 39 | −108 | −73.5 % |  |",
             "| En Route | display error p95, m | 24.3 | 113.6 | +89.3 | +367.5 % | **#1** |",
             "| En Route | staleness p95, s | 30.0 | 39.0 | +9.0 | +30.0 % |  |",
-            "| En Route | energy, J | 555.3 | 483.5 | −71.8 | −12.9 % |  |",
+            "| En Route | energy, J | 548.7 | 483.5 | −65.2 | −11.9 % |  |",
             "| At Pickup | delivered, updates | 1 | 1 | 0 | 0 % |  |",
             "| Total | sent, updates | 148 | 40 | −108 | −73.0 % |  |",
             "| Total | energy, J | 754.1 | 688.9 | −65.2 | −8.6 % |  |",

@@ -114,9 +114,9 @@ struct NetworkViewTests {
         var views = Views(viewer: .last, geodesic: Geodesic())
         let a = try Coordinate(latitude: 47, longitude: 8), b = try Coordinate(latitude: 47.001, longitude: 8)
         let newer = Views.InFlight(
-            arrival: 5, sender: .helper, viewer: .hirer, update: ViewUpdate(coordinate: b, time: 2, speed: .nan, course: .nan))
+            arrival: 5, sender: .helper, viewer: .hirer, state: .enRoute, update: ViewUpdate(coordinate: b, time: 2, speed: .nan, course: .nan))
         let older = Views.InFlight(
-            arrival: 6, sender: .helper, viewer: .hirer, update: ViewUpdate(coordinate: a, time: 1, speed: .nan, course: .nan))
+            arrival: 6, sender: .helper, viewer: .hirer, state: .enRoute, update: ViewUpdate(coordinate: a, time: 1, speed: .nan, course: .nan))
         views.schedule(older)
         views.schedule(newer)
         #expect(views.nextArrival == 5)
