@@ -154,16 +154,14 @@ struct Meters {
     /// event's state, even when that tail outlasted its state. So a change confined to one state
     /// leaves another state's radio energy alone, unless it decides whether that state's first
     /// event finds the radio still awake (a shared tail) or idle (a promotion).
-    @discardableResult
-    mutating func radio(_ role: Role, at t: Double, state: FulfilmentState, receiving: Bool) -> RadioTransition {
+    mutating func radio(_ role: Role, at t: Double, state: FulfilmentState, receiving: Bool) {
         let before = energy[role].radio.settled
-        let transition = receiving ? energy[role].receive(at: t) : energy[role].send(at: t)
+        if receiving { energy[role].receive(at: t) } else { energy[role].send(at: t) }
         let after = energy[role].radio.settled
         cells[radioState[role], role].energy.radioJoules += after.tailJoules - before.tailJoules
         cells[state, role].energy.radioJoules +=
             (after.promotionJoules - before.promotionJoules) + (after.transmitJoules - before.transmitJoules)
         radioState[role] = state
-        return transition
     }
 
     /// At the end of the replay: each phone's last tail, charged in full (as the phone's estimate
