@@ -52,10 +52,12 @@ enum ReplaySVG {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out +=
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
-        out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
         // File names only, and at most about a line's width.
         var names = r.scenario.traces.map { String($0.path.split(separator: "/").last ?? Substring($0.path)) }.joined(separator: ", ")
         if names.count > 80 { names = String(names.prefix(79)) + "…" }
+        // The picture's title, for screen readers and as the tooltip of the inline SVG.
+        out += "<title>TraceKit replay: \(HTMLPage.escape(names)): map of the tracks, updates and frames by state; updates and energy over time</title>\n"
+        out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
         out += text(20, 24, "TraceKit replay · \(names)", size: 16, weight: "bold")
         let delivered = r.roleTotals.reduce(0) { $0 + $1.deliveredFixes }, sent = r.roleTotals.reduce(0) { $0 + $1.sentUpdates }
         let joules = r.energy.reduce(0) { $0 + $1.estimate.totalJoules }
