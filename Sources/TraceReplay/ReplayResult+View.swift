@@ -1,3 +1,4 @@
+public import TraceDomain
 public import TraceEnergy
 public import TraceJSON
 public import TraceSharing
@@ -132,5 +133,43 @@ public struct NetworkFigures: Hashable, Sendable {
             ("delayP95Seconds", delayP95Seconds.map(JSONValue.number) ?? .null),
             ("delayMaxSeconds", delayMaxSeconds.map(JSONValue.number) ?? .null),
         ])
+    }
+}
+
+/// One figure of the worst view: its value, and the state and sender it was measured on.
+public struct WorstViewFigure: Hashable, Sendable {
+    public var value: Double
+    public var state: FulfilmentState
+    /// The phone whose position was seen (the viewers are those entitled to see it then).
+    public var sender: Role
+}
+
+/// The worst view any party had of another during the trip (``ReplayResult/worstView``).
+public struct WorstView: Hashable, Sendable {
+    /// The largest display error p95 (metres) of any state and sender; nil when no viewer
+    /// received an update.
+    public var displayErrorP95: WorstViewFigure?
+    /// The largest staleness p95 (seconds) of any state and sender; nil likewise.
+    public var stalenessP95: WorstViewFigure?
+}
+
+extension ReplayResult {
+    /// The worst view the other parties had: over the states entered and each sender's figures
+    /// in them (``StateRoleMetrics/view``), the largest display error p95 and the largest
+    /// staleness p95, each with its state and sender. Ties go to the earlier state, then to the
+    /// sender listed first (helper, hirer, delegate).
+    public var worstView: WorstView {
+        var worst = WorstView()
+        for st in states where st.entered {
+            for m in st.roles {
+                if let p = m.view.displayErrorP95Metres, p > (worst.displayErrorP95?.value ?? -1) {
+                    worst.displayErrorP95 = WorstViewFigure(value: p, state: st.state, sender: m.role)
+                }
+                if let p = m.view.stalenessP95Seconds, p > (worst.stalenessP95?.value ?? -1) {
+                    worst.stalenessP95 = WorstViewFigure(value: p, state: st.state, sender: m.role)
+                }
+            }
+        }
+        return worst
     }
 }
