@@ -2,13 +2,14 @@
 # toolchain needs nothing else. `make run` and `make test` are the two commands in the README.
 SHELL := /bin/bash
 SWIFT ?= swift
-# Debian packages the build needs: PROJ and GEOS (C libraries and headers), pkg-config, and
-# libxml2 (headers), the reference XML parser the GPX reader's tests compare against.
-DEB_PACKAGES := libproj-dev libgeos-dev pkg-config libxml2-dev
+# Debian packages the build needs: PROJ and GEOS (C libraries and headers), pkg-config, libxml2
+# (headers), the reference XML parser the GPX reader's tests compare against, and zlib (headers),
+# which only the browser checks use to decode their screenshots.
+DEB_PACKAGES := libproj-dev libgeos-dev pkg-config libxml2-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tracekit
 
-.PHONY: deps build run test test-sanitize gate baseline bench fuzz format clean
+.PHONY: deps browser build run test test-sanitize gate baseline bench fuzz format clean
 
 ## deps: install the Debian packages that are missing (quick no-op when all are present)
 deps:
@@ -19,6 +20,13 @@ deps:
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+
+## browser: install Debian's chromium when it is missing (the browser checks of the HTML reports
+## load each report in it, headless; about 35 s once, a quick no-op after). Used by make test.
+browser:
+	@dpkg-query -W -f='$${Status}' chromium 2>/dev/null | grep -q "ok installed" || { \
+	  echo "Installing: chromium (the HTML reports' browser checks)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
 
 ## build: debug build of everything
 build: deps
@@ -39,7 +47,7 @@ run: build
 ## without it), or "Skipped: none". The exit status is swift test's (pipefail), and the gate runs
 ## only when the tests pass.
 ## Refresh the baseline after an intended change: make baseline (and commit Traces/baseline.json).
-test: deps
+test: deps browser
 	$(SWIFT) build --build-tests
 	@mkdir -p .build
 	@set -o pipefail; $(SWIFT) test 2>&1 | tee .build/test.log; status=$$?; \

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 // TraceKit: replay GPS traces through a location-sharing policy.
 // Module graph (arrows point at dependencies). C libraries: PROJ only through TraceProj, GEOS only
-// through TraceGeometry, libxml2 only in tests, benchmarks and fuzzing.
+// through TraceGeometry, libxml2 only in tests, benchmarks and fuzzing, zlib only in tests (PNGPixels, the browser checks' screenshots).
 //   tracekit (executable) -> TraceCLI -> every library module below
 //   TraceBatch -> TraceReplay, TraceDomain, TraceSharing, TraceEnergy, TraceIO, TraceJSON
 //     (batch replay and the CI gate: discovery, worker pool, aggregates, baselines, tolerances, comparison)
@@ -142,6 +142,9 @@ let package = Package(
             swiftSettings: strict),
         // libxml2's XML Schema validator, only for the JUnit report's tests.
         .target(name: "XMLSchemaOracle", dependencies: ["CLibXML2"], path: "Tests/XMLSchemaOracle"),
+        // zlib, only to decode the browser checks' screenshots (PNGPixels).
+        .systemLibrary(name: "CZlib", path: "Tests/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "PNGPixels", dependencies: ["CZlib"], path: "Tests/PNGPixels", swiftSettings: strict),
         // Runs a program and reports its own peak RSS (the hostile-input tests' memory bound).
         .executableTarget(name: "rss-probe", path: "Tests/RSSProbe"),
         .target(name: "TestSupport", dependencies: ["TraceSimulation"], path: "Tests/TestSupport", swiftSettings: strict),
@@ -185,7 +188,7 @@ let package = Package(
             name: "TraceCLITests",
             dependencies: [
                 "TraceCLI", "tracekit", "rss-probe", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceDomain",
-                "TraceSharing", "TraceSmoothing", "TraceBatch", "TraceJSON", "XMLSchemaOracle",
+                "TraceSharing", "TraceSmoothing", "TraceBatch", "TraceJSON", "XMLSchemaOracle", "PNGPixels",
             ],
             exclude: ["Golden"],
             swiftSettings: testSettings),

@@ -44,9 +44,9 @@ enum HTMLPage {
         div.scroll { overflow-x: auto; max-width: 100%; margin: 0.5em 0 1.2em; }
         table { border-collapse: collapse; font-size: 13px; }
         caption { text-align: left; font-weight: bold; padding: 4px 0; }
-        th, td { border: 1px solid #b0b0b0; padding: 3px 8px; text-align: left; vertical-align: top; }
+        th, td { border: 1px solid #b0b0b0; padding: 3px 8px; text-align: left; vertical-align: top; white-space: nowrap; }
         thead th { background: #e8e8e4; }
-        tbody th { font-weight: normal; background: #f6f6f3; white-space: nowrap; }
+        tbody th { font-weight: normal; background: #efefea; white-space: nowrap; }
         td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
         tr.regression td, tr.regression th, tr.failed td, tr.failed th { background: #fbe3d6; }
         tr.improvement td, tr.improvement th { background: #dcf0fa; }
@@ -58,6 +58,7 @@ enum HTMLPage {
         p.legend, p.note { font-size: 13px; color: #333333; }
         figure { margin: 1em 0; } figcaption { font-size: 13px; color: #333333; }
         svg { max-width: 100%; height: auto; }
+        div.picture svg { min-width: 760px; }
         details { margin: 0.5em 0 1em; }
 
         """
@@ -87,8 +88,10 @@ enum HTMLPage {
         return t + "</tbody>\n</table></div>\n"
     }
 
-    /// An SVG document (as ``ReplaySVG`` writes it) to put inline: without its XML declaration.
+    /// An SVG document (as ``ReplaySVG`` writes it) to put inline: without its XML declaration,
+    /// in a scroll box where it keeps at least 760 px (a map scaled to a phone's width would be
+    /// too small to read: there it scrolls sideways instead, like a wide table).
     static func inline(svg: String) -> String {
-        svg.hasPrefix("<?xml") ? String(svg.drop { $0 != "\n" }.dropFirst()) : svg
+        "<div class=\"scroll picture\">\n" + (svg.hasPrefix("<?xml") ? String(svg.drop { $0 != "\n" }.dropFirst()) : svg) + "</div>\n"
     }
 }

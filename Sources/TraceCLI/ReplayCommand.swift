@@ -22,6 +22,7 @@ enum ReplayCommand {
         var policy: String?
         var format = Format.table
         var svg: OutputFile?
+        var html: OutputFile?
         var geojson: OutputFile?
         var split = SplitOptions()
         /// The traces.
@@ -71,6 +72,11 @@ enum ReplayCommand {
                     "Also write a picture of the trip: tracks coloured by state, delivered updates, pickup and dropoff, map frames, cumulative updates and energy over time."
             ),
             .value(
+                "html", \.html, valueName: "FILE",
+                help:
+                    "Also write the report as one self-contained HTML page (no script, no external request): the summary, the picture of --svg, the display error over time, each phone's table by state, the battery and the arrivals."
+            ),
+            .value(
                 "geojson", \.geojson, valueName: "FILE",
                 help:
                     "Also write the delivered updates (role, state, time, sent, forwarded to, accuracy) and the pickup and dropoff as a GeoJSON FeatureCollection."
@@ -81,6 +87,7 @@ enum ReplayCommand {
             "tracekit replay helper.gpx --hirer hirer.gpx --category ride --format json",
             "tracekit replay trip.gpx --policy quiet.json --energy-profile lte-modern",
             "tracekit replay --scenario Traces/trips/ride/ride.scenario.json --format markdown --svg ride.svg --geojson ride.geojson",
+            "tracekit replay --scenario Traces/trips/ride/ride.scenario.json --html ride.html",
             "tracekit replay --scenario Traces/trips/ride/ride.scenario.json --emulate-accuracy gauss-markov --seed 7",
         ])
 
@@ -89,8 +96,8 @@ enum ReplayCommand {
         if let p = options.policy { job.options.policy = try PolicyCommands.load(p) }
         job.options.rules.recordingGapSeconds = options.split.gap.seconds
         if options.split.split { return try runTrips(options, job, output) }
-        let svg = options.svg?.path, geojson = options.geojson?.path
-        job.options.recordTrack = svg != nil
+        let svg = options.svg?.path, html = options.html?.path, geojson = options.geojson?.path
+        job.options.recordTrack = svg != nil || html != nil
         let result: ReplayResult
         if let geojson {
             let file: AtomicFile
@@ -110,6 +117,7 @@ enum ReplayCommand {
         }
         Job.warn(result)
         if let svg { try writeAtomically(svg, ReplaySVG.render(result, policy: job.options.policy)) }
+        if let html { try writeAtomically(html, ReplayHTML.render(result, policy: job.options.policy)) }
         switch options.format {
         case .json: output.write(JSONWriter.string(result.json) + "\n")
         case .csv: output.write(ReplayReport.csv(result))
@@ -120,8 +128,8 @@ enum ReplayCommand {
 
     /// `--split`: each trip of the recording replayed as its own request (``TripsReport``).
     static func runTrips(_ options: Options, _ job: Job, _ output: Output) throws(CLIError) {
-        guard options.svg == nil, options.geojson == nil else {
-            throw .usage("--svg and --geojson draw one trip: cut the recording with 'tracekit split' and draw a trip's file")
+        guard options.svg == nil, options.html == nil, options.geojson == nil else {
+            throw .usage("--svg, --html and --geojson draw one trip: cut the recording with 'tracekit split' and draw a trip's file")
         }
         let trips: TripReplays
         do {

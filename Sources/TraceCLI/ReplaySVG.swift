@@ -269,17 +269,7 @@ enum ReplaySVG {
         func yCount(_ c: Double) -> Double { plot.y + plot.h - c / countTop * plot.h }
         func yJ(_ j: Double) -> Double { plot.y + plot.h - j / jTop * plot.h }
 
-        // State bands.
-        for band in bands(r) {
-            let x0 = x(band.from), x1 = x(band.to)
-            guard x1 > x0 else { continue }
-            out +=
-                "<rect class=\"band\" data-state=\"\(band.state.key)\" x=\"\(n(x0))\" y=\"\(n(plot.y))\" width=\"\(n(x1 - x0))\" height=\"\(n(plot.h))\" fill=\"\(colour(band.state))\" fill-opacity=\"0.22\"/>\n"
-            let label = band.state.displayName
-            if x1 - x0 > Double(label.count) * 6.2 + 6 {
-                out += text((x0 + x1) / 2, plot.y + 13, label, size: 10, anchor: "middle", fill: "#333333")
-            }
-        }
+        out += stateBands(r, plot)
         // Axes and grid.
         out +=
             "<rect x=\"\(n(plot.x))\" y=\"\(n(plot.y))\" width=\"\(n(plot.w))\" height=\"\(n(plot.h))\" fill=\"none\" stroke=\"#888888\"/>\n"
@@ -297,17 +287,7 @@ enum ReplaySVG {
                 text(plot.x + plot.w + 7, yy + 4, ReplayReport.fixed(Double(i) * jStep, jStep < 1 ? 2 : 0), size: 10, fill: energyColour)
                 + "\n"
         }
-        let minutes = total / 60
-        let step = niceLength(minutes / 6)
-        var m = 0.0
-        while m <= minutes + 1e-9 {
-            let xx = x(m * 60)
-            out += "<path d=\"M\(n(xx)) \(n(plot.y + plot.h)) v4\" stroke=\"#888888\"/>"
-            out += text(xx, plot.y + plot.h + 16, ReplayReport.fixed(m, step < 1 ? 1 : 0), size: 10, anchor: "middle") + "\n"
-            m += step
-        }
-        out += text(
-            plot.x + plot.w / 2, plot.y + plot.h + 32, "minutes since \(ReplayReport.clock(r.start)) UTC", size: 11, anchor: "middle")
+        out += minutesAxis(r, plot)
         let cy = plot.y + plot.h / 2
         out +=
             "<text x=\"\(n(plot.x - 44))\" y=\"\(n(cy))\" transform=\"rotate(-90 \(n(plot.x - 44)) \(n(cy)))\" text-anchor=\"middle\" font-size=\"11\">updates (cumulative)</text>\n"
@@ -339,6 +319,41 @@ enum ReplaySVG {
             "<path d=\"M\(n(lx)) \(n(ly + 28)) h24\" stroke=\"\(energyColour)\" stroke-width=\"2\"/>"
             + text(lx + 30, ly + 32, "energy (J)", size: 11, fill: energyColour) + "\n"
         return out + "</g>\n"
+    }
+
+    typealias Box = (x: Double, y: Double, w: Double, h: Double)
+
+    /// The chart's x position of `seconds` since the start in `box`.
+    static func x(_ seconds: Double, _ r: ReplayResult, _ box: Box) -> Double { box.x + seconds / max(r.durationSeconds, 1) * box.w }
+
+    /// The bands by state across a chart's `box`, labelled where the label fits.
+    static func stateBands(_ r: ReplayResult, _ box: Box) -> String {
+        var out = ""
+        for band in bands(r) {
+            let x0 = x(band.from, r, box), x1 = x(band.to, r, box)
+            guard x1 > x0 else { continue }
+            out +=
+                "<rect class=\"band\" data-state=\"\(band.state.key)\" x=\"\(n(x0))\" y=\"\(n(box.y))\" width=\"\(n(x1 - x0))\" height=\"\(n(box.h))\" fill=\"\(colour(band.state))\" fill-opacity=\"0.22\"/>\n"
+            let label = band.state.displayName
+            if x1 - x0 > Double(label.count) * 6.2 + 6 {
+                out += text((x0 + x1) / 2, box.y + 13, label, size: 10, anchor: "middle", fill: "#333333")
+            }
+        }
+        return out
+    }
+
+    /// A chart's time axis under `box`: ticks in minutes since the start, and its label.
+    static func minutesAxis(_ r: ReplayResult, _ box: Box) -> String {
+        var out = ""
+        let minutes = max(r.durationSeconds, 1) / 60, step = niceLength(minutes / 6)
+        var m = 0.0
+        while m <= minutes + 1e-9 {
+            let xx = x(m * 60, r, box)
+            out += "<path d=\"M\(n(xx)) \(n(box.y + box.h)) v4\" stroke=\"#888888\"/>"
+            out += text(xx, box.y + box.h + 16, ReplayReport.fixed(m, step < 1 ? 1 : 0), size: 10, anchor: "middle") + "\n"
+            m += step
+        }
+        return out + text(box.x + box.w / 2, box.y + box.h + 32, "minutes since \(ReplayReport.clock(r.start)) UTC", size: 11, anchor: "middle")
     }
 
     /// The states on the clock: from the start in Finding Villager, each timeline entry starting
@@ -387,5 +402,75 @@ enum ReplaySVG {
         if weight != "normal" { attrs += " font-weight=\"\(weight)\"" }
         if fill != "#111111" { attrs += " fill=\"\(fill)\"" }
         return "<text \(attrs)>\(escaped)</text>"
+    }
+}
+
+extension ReplaySVG {
+    static let errorChartHeight = 330.0
+
+    /// A second picture for `replay --html`: each sender's display error over time (the worst
+    /// of the viewers entitled to see it, at the series' samples: ``ReplayTrack/Sample/displayErrorMetres``),
+    /// over the same bands by state as the main chart. The helper's line is solid, the hirer's
+    /// dashed, the delegate's dotted, as on the map; a gap in a line is a time when no viewer saw
+    /// that sender or none had received an update from it. Self-contained, with a `<title>`.
+    static func displayErrorChart(_ r: ReplayResult, _ track: ReplayTrack) -> String {
+        let box = (x: 80.0, y: 48.0, w: 800.0, h: 220.0)
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(errorChartHeight))\" viewBox=\"0 0 \(n(width)) \(n(errorChartHeight))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        out += "<title>Display error over time: how far each viewer's map was from the sender's position</title>\n"
+        out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n<g class=\"chart\" data-chart=\"display-error\">\n"
+        out += text(box.x, box.y - 16, "Display error over time: the worst viewer's distance from the sender, metres", size: 13, weight: "bold")
+        let total = max(r.durationSeconds, 1)
+        let senders = [Role.helper, .hirer, .delegate].filter { role in track.series.contains { $0.displayErrorMetres[role.rawValue] != nil } }
+        let top0 = max(track.series.compactMap { s in senders.compactMap { s.displayErrorMetres[$0.rawValue] }.max() }.max() ?? 0, 1)
+        let stepM = niceLength(top0 / 4)
+        let ticks = Int((top0 / stepM).rounded(.up))
+        let top = Double(ticks) * stepM
+        func x(_ s: Double) -> Double { box.x + s / total * box.w }
+        func y(_ m: Double) -> Double { box.y + box.h - m / top * box.h }
+        out += stateBands(r, box)
+        out += "<rect x=\"\(n(box.x))\" y=\"\(n(box.y))\" width=\"\(n(box.w))\" height=\"\(n(box.h))\" fill=\"none\" stroke=\"#888888\"/>\n"
+        for i in 0...ticks {
+            let yy = y(Double(i) * stepM)
+            if i > 0 && i < ticks { out += "<path d=\"M\(n(box.x)) \(n(yy)) h\(n(box.w))\" stroke=\"#ffffff\" stroke-opacity=\"0.9\"/>\n" }
+            out += text(box.x - 6, yy + 4, metres(Double(i) * stepM), size: 10, anchor: "end")
+        }
+        out += minutesAxis(r, box)
+        if senders.isEmpty {
+            out += text(box.x + box.w / 2, box.y + box.h / 2, "no viewer received an update", size: 12, anchor: "middle", fill: "#333333")
+        }
+        for sender in senders {
+            var d = "", open = false
+            for s in track.series {
+                guard let e = s.displayErrorMetres[sender.rawValue] else {
+                    open = false
+                    continue
+                }
+                d += (open ? " L" : (d.isEmpty ? "M" : " M")) + "\(n(x(s.seconds))) \(n(y(e)))"
+                open = true
+            }
+            out +=
+                "<path class=\"series\" data-series=\"display-error\" data-role=\"\(sender.key)\" d=\"\(d)\" fill=\"none\" stroke=\"#222222\" stroke-width=\"1.6\"\(dash(sender))/>\n"
+        }
+        // Legend: one line per sender, under the plot.
+        var lx = box.x
+        let ly = box.y + box.h + 52
+        for sender in senders {
+            out += "<path d=\"M\(n(lx)) \(n(ly - 4)) h28\" stroke=\"#222222\" stroke-width=\"1.6\"\(dash(sender))/>"
+            let label = "the \(sender.key) as its viewers saw it"
+            out += text(lx + 34, ly, label, size: 11) + "\n"
+            lx += 34 + Double(label.count) * 6.4 + 24
+        }
+        return out + "</g>\n</svg>\n"
+    }
+
+    /// The line style of a role: the helper solid, the hirer dashed, the delegate dotted.
+    private static func dash(_ role: Role) -> String {
+        switch role {
+        case .helper: ""
+        case .hirer: " stroke-dasharray=\"7 4\""
+        case .delegate: " stroke-dasharray=\"1 4\" stroke-linecap=\"round\""
+        }
     }
 }

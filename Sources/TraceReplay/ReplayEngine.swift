@@ -340,7 +340,7 @@ struct Engine<Observer: ReplayObserver> {
             }
         }
         if !realistic { views.sample(sender: role, truth: c, at: clock, viewers: viewers, into: &meters[state, role]) }
-        if recorder != nil { record(state: state, at: now) }
+        if recorder != nil { record(state: state, at: now, clock: clock) }
     }
 
     /// Whether the send rule in force (``ReplayOptions/send``, else the state's
@@ -369,13 +369,22 @@ struct Engine<Observer: ReplayObserver> {
         return true
     }
 
-    /// The picture's series sample and, at a state's first fix, its map frames.
-    private mutating func record(state: FulfilmentState, at now: Double) {
+    /// The picture's series sample (at `now`, request clock `clock`) and, at a state's first fix,
+    /// its map frames.
+    private mutating func record(state: FulfilmentState, at now: Double, clock: Int64) {
         guard var recorder else { return }
         self.recorder = nil  // held uniquely while recording
         defer { self.recorder = recorder }
         if recorder.wantsSample {
-            recorder.sample(seconds: now, energyJoules: meters.energyJoules(at: now))
+            let handedOff = timeline.machine.request.pickupHandedOff
+            var errors: [Double?] = [nil, nil, nil]
+            for r in 0..<3 {
+                guard let truth = lastPosition[r] else { continue }
+                let sender = Self.role(r)
+                let viewers = relay.viewers(ofLocationFrom: sender, in: state, isRide: isRide, pickupHandedOff: handedOff)
+                errors[r] = views.worstError(of: sender, truth: truth, at: clock, viewers: viewers)
+            }
+            recorder.sample(seconds: now, energyJoules: meters.energyJoules(at: now), displayErrorMetres: errors)
         } else {
             recorder.skipSample(seconds: now)
         }

@@ -52,6 +52,12 @@ public struct ReplayTrack: Hashable, Sendable {
         public var sent: Int
         /// All phones' energy so far, joules.
         public var energyJoules: Double
+        /// Each sender's display error at this moment, metres, indexed by `Role.rawValue` (hirer,
+        /// helper, delegate): the distance from its latest raw fix to what the viewers entitled
+        /// to see it then draw, the worst of them; nil when no viewer sees it or none has accepted
+        /// an update from it yet. A picture's series of the view, sampled with the counts (the
+        /// report's display error figures come from the viewers' own clock instead).
+        public var displayErrorMetres: [Double?] = [nil, nil, nil]
     }
 
     /// The region a viewer's map shows at the state's first replayed fix
@@ -115,8 +121,10 @@ struct TrackRecorder {
     /// Whether the next series sample will be kept (energy is computed only for those).
     var wantsSample: Bool { series.keepsNext }
 
-    mutating func sample(seconds: Double, energyJoules: Double) {
-        series.add(ReplayTrack.Sample(seconds: seconds, delivered: delivered, sent: sent, energyJoules: energyJoules))
+    mutating func sample(seconds: Double, energyJoules: Double, displayErrorMetres: [Double?]) {
+        series.add(
+            ReplayTrack.Sample(
+                seconds: seconds, delivered: delivered, sent: sent, energyJoules: energyJoules, displayErrorMetres: displayErrorMetres))
     }
 
     /// Offers the next sample without its energy when it will not be kept.

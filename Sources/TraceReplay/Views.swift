@@ -65,6 +65,18 @@ struct Views {
         received[i] = viewer.accept(u, after: received[i], geodesic: geodesic)
     }
 
+    /// The largest distance from `truth`, `sender`'s position, to what any of `viewers` draws of
+    /// it at `time` (request clock); nil when none of them has accepted an update from it.
+    func worstError(of sender: Role, truth: Coordinate, at time: Int64, viewers: RoleSet) -> Double? {
+        var worst: Double?
+        for vi in 0..<3 where viewers.rawValue & (1 << vi) != 0 {
+            guard let pair = received[Self.index(vi, sender.rawValue)] else { continue }
+            let e = TangentPlane.distance(from: truth, to: viewer.draw(pair, at: time, geodesic: geodesic), fallback: geodesic)
+            worst = max(worst ?? e, e)
+        }
+        return worst
+    }
+
     // MARK: Ideal
 
     /// `viewer` receives `update` from `sender` at once.

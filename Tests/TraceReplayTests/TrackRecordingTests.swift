@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TraceDomain
 import TraceIO
 import TraceSharing
 
@@ -62,6 +63,32 @@ struct TrackRecordingTests {
         var plain = r
         plain.track = nil
         #expect(plain == (try replay(path, spec: spec)))
+    }
+
+    @Test("the series' display error: 0 under the ideal network (each fix shown at once), a step behind under the realistic one")
+    func displayErrorSeries() throws {
+        // 60 fixes 50 m apart every 5 s, all in En Route, every one delivered and sent; the hirer
+        // (no trace) sees the helper.
+        let points = line(from: P(north: 0, east: 0, t: 0), count: 60, stepNorth: 50, dt: 5)
+        let path = try temp(gpx([(nil, points)]))
+        var spec = ScenarioSpec()
+        spec.timeline = try timeline([(.accepted, 0), (.enRoute, 0)])
+        spec.pickup = Sourced(try .init(latitude: 48, longitude: 8), .flag)
+        var options = ReplayOptions()
+        options.recordTrack = true
+        options.network = .ideal
+        let ideal = try #require(try replay(path, spec: spec, options: options).track).series
+        let helperIdeal = ideal.compactMap { $0.displayErrorMetres[Role.helper.rawValue] }
+        #expect(helperIdeal.count == 60 && helperIdeal.allSatisfy { $0 < 1e-6 })
+        #expect(ideal.allSatisfy { $0.displayErrorMetres[Role.hirer.rawValue] == nil })  // no hirer trace
+        // Realistic: at a fix its own update is still on its way (under 5 s), so the map shows the
+        // previous fix, 50 m behind (100 m after a loss); nothing before the first arrival.
+        options.network = .realistic
+        let realistic = try #require(try replay(path, spec: spec, options: options).track).series
+        #expect(realistic.first?.displayErrorMetres[Role.helper.rawValue] == nil)
+        let helper = realistic.compactMap { $0.displayErrorMetres[Role.helper.rawValue] }
+        #expect(helper.count >= 55)
+        #expect(helper.allSatisfy { e in (1...3).contains { abs(e - 50 * Double($0)) < 0.5 } }, "\(helper)")
     }
 
     @Test("the observer sees every delivered update, in order, with what was forwarded")

@@ -1,0 +1,81 @@
+import TraceDomain
+import TraceReplay
+import TraceSharing
+
+/// `replay --html FILE`: the replay as one self-contained page (``HTMLPage``: no script, no
+/// external request), in the order a reader asks: the summary, the map with the cumulative
+/// updates and energy (``ReplaySVG``), the display error over time, each phone's table by state,
+/// then the battery, the arrivals and the network.
+///
+/// Element ids a reader (or a test) can rely on: `summary`, `map`, `display-error`, `phones`
+/// (with a `section` per phone, `phone-helper`, `phone-hirer`, `phone-delegate`, each holding a
+/// table whose rows are the states entered and a Total row), `battery`, `arrivals`.
+enum ReplayHTML {
+    /// The page of `r`, replayed with `policy` and ``TraceReplay/ReplayOptions/recordTrack`` on.
+    static func render(_ r: ReplayResult, policy: SharingPolicy) -> String {
+        guard let track = r.track else { preconditionFailure("the HTML report needs a replay with recordTrack") }
+        let esc = HTMLPage.escape
+        let names = r.scenario.traces.map { String($0.path.split(separator: "/").last ?? Substring($0.path)) }.joined(separator: ", ")
+        var body = "<h1>TraceKit replay: \(esc(names))</h1>\n"
+        body += summary(r)
+        body += "<figure id=\"map\">\n" + HTMLPage.inline(svg: ReplaySVG.render(r, policy: policy))
+        body +=
+            "<figcaption>The tracks by state (helper solid, hirer dashed, delegate dotted), delivered updates (filled: sent), the pickup P and dropoff D, each state's map frame; below, the cumulative updates and energy of all phones.</figcaption>\n</figure>\n"
+        body += "<figure id=\"display-error\">\n" + HTMLPage.inline(svg: ReplaySVG.displayErrorChart(r, track))
+        body +=
+            "<figcaption>Display error at the chart's samples (each raw fix, thinned): the distance from the sender's latest fix to what its viewers' maps draw, the worst viewer. The tables' figures come from the viewers' own clock.</figcaption>\n</figure>\n"
+        body += "<section id=\"phones\">\n<h2>Each phone, by state</h2>\n"
+        for phone in r.energy where phone.hasTrace {
+            let (header, rows) = ReplayReport.phoneTable(r, phone.role)
+            body += "<section id=\"phone-\(phone.role.key)\">\n"
+            body += HTMLPage.table(
+                header, rows, caption: "\(phone.role.key.capitalizedFirst)'s phone", numeric: Set(3..<header.count),
+                rowClasses: rows.map { $0.first == "Total" ? "total" : nil })
+            body += "</section>\n"
+        }
+        body += "</section>\n"
+        body += "<section id=\"battery\">\n<h2>Battery</h2>\n<p>\(esc(r.energyModel)); an estimate, constants marked assumed in the profile.</p>\n<ul>\n"
+        for phone in r.energy {
+            let e = phone.estimate
+            body +=
+                "<li>\(esc(phone.role.key)): \(ReplayReport.fixed(e.totalJoules, 1)) J = \(ReplayReport.fixed(e.milliampHours, 2)) mAh; location \(ReplayReport.fixed(e.locationJoules, 1)) J, fixes \(ReplayReport.fixed(e.fixesJoules, 1)) J, radio \(ReplayReport.fixed(e.radio.totalJoules, 1)) J (\(e.sent) sent, \(e.received) received, \(e.radioPromotions) promotions)</li>\n"
+        }
+        body += "</ul>\n<p>\(esc(ReplayReport.dominantCost(r)))</p>\n</section>\n"
+        let arrivals = ReplayReport.arrivals(r)
+        if !arrivals.isEmpty {
+            body += "<section id=\"arrivals\">\n<h2>Arrivals as seen</h2>\n<ul>\n" + arrivals.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n</section>\n"
+        }
+        var notes: [String] = []
+        if let n = r.networkFigures { notes.append("Network: \(n.summary)") }
+        notes += r.warnings.map { "Warning: \($0)" } + r.notes.map { "Note: \($0)" }
+        if !notes.isEmpty { body += "<section id=\"notes\">\n" + notes.map { "<p class=\"note\">\(esc($0))</p>\n" }.joined() + "</section>\n" }
+        return HTMLPage.document(title: "TraceKit replay: \(names)", body: body)
+    }
+
+    /// The summary block: what the trip was and what it cost, first.
+    static func summary(_ r: ReplayResult) -> String {
+        let esc = HTMLPage.escape
+        let s = r.scenario
+        var items: [(String, String)] = [
+            ("Trip", "\(s.category.value.name)\(s.category.value.isRide ? "" : " (not a ride)"), \(r.start.iso8601) … \(r.end.iso8601)"),
+            ("Policy", "\(r.policy.name) · energy \(r.energyModel) (an estimate) · tracekit \(r.tracekitVersion)"),
+        ]
+        if !r.view.isIdeal { items.append(("View", r.view.summary)) }
+        let states = r.states.filter { $0.entered && $0.seconds > 0 }.map { "\($0.state.displayName) \(InfoCommand.duration($0.seconds))" }
+        items.append(("Time", "\(InfoCommand.duration(r.durationSeconds)): " + states.joined(separator: ", ")))
+        let sent = r.roleTotals.filter { t in r.energy.contains { $0.role == t.role && $0.hasTrace } }.map { "\($0.role.key) \($0.sentUpdates)" }
+        items.append(("Updates sent", sent.joined(separator: ", ")))
+        items.append(
+            ("Battery", r.energy.map { "\($0.role.key) \(ReplayReport.fixed($0.estimate.milliampHours, 1)) mAh" }.joined(separator: ", ")))
+        let w = r.worstView
+        if let d = w.displayErrorP95, let st = w.stalenessP95 {
+            items.append(
+                ("Worst view",
+                 "display error p95 \(ReplayReport.fixed(d.value, 1)) m (\(d.sender.key) in \(d.state.displayName)); staleness p95 \(ReplayReport.fixed(st.value, 1)) s (\(st.sender.key) in \(st.state.displayName))"))
+        } else {
+            items.append(("Worst view", "no viewer received an update"))
+        }
+        return "<section id=\"summary\">\n<dl class=\"summary\">\n"
+            + items.map { "<dt>\(esc($0.0))</dt><dd>\(esc($0.1))</dd>\n" }.joined() + "</dl>\n</section>\n"
+    }
+}
