@@ -20,14 +20,13 @@ import TraceJSON
 /// Root (as in CI containers) needs `--no-sandbox`. The browser's own noise on stderr (D-Bus,
 /// GPU probing) is ignored; only the page's console lines count.
 struct Chromium {
-    /// The browser: `TRACEKIT_CHROMIUM`, else Debian's binary behind its wrapper script (the
-    /// wrapper adds API keys and flags that make the browser call Google's services).
+    /// The browser: `TRACEKIT_CHROMIUM` when set (nil when that is not an executable), else
+    /// Debian's binary behind its wrapper script (the wrapper adds API keys and flags that make
+    /// the browser call Google's services).
     static let executable: String? = {
-        if let p = ProcessInfo.processInfo.environment["TRACEKIT_CHROMIUM"] { return p }
-        for p in ["/usr/lib/chromium/chromium", "/usr/bin/chromium"] where FileManager.default.isExecutableFile(atPath: p) {
-            return p
-        }
-        return nil
+        let given = ProcessInfo.processInfo.environment["TRACEKIT_CHROMIUM"]
+        let candidates = given.map { [$0] } ?? ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
     /// Why the browser checks cannot run here, or nil when they can.
