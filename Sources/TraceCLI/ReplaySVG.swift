@@ -307,7 +307,7 @@ enum ReplaySVG {
             m += step
         }
         out += text(
-            plot.x + plot.w / 2, plot.y + plot.h + 32, "minutes since \(ReplayReport.clock(r.start)) UTC", size: 11, anchor: "middle")
+            plot.x + plot.w / 2, plot.y + plot.h + 32, "minutes since \(ReplayReport.clock(r.start, in: r)) UTC", size: 11, anchor: "middle")
         let cy = plot.y + plot.h / 2
         out +=
             "<text x=\"\(n(plot.x - 44))\" y=\"\(n(cy))\" transform=\"rotate(-90 \(n(plot.x - 44)) \(n(cy)))\" text-anchor=\"middle\" font-size=\"11\">updates (cumulative)</text>\n"
