@@ -35,11 +35,7 @@ enum ReplayHTML {
         }
         body += "</section>\n"
         body += "<section id=\"battery\">\n<h2>Battery</h2>\n<p>\(esc(r.energyModel)); an estimate, constants marked assumed in the profile.</p>\n<ul>\n"
-        for phone in r.energy {
-            let e = phone.estimate
-            body +=
-                "<li>\(esc(phone.role.key)): \(ReplayReport.fixed(e.totalJoules, 1)) J = \(ReplayReport.fixed(e.milliampHours, 2)) mAh; location \(ReplayReport.fixed(e.locationJoules, 1)) J, fixes \(ReplayReport.fixed(e.fixesJoules, 1)) J, radio \(ReplayReport.fixed(e.radio.totalJoules, 1)) J (\(e.sent) sent, \(e.received) received, \(e.radioPromotions) promotions)</li>\n"
-        }
+        for phone in r.energy { body += "<li>\(esc(ReplayReport.batteryLine(phone, r)))</li>\n" }
         body += "</ul>\n<p>\(esc(ReplayReport.dominantCost(r)))</p>\n</section>\n"
         let arrivals = ReplayReport.arrivals(r)
         if !arrivals.isEmpty {
@@ -52,29 +48,13 @@ enum ReplayHTML {
         return HTMLPage.document(title: "TraceKit replay: \(names)", body: body)
     }
 
-    /// The summary block: what the trip was and what it cost, first.
+    /// The summary block (``ReplaySummary``, the lines the terminal and Markdown reports open
+    /// with) as a definition list, then the policy and models.
     static func summary(_ r: ReplayResult) -> String {
         let esc = HTMLPage.escape
-        let s = r.scenario
-        var items: [(String, String)] = [
-            ("Trip", "\(s.category.value.name)\(s.category.value.isRide ? "" : " (not a ride)"), \(r.start.iso8601) … \(r.end.iso8601)"),
-            ("Policy", "\(r.policy.name) · energy \(r.energyModel) (an estimate) · tracekit \(r.tracekitVersion)"),
-        ]
-        if !r.view.isIdeal { items.append(("View", r.view.summary)) }
-        let states = r.states.filter { $0.entered && $0.seconds > 0 }.map { "\($0.state.displayName) \(InfoCommand.duration($0.seconds))" }
-        items.append(("Time", "\(InfoCommand.duration(r.durationSeconds)): " + states.joined(separator: ", ")))
-        let sent = r.roleTotals.filter { t in r.energy.contains { $0.role == t.role && $0.hasTrace } }.map { "\($0.role.key) \($0.sentUpdates)" }
-        items.append(("Updates sent", sent.joined(separator: ", ")))
-        items.append(
-            ("Battery", r.energy.map { "\($0.role.key) \(ReplayReport.fixed($0.estimate.milliampHours, 1)) mAh" }.joined(separator: ", ")))
-        let w = r.worstView
-        if let d = w.displayErrorP95, let st = w.stalenessP95 {
-            items.append(
-                ("Worst view",
-                 "display error p95 \(ReplayReport.fixed(d.value, 1)) m (\(d.sender.key) in \(d.state.displayName)); staleness p95 \(ReplayReport.fixed(st.value, 1)) s (\(st.sender.key) in \(st.state.displayName))"))
-        } else {
-            items.append(("Worst view", "no viewer received an update"))
-        }
+        var items = ReplaySummary(r).lines.map { ($0.label, $0.text) }
+        items.append(("policy", "\(r.policy.name) · energy \(r.energyModel) (an estimate) · tracekit \(r.tracekitVersion)"))
+        if !r.view.isIdeal { items.append(("view", r.view.summary)) }
         return "<section id=\"summary\">\n<dl class=\"summary\">\n"
             + items.map { "<dt>\(esc($0.0))</dt><dd>\(esc($0.1))</dd>\n" }.joined() + "</dl>\n</section>\n"
     }

@@ -2,13 +2,14 @@ import TraceReplay
 import TraceSharing
 
 /// `replay --format markdown`: a compact GitHub-flavoured report for a pull-request comment: a
-/// heading naming the traces, the scenario with each item's source and what was inferred, the
+/// heading naming the traces, the summary (``ReplaySummary``), the scenario with each item's source and what was inferred, the
 /// models, one table per phone with a trace (the terminal table's columns), what dominates the
 /// cost and the arrivals as seen. Deterministic, like every report.
 extension ReplayReport {
     static func markdown(_ r: ReplayResult) -> String {
         let s = r.scenario
         var out = "### TraceKit replay: " + s.traces.map { "`\($0.path)`" }.joined(separator: ", ") + "\n\n"
+        out += ReplaySummary(r).markdown + "\n"
         func source<T>(_ item: Sourced<T>) -> String {
             switch item.provenance {
             case .default: "default"
@@ -27,7 +28,7 @@ extension ReplayReport {
             "- **Timeline:** "
             + (s.timeline.isEmpty
                 ? "none"
-                : s.timeline.map { "\($0.state.displayName) \(clock($0.time))\($0.provenance == .inferred ? "\\*" : "")" }.joined(
+                : s.timeline.map { "\($0.state.displayName) \(clock($0.time, in: r))\($0.provenance == .inferred ? "\\*" : "")" }.joined(
                     separator: " → ")) + "\n"
         let assumed = s.assumedItems
         out += "- **Inferred:** " + (assumed.isEmpty ? "nothing" : assumed.joined(separator: ", ")) + "\n"
@@ -43,8 +44,10 @@ extension ReplayReport {
         }
         let lead = "What dominates the cost:"
         out += "\n**\(lead)**" + dominantCost(r).dropFirst(lead.count) + "\n"
-        let battery = r.energy.map { "\($0.role.key) \(fixed($0.estimate.totalJoules, 1)) J (\(fixed($0.estimate.milliampHours, 2)) mAh)" }
-        out += "Battery: " + battery.joined(separator: ", ") + ".\n"
+        let battery = r.energy.map {
+            "\($0.role.key) \(fixed($0.estimate.totalJoules, 1)) J (\(fixed($0.estimate.milliampHours, 2)) mAh, \(ReplaySummary.percent($0.estimate.percentOfReferenceBattery)))"
+        }
+        out += "Battery, as % of \(ReplaySummary.battery(r.energyProfile)): " + battery.joined(separator: ", ") + ".\n"
         let arrivals = arrivals(r)
         if !arrivals.isEmpty { out += "\n" + arrivals.map { "- \($0)\n" }.joined() }
         if let n = r.networkFigures { out += "\n**Network:** \(n.summary)\n" }

@@ -7,12 +7,14 @@ import TraceJSON
 import TraceReplay
 import TraceSharing
 
-/// The terminal report of a replay: a header naming the trip, its scenario (inferred items
-/// marked) and the models; one table per phone with a trace, one row per state entered and a
-/// totals row; the battery estimate per phone; what dominates the cost; the arrivals as seen.
+/// The terminal report of a replay: the summary (``ReplaySummary``); a header naming the trip,
+/// its scenario (inferred items marked) and the models; one table per phone with a trace, one row
+/// per state entered and a totals row, with a legend line under it; the battery estimate per
+/// phone; what dominates the cost; the arrivals as seen, an expected absence said as such. Times
+/// of day follow ``ReportClock``'s rule.
 enum ReplayReport {
     static func table(_ r: ReplayResult) -> String {
-        var out = ""
+        var out = ReplaySummary(r).table + "\n"
         let s = r.scenario
         let traces = s.traces.map { t in
             "\(t.path) (" + t.roles.map { "\($0.role.key) \($0.fixes) fixes" }.joined(separator: ", ") + ")"
@@ -32,7 +34,7 @@ enum ReplayReport {
             "  timeline   "
             + (s.timeline.isEmpty
                 ? "none"
-                : s.timeline.map { "\($0.state.displayName) \(clock($0.time))\($0.provenance == .inferred ? "*" : "")" }.joined(
+                : s.timeline.map { "\($0.state.displayName) \(clock($0.time, in: r))\($0.provenance == .inferred ? "*" : "")" }.joined(
                     separator: ", ")) + "\n"
         if s.timeline.contains(where: { $0.provenance == .inferred }) {
             out +=
@@ -52,18 +54,13 @@ enum ReplayReport {
             out += "\n\(role.key.capitalizedFirst)'s phone\n"
             let (header, rows) = phoneTable(r, role)
             out += TextTable.aligned(header: header, rows: rows)
+            out += legend(r, role) + "\n"
         }
 
         out += "\nBattery (\(r.energyModel); an estimate, constants marked assumed in the profile):\n"
         for phone in r.energy {
             let e = phone.estimate
-            let perHour =
-                e.milliampHoursPerHour.map { ", \(fixed($0, 2)) mAh/h" } ?? e.rateWithheld.map { ", no hourly rate (\($0))" } ?? ""
-            out +=
-                "  \(phone.role.key)\(phone.hasTrace ? "" : " (no trace: location and received updates only)"): \(fixed(e.totalJoules, 1)) J = \(fixed(e.milliampHours, 2)) mAh\(perHour)"
-            out +=
-                "; location \(fixed(e.locationJoules, 1)) J, fixes \(fixed(e.fixesJoules, 1)) J, radio \(fixed(e.radio.totalJoules, 1)) J"
-            out += " (\(e.sent) sent, \(e.received) received, \(e.radioPromotions) promotions)\n"
+            out += "  \(batteryLine(phone, r))\n"
             let tiers = TierSeconds.metricKitOrder.filter { e.tierSeconds[$0] > 0 }.map {
                 "\($0.key) \(InfoCommand.duration(e.tierSeconds[$0]))"
             }
@@ -92,6 +89,18 @@ enum ReplayReport {
             " of request time; \(InfoCommand.duration(r.excludedSeconds)) in \(gaps.count) recording gap\(gaps.count == 1 ? "" : "s") excluded: \(listed)\(more)"
     }
 
+    /// One phone's battery line without its newline: "helper: 734.5 J = 53.00 mAh, 1.5 % of a
+    /// 3,500 mAh battery (assumed), 162.70 mAh/h; location …, fixes …, radio … (… sent, …)".
+    static func batteryLine(_ phone: PhoneEnergy, _ r: ReplayResult) -> String {
+        let e = phone.estimate
+        let perHour =
+            e.milliampHoursPerHour.map { ", \(fixed($0, 2)) mAh/h" } ?? e.rateWithheld.map { ", no hourly rate (\($0))" } ?? ""
+        return
+            "\(phone.role.key)\(phone.hasTrace ? "" : " (no trace: location and received updates only)"): \(fixed(e.totalJoules, 1)) J = \(fixed(e.milliampHours, 2)) mAh, \(ReplaySummary.percent(e.percentOfReferenceBattery)) of \(ReplaySummary.battery(r.energyProfile))\(perHour)"
+            + "; location \(fixed(e.locationJoules, 1)) J, fixes \(fixed(e.fixesJoules, 1)) J, radio \(fixed(e.radio.totalJoules, 1)) J"
+            + " (\(e.sent) sent, \(e.received) received, \(e.radioPromotions) promotions)"
+    }
+
     /// "What dominates the cost: …", one line without its newline.
     static func dominantCost(_ r: ReplayResult) -> String {
         guard let d = r.dominantCost else { return "What dominates the cost: nothing; location was off throughout." }
@@ -100,27 +109,36 @@ enum ReplayReport {
             "What dominates the cost: the \(d.role.key)'s \(d.part.rawValue), \(fixed(d.joules, 1)) J, \(fixed(d.share * 100, 0)) % of all phones' energy\(state)."
     }
 
-    /// One line per arrival: when the viewer saw it.
+    /// One line per arrival: when the viewer saw it, or why it did not
+    /// (``ArrivalVisibility/reason(radiusMetres:)``): the helper never arrived, the policy does not
+    /// show the helper to the viewer then (expected, "not shown by design"), or a failure ("never,
+    /// a failure": the viewer was to see the helper, but no update placed it there).
     static func arrivals(_ r: ReplayResult) -> [String] {
         r.arrivals.map { a in
-            let text: String
-            if a.arrivedAt == nil {
-                text = "the helper never came within \(fixed(r.scenario.rules.dwellRadiusMetres, 0)) m"
-            } else if let late = a.lateSeconds {
-                text = "\(fixed(late, 1)) s after the helper arrived"
-            } else {
-                text = "never (no update placed the helper there)"
-            }
+            let text =
+                a.reason(radiusMetres: r.scenario.rules.dwellRadiusMetres) ?? "\(fixed(a.lateSeconds ?? 0, 1)) s after the helper arrived"
             return "Arrival at \(a.point.rawValue) seen by the \(a.viewer.key): \(text)"
         }
+    }
+
+    /// The line under a phone's table that says what its columns count: "Raw fixes: in the trace ·
+    /// Delivered: to the app · Sent: to the server · → hirer: forwarded to the hirer · …".
+    static func legend(_ r: ReplayResult, _ role: Role) -> String {
+        let viewers = r.roles.filter { $0 != role }
+        let forwarded =
+            viewers.count == 1
+            ? "→ \(viewers[0].key): forwarded to the \(viewers[0].key)"
+            : viewers.map { "→ \($0.key)" }.joined(separator: ", ") + ": forwarded to each"
+        return
+            "Raw fixes: in the trace · Delivered: to the app · Sent: to the server · \(forwarded) · Display error: true position to the viewer's marker · Staleness: the marker's age"
     }
 
     /// The per-state table of one phone: header and rows (the states entered, then the total).
     static func phoneTable(_ r: ReplayResult, _ role: Role) -> (header: [String], rows: [[String]]) {
         let viewers = r.roles.filter { $0 != role }
-        var header = ["State", "Time", "Tier", "Raw", "Delivered", "Sent"]
+        var header = ["State", "Time", "Tier", "Raw fixes", "Delivered", "Sent"]
         header += viewers.map { "→ \($0.key)" }
-        header += ["Display error mean/p95/max m", "Stale p95/max s", "Distance km", "Energy J"]
+        header += ["Display error m mean/p95/max", "Staleness s p95/max", "Distance km", "Energy J"]
         var rows: [[String]] = []
         for st in r.states where st.entered {
             guard let m = st[role] else { continue }
@@ -159,13 +177,9 @@ enum ReplayReport {
         }
     }
 
-    /// "14:02:10" (UTC), with the date when it is not the trip's first day is not needed: the
-    /// header prints the full span.
-    static func clock(_ t: Timestamp) -> String {
-        let iso = t.iso8601  // yyyy-mm-ddThh:mm:ss[.fff]Z
-        guard let tIndex = iso.firstIndex(of: "T") else { return iso }
-        return String(iso[iso.index(after: tIndex)...].prefix(8))
-    }
+    /// `t` as a time of day in `r`'s reports (UTC): "08:01:37", or "2024-05-02 00:03:11" when the
+    /// trip's span crosses midnight UTC (``ReportClock``).
+    static func clock(_ t: Timestamp, in r: ReplayResult) -> String { ReportClock(r).text(t) }
 
     /// `x` with exactly `decimals` digits after the point, rounded half away from zero.
     static func fixed(_ x: Double, _ decimals: Int) -> String { DecimalText.fixed(x, decimals) }

@@ -353,7 +353,7 @@ enum ReplaySVG {
             out += text(xx, box.y + box.h + 16, ReplayReport.fixed(m, step < 1 ? 1 : 0), size: 10, anchor: "middle") + "\n"
             m += step
         }
-        return out + text(box.x + box.w / 2, box.y + box.h + 32, "minutes since \(ReplayReport.clock(r.start)) UTC", size: 11, anchor: "middle")
+        return out + text(box.x + box.w / 2, box.y + box.h + 32, "minutes since \(ReplayReport.clock(r.start, in: r)) UTC", size: 11, anchor: "middle")
     }
 
     /// The states on the clock: from the start in Finding Villager, each timeline entry starting

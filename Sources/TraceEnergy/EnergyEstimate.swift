@@ -64,6 +64,11 @@ public struct EnergyEstimate: Hashable, Sendable {
     /// The total as battery charge, in mAh (joules / (3.6 × nominal volts); 13.86 J per mAh).
     public var milliampHours: Double { totalJoules / profile.joulesPerMilliampHour }
 
+    /// The charge as a percentage of the profile's reference battery
+    /// (``EnergyProfile/referenceBatteryMilliampHours``, 3,500 mAh by default, assumed): 53.9 mAh
+    /// is 1.54 %.
+    public var percentOfReferenceBattery: Double { profile.percentOfReferenceBattery(milliampHours: milliampHours) }
+
     /// The shortest time covered for which rates (``milliampHoursPerHour``, ``averageMilliwatts``)
     /// are given: 300 s. A replay charges one-off costs whatever its length, above all the last
     /// send's radio promotion and tail, charged in full even past the end (≈ 11 J with `lte`, the
@@ -113,7 +118,9 @@ public struct EnergyEstimate: Hashable, Sendable {
     /// The estimate as JSON: model, version, profile and its assumed battery constants (not the
     /// network's), time per tier
     /// (MetricKit names, seconds), distance, counts, the parts and totals, the rates or (`null`)
-    /// why they are withheld (`rateWithheld`). Keys and order are stable; units are in the key names.
+    /// why they are withheld (`rateWithheld`), then the reference battery (mAh) and the charge as a
+    /// percentage of it (added after the other keys). Keys and order are stable; units are in the
+    /// key names.
     public var json: JSONValue {
         var tiers: [(String, JSONValue)] = []
         for tier in TierSeconds.metricKitOrder { tiers.append((tier.metricKitName ?? tier.key, .number(tierSeconds[tier]))) }
@@ -140,6 +147,8 @@ public struct EnergyEstimate: Hashable, Sendable {
             ("milliampHoursPerHour", optional(milliampHoursPerHour)), ("averageMilliwatts", optional(averageMilliwatts)),
             ("rateWithheld", rateWithheld.map { .string($0) } ?? .null),
             ("dominant", dominant.map { .object([("part", .string($0.part.rawValue)), ("share", .number($0.share))]) } ?? .null),
+            ("referenceBatteryMilliampHours", .number(profile.referenceBatteryMilliampHours)),
+            ("percentOfReferenceBattery", .number(percentOfReferenceBattery)),
         ])
     }
 }

@@ -25,7 +25,8 @@ public typealias EnergyProfileError = JSONFileError
 /// `name` defaults to the base's name when the file sets no constant and to "BASE-custom"
 /// otherwise. Members (units in the names): `locationMilliwatts` (by tier key: `bestForNavigation`,
 /// `best`, `nearestTenMeters`, `hundredMeters`, `kilometer`, `threeKilometers`; off is always 0),
-/// `fixMillijoules`, `nominalVolts`, and `radio` (`promotionMilliwatts`, `promotionSeconds`,
+/// `fixMillijoules`, `nominalVolts`, `referenceBatteryMilliampHours` (greater than 0, at most
+/// 100,000), and `radio` (`promotionMilliwatts`, `promotionSeconds`,
 /// `transmitMilliwatts`, `transmitSeconds`, `tailMilliwatts`, `tailSeconds`,
 /// `secondTailMilliwatts`, `secondTailSeconds`) and `network` (``NetworkProfile``: `uplinkSeconds`,
 /// `backendMedianSeconds`, `backendSigma` from 0 to 3, `lossProbability` from 0 to 1). `assumed`, a list of constant paths such as
@@ -36,6 +37,10 @@ public typealias EnergyProfileError = JSONFileError
 extension EnergyProfile {
     /// The only energy profile file version this TraceKit reads.
     public static let fileVersion = 1
+
+    /// The largest reference battery a profile file may set, in mAh: 100,000, beyond any phone's
+    /// or tablet's battery (a typo's guard, not a physical limit).
+    public static let maximumReferenceBatteryMilliampHours = 100_000.0
 
     /// Reads a profile file's bytes; `file` names it in errors.
     /// - Throws: ``EnergyProfileError`` for a syntax error (line and column) or an invalid member
@@ -89,6 +94,11 @@ private struct ProfileReader: JSONFieldReading {
         switch c {
         case .nominalVoltage:
             guard x > 0 else { throw fail(v, c.path, "must be greater than 0\(unit), got \(JSONWriter.number(x))") }
+        case .referenceBattery:
+            let most = EnergyProfile.maximumReferenceBatteryMilliampHours
+            guard x > 0, x <= most else {
+                throw fail(v, c.path, "must be greater than 0 and at most \(JSONWriter.number(most))\(unit), got \(JSONWriter.number(x))")
+            }
         case .lossProbability:
             guard x >= 0, x <= 1 else { throw fail(v, c.path, "must be a probability from 0 to 1, got \(JSONWriter.number(x))") }
         case .backendSpread:

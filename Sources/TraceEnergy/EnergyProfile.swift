@@ -7,7 +7,8 @@ public import TraceDomain
 /// - E_location = Σ P_loc(tier) × time in the tier (mW × s = mJ), P_loc = 0 when location is off;
 /// - E_fixes = delivered fixes × E_fix;
 /// - E_radio from ``RadioStateMachine`` over the send times, with this profile's ``radio``;
-/// - charge in mAh = E_total (J) / (3.6 × ``nominalVolts``), 13.86 J per mAh at 3.85 V.
+/// - charge in mAh = E_total (J) / (3.6 × ``nominalVolts``), 13.86 J per mAh at 3.85 V;
+/// - share of the battery in % = charge / ``referenceBatteryMilliampHours`` × 100.
 ///
 /// The built-in profiles (``lte``, the default, ``lteModern``, ``threeG``, ``wifi``) share the
 /// location and fix constants and differ in the radio. Many defaults are engineering assumptions
@@ -40,6 +41,10 @@ public struct EnergyProfile: Hashable, Sendable {
     public var fixMillijoules: Double = 50
     /// The battery's nominal voltage, in volts (3.85): 1 mAh = 3.6 × volts joules.
     public var nominalVolts: Double = 3.85
+    /// The reference battery's capacity, in mAh (3,500; assumed: a typical current phone's), which
+    /// reports express each phone's charge against (``percentOfReferenceBattery(milliampHours:)``).
+    /// It prices no joule.
+    public var referenceBatteryMilliampHours: Double = 3500
     /// The radio's constants.
     public var radio: RadioProfile
     /// The network's constants (``NetworkProfile``): delay and loss between sender and viewer.
@@ -51,7 +56,7 @@ public struct EnergyProfile: Hashable, Sendable {
 
     /// A profile with the default location and fix constants (docs/battery-model.md, "Default
     /// constants") and the given radio; ``name`` and ``base`` are the radio's name. ``assumed``
-    /// lists the location powers, E_fix, the network constants and `radioAssumptions` (by default
+    /// lists the location powers, E_fix, the reference battery, the network constants and `radioAssumptions` (by default
     /// t_tx, which the model assumes for every radio).
     public init(radio: RadioProfile, network: NetworkProfile, radioAssumptions: Set<EnergyConstant> = [.transmitDuration]) {
         self.name = radio.name
@@ -60,7 +65,7 @@ public struct EnergyProfile: Hashable, Sendable {
         self.network = network
         self.assumed = radioAssumptions.union([
             .bestForNavigationPower, .bestPower, .nearestTenMetersPower, .hundredMetersPower,
-            .kilometerPower, .threeKilometersPower, .fixEnergy,
+            .kilometerPower, .threeKilometersPower, .fixEnergy, .referenceBattery,
             .uplinkLatency, .backendMedian, .backendSpread, .lossProbability,
         ])
     }
@@ -95,6 +100,12 @@ public struct EnergyProfile: Hashable, Sendable {
     /// Joules in one mAh of charge at ``nominalVolts``: 3.6 × volts (13.86 J at 3.85 V).
     public var joulesPerMilliampHour: Double { 3.6 * nominalVolts }
 
+    /// `milliampHours` as a percentage of ``referenceBatteryMilliampHours``: 53.9 mAh is 1.54 % of
+    /// 3,500 mAh.
+    public func percentOfReferenceBattery(milliampHours: Double) -> Double {
+        milliampHours / referenceBatteryMilliampHours * 100
+    }
+
     /// The value of one constant, in its ``EnergyConstant/unit``.
     public subscript(constant: EnergyConstant) -> Double {
         get {
@@ -107,6 +118,7 @@ public struct EnergyProfile: Hashable, Sendable {
             case .threeKilometersPower: threeKilometersMilliwatts
             case .fixEnergy: fixMillijoules
             case .nominalVoltage: nominalVolts
+            case .referenceBattery: referenceBatteryMilliampHours
             case .promotionPower: radio.promotionMilliwatts
             case .promotionDuration: radio.promotionSeconds
             case .transmitPower: radio.transmitMilliwatts
@@ -131,6 +143,7 @@ public struct EnergyProfile: Hashable, Sendable {
             case .threeKilometersPower: threeKilometersMilliwatts = newValue
             case .fixEnergy: fixMillijoules = newValue
             case .nominalVoltage: nominalVolts = newValue
+            case .referenceBattery: referenceBatteryMilliampHours = newValue
             case .promotionPower: radio.promotionMilliwatts = newValue
             case .promotionDuration: radio.promotionSeconds = newValue
             case .transmitPower: radio.transmitMilliwatts = newValue
@@ -151,7 +164,7 @@ public struct EnergyProfile: Hashable, Sendable {
 /// One overridable constant of an ``EnergyProfile``: its place in a profile file and its unit.
 public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable {
     case bestForNavigationPower, bestPower, nearestTenMetersPower, hundredMetersPower, kilometerPower, threeKilometersPower
-    case fixEnergy, nominalVoltage
+    case fixEnergy, nominalVoltage, referenceBattery
     case promotionPower, promotionDuration, transmitPower, transmitDuration, tailPower, tailDuration, secondTailPower, secondTailDuration
     case uplinkLatency, backendMedian, backendSpread, lossProbability
 
@@ -174,7 +187,7 @@ public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable
         switch self {
         case .bestForNavigationPower, .bestPower, .nearestTenMetersPower, .hundredMetersPower, .kilometerPower, .threeKilometersPower:
             "locationMilliwatts"
-        case .fixEnergy, .nominalVoltage: nil
+        case .fixEnergy, .nominalVoltage, .referenceBattery: nil
         case .promotionPower, .promotionDuration, .transmitPower, .transmitDuration, .tailPower, .tailDuration, .secondTailPower,
             .secondTailDuration:
             "radio"
@@ -193,6 +206,7 @@ public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable
         case .threeKilometersPower: AccuracyTier.threeKilometers.key
         case .fixEnergy: "fixMillijoules"
         case .nominalVoltage: "nominalVolts"
+        case .referenceBattery: "referenceBatteryMilliampHours"
         case .promotionPower: "promotionMilliwatts"
         case .promotionDuration: "promotionSeconds"
         case .transmitPower: "transmitMilliwatts"
@@ -211,7 +225,7 @@ public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable
     /// Its path in a profile file, e.g. "radio.tailMilliwatts" or "fixMillijoules".
     public var path: String { group.map { "\($0).\(member)" } ?? member }
 
-    /// Its unit: "mW", "s", "mJ", "V", or "" (a ratio or a probability).
+    /// Its unit: "mW", "s", "mJ", "V", "mAh", or "" (a ratio or a probability).
     public var unit: String {
         switch self {
         case .bestForNavigationPower, .bestPower, .nearestTenMetersPower, .hundredMetersPower, .kilometerPower, .threeKilometersPower,
@@ -220,6 +234,7 @@ public enum EnergyConstant: String, CaseIterable, Hashable, Sendable, Comparable
         case .promotionDuration, .transmitDuration, .tailDuration, .secondTailDuration, .uplinkLatency, .backendMedian: "s"
         case .fixEnergy: "mJ"
         case .nominalVoltage: "V"
+        case .referenceBattery: "mAh"
         case .backendSpread, .lossProbability: ""
         }
     }

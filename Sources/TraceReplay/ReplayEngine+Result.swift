@@ -11,12 +11,18 @@ extension Engine {
     func result(_ resolved: ResolvedScenario, roles: [Role], scans: RoleTable<RoleScan?>) -> ReplayResult {
         var states: [StateMetrics] = []
         var totals = RoleTable(repeating: MeterCell())
+        var totalViewers = RoleTable(repeating: Set<Role>())
+        let request = RequestContext(category: resolved.category.value, pickupHandedOff: resolved.handedOff.value)
         for state in FulfilmentState.allCases {
             var perRole: [StateRoleMetrics] = []
             for role in roles {
                 let cell = meters[state, role]
                 totals[role].merge(cell)
-                perRole.append(cell.metrics(role, seconds: meters.seconds[state]))
+                var m = cell.metrics(role, seconds: meters.seconds[state])
+                let viewers = options.policy.viewers(ofLocationFrom: role, in: state, for: request)
+                m.viewers = Role.allCases.filter { viewers.contains($0) }
+                if meters.entered[state] { totalViewers[role].formUnion(viewers) }
+                perRole.append(m)
             }
             states.append(
                 StateMetrics(
@@ -24,12 +30,18 @@ extension Engine {
                     tier: options.policy[state].tier, roles: perRole))
         }
         let duration = meters.seconds(tEnd)
-        let roleTotals = roles.map { totals[$0].metrics($0, seconds: duration) }
+        let roleTotals = roles.map { role in
+            var m = totals[role].metrics(role, seconds: duration)
+            m.viewers = Role.allCases.filter { totalViewers[role].contains($0) }
+            return m
+        }
         let energy = roles.map { role in
             PhoneEnergy(role: role, hasTrace: scans[role] != nil, estimate: meters.estimate(role, at: duration))
         }
         let viewers: [Role] = resolved.handedOff.value ? [.hirer, .delegate] : [.hirer]
-        let arrivals = arrivals.visibility(to: viewers, helperScan: scans[.helper] ?? RoleScan())
+        let arrivals = arrivals.visibility(to: viewers, helperScan: scans[.helper] ?? RoleScan()).map {
+            entitlement($0, timeline: timeline.entries, request: request)
+        }
         let track = recorder?.finish(end: duration, energyJoules: energy.reduce(0) { $0 + $1.estimate.totalJoules })
         var files = first.files
         for i in files.indices { files[i].outOfOrderFixes = outOfOrder[i] }
@@ -71,5 +83,20 @@ extension Engine {
         result.view = ViewSettings(options)
         if options.network == .realistic { result.networkFigures = NetworkFigures(network) }
         return result
+    }
+
+    /// `a` with the request's state at the arrival and whether the policy shows the helper to the
+    /// viewer then or in any later state of `timeline` (``ArrivalVisibility/shownByPolicy``).
+    func entitlement(_ a: ArrivalVisibility, timeline: [TimelineEntry], request: RequestContext) -> ArrivalVisibility {
+        guard let at = a.arrivedAt else { return a }
+        var a = a
+        let state = timeline.last { $0.time <= at }?.state ?? .findingVillager
+        let later = timeline.filter { $0.time > at }.map(\.state)
+        a.state = state
+        a.shownByPolicy = ([state] + later).contains {
+            options.policy.viewers(ofLocationFrom: .helper, in: $0, for: request).contains(a.viewer)
+        }
+        a.viewerAnnotations = options.policy.annotations(seenBy: a.viewer, in: state, for: request).sorted()
+        return a
     }
 }

@@ -145,6 +145,9 @@ extension ReplayResult {
                             .object([
                                 ("point", .string(a.point.rawValue)), ("viewer", .string(a.viewer.key)),
                                 ("arrivedAt", time(a.arrivedAt)), ("visibleAt", time(a.visibleAt)), ("lateSeconds", opt(a.lateSeconds)),
+                                ("state", a.state.map { .string($0.key) } ?? .null), ("shownByPolicy", .bool(a.shownByPolicy)),
+                                ("absence", a.absence.map { .string($0.rawValue) } ?? .null),
+                                ("reason", a.reason(radiusMetres: s.rules.dwellRadiusMetres).map { .string($0) } ?? .null),
                             ])
                         })
                 ),

@@ -3,7 +3,8 @@ public import TraceDomain
 public import TraceEnergy
 import TraceGeodesy
 public import TraceIO
-import TraceSharing
+import TraceJSON
+public import TraceSharing
 
 /// Counts per role (hirer, helper, delegate), allocation-free.
 public struct RoleCounts: Hashable, Sendable {
@@ -133,6 +134,10 @@ public struct StateRoleMetrics: Hashable, Sendable {
     public var view: ViewMetrics
     /// This role's phone's energy in the state.
     public var energy: EnergyParts
+    /// The roles whose maps show this role's live position in the state by the policy
+    /// (``SharingPolicy/viewers(ofLocationFrom:in:for:)``), in ``Role`` order; for trip totals,
+    /// those of any state entered.
+    public var viewers: [Role] = []
 }
 
 /// One state's row of the report.
@@ -164,23 +169,79 @@ public enum ArrivalPoint: String, CaseIterable, Hashable, Sendable {
     case pickup, dropoff
 }
 
+/// Why a viewer did not see an arrival (``ArrivalVisibility/absence``).
+public enum ArrivalAbsence: String, CaseIterable, Hashable, Sendable {
+    /// The helper never came within the radius of the point.
+    case neverArrived
+    /// Expected: by the policy (location-sharing.txt's rule), the viewer's map does not show the
+    /// helper's live position in the state the request was in when the helper arrived, nor in any
+    /// later state of the trip, so no update could show the arrival.
+    case notShownByDesign
+    /// A failure: the viewer's map was to show the helper at or after the arrival, but no update
+    /// forwarded to it placed the helper within the radius.
+    case neverShown
+}
+
 /// How late a viewer's map showed the helper arriving.
 ///
 /// The arrival is the first raw helper fix within the radius of the point (for the dropoff: the
 /// first after the helper has left the pickup's radius following its arrival there). It became
 /// visible at the first update forwarded to the viewer, at or after the arrival, that places the
-/// helper within the radius; nil when that never happened.
+/// helper within the radius; nil when that never happened (``absence`` says whether that was
+/// expected).
 public struct ArrivalVisibility: Hashable, Sendable {
     public var point: ArrivalPoint
     public var viewer: Role
     /// Nil when the helper never arrived.
     public var arrivedAt: Timestamp?
     public var visibleAt: Timestamp?
+    /// The request's state when the helper arrived (the last timeline entry at or before the
+    /// arrival; Finding Villager before the first); nil when the helper never arrived.
+    public var state: FulfilmentState? = nil
+    /// Whether the policy shows the helper's live position on the viewer's map in ``state`` or in
+    /// a later state of the trip's timeline: whether the viewer could see the arrival at all.
+    public var shownByPolicy = true
+    /// What the viewer's map shows in ``state`` by the policy, in ``MapAnnotation`` order: the
+    /// rule an expected absence follows from.
+    public var viewerAnnotations: [MapAnnotation] = []
+
+    public init(point: ArrivalPoint, viewer: Role, arrivedAt: Timestamp?, visibleAt: Timestamp?) {
+        self.point = point
+        self.viewer = viewer
+        self.arrivedAt = arrivedAt
+        self.visibleAt = visibleAt
+    }
 
     /// Seconds between arrival and visibility; nil when either did not happen.
     public var lateSeconds: Double? {
         guard let a = arrivedAt, let v = visibleAt else { return nil }
         return v.seconds(since: a)
+    }
+
+    /// Why the viewer did not see the arrival; nil when it did.
+    public var absence: ArrivalAbsence? {
+        if arrivedAt == nil { return .neverArrived }
+        if visibleAt != nil { return nil }
+        return shownByPolicy ? .neverShown : .notShownByDesign
+    }
+
+    /// ``absence`` in words, `radiusMetres` being the arrival radius; nil when the viewer saw the
+    /// arrival. E.g. "not shown by design: by the policy the hirer does not see the helper from In
+    /// Task on (in In Task the hirer's map shows Hirer Location, Dropoff Point)".
+    public func reason(radiusMetres: Double) -> String? {
+        guard let absence else { return nil }
+        let v = viewer.key, from = state.map { " from \($0.displayName) on" } ?? ""
+        switch absence {
+        case .neverArrived:
+            return "the helper never came within \(DecimalText.fixed(radiusMetres, 0)) m"
+        case .notShownByDesign:
+            let shows = viewerAnnotations.isEmpty ? "nothing" : viewerAnnotations.map(\.displayName).joined(separator: ", ")
+            let inState = state.map { "in \($0.displayName) " } ?? ""
+            return "not shown by design: by the policy the \(v) does not see the helper\(from) (\(inState)the \(v)'s map shows \(shows))"
+        case .neverShown:
+            return
+                "never, a failure: the \(v)'s map was to show the helper\(from), but no update placed the helper within \(DecimalText.fixed(radiusMetres, 0)) m"
+        }
     }
 }
 

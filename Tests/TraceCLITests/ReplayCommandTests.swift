@@ -47,7 +47,7 @@ struct ReplayCommandTests {
         for text in [
             "Helper's phone", "At Pickup", "In Task", "Total", "[sidecar Traces/georust-garmin-activity.scenario.json]",
             "(* inferred: ", "tracekit-energy 1, profile lte",
-            "What dominates the cost:", "Raw  Delivered  Sent  → hirer  Display error mean/p95/max m",
+            "What dominates the cost:", "Raw fixes  Delivered  Sent  → hirer  Display error m mean/p95/max",
         ] {
             #expect(r.stdout.contains(text), "missing \(text)")
         }
@@ -138,7 +138,7 @@ struct ReplayCommandTests {
         let path = try tenFixes(in: dir)  // 90 s
         let text = try Run(["replay", path])
         #expect(text.status == 0)
-        #expect(text.stdout.contains(" mAh, no hourly rate (90 s covered; rates need at least 300 s); location "), "\(text.stdout)")
+        #expect(text.stdout.contains(" mAh battery (assumed), no hourly rate (90 s covered; rates need at least 300 s); location "), "\(text.stdout)")
         #expect(!text.stdout.contains("mAh/h"))
         let estimate =
             ((try json(try Run(["replay", "-f", "json", path])))["energy"] as? [[String: Any]])?.first?["estimate"] as? [String: Any]
@@ -200,7 +200,9 @@ struct ReplayCommandTests {
 
     /// Outputs written by `tracekit replay` before the phone pipeline was plugged in
     /// (Tests/TraceCLITests/Golden): with emulation off (the default) nothing may change. Rewritten
-    /// only when the JSON report gains a member (warnings, excludedSeconds, recordingGaps).
+    /// only when the JSON report gains a member (warnings, excludedSeconds, recordingGaps; the
+    /// reference battery and the arrivals' absence) or the terminal report its reading aids (the
+    /// summary, the column headers and legend, the battery's percentage, the arrivals' wording).
     static let golden: [(file: String, arguments: [String])] = [
         ("ride.json", ["--scenario", "Traces/trips/ride/ride.scenario.json", "--format", "json"]),
         ("dog-walk.json", ["--scenario", "Traces/trips/dog-walk/dog-walk.scenario.json", "--format", "json"]),

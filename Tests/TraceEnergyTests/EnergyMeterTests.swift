@@ -143,7 +143,7 @@ struct EnergyMeterTests {
                     [
                         "locationMilliwatts.bestForNavigation", "locationMilliwatts.best", "locationMilliwatts.nearestTenMeters",
                         "locationMilliwatts.hundredMeters", "locationMilliwatts.kilometer", "locationMilliwatts.threeKilometers",
-                        "fixMillijoules", "radio.transmitSeconds", "radio.tailMilliwatts",
+                        "fixMillijoules", "referenceBatteryMilliampHours", "radio.transmitSeconds", "radio.tailMilliwatts",
                     ].map { .string($0) }))
         #expect(v["dominant"]?["part"] == .string("location"))
     }

@@ -24,6 +24,53 @@ struct EnergyProfileFileTests {
         #expect(EnergyProfile.lte.assumed.contains(.bestPower) && !EnergyProfile.lte.assumed.contains(.nominalVoltage))
     }
 
+    @Test("the reference battery: 3,500 mAh and assumed in every built-in profile; a file sets it from just above 0 to 100,000 mAh")
+    func referenceBattery() throws {
+        #expect(EnergyProfile.builtIn.allSatisfy { $0.referenceBatteryMilliampHours == 3500 && $0.assumed.contains(.referenceBattery) })
+        #expect(EnergyConstant.referenceBattery.path == "referenceBatteryMilliampHours" && EnergyConstant.referenceBattery.unit == "mAh")
+        let p = try load(#"{"format": "tracekit-energy-profile", "version": 1, "referenceBatteryMilliampHours": 4500}"#)
+        var expected = EnergyProfile.lte
+        expected.name = "lte-custom"
+        expected.referenceBatteryMilliampHours = 4500
+        expected.assumed.remove(.referenceBattery)  // set by the file: no longer assumed
+        #expect(p == expected)
+        for edge in [0.5, 100_000] {
+            let q = try load(#"{"format": "tracekit-energy-profile", "version": 1, "referenceBatteryMilliampHours": \#(edge)}"#)
+            #expect(q.referenceBatteryMilliampHours == edge)
+        }
+        let restated = try load(
+            #"{"format": "tracekit-energy-profile", "version": 1, "referenceBatteryMilliampHours": 5000, "assumed": ["referenceBatteryMilliampHours"]}"#)
+        #expect(restated.assumed == [.referenceBattery])
+    }
+
+    @Test("mAh and percent of the reference battery, by hand: 13.86 J per mAh at 3.85 V; 48.51 J = 3.5 mAh = 0.1 % of 3,500 mAh")
+    func percentOfReferenceBattery() {
+        func estimate(_ profile: EnergyProfile, joules: Double) -> EnergyEstimate {
+            EnergyEstimate(
+                profile: profile, durationSeconds: 600, tierSeconds: TierSeconds(), distanceMetres: 0, deliveredFixes: 0, sent: 0, received: 0,
+                radioPromotions: 0, locationJoules: joules, fixesJoules: 0, radio: RadioEnergy())
+        }
+        // 3.6 × 3.85 V = 13.86 J per mAh; 48.51 J / 13.86 = 3.5 mAh; 3.5 / 3,500 × 100 = 0.1 %.
+        let e = estimate(.lte, joules: 48.51)
+        #expect(abs(e.milliampHours - 3.5) < 1e-12)
+        #expect(abs(e.percentOfReferenceBattery - 0.1) < 1e-12)
+        // The whole battery: 3,500 mAh × 13.86 J = 48,510 J is 100 %.
+        #expect(abs(estimate(.lte, joules: 48_510).percentOfReferenceBattery - 100) < 1e-9)
+        // A 5,000 mAh battery at 3.7 V: 13.32 J per mAh; 666 J = 50 mAh = 1 %.
+        var big = EnergyProfile.lte
+        big.nominalVolts = 3.7
+        big.referenceBatteryMilliampHours = 5000
+        #expect(abs(estimate(big, joules: 666).percentOfReferenceBattery - 1) < 1e-12)
+        #expect(abs(big.percentOfReferenceBattery(milliampHours: 250) - 5) < 1e-12)
+        // The estimate's JSON ends with the reference battery and the percentage (added keys).
+        guard case .object(let members) = e.json.kind else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(members.suffix(2).map(\.key) == ["referenceBatteryMilliampHours", "percentOfReferenceBattery"])
+        #expect(members.suffix(2).map(\.value) == [.number(3500), .number(e.percentOfReferenceBattery)])
+    }
+
     @Test("every profile written as a file reads back equal")
     func roundTrip() throws {
         var custom = EnergyProfile.threeG
@@ -101,6 +148,18 @@ struct EnergyProfileFileTests {
                 "p.json:1:69: nominalVolts: must be greater than 0 V, got 0"
             ),
             (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"referenceBatteryMilliampHours\": 0}",
+                "p.json:1:86: referenceBatteryMilliampHours: must be greater than 0 and at most 100000 mAh, got 0"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"referenceBatteryMilliampHours\": 100001}",
+                "p.json:1:86: referenceBatteryMilliampHours: must be greater than 0 and at most 100000 mAh, got 100001"
+            ),
+            (
+                "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"referenceBatteryMilliampHours\": \"3500\"}",
+                "p.json:1:86: referenceBatteryMilliampHours: expected a number of mAh, found a string"
+            ),
+            (
                 "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"radio\": [1]}",
                 "p.json:1:62: radio: expected an object, found an array"
             ),
@@ -120,7 +179,7 @@ struct EnergyProfileFileTests {
             ),
             (
                 "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"assumed\": [\"radio.tail\"]}",
-                "p.json:1:65: assumed[0]: unknown constant \"radio.tail\"; expected one of locationMilliwatts.bestForNavigation, locationMilliwatts.best, locationMilliwatts.nearestTenMeters, locationMilliwatts.hundredMeters, locationMilliwatts.kilometer, locationMilliwatts.threeKilometers, fixMillijoules, nominalVolts, radio.promotionMilliwatts, radio.promotionSeconds, radio.transmitMilliwatts, radio.transmitSeconds, radio.tailMilliwatts, radio.tailSeconds, radio.secondTailMilliwatts, radio.secondTailSeconds, network.uplinkSeconds, network.backendMedianSeconds, network.backendSigma, network.lossProbability"
+                "p.json:1:65: assumed[0]: unknown constant \"radio.tail\"; expected one of locationMilliwatts.bestForNavigation, locationMilliwatts.best, locationMilliwatts.nearestTenMeters, locationMilliwatts.hundredMeters, locationMilliwatts.kilometer, locationMilliwatts.threeKilometers, fixMillijoules, nominalVolts, referenceBatteryMilliampHours, radio.promotionMilliwatts, radio.promotionSeconds, radio.transmitMilliwatts, radio.transmitSeconds, radio.tailMilliwatts, radio.tailSeconds, radio.secondTailMilliwatts, radio.secondTailSeconds, network.uplinkSeconds, network.backendMedianSeconds, network.backendSigma, network.lossProbability"
             ),
             (
                 "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"network\": {\"lossProbability\": 1.5}}",
@@ -148,7 +207,7 @@ struct EnergyProfileFileTests {
             ),
             (
                 "{\"format\": \"tracekit-energy-profile\", \"version\": 1, \"x\\ny\": 1}",
-                "p.json:1:61: x\\ny: unknown member; expected one of format, version, model, modelVersion, name, base, fixMillijoules, nominalVolts, locationMilliwatts, radio, network, assumed"
+                "p.json:1:61: x\\ny: unknown member; expected one of format, version, model, modelVersion, name, base, fixMillijoules, nominalVolts, referenceBatteryMilliampHours, locationMilliwatts, radio, network, assumed"
             ),
         ])
     func errors(text: String, message: String) {

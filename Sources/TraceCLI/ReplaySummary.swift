@@ -1,0 +1,160 @@
+import TraceDomain
+import TraceEnergy
+import TraceJSON
+import TraceReplay
+
+/// What a replay's reader wants first, before the per-phone tables: the trip (traces, category,
+/// span), the time in each state entered, the updates each phone sent, each phone's battery in mAh
+/// and as a percentage of the profile's reference battery, and the worst view any party had of
+/// another (``ReplayResult/worstView``). Plain values, so that every report lays it out its own
+/// way: the table and Markdown from ``lines``, HTML from the properties.
+struct ReplaySummary: Hashable, Sendable {
+    /// Time spent in one state entered.
+    struct StateTime: Hashable, Sendable {
+        /// E.g. "En Route".
+        var state: String
+        var seconds: Double
+        /// E.g. "8.3 min".
+        var duration: String
+    }
+
+    /// One phone's figures.
+    struct Phone: Hashable, Sendable {
+        /// "helper", "hirer" or "delegate".
+        var role: String
+        /// Whether the phone had a trace (without one, only its location and receptions count).
+        var hasTrace: Bool
+        /// Updates it sent to the server.
+        var sent: Int
+        var joules: Double
+        var milliampHours: Double
+        /// The charge as a percentage of the reference battery.
+        var percentOfReferenceBattery: Double
+        /// E.g. "helper 54.4 mAh, 1.6 % of a 3,500 mAh battery (assumed)".
+        var battery: String
+    }
+
+    /// One line of the summary: its label ("trip", "states", "sent", "battery", "worst view") and
+    /// its text.
+    struct Line: Hashable, Sendable {
+        var label: String
+        var text: String
+    }
+
+    /// Each trace with its roles, e.g. "Traces/trips/ride/helper.gpx (helper)".
+    var traces: [String]
+    /// E.g. "ride" or "dog walking (not a ride)".
+    var category: String
+    /// E.g. "2024-05-01 08:01:37 … 08:21:09 UTC" (``ReportClock/span(_:_:)``).
+    var span: String
+    /// Request time, e.g. "19.5 min" (recording gaps excluded).
+    var duration: String
+    /// The states entered that lasted, in order.
+    var states: [StateTime]
+    /// One per phone taking part, in the replay's order (helper, hirer, delegate).
+    var phones: [Phone]
+    /// The reference battery, in mAh (``EnergyProfile/referenceBatteryMilliampHours``).
+    var referenceBatteryMilliampHours: Double
+    /// Whether the profile marks the reference battery assumed.
+    var referenceBatteryAssumed: Bool
+    /// E.g. "the hirer saw the helper 24.3 m off (p95) in En Route"; nil when no viewer received
+    /// an update.
+    var worstDisplayError: String?
+    /// E.g. "staleness p95 230.0 s (the helper saw the hirer, En Route)"; nil likewise.
+    var worstStaleness: String?
+
+    init(_ r: ReplayResult) {
+        let s = r.scenario
+        traces = s.traces.map { "\($0.path) (\($0.roles.map(\.role.key).joined(separator: ", ")))" }
+        category = s.category.value.name + (s.category.value.isRide ? "" : " (not a ride)")
+        span = ReportClock(r).span(r.start, r.end)
+        duration = InfoCommand.duration(r.durationSeconds)
+        states = r.states.filter { $0.entered && $0.seconds > 0 }.map {
+            StateTime(state: $0.state.displayName, seconds: $0.seconds, duration: InfoCommand.duration($0.seconds))
+        }
+        let profile = r.energyProfile
+        referenceBatteryMilliampHours = profile.referenceBatteryMilliampHours
+        referenceBatteryAssumed = profile.assumed.contains(.referenceBattery)
+        let battery = Self.battery(profile)
+        phones = r.energy.map { p in
+            let e = p.estimate
+            let sent = r.roleTotals.first { $0.role == p.role }?.sentUpdates ?? e.sent
+            return Phone(
+                role: p.role.key, hasTrace: p.hasTrace, sent: sent, joules: e.totalJoules, milliampHours: e.milliampHours,
+                percentOfReferenceBattery: e.percentOfReferenceBattery,
+                battery: "\(p.role.key) \(DecimalText.fixed(e.milliampHours, 1)) mAh, \(Self.percent(e.percentOfReferenceBattery)) of \(battery)")
+        }
+        let worst = r.worstView
+        worstDisplayError = worst.displayErrorP95.map {
+            "\(Self.seen($0, in: r)) \(DecimalText.fixed($0.value, 1)) m off (p95) in \($0.state.displayName)"
+        }
+        worstStaleness = worst.stalenessP95.map {
+            "staleness p95 \(DecimalText.fixed($0.value, 1)) s (\(Self.seen($0, in: r)), \($0.state.displayName))"
+        }
+    }
+
+    /// The summary's lines, in order: trip, states, sent, battery, worst view.
+    var lines: [Line] {
+        let phonesWithout = phones.filter { !$0.hasTrace }.map(\.role)
+        let sentText = phones.map { "\($0.role) \($0.sent) update\($0.sent == 1 ? "" : "s")" }.joined(separator: ", ")
+        let worst = [worstDisplayError, worstStaleness].compactMap { $0 }
+        return [
+            Line(label: "trip", text: "\(traces.joined(separator: ", ")); \(category); \(span) (\(duration))"),
+            Line(
+                label: "states",
+                text: states.isEmpty ? "none lasted" : states.map { "\($0.state) \($0.duration)" }.joined(separator: ", ")),
+            Line(
+                label: "sent",
+                text: sentText
+                    + (phonesWithout.isEmpty ? "" : " (no trace: \(phonesWithout.joined(separator: ", ")))")),
+            Line(label: "battery", text: phones.map(\.battery).joined(separator: "; ")),
+            Line(label: "worst view", text: worst.isEmpty ? "no viewer received an update" : worst.joined(separator: "; ")),
+        ]
+    }
+
+    /// The summary as the terminal table's block: a title, then one indented line per item with
+    /// the texts in one column.
+    var table: String {
+        let width = lines.map(\.label.count).max() ?? 0
+        return "Replay summary\n"
+            + lines.map { "  \($0.label)\(String(repeating: " ", count: width + 2 - $0.label.count))\($0.text)\n" }.joined()
+    }
+
+    /// The summary as Markdown: one bullet per item.
+    var markdown: String {
+        lines.map { "- **\($0.label.capitalizedFirst):** \($0.text)\n" }.joined()
+    }
+
+    /// "a 3,500 mAh battery (assumed)": the reference battery as the reports name it.
+    static func battery(_ profile: EnergyProfile) -> String {
+        let assumed = profile.assumed.contains(.referenceBattery) ? " (assumed)" : ""
+        return "a \(grouped(profile.referenceBatteryMilliampHours)) mAh battery\(assumed)"
+    }
+
+    /// A percentage of the reference battery: one decimal from 1 % up ("1.5 %"), two below
+    /// ("0.42 %"), so that a short trip does not read as 0.
+    static func percent(_ x: Double) -> String {
+        "\(DecimalText.fixed(x, x >= 1 ? 1 : 2)) %"
+    }
+
+    /// `x` rounded to a whole number with thousands separated by commas: "3,500", "12,000".
+    static func grouped(_ x: Double) -> String {
+        let digits = DecimalText.fixed(x, 0)
+        let negative = digits.hasPrefix("-")
+        var body = Array(negative ? digits.dropFirst() : digits[...])
+        var i = body.count - 3
+        while i > 0 {
+            body.insert(",", at: i)
+            i -= 3
+        }
+        return (negative ? "-" : "") + String(body)
+    }
+
+    /// "the hirer saw the helper": who saw the figure's sender in its state (the policy's viewers
+    /// of the sender there, ``StateRoleMetrics/viewers``).
+    static func seen(_ f: WorstViewFigure, in r: ReplayResult) -> String {
+        let viewers = r.states.first { $0.state == f.state }?[f.sender]?.viewers ?? []
+        let who = viewers.isEmpty ? "a viewer" : viewers.map { "the \($0.key)" }.joined(separator: " and ")
+        return "\(who) saw the \(f.sender.key)"
+    }
+}
