@@ -87,8 +87,11 @@ enum HTMLPage {
         return t + "</tbody>\n</table></div>\n"
     }
 
-    /// An SVG document (as ``ReplaySVG`` writes it) to put inline: without its XML declaration.
+    /// An SVG document (as ``ReplaySVG`` writes it) to put inline: without its XML declaration
+    /// and without the root's `xmlns` (HTML's parser puts an inline `<svg>` in the SVG namespace
+    /// by itself), so the page names no URL at all.
     static func inline(svg: String) -> String {
-        svg.hasPrefix("<?xml") ? String(svg.drop { $0 != "\n" }.dropFirst()) : svg
+        let body = svg.hasPrefix("<?xml") ? String(svg.drop { $0 != "\n" }.dropFirst()) : svg
+        return body.replacing("<svg xmlns=\"http://www.w3.org/2000/svg\" ", with: "<svg ", maxReplacements: 1)
     }
 }
