@@ -265,6 +265,8 @@ enum BatchCommand {
                     o.recordTrack = false
                     let b = try trip.replay(options: o)
                     report.metricsB = TripMetrics(b)
+                    report.maxima = ViewMaxima(r)
+                    report.maximaB = ViewMaxima(b)
                     resultB = b
                 }
                 let line =
@@ -353,6 +355,9 @@ struct TripReport: Sendable {
     var perPhone: [TripPhone]
     /// The worst view any party had of another (``ReplayResult/worstView``).
     var worstView: WorstView
+    /// The worst samples per state and role, kept for `--compare` (nil otherwise), under each policy.
+    var maxima: ViewMaxima?
+    var maximaB: ViewMaxima?
     var inferred: [String]
     /// The picture, for `--html`.
     var svg: String?

@@ -208,25 +208,30 @@ struct BatchReport {
     struct StateFigure {
         var label: String
         var decimals: Int
-        var value: (CorpusAggregate.Row) -> Double?
+        /// Of a corpus row, or of the corpus's worst samples (``ViewMaxima``) at the row's place.
+        var value: (CorpusAggregate.Row, ViewMaxima) -> Double?
         var metric: GateMetric?
         /// Joules shown with their charge in mAh: "548.7 (39.59)".
         var charge = false
     }
 
     /// The key figures per state and role: updates, the views (the trips' mean p95 and the
-    /// largest), energy in J and mAh.
-    var stateFigures: [StateFigure] {
-        [
-            StateFigure(label: "updates delivered", decimals: 0, value: { $0.value(.delivered) }, metric: .delivered),
-            StateFigure(label: "updates sent", decimals: 0, value: { $0.value(.sent) }, metric: .sent),
-            StateFigure(label: "updates forwarded", decimals: 0, value: { $0.value(.forwarded) }, metric: .forwarded),
-            StateFigure(label: "display error p95, m (mean)", decimals: 1, value: { $0.value(.displayErrorP95) }, metric: .displayErrorP95),
-            StateFigure(label: "display error p95, m (largest)", decimals: 1, value: { $0.p95Max[.displayErrorP95] }, metric: nil),
-            StateFigure(label: "staleness p95, s (mean)", decimals: 1, value: { $0.value(.stalenessP95) }, metric: .stalenessP95),
-            StateFigure(label: "staleness p95, s (largest)", decimals: 1, value: { $0.p95Max[.stalenessP95] }, metric: nil),
-            StateFigure(label: "energy, J (mAh)", decimals: 1, value: { $0.value(.energyTotal) }, metric: .energyTotal, charge: true),
+    /// largest; with `maxima`, also the worst sample), energy in J and mAh.
+    func stateFigures(maxima: Bool) -> [StateFigure] {
+        func key(_ r: CorpusAggregate.Row) -> ViewMaxima.Key { ViewMaxima.Key(state: r.state, role: r.role) }
+        let figures = [
+            StateFigure(label: "updates delivered", decimals: 0, value: { r, _ in r.value(.delivered) }, metric: .delivered),
+            StateFigure(label: "updates sent", decimals: 0, value: { r, _ in r.value(.sent) }, metric: .sent),
+            StateFigure(label: "updates forwarded", decimals: 0, value: { r, _ in r.value(.forwarded) }, metric: .forwarded),
+            StateFigure(label: "display error p95, m (mean)", decimals: 1, value: { r, _ in r.value(.displayErrorP95) }, metric: .displayErrorP95),
+            StateFigure(label: "display error p95, m (largest)", decimals: 1, value: { r, _ in r.p95Max[.displayErrorP95] }, metric: nil),
+            StateFigure(label: "staleness p95, s (mean)", decimals: 1, value: { r, _ in r.value(.stalenessP95) }, metric: .stalenessP95),
+            StateFigure(label: "staleness p95, s (largest)", decimals: 1, value: { r, _ in r.p95Max[.stalenessP95] }, metric: nil),
+            StateFigure(label: "display error max, m (worst sample)", decimals: 1, value: { $1.displayErrorMax[key($0)] }, metric: nil),
+            StateFigure(label: "staleness max, s (worst sample)", decimals: 1, value: { $1.stalenessMax[key($0)] }, metric: nil),
+            StateFigure(label: "energy, J (mAh)", decimals: 1, value: { r, _ in r.value(.energyTotal) }, metric: .energyTotal, charge: true),
         ]
+        return maxima ? figures : figures.filter { !$0.label.hasSuffix("(worst sample)") }
     }
 
     static func stateHeader(before: String, after: String, gated: Bool) -> [String] {
@@ -234,23 +239,26 @@ struct BatchReport {
     }
     static let stateNumeric: Set<Int> = [3, 4, 5, 6]
 
-    /// The figures per state and role that differ between `before` and `after` (with the gate's
-    /// verdict over the trips when `gated`), their rows' classes, and how many were the same.
+    /// Joules with their charge: "548.7 (39.59)" (J, then mAh), each written by `format`.
     func charge(_ joules: Double?, _ format: (Double?, Int) -> String) -> String {
         guard let joules else { return "—" }
         return "\(format(joules, 1)) (\(format(joules / joulesPerMilliampHour, 2)))"
     }
 
-    func stateChanges(_ before: CorpusAggregate, _ after: CorpusAggregate, gated: Bool) -> (
-        rows: [[String]], classes: [String?], unchanged: Int
-    ) {
+    /// The figures per state and role that differ between `before` and `after` (with the gate's
+    /// verdict over the trips when `gated`; with `maxima`, the worst samples too), their rows'
+    /// classes, and how many were the same.
+    func stateChanges(
+        _ before: CorpusAggregate, _ after: CorpusAggregate, maxima: (before: ViewMaxima, after: ViewMaxima)? = nil, gated: Bool
+    ) -> (rows: [[String]], classes: [String?], unchanged: Int) {
         var keys = after.rows.map { ($0.state, $0.role) }
         for r in before.rows where after.row(r.state, r.role) == nil { keys.append((r.state, r.role)) }
         var rows: [[String]] = [], classes: [String?] = [], unchanged = 0
         for (state, role) in keys {
             let x = before.row(state, role), y = after.row(state, role)
-            for f in stateFigures {
-                let a = x.flatMap(f.value), b = y.flatMap(f.value)
+            for f in stateFigures(maxima: maxima != nil) {
+                let a = x.flatMap { f.value($0, maxima?.before ?? ViewMaxima()) }
+                let b = y.flatMap { f.value($0, maxima?.after ?? ViewMaxima()) }
                 // Shown only when they differ at the decimals shown.
                 guard ChangeText.number(a, f.decimals) != ChangeText.number(b, f.decimals) else {
                     unchanged += 1
@@ -291,6 +299,15 @@ struct BatchReport {
         return (parts.isEmpty ? "within tolerance" : parts.joined(separator: ", "), worse > 0 ? "regression" : better > 0 ? "improvement" : nil)
     }
 
+    /// The worst samples of the corpus under the policy (or, `b`, under the compared one).
+    func viewMaxima(b: Bool = false) -> ViewMaxima {
+        var m = ViewMaxima()
+        for t in replayed {
+            if let x = b ? t.report.maximaB : t.report.maxima { m.merge(x) }
+        }
+        return m
+    }
+
     /// The corpus before and after, over the trips compared with the baseline.
     var gatedAggregates: (before: CorpusAggregate, after: CorpusAggregate)? {
         guard let gate, let baseline else { return nil }
@@ -315,10 +332,10 @@ struct BatchReport {
                 ))
         }
         if let policyB {
-            let c = stateChanges(aggregate(), aggregate(b: true), gated: false)
+            let c = stateChanges(aggregate(), aggregate(b: true), maxima: (viewMaxima(), viewMaxima(b: true)), gated: false)
             out.append(
                 (
-                    "Per state and role, policy \(header.policyName) (A) → \(policyB) (B) (every trip replayed; sums, p95: the trips' mean and the largest)",
+                    "Per state and role, policy \(header.policyName) (A) → \(policyB) (B) (every trip replayed; sums, p95: the trips' mean and the largest, max: the worst sample)",
                     Self.stateHeader(before: "A: \(header.policyName)", after: "B: \(policyB)", gated: false), c.rows, c.classes,
                     ChangeText.leftOut(c.unchanged)
                 ))

@@ -136,11 +136,13 @@ struct BatchReportTests {
                 #expect(cells.count == 7 && cells[3] != cells[4], "\(row)")
             }
             #expect(rows.contains { $0.contains("En Route") && $0.contains("updates sent") })
-            // Rows shown and left out: every state and role of the corpus, 8 figures each.
+            #expect(rows.contains { $0.contains("En Route") && $0.contains("display error max, m (worst sample)") })
+            // Rows shown and left out: every state and role of the corpus, 10 figures each (with
+            // --compare, the worst samples too).
             let left = Int(lines[end].prefix { $0 != " " }) ?? -1
             let corpus = try #require(lines.firstIndex { $0.hasPrefix("Corpus, policy seed: ") })
             let corpusRows = lines[(corpus + 3)...].prefix { !$0.isEmpty }.count
-            #expect(rows.count + left == corpusRows * 8, "\(rows.count) + \(left) vs \(corpusRows) rows")
+            #expect(rows.count + left == corpusRows * 10, "\(rows.count) + \(left) vs \(corpusRows) rows")
         }
     }
 
