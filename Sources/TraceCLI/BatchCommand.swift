@@ -57,6 +57,13 @@ enum BatchCommand {
             streams one JSON object per trip to standard output as each finishes. A trip that \
             fails to replay is reported with its reason and the rest still run.
 
+            The report, in this order: the verdict on one line (with the counts); the trips \
+            replayed (status against the baseline, time, updates sent and energy in mAh per phone, \
+            the worst view); the trips that failed, with their reasons; with --baseline, one line \
+            per trip, state and role with a figure beyond tolerance; per state and role, the \
+            figures that changed, before → after (the baseline's, or --compare's A → B); the \
+            corpus per role and state. --markdown and --html write the same parts.
+
             --write-baseline records, per trip, state and role, updates delivered, sent and \
             forwarded, display error p95, staleness p95 and energy (total and parts), with the \
             policy, the energy model and the TraceKit version (written atomically). --baseline \
