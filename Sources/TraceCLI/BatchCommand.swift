@@ -122,7 +122,9 @@ enum BatchCommand {
                     help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
                 .value(
                     "markdown", \.markdown, valueName: "FILE",
-                    help: "Write a pull-request comment in Markdown: the verdict, the top changes and the trips on one screen, the rest folded."),
+                    help:
+                        "Write a pull-request comment in Markdown: the verdict, the top changes and the trips on one screen, the rest folded."
+                ),
                 .value(
                     "html", \.html, valueName: "FILE",
                     help: "Write a self-contained HTML report: the parts of the table output, and each trip's picture (as replay --svg)."),

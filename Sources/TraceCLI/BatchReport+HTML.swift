@@ -55,7 +55,9 @@ extension BatchReport {
                 }
             }
             let others =
-                gate.missing.map { [$0, "✗ in the baseline but not run (removed or renamed? \(BatchCommand.namingTheFlag(GateComparison.refreshAdvice)))"] }
+                gate.missing.map {
+                    [$0, "✗ in the baseline but not run (removed or renamed? \(BatchCommand.namingTheFlag(GateComparison.refreshAdvice)))"]
+                }
                 + gate.new.map { [$0, strict ? "✗ new, not in the baseline (strict)" : "new, not in the baseline: passes"] }
             if !others.isEmpty {
                 body += HTMLPage.table(

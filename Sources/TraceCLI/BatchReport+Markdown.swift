@@ -50,7 +50,8 @@ extension BatchReport {
         // The folds.
         if let path = baselinePath {
             let lines = gateListing
-            out += "\n<details><summary>Gate against \(path): \(Self.plural(gate?.groups.count ?? 0, "row")) beyond tolerance (trip, state, role)</summary>\n\n"
+            out +=
+                "\n<details><summary>Gate against \(path): \(Self.plural(gate?.groups.count ?? 0, "row")) beyond tolerance (trip, state, role)</summary>\n\n"
             if let legend = gateLegend { out += legend + "\n\n" }
             for l in lines { out += "- \(l)\n" }
             out += "\n</details>\n"

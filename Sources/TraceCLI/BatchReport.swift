@@ -121,16 +121,24 @@ struct BatchReport {
 
     /// A trip's standing against the baseline, in words and markers, and its row's class
     /// (`regression`, `improvement`, nil): "▲ 6 regressions", "▼ 2 improvements", "passed",
-    /// "new"; "replayed" without a baseline.
-    func status(_ id: String) -> (text: String, rowClass: String?) {
-        guard let gate else { return ("replayed", nil) }
-        if gate.new.contains(id) { return strict ? ("✗ new (strict)", "regression") : ("new", nil) }
-        guard let t = gate.trips.first(where: { $0.trip == id }) else { return ("replayed", nil) }
+    /// "new"; "replayed" without a baseline. `compared`: the gate's trips by name
+    /// (``comparedByTrip``), `new` its new trips.
+    func status(_ id: String, compared: [String: TripComparison], new: Set<String>) -> (text: String, rowClass: String?) {
+        guard gate != nil else { return ("replayed", nil) }
+        if new.contains(id) { return strict ? ("✗ new (strict)", "regression") : ("new", nil) }
+        guard let t = compared[id] else { return ("replayed", nil) }
         let r = t.regressions.count, i = t.improvements.count, failing = t.failures(strict: strict).count
         if r > 0 { return ("▲ " + Self.plural(r, "regression"), "regression") }
         if failing > 0 { return ("✗ \(Self.plural(failing, "change")) (strict)", "regression") }
         if i > 0 { return ("▼ " + Self.plural(i, "improvement"), "improvement") }
         return ("passed", nil)
+    }
+
+    /// The gate's trips by name (a batch may have millions: looked up, not searched).
+    var comparedByTrip: [String: TripComparison] {
+        var m: [String: TripComparison] = [:]
+        for t in gate?.trips ?? [] { m[t.trip] = t }
+        return m
     }
 
     /// "38.0 m (En Route, helper)": a worst-view figure, its state and its sender.
@@ -141,8 +149,9 @@ struct BatchReport {
 
     /// One row per trip replayed, with its class.
     var tripRows: [(cells: [String], rowClass: String?)] {
-        replayed.map { t in
-            let r = t.report, s = status(t.trip.id)
+        let compared = comparedByTrip, new = Set(gate?.new ?? [])
+        return replayed.map { t in
+            let r = t.report, s = status(t.trip.id, compared: compared, new: new)
             return (
                 [
                     t.trip.id, s.text, InfoCommand.duration(r.seconds),
@@ -183,9 +192,14 @@ struct BatchReport {
         var groups: [(labels: [String], text: String)] = []
         for m in GateMetric.allCases {
             let text = gate.tolerances[m].text(m)
-            if let last = groups.last, last.text == text { groups[groups.count - 1].labels.append(m.rawValue) } else { groups.append(([m.rawValue], text)) }
+            if let last = groups.last, last.text == text {
+                groups[groups.count - 1].labels.append(m.rawValue)
+            } else {
+                groups.append(([m.rawValue], text))
+            }
         }
-        return "▲ worse and ▼ better beyond tolerance, + measured now only, − in the baseline only; tolerances (--tolerance METRIC=REL,ABS): "
+        return
+            "▲ worse and ▼ better beyond tolerance, + measured now only, − in the baseline only; tolerances (--tolerance METRIC=REL,ABS): "
             + groups.map { "\($0.labels.joined(separator: ", ")) \($0.text)" }.joined(separator: "; ")
     }
 
@@ -223,13 +237,15 @@ struct BatchReport {
             StateFigure(label: "updates delivered", decimals: 0, value: { r, _ in r.value(.delivered) }, metric: .delivered),
             StateFigure(label: "updates sent", decimals: 0, value: { r, _ in r.value(.sent) }, metric: .sent),
             StateFigure(label: "updates forwarded", decimals: 0, value: { r, _ in r.value(.forwarded) }, metric: .forwarded),
-            StateFigure(label: "display error p95, m (mean)", decimals: 1, value: { r, _ in r.value(.displayErrorP95) }, metric: .displayErrorP95),
+            StateFigure(
+                label: "display error p95, m (mean)", decimals: 1, value: { r, _ in r.value(.displayErrorP95) }, metric: .displayErrorP95),
             StateFigure(label: "display error p95, m (largest)", decimals: 1, value: { r, _ in r.p95Max[.displayErrorP95] }, metric: nil),
             StateFigure(label: "staleness p95, s (mean)", decimals: 1, value: { r, _ in r.value(.stalenessP95) }, metric: .stalenessP95),
             StateFigure(label: "staleness p95, s (largest)", decimals: 1, value: { r, _ in r.p95Max[.stalenessP95] }, metric: nil),
             StateFigure(label: "display error max, m (worst sample)", decimals: 1, value: { $1.displayErrorMax[key($0)] }, metric: nil),
             StateFigure(label: "staleness max, s (worst sample)", decimals: 1, value: { $1.stalenessMax[key($0)] }, metric: nil),
-            StateFigure(label: "energy, J (mAh)", decimals: 1, value: { r, _ in r.value(.energyTotal) }, metric: .energyTotal, charge: true),
+            StateFigure(
+                label: "energy, J (mAh)", decimals: 1, value: { r, _ in r.value(.energyTotal) }, metric: .energyTotal, charge: true),
         ]
         return maxima ? figures : figures.filter { !$0.label.hasSuffix("(worst sample)") }
     }
@@ -254,6 +270,7 @@ struct BatchReport {
         var keys = after.rows.map { ($0.state, $0.role) }
         for r in before.rows where after.row(r.state, r.role) == nil { keys.append((r.state, r.role)) }
         var rows: [[String]] = [], classes: [String?] = [], unchanged = 0
+        let counts = gated ? verdictCounts : [:]
         for (state, role) in keys {
             let x = before.row(state, role), y = after.row(state, role)
             for f in stateFigures(maxima: maxima != nil) {
@@ -265,13 +282,16 @@ struct BatchReport {
                     continue
                 }
                 let d = a.flatMap { a in b.map { $0 - a } }
-                var row = [role.key, state.displayName, f.label] + (f.charge
-                    ? [charge(a, ChangeText.number), charge(b, ChangeText.number), charge(d, ChangeText.signed)]
-                    : [ChangeText.number(a, f.decimals), ChangeText.number(b, f.decimals), ChangeText.signed(d, f.decimals)])
+                var row =
+                    [role.key, state.displayName, f.label]
+                    + (f.charge
+                        ? [charge(a, ChangeText.number), charge(b, ChangeText.number), charge(d, ChangeText.signed)]
+                        : [ChangeText.number(a, f.decimals), ChangeText.number(b, f.decimals), ChangeText.signed(d, f.decimals)])
                 row.append(ChangeText.percent(a, b))
                 var cls: String?
                 if gated {
-                    let verdict = f.metric.map { self.verdict(state, role, $0) } ?? (text: "", rowClass: nil)
+                    let verdict =
+                        f.metric.map { Self.verdict(counts[VerdictKey(state: state, role: role, metric: $0)]) } ?? (text: "", rowClass: nil)
                     row.append(verdict.text)
                     cls = verdict.rowClass
                 }
@@ -282,21 +302,37 @@ struct BatchReport {
         return (rows, classes, unchanged)
     }
 
-    /// The gate's verdict on one figure over the trips compared: "▲ regression in 2 trips",
-    /// "▼ improvement in 1 trip", "within tolerance".
-    func verdict(_ state: FulfilmentStateKey, _ role: Role, _ metric: GateMetric) -> (text: String, rowClass: String?) {
-        guard let gate else { return ("", nil) }
-        var worse = 0, better = 0
-        for t in gate.trips {
-            for f in t.figures where f.state == state && f.role == role && f.metric == metric {
-                if f.verdict == .regression { worse += 1 }
-                if f.verdict == .improvement { better += 1 }
+    /// How many trips regressed and improved beyond tolerance, per state, role and metric (one
+    /// pass over the gate's figures).
+    var verdictCounts: [VerdictKey: (worse: Int, better: Int)] {
+        var counts: [VerdictKey: (worse: Int, better: Int)] = [:]
+        for t in gate?.trips ?? [] {
+            for f in t.figures where f.verdict == .regression || f.verdict == .improvement {
+                let k = VerdictKey(state: f.state, role: f.role, metric: f.metric)
+                var c = counts[k] ?? (0, 0)
+                if f.verdict == .regression { c.worse += 1 } else { c.better += 1 }
+                counts[k] = c
             }
         }
+        return counts
+    }
+
+    struct VerdictKey: Hashable {
+        var state: FulfilmentStateKey
+        var role: Role
+        var metric: GateMetric
+    }
+
+    /// The gate's verdict on one figure over the trips compared, from ``verdictCounts``:
+    /// "▲ regression in 2 trips", "▼ improvement in 1 trip", "within tolerance".
+    static func verdict(_ c: (worse: Int, better: Int)?) -> (text: String, rowClass: String?) {
+        let worse = c?.worse ?? 0, better = c?.better ?? 0
         var parts: [String] = []
-        if worse > 0 { parts.append("▲ regression in \(Self.plural(worse, "trip"))") }
-        if better > 0 { parts.append("▼ improvement in \(Self.plural(better, "trip"))") }
-        return (parts.isEmpty ? "within tolerance" : parts.joined(separator: ", "), worse > 0 ? "regression" : better > 0 ? "improvement" : nil)
+        if worse > 0 { parts.append("▲ regression in \(plural(worse, "trip"))") }
+        if better > 0 { parts.append("▼ improvement in \(plural(better, "trip"))") }
+        return (
+            parts.isEmpty ? "within tolerance" : parts.joined(separator: ", "), worse > 0 ? "regression" : better > 0 ? "improvement" : nil
+        )
     }
 
     /// The worst samples of the corpus under the policy (or, `b`, under the compared one).

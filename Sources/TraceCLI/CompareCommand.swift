@@ -396,7 +396,8 @@ enum CompareCommand {
                 if r.metric == .energy {
                     let perMilliampHour = a.energyProfile.joulesPerMilliampHour
                     members += [
-                        ("aMilliampHours", opt(r.a.map { $0 / perMilliampHour })), ("bMilliampHours", opt(r.b.map { $0 / perMilliampHour })),
+                        ("aMilliampHours", opt(r.a.map { $0 / perMilliampHour })),
+                        ("bMilliampHours", opt(r.b.map { $0 / perMilliampHour })),
                     ]
                 }
                 return .object(members)

@@ -153,10 +153,16 @@ struct BaselineGateTests {
         #expect(better.passes(strict: false))
         #expect(!better.passes(strict: true))
         #expect(better.improvements > 0 && better.regressions == 0)
-        #expect(better.lines(strict: true).contains { $0.hasPrefix("FAIL (strict) ride: En Route, helper: ▼ display error p95 20.0 → 12.0 m (−40 %)") })
+        #expect(
+            better.lines(strict: true).contains {
+                $0.hasPrefix("FAIL (strict) ride: En Route, helper: ▼ display error p95 20.0 → 12.0 m (−40 %)")
+            })
         // Not strict: the improvements pass, and one line (not one per figure) says to refresh the baseline.
         let passing = better.lines(strict: false)
-        #expect(passing.filter { $0.contains(GateComparison.refreshAdvice) } == ["\(better.improvements) improvements beyond tolerance (▼) pass: refresh the baseline to lock them in"])
+        #expect(
+            passing.filter { $0.contains(GateComparison.refreshAdvice) } == [
+                "\(better.improvements) improvements beyond tolerance (▼) pass: refresh the baseline to lock them in"
+            ])
         #expect(passing.allSatisfy { !$0.hasPrefix("FAIL") && !$0.hasPrefix("REGRESSION") })
     }
 

@@ -91,7 +91,8 @@ struct BatchCommandTests {
             // (The ideal network: the figures below were counted with it.)
             let ideal = ["--network", "ideal"]
             #expect(
-                try Run(["batch", "Traces/trips", "--policy", policy, "--write-baseline", "\(dir)/chatty-baseline.json"] + ideal).status == 0)
+                try Run(["batch", "Traces/trips", "--policy", policy, "--write-baseline", "\(dir)/chatty-baseline.json"] + ideal).status
+                    == 0)
             let better = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/chatty-baseline.json"] + ideal)
             let strict = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/chatty-baseline.json", "--strict"] + ideal)
             #expect(strict.status == 1 && strict.stderr.contains("--strict: refresh the baseline"), "\(strict.stderr)")
@@ -104,7 +105,8 @@ struct BatchCommandTests {
             #expect(
                 better.stdout.components(separatedBy: "refresh the baseline").count == 2
                     && better.stdout.contains(
-                        "  43 improvements beyond tolerance (▼) pass: refresh the baseline with --write-baseline to lock them in\n"))
+                        "  43 improvements beyond tolerance (▼) pass: refresh the baseline with --write-baseline to lock them in\n")
+            )
             // …but every figure is "lower is better" (README, "Tolerances and the verdict"): the seed's
             // sparser updates make the maps older and farther off, so its display error and staleness
             // p95 regress against the chatty baseline, and the gate fails (exit 1) on exactly these 13
@@ -155,7 +157,10 @@ struct BatchCommandTests {
         "a corrupted, truncated or wrong-version baseline: exit 65 and one clear line",
         arguments: [
             ("truncated", "not a baseline (invalid JSON: "),
-            ("schema", "schema: unsupported baseline schema \"tracekit-baseline/0\"; this TraceKit reads \"tracekit-baseline/2\": refresh the baseline with --write-baseline"),
+            (
+                "schema",
+                "schema: unsupported baseline schema \"tracekit-baseline/0\"; this TraceKit reads \"tracekit-baseline/2\": refresh the baseline with --write-baseline"
+            ),
             (
                 "model",
                 "the baseline was measured with energy model tracekit-energy 99 and this TraceKit computes tracekit-energy 1; the numbers are not comparable: refresh the baseline with --write-baseline"
@@ -378,7 +383,9 @@ struct BatchCommandTests {
             #expect(failedSection.contains("<td>\(dir)/corpus/broken.gpx:1:12: text before the root element</td>"))
             #expect(html.contains("<p id=\"verdict\" class=\"verdict fail\">✗ FAILED: 2 of 4 trips failed to replay</p>"))
             let md = try Self.read("\(dir)/r.md")
-            #expect(md.contains("**Failed trips (2)**, not replayed:\n\n- `broken.gpx`: \(dir)/corpus/broken.gpx:1:12: text before the root element\n"))
+            #expect(
+                md.contains(
+                    "**Failed trips (2)**, not replayed:\n\n- `broken.gpx`: \(dir)/corpus/broken.gpx:1:12: text before the root element\n"))
         }
     }
 

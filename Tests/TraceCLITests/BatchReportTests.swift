@@ -20,18 +20,23 @@ struct BatchReportTests {
         return out
     }
 
-    @Test("one figure beyond tolerance: one line per trip, state and role that has it, counted in the verdict; within tolerance only counted")
+    @Test(
+        "one figure beyond tolerance: one line per trip, state and role that has it, counted in the verdict; within tolerance only counted")
     func groupedGate() throws {
         try BatchCommandTests.scratch { dir in
             #expect(try Run(["batch", "Traces/trips/ride", "--write-baseline", "\(dir)/b.json"]).status == 0)
             // Every metric but `sent` so loose that only the updates sent go beyond tolerance.
             var args = ["batch", "Traces/trips/ride", "--baseline", "\(dir)/b.json", "--policy", try BatchCommandTests.chattyPolicy(dir)]
-            for m in ["delivered", "forwarded", "displayErrorP95", "stalenessP95", "energyTotal", "energyLocation", "energyFixes", "energyRadio"] {
+            for m in [
+                "delivered", "forwarded", "displayErrorP95", "stalenessP95", "energyTotal", "energyLocation", "energyFixes", "energyRadio",
+            ] {
                 args += ["--tolerance", "\(m)=400%,"]
             }
             let r = try Run(args)
             #expect(r.status == 1)
-            let listed = Self.lines(r.stdout).filter { $0.hasPrefix("  REGRESSION ") || $0.hasPrefix("  passes ") || $0.hasPrefix("  FAIL") }
+            let listed = Self.lines(r.stdout).filter {
+                $0.hasPrefix("  REGRESSION ") || $0.hasPrefix("  passes ") || $0.hasPrefix("  FAIL")
+            }
             #expect(
                 listed == [
                     "  REGRESSION ride.scenario.json: En Route, helper: ▲ updates sent 147 → 382 (+160 %)",
@@ -47,8 +52,12 @@ struct BatchReportTests {
                 ) && verdict.hasSuffix(" changes within tolerance (not listed)"), "\(verdict)")
             #expect(!r.stdout.contains("updates delivered 147 → 382"), "a figure within tolerance is listed")
             // The per-state table says which figure regressed, in words, and the others' standing.
-            #expect(r.stdout.contains(" updates sent                    147            382            +235           +159.9 %  ▲ regression in 1 trip\n"))
-            #expect(r.stdout.contains(" updates delivered               147            382            +235           +159.9 %  within tolerance\n"))
+            #expect(
+                r.stdout.contains(
+                    " updates sent                    147            382            +235           +159.9 %  ▲ regression in 1 trip\n"))
+            #expect(
+                r.stdout.contains(
+                    " updates delivered               147            382            +235           +159.9 %  within tolerance\n"))
         }
     }
 
@@ -62,7 +71,9 @@ struct BatchReportTests {
             let md = try BatchCommandTests.read("\(dir)/m.md")
             let shown = Self.unfolded(md)
             #expect(shown.count <= 40, "\(shown.count) lines outside <details>:\n\(shown.joined(separator: "\n"))")
-            #expect(shown[2].hasPrefix(chatty ? "**❌ FAILED: gate failed against Traces/baseline.json: " : "**✅ passed: gate against Traces/baseline.json: "))
+            #expect(
+                shown[2].hasPrefix(
+                    chatty ? "**❌ FAILED: gate failed against Traces/baseline.json: " : "**✅ passed: gate against Traces/baseline.json: "))
             // The trips table, every trip of the bundled corpus, before the folds.
             #expect(shown.contains("| Trip | Status | Time | Updates sent | Energy mAh | Worst display error p95 | Worst staleness p95 |"))
             #expect(shown.filter { $0.hasPrefix("| trips/") || $0.hasPrefix("| real/") || $0.hasPrefix("| georust") }.count == 12)
@@ -103,7 +114,8 @@ struct BatchReportTests {
             #expect(html.components(separatedBy: "<figure>\n<svg width=").count == 3)
             // Every header cell has a scope; the regressions are rows of class "regression" and say so in words.
             let th = html.components(separatedBy: "<th ").count + html.components(separatedBy: "<th>").count - 2
-            let scoped = html.components(separatedBy: "<th scope=\"col\">").count + html.components(separatedBy: "<th scope=\"row\">").count - 2
+            let scoped =
+                html.components(separatedBy: "<th scope=\"col\">").count + html.components(separatedBy: "<th scope=\"row\">").count - 2
             #expect(th > 0 && th == scoped, "\(th) header cells, \(scoped) with a scope")
             #expect(html.contains("<tr class=\"regression\"><th scope=\"row\">ride/ride.scenario.json</th><td>▲ "))
             #expect(html.contains("<tr class=\"failed\"><th scope=\"row\">broken.gpx</th>"))
@@ -114,7 +126,9 @@ struct BatchReportTests {
             try fm.removeItem(atPath: "\(dir)/corpus/broken.gpx")
             #expect(try Run(["batch", "\(dir)/corpus", "--baseline", "\(dir)/b.json", "--html", "\(dir)/p.html"]).status == 0)
             let pass = try BatchCommandTests.read("\(dir)/p.html")
-            #expect(pass.contains("<p id=\"verdict\" class=\"verdict pass\">✓ passed: gate against \(dir)/b.json: no regression beyond tolerance"))
+            #expect(
+                pass.contains(
+                    "<p id=\"verdict\" class=\"verdict pass\">✓ passed: gate against \(dir)/b.json: no regression beyond tolerance"))
             #expect(!pass.contains("id=\"failed\"") && pass.contains("<section id=\"states\">"))
         }
     }
