@@ -3,9 +3,10 @@ import TraceDomain
 
 /// `batch --markdown FILE`: a pull-request comment that fits one screen (at most
 /// ``BatchReport/markdownShown`` trips and ``BatchReport/markdownTop`` changes before the folds):
-/// the verdict, the largest changes beyond tolerance, a table of the trips (no links), the trips
-/// that failed; then, folded in `<details>`, every change beyond tolerance, every trip, the
-/// figures per state and role before → after, and the corpus.
+/// the verdict, the largest changes beyond tolerance (and with `--compare` the largest A → B),
+/// a table of the trips (no links), the trips that failed; then, folded in `<details>`, every
+/// change beyond tolerance, every trip, the figures per state and role before → after, and the
+/// corpus.
 extension BatchReport {
     /// Trips shown before the folds (those that did not pass first).
     static let markdownShown = 12
@@ -31,6 +32,11 @@ extension BatchReport {
                 let more = g.figures.count > Self.markdownTopFigures ? ", and \(g.figures.count - Self.markdownTopFigures) more" : ""
                 out += "- \(g.regressions > 0 ? "▲" : "▼") `\(g.trip)` · \(g.place): \(shown)\(more)\n"
             }
+        }
+        let compared = compareTop
+        if let policyB, !compared.isEmpty {
+            out += "\n**Top changes, `\(header.policyName)` → `\(policyB)`** (the corpus per state; all below):\n\n"
+            for line in compared.prefix(Self.markdownTop) { out += "- \(line)\n" }
         }
 
         let rows = tripRows

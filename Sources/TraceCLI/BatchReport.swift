@@ -379,6 +379,29 @@ struct BatchReport {
         return out
     }
 
+    /// With `--compare`, the largest changes A → B among the states (not the totals) of the
+    /// corpus, by |%| (a change from 0 first): updates sent, the p95s' mean, energy;
+    /// "helper, En Route: updates sent 230 → 72 (−68.7 %)".
+    var compareTop: [String] {
+        guard policyB != nil else { return [] }
+        let a = aggregate(), b = aggregate(b: true)
+        var found: [(size: Double, order: Int, text: String)] = []
+        for x in a.rows where x.state != .total {
+            guard let y = b.row(x.state, x.role) else { continue }
+            for m in [GateMetric.sent, .displayErrorP95, .stalenessP95, .energyTotal] {
+                guard let u = x.value(m), let v = y.value(m), DecimalText.fixed(u, m.decimals) != DecimalText.fixed(v, m.decimals)
+                else { continue }
+                let unit = m.unit.isEmpty ? "" : " " + m.unit
+                found.append(
+                    (
+                        u == 0 ? .infinity : abs(v - u) / abs(u), found.count,
+                        "\(x.role.key), \(x.state.displayName): \(m.label) \(DecimalText.fixed(u, m.decimals)) → \(DecimalText.fixed(v, m.decimals))\(unit) (\(ChangeText.percent(u, v)))"
+                    ))
+            }
+        }
+        return found.sorted { $0.size != $1.size ? $0.size > $1.size : $0.order < $1.order }.map(\.text)
+    }
+
     /// The corpus aggregates: this policy's, and with `--compare` the other's.
     var corpusTables: [(title: String, aggregate: CorpusAggregate)] {
         let a = aggregate()

@@ -136,8 +136,12 @@ struct BatchReportTests {
     @Test("--compare: per state and role only the figures that differ, A → B, and how many were left out")
     func compareChangedRows() throws {
         try BatchCommandTests.scratch { dir in
-            let r = try Run(["batch", "Traces/trips", "--compare", try BatchCommandTests.chattyPolicy(dir)])
+            let r = try Run(["batch", "Traces/trips", "--compare", try BatchCommandTests.chattyPolicy(dir), "--markdown", "\(dir)/m.md"])
             #expect(r.status == 0, "\(r.stderr)")
+            // The Markdown's first screen names the largest changes A → B.
+            let shown = Self.unfolded(try BatchCommandTests.read("\(dir)/m.md"))
+            let top = try #require(shown.firstIndex(of: "**Top changes, `seed` → `chatty`** (the corpus per state; all below):"))
+            #expect(shown.count <= 40 && shown[(top + 2)...].prefix(5).allSatisfy { $0.hasPrefix("- ") && $0.contains(" → ") }, "\(shown)")
             let lines = Self.lines(r.stdout)
             let start = try #require(lines.firstIndex { $0.hasPrefix("Per state and role, policy seed (A) → chatty (B) ") })
             #expect(lines[start + 1].hasPrefix("Role ") && lines[start + 1].contains("A: seed") && lines[start + 1].contains("B: chatty"))
