@@ -26,12 +26,27 @@ public struct ComparedFigure: Hashable, Sendable {
 
     /// One line: "En Route, helper: updates sent 412 → 655 (+59 %), over tolerance 5 % and 2 updates".
     public var line: String {
+        var text = "\(state.displayName), \(role.key): \(change)"
+        let tol = "tolerance \(tolerance.text(metric))"
+        switch verdict {
+        case .regression: text += ", over \(tol)"
+        case .improvement: text += ", better by more than \(tol): \(GateComparison.refreshAdvice)"
+        case .appeared: text += ", measured now, not in the baseline"
+        case .disappeared: text += ", in the baseline, not measured now"
+        case .withinTolerance: text += ", within \(tol)"
+        case .unchanged: text += ", unchanged"
+        }
+        return text
+    }
+
+    /// The move, without its place or its tolerance: "updates sent 412 → 655 (+59 %)".
+    public var change: String {
         let m = metric
         func value(_ x: Double?) -> String {
             guard let x else { return "—" }
             return DecimalText.fixed(x, m.decimals) + (m.unit.isEmpty ? "" : " " + m.unit)
         }
-        var text = "\(state.displayName), \(role.key): \(m.label) "
+        var text = "\(m.label) "
         if let old, let new {
             text += "\(DecimalText.fixed(old, m.decimals)) → \(value(new))"
             if old != 0 {
@@ -45,23 +60,28 @@ public struct ComparedFigure: Hashable, Sendable {
         } else {
             text += "\(value(old)) → \(value(new))"
         }
-        let tol =
-            "tolerance \(Self.percent(tolerance.relative)) and \(DecimalText.fixed(tolerance.absolute, m.decimals == 0 && tolerance.absolute == tolerance.absolute.rounded() ? 0 : 1)) \(m.toleranceUnit)"
-        switch verdict {
-        case .regression: text += ", over \(tol)"
-        case .improvement: text += ", better by more than \(tol): refresh the baseline"
-        case .appeared: text += ", measured now, not in the baseline"
-        case .disappeared: text += ", in the baseline, not measured now"
-        case .withinTolerance: text += ", within \(tol)"
-        case .unchanged: text += ", unchanged"
-        }
         return text
     }
 
-    /// "5 %", "12.5 %".
-    static func percent(_ fraction: Double) -> String {
-        let p = fraction * 100
-        return DecimalText.fixed(p, p == p.rounded() ? 0 : 1) + " %"
+    /// A text marker for the verdict, never colour alone: "▲" worse beyond tolerance, "▼" better
+    /// beyond tolerance, "+" measured now only, "−" in the baseline only, "" otherwise.
+    public var marker: String {
+        switch verdict {
+        case .regression: "▲"
+        case .improvement: "▼"
+        case .appeared: "+"
+        case .disappeared: "−"
+        case .unchanged, .withinTolerance: ""
+        }
+    }
+}
+
+extension Tolerance {
+    /// "5 % and 2 updates", "10 % and 1.0 m": both allowances, in `metric`'s unit.
+    public func text(_ metric: GateMetric) -> String {
+        let p = relative * 100
+        let abs = DecimalText.fixed(absolute, metric.decimals == 0 && absolute == absolute.rounded() ? 0 : 1)
+        return "\(DecimalText.fixed(p, p == p.rounded() ? 0 : 1)) % and \(abs) \(metric.toleranceUnit)"
     }
 }
 
@@ -73,6 +93,56 @@ public struct TripComparison: Hashable, Sendable {
     public func failures(strict: Bool) -> [ComparedFigure] { figures.filter { $0.fails(strict: strict) } }
     public var regressions: [ComparedFigure] { figures.filter { $0.verdict == .regression } }
     public var improvements: [ComparedFigure] { figures.filter { $0.verdict == .improvement } }
+
+    /// The figures a reader is shown (beyond tolerance, appeared or disappeared), one group per
+    /// state and role, in the figures' order.
+    public var groups: [GateGroup] {
+        var out: [GateGroup] = []
+        for f in figures where f.verdict != .unchanged && f.verdict != .withinTolerance {
+            if let last = out.last, last.state == f.state, last.role == f.role {
+                out[out.count - 1].figures.append(f)
+            } else {
+                out.append(GateGroup(trip: trip, state: f.state, role: f.role, figures: [f]))
+            }
+        }
+        return out
+    }
+}
+
+/// What the gate shows of one trip, state and role: its figures beyond tolerance (and those
+/// that appeared or disappeared), on one line.
+public struct GateGroup: Hashable, Sendable {
+    public var trip: String
+    public var state: FulfilmentStateKey
+    public var role: Role
+    /// Each with a verdict other than unchanged or within tolerance.
+    public var figures: [ComparedFigure]
+
+    public var regressions: Int { figures.filter { $0.verdict == .regression }.count }
+    public var improvements: Int { figures.filter { $0.verdict == .improvement }.count }
+    public func fails(strict: Bool) -> Bool { figures.contains { $0.fails(strict: strict) } }
+
+    /// "REGRESSION" when a figure regressed; "FAIL (strict)" when another fails under `strict`;
+    /// else "passes".
+    public func tag(strict: Bool) -> String {
+        regressions > 0 ? "REGRESSION" : fails(strict: strict) ? "FAIL (strict)" : "passes"
+    }
+
+    /// "En Route, helper".
+    public var place: String { "\(state.displayName), \(role.key)" }
+
+    /// The figures, each with its marker (``ComparedFigure/marker``): "▲ updates sent 412 → 655
+    /// (+59 %), ▼ display error p95 20.0 → 12.0 m (−40 %)".
+    public var changes: String { figures.map { "\($0.marker) \($0.change)" }.joined(separator: ", ") }
+
+    /// The largest relative move of its figures, as a fraction (infinity for a move from 0 or a
+    /// figure that appeared or disappeared): ranks the groups for a summary's top changes.
+    public var largestChange: Double {
+        figures.map { f in
+            guard let a = f.old, let b = f.new, a != 0 else { return Double.infinity }
+            return abs(b - a) / abs(a)
+        }.max() ?? 0
+    }
 }
 
 /// A batch compared with a baseline.
@@ -200,15 +270,23 @@ public struct GateComparison: Hashable, Sendable {
         missing.isEmpty && !(strict && !new.isEmpty) && !trips.contains { !$0.failures(strict: strict).isEmpty }
     }
 
-    /// The lines a person reads: each trip's failing figures (and, when not strict, its
-    /// improvements and changes marked as passing), the missing and the new trips, the notes.
+    /// Every trip's groups (``TripComparison/groups``), in the trips' order.
+    public var groups: [GateGroup] { trips.flatMap(\.groups) }
+
+    /// Figures that moved by no more than their tolerance: counted, not listed.
+    public var withinTolerance: Int { trips.reduce(0) { $0 + $1.figures.filter { $0.verdict == .withinTolerance }.count } }
+
+    /// The lines a person reads: the notes; one line per trip, state and role with a figure
+    /// beyond tolerance (or one that appeared or disappeared), tagged by whether it fails; the
+    /// missing and the new trips; and, when improvements pass, one line of advice.
+    /// "REGRESSION ride: En Route, helper: ▲ updates sent 412 → 655 (+59 %), ▲ energy …".
     public func lines(strict: Bool) -> [String] {
         var out: [String] = notes.map { "note: \($0)" }
-        for t in trips {
-            for f in t.figures where f.verdict != .unchanged && f.verdict != .withinTolerance {
-                let tag = f.fails(strict: strict) ? (f.verdict == .regression ? "REGRESSION" : "FAIL (strict)") : "passes"
-                out.append("\(tag) \(t.trip): \(f.line)")
-            }
+        for g in groups { out.append("\(g.tag(strict: strict)) \(g.trip): \(g.place): \(g.changes)") }
+        if improvements > 0 && !strict {
+            out.append(
+                "\(improvements) improvement\(improvements == 1 ? "" : "s") beyond tolerance (▼) pass: \(GateComparison.refreshAdvice) to lock them in"
+            )
         }
         for id in missing {
             out.append("MISSING \(id): in the baseline but not run (removed or renamed? \(GateComparison.refreshAdvice))")

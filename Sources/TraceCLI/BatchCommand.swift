@@ -1,4 +1,6 @@
 import TraceBatch
+import TraceDomain
+import TraceEnergy
 import TraceJSON
 import TraceReplay
 import TraceSharing
@@ -55,6 +57,13 @@ enum BatchCommand {
             streams one JSON object per trip to standard output as each finishes. A trip that \
             fails to replay is reported with its reason and the rest still run.
 
+            The report, in this order: the verdict on one line (with the counts); the trips \
+            replayed (status against the baseline, time, updates sent and energy in mAh per phone, \
+            the worst view); the trips that failed, with their reasons; with --baseline, one line \
+            per trip, state and role with a figure beyond tolerance; per state and role, the \
+            figures that changed, before → after (the baseline's, or --compare's A → B); the \
+            corpus per role and state. --markdown and --html write the same parts.
+
             --write-baseline records, per trip, state and role, updates delivered, sent and \
             forwarded, display error p95, staleness p95 and energy (total and parts), with the \
             policy, the energy model and the TraceKit version (written atomically). --baseline \
@@ -82,7 +91,7 @@ enum BatchCommand {
                 help: "A policy file whose overrides apply to the seed; 'seed' for the default table."),
             .value(
                 "compare", \.compare, valueName: "FILE",
-                help: "Also replay every trip under this policy ('seed' too) and aggregate both side by side."),
+                help: "Also replay every trip under this policy ('seed' too); show per state and role the figures that differ, A → B."),
         ]
             + ReplayInputs.options.filter {
                 ["energy-profile", "receiver-radio", "network", "viewer", "seed", "send", "on-problem", "max-speed", "utc-offset"]
@@ -111,10 +120,14 @@ enum BatchCommand {
                 .value(
                     "junit", \.junit, valueName: "FILE",
                     help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
-                .value("markdown", \.markdown, valueName: "FILE", help: "Write a Markdown summary for a pull-request comment."),
+                .value(
+                    "markdown", \.markdown, valueName: "FILE",
+                    help:
+                        "Write a pull-request comment in Markdown: the verdict, the top changes and the trips on one screen, the rest folded."
+                ),
                 .value(
                     "html", \.html, valueName: "FILE",
-                    help: "Write a self-contained HTML report with each trip's picture (as replay --svg)."),
+                    help: "Write a self-contained HTML report: the parts of the table output, and each trip's picture (as replay --svg)."),
             ],
         examples: [
             "tracekit batch Traces/ --baseline Traces/baseline.json",
@@ -193,7 +206,8 @@ enum BatchCommand {
 
         var report = BatchReport(
             inputs: o.arguments, header: BaselineHeader(options), policyB: policyB?.name, jobs: jobs,
-            shard: shard, trips: runs.map { $0! }, strict: o.strict)
+            shard: shard, trips: runs.map { $0! }, strict: o.strict,
+            joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour)
         if let baseline, let path = o.baseline {
             do {
                 report.gate = try GateComparison(
@@ -203,6 +217,7 @@ enum BatchCommand {
                 throw .data(error.description)
             }
             report.baselinePath = path
+            report.baseline = baseline
         }
         if let baselinePath {
             let b = Baseline(
@@ -259,6 +274,8 @@ enum BatchCommand {
                     o.recordTrack = false
                     let b = try trip.replay(options: o)
                     report.metricsB = TripMetrics(b)
+                    report.maxima = ViewMaxima(r)
+                    report.maximaB = ViewMaxima(b)
                     resultB = b
                 }
                 let line =
@@ -331,7 +348,8 @@ struct TripRun: Sendable {
     var jsonLine: String?
 }
 
-/// What a batch keeps of a replayed trip.
+/// What a batch keeps of a replayed trip: a few hundred bytes of figures (and the picture, only
+/// with `--html`).
 struct TripReport: Sendable {
     var metrics: TripMetrics
     /// Under the `--compare` policy.
@@ -339,9 +357,16 @@ struct TripReport: Sendable {
     var fixes: Int
     var seconds: Double
     var category: String
+    /// Phones with a trace.
     var phones: Int
-    var sent: Int
-    var joules: Double
+    /// Every phone of the replay (helper, hirer, then the delegate when it takes part), with or
+    /// without a trace: its updates sent and its energy.
+    var perPhone: [TripPhone]
+    /// The worst view any party had of another (``ReplayResult/worstView``).
+    var worstView: WorstView
+    /// The worst samples per state and role, kept for `--compare` (nil otherwise), under each policy.
+    var maxima: ViewMaxima?
+    var maximaB: ViewMaxima?
     var inferred: [String]
     /// The picture, for `--html`.
     var svg: String?
@@ -352,8 +377,27 @@ struct TripReport: Sendable {
         seconds = r.durationSeconds
         category = r.scenario.category.value.name
         phones = r.energy.filter(\.hasTrace).count
-        sent = r.roleTotals.reduce(0) { $0 + $1.sentUpdates }
-        joules = r.energy.reduce(0) { $0 + $1.estimate.totalJoules }
+        perPhone = r.roles.map { role in
+            let e = r.energy.first { $0.role == role }?.estimate
+            return TripPhone(
+                role: role, sent: r.roleTotals.first { $0.role == role }?.sentUpdates ?? 0, joules: e?.totalJoules ?? 0,
+                milliampHours: e?.milliampHours ?? 0)
+        }
+        worstView = r.worstView
         inferred = r.scenario.assumedItems
     }
+
+    /// Updates sent by every phone.
+    var sent: Int { perPhone.reduce(0) { $0 + $1.sent } }
+    /// Energy of every phone, J.
+    var joules: Double { perPhone.reduce(0) { $0 + $1.joules } }
+}
+
+/// One phone of a batch's trip: updates sent, and energy in J and as charge (mAh,
+/// ``TraceEnergy/EnergyEstimate/milliampHours``).
+struct TripPhone: Sendable {
+    var role: Role
+    var sent: Int
+    var joules: Double
+    var milliampHours: Double
 }

@@ -1,83 +1,97 @@
 import TraceBatch
 import TraceDomain
-import TraceIO
 
-/// `batch --html FILE`: one self-contained page (inline CSS, inline SVG, no script, no external
-/// asset): the verdict, the gate's changes, the trips, the corpus per role and state, and each
-/// replayed trip's picture (``ReplaySVG``, as `replay --svg` draws it).
+/// `batch --html FILE`: one self-contained page in the house style (``HTMLPage``), with the
+/// parts of the table output in its order, each with a stable id for tests and links:
+///
+/// - `p#verdict.verdict.pass` or `.fail`: the verdict in words;
+/// - `section#trips`: the trips replayed (rows `tr.regression` / `tr.improvement` by their
+///   standing against the baseline);
+/// - `section#failed` (only when a trip failed): each failed trip and its reason (`tr.failed`);
+/// - `section#gate` (with a baseline): the figures beyond tolerance, one row per trip, state and
+///   role, the missing and new trips, the notes;
+/// - `section#states`: per state and role, the figures before → after (with a baseline or
+///   `--compare`), and the corpus aggregate;
+/// - `section#inferred` (when any): the scenario items inferred per trip;
+/// - `section.trip` per replayed trip (`id` `trip-1`, `trip-2`, … in the trips' order, `data-trip`
+///   its name), with its picture as `replay --svg`
+///   draws it.
 extension BatchReport {
     var html: String {
-        func esc(_ s: String) -> String {
-            var dropped = 0
-            return xmlEscaped(s, dropped: &dropped)
-        }
-        func table(_ header: [String], _ rows: [[String]]) -> String {
-            var t = "<table>\n<tr>" + header.map { "<th>\(esc($0))</th>" }.joined() + "</tr>\n"
-            for r in rows { t += "<tr>" + r.map { "<td>\(esc($0))</td>" }.joined() + "</tr>\n" }
-            return t + "</table>\n"
-        }
-        var out = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <title>TraceKit batch: \(esc(inputs.joined(separator: ", ")))</title>
-            <style>
-            body { font-family: sans-serif; margin: 2em; color: #111; }
-            table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; }
-            th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; }
-            th { background: #f0f0ee; }
-            .pass { color: #1a7f37; } .fail { color: #cf222e; }
-            section.trip { margin-top: 2em; border-top: 1px solid #ddd; }
-            svg { max-width: 100%; height: auto; }
-            </style>
-            </head>
-            <body>
+        let esc = HTMLPage.escape
+        var body = "<h1>TraceKit batch: \(esc(Self.plural(trips.count, "trip"))), policy \(esc(header.policyName))"
+        body += policyB.map { " vs \(esc($0))" } ?? ""
+        body += "</h1>\n"
+        body += "<p id=\"verdict\" class=\"verdict \(passed ? "pass" : "fail")\">\(passed ? "✓" : "✗") \(esc(verdict))</p>\n"
+        body +=
+            "<p class=\"note\">Inputs \(esc(inputs.joined(separator: ", ")))\(shard.map { " (shard \($0.index)/\($0.count))" } ?? "") · energy \(esc(header.energyLabel)) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(esc(header.tracekitVersion)) · view \(esc(header.view))</p>\n"
 
-            """
-        out += "<h1>TraceKit batch: \(trips.count) trip\(trips.count == 1 ? "" : "s"), policy \(esc(header.policyName))</h1>\n"
-        if let summary = failureSummary {
-            out += "<p class=\"fail\"><strong>\(esc(summary))</strong></p>\n"
-        } else {
-            out +=
-                "<p class=\"pass\"><strong>\(baselinePath.map { "Gate passed against \(esc($0))" } ?? "Every trip replayed")</strong></p>\n"
+        let rows = tripRows
+        body += "<section id=\"trips\">\n<h2>Trips replayed (\(rows.count))</h2>\n"
+        body += HTMLPage.table(Self.tripHeader, rows.map(\.cells), numeric: Self.tripNumeric, rowClasses: rows.map(\.rowClass))
+        body += "<p class=\"legend\">\(esc(Self.tripLegend))</p>\n</section>\n"
+
+        if !failed.isEmpty {
+            body += "<section id=\"failed\">\n<h2>Failed trips (\(failed.count))</h2>\n"
+            body += "<p>Not replayed, so neither in the tables nor gated.</p>\n"
+            body += HTMLPage.table(["Trip", "Reason"], failedRows, rowClasses: failedRows.map { _ in "failed" })
+            body += "</section>\n"
         }
-        out +=
-            "<p>Energy \(esc(header.energyLabel)) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(esc(header.tracekitVersion))</p>\n"
-            + "<p>View: \(esc(header.view))</p>\n"
-        let lines = gateLines
-        if !lines.isEmpty {
-            out += "<h2>Gate and failures</h2>\n<ul>\n" + lines.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n"
-        }
-        out += "<h2>Trips</h2>\n"
-        out += table(
-            ["Trip", "Status", "Category", "Phones", "Fixes", "Time", "Sent", "Energy J"],
-            trips.map { t in
-                switch t.outcome {
-                case .success(let r):
-                    [
-                        t.trip.id, "replayed", r.category, "\(r.phones)", "\(r.fixes)", InfoCommand.duration(r.seconds), "\(r.sent)",
-                        ReplayReport.fixed(r.joules, 1),
-                    ]
-                case .failure(let e): [t.trip.id, "failed: " + e.message, "", "", "", "", "", ""]
+
+        if let gate, let path = baselinePath {
+            body += "<section id=\"gate\">\n<h2>Gate against \(esc(path))</h2>\n"
+            for n in gate.notes { body += "<p class=\"note\">Note: \(esc(BatchCommand.namingTheFlag(n)))</p>\n" }
+            let groups = gate.groups
+            if groups.isEmpty {
+                body += "<p>No figure beyond tolerance.</p>\n"
+            } else {
+                if let legend = gateLegend { body += "<p class=\"legend\">\(esc(legend))</p>\n" }
+                body += HTMLPage.table(
+                    ["Trip", "State", "Role", "Verdict", "Figures beyond tolerance"],
+                    groups.map { g in [g.trip, g.state.displayName, g.role.key, g.tag(strict: strict), g.changes] },
+                    rowClasses: groups.map { g in g.regressions > 0 || g.fails(strict: strict) ? "regression" : "improvement" })
+                if gate.improvements > 0 && !strict {
+                    body +=
+                        "<p>\(esc(Self.plural(gate.improvements, "improvement"))) beyond tolerance pass: \(esc(BatchCommand.namingTheFlag(GateComparison.refreshAdvice))) to lock them in.</p>\n"
                 }
-            })
-        out += "<h2>Corpus per role and state</h2>\n<p>Sums over the trips; p95: the trips' mean / largest.</p>\n"
-        out += table(Self.aggregateHeader, Self.aggregateRows(aggregate()))
-        if let policyB {
-            out += "<h2>Policy \(esc(policyB)) against \(esc(header.policyName))</h2>\n"
-            out += table(
-                ["Role", "State", "Sent A", "Sent B", "Sent %", "Forwarded %", "Energy J A", "Energy J B", "Energy %"],
-                Self.differenceRows(aggregate(), aggregate(b: true)))
-        }
-        for t in replayed {
-            out += "<section class=\"trip\">\n<h2>\(esc(t.trip.id))</h2>\n"
-            if let svg = t.report.svg {
-                // The SVG document without its XML declaration, inline.
-                out += svg.hasPrefix("<?xml") ? String(svg.drop { $0 != "\n" }.dropFirst()) : svg
             }
-            out += "</section>\n"
+            let others =
+                gate.missing.map {
+                    [$0, "✗ in the baseline but not run (removed or renamed? \(BatchCommand.namingTheFlag(GateComparison.refreshAdvice)))"]
+                }
+                + gate.new.map { [$0, strict ? "✗ new, not in the baseline (strict)" : "new, not in the baseline: passes"] }
+            if !others.isEmpty {
+                body += HTMLPage.table(
+                    ["Trip", "Standing"], others,
+                    rowClasses: gate.missing.map { _ in "regression" } + gate.new.map { _ in strict ? "regression" : nil })
+            }
+            body += "</section>\n"
         }
-        return out + "</body>\n</html>\n"
+
+        body += "<section id=\"states\">\n<h2>Per state and role</h2>\n"
+        for t in stateTables {
+            body +=
+                t.rows.isEmpty
+                ? "<p><strong>\(esc(t.title))</strong>: no figure changed.</p>\n"
+                : HTMLPage.table(t.header, t.rows, caption: t.title, numeric: Self.stateNumeric, rowClasses: t.classes)
+            if let l = t.leftOut { body += "<p class=\"legend\">\(esc(l)).</p>\n" }
+        }
+        for c in corpusTables {
+            body += HTMLPage.table(Self.aggregateHeader, aggregateRows(c.aggregate), caption: c.title, numeric: Self.aggregateNumeric)
+        }
+        body += "</section>\n"
+
+        let inferred = inferredRows
+        if !inferred.isEmpty {
+            body += "<section id=\"inferred\">\n<h2>Inferred items</h2>\n" + HTMLPage.table(["Trip", "Inferred from the traces"], inferred)
+            body += "</section>\n"
+        }
+
+        for (i, t) in replayed.enumerated() {
+            body += "<section class=\"trip\" id=\"trip-\(i + 1)\" data-trip=\"\(esc(t.trip.id))\">\n<h2>\(esc(t.trip.id))</h2>\n"
+            if let svg = t.report.svg { body += "<figure>\n" + HTMLPage.inline(svg: svg) + "</figure>\n" }
+            body += "</section>\n"
+        }
+        return HTMLPage.document(title: "TraceKit batch: \(inputs.joined(separator: ", "))", body: body)
     }
 }

@@ -1,59 +1,90 @@
 import TraceBatch
 import TraceDomain
 
-/// `batch --markdown FILE`: a summary for a pull-request comment: the verdict first, then the
-/// figures that fail (and those that improved), the trips that failed, and the corpus per role
-/// and state in a collapsed section.
+/// `batch --markdown FILE`: a pull-request comment that fits one screen (at most
+/// ``BatchReport/markdownShown`` trips and ``BatchReport/markdownTop`` changes before the folds):
+/// the verdict, the largest changes beyond tolerance (and with `--compare` the largest A → B),
+/// a table of the trips (no links), the trips that failed; then, folded in `<details>`, every
+/// change beyond tolerance, every trip, the figures per state and role before → after, and the
+/// corpus.
 extension BatchReport {
+    /// Trips shown before the folds (those that did not pass first).
+    static let markdownShown = 12
+    /// Changes beyond tolerance shown before the folds, and figures of each.
+    static let markdownTop = 5
+    static let markdownTopFigures = 3
+    /// Failed trips shown before the folds.
+    static let markdownFailed = 3
+
     var markdown: String {
-        var out = "### TraceKit batch: \(trips.count) trip\(trips.count == 1 ? "" : "s"), policy `\(header.policyName)`\n\n"
-        if let summary = failureSummary {
-            out += "**❌ \(summary)**\n\n"
-        } else if let path = baselinePath {
-            out += "**✅ Gate passed** against `\(path)`\(strict ? " (strict)" : ""): no regression beyond tolerance.\n\n"
-        } else {
-            out += "**✅ Every trip replayed.**\n\n"
-        }
+        var out = "### TraceKit batch: \(Self.plural(trips.count, "trip")), policy `\(header.policyName)`"
+        out += policyB.map { " vs `\($0)`" } ?? ""
+        out += "\n\n"
+        out += passed ? "**✅ \(verdict)**\n\n" : "**❌ \(verdict)**\n\n"
         out +=
-            "- **Energy:** \(header.energyLabel) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(header.tracekitVersion)\n"
-            + "- **View:** \(header.view)\n"
-        out += "- **Trips:** \(replayed.count) replayed, \(failed.count) failed\(shard.map { " (shard \($0.index)/\($0.count))" } ?? "")\n"
-        if let gate {
-            out +=
-                "- **Gate:** \(gate.trips.count) compared, \(gate.regressions) regression\(gate.regressions == 1 ? "" : "s"), \(gate.improvements) improvement\(gate.improvements == 1 ? "" : "s") beyond tolerance"
-            out += gate.missing.isEmpty ? "" : ", \(gate.missing.count) missing"
-            out += gate.new.isEmpty ? "" : ", \(gate.new.count) new"
-            out += "\n"
-            for n in gate.notes { out += "- **Note:** \(n)\n" }
-            var rows: [[String]] = []
-            for t in gate.trips {
-                for f in t.figures where f.verdict == .regression || f.verdict == .improvement || f.fails(strict: strict) {
-                    let verdict =
-                        f.verdict == .regression
-                        ? "❌ regression" : f.fails(strict: strict) ? "❌ \(f.verdict.rawValue) (strict)" : "✅ \(f.verdict.rawValue)"
-                    rows.append(["`\(t.trip)`", f.line, verdict])
-                }
+            "- **Energy:** \(header.energyLabel) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(header.tracekitVersion) · **View:** \(header.view)\n"
+
+        let top = topChanges
+        if !top.isEmpty {
+            out += "\n**Top changes beyond tolerance** (\(min(top.count, Self.markdownTop)) of \(top.count); all below):\n\n"
+            for g in top.prefix(Self.markdownTop) {
+                let shown = g.figures.prefix(Self.markdownTopFigures).map { "\($0.marker) \($0.change)" }.joined(separator: ", ")
+                let more = g.figures.count > Self.markdownTopFigures ? ", and \(g.figures.count - Self.markdownTopFigures) more" : ""
+                out += "- \(g.regressions > 0 ? "▲" : "▼") `\(g.trip)` · \(g.place): \(shown)\(more)\n"
             }
-            for id in gate.missing { rows.append(["`\(id)`", "in the baseline but not run", "❌ missing"]) }
-            for id in gate.new { rows.append(["`\(id)`", "new, not in the baseline", strict ? "❌ new (strict)" : "✅ new"]) }
-            if !rows.isEmpty {
-                out += "\n" + TextTable.markdown(header: ["Trip", "Change", "Verdict"], rows: rows)
-            }
+        }
+        let compared = compareTop
+        if let policyB, !compared.isEmpty {
+            out += "\n**Top changes, `\(header.policyName)` → `\(policyB)`** (the corpus per state; all below):\n\n"
+            for line in compared.prefix(Self.markdownTop) { out += "- \(line)\n" }
+        }
+
+        let rows = tripRows
+        if !rows.isEmpty {
+            // The trips that did not pass first, then the rest, up to `markdownShown`.
+            let order = rows.indices.filter { rows[$0].rowClass != nil } + rows.indices.filter { rows[$0].rowClass == nil }
+            let shown = order.prefix(Self.markdownShown).sorted()
+            out += "\n" + TextTable.markdown(header: Array(Self.tripHeader.prefix(7)), rows: shown.map { Array(rows[$0].cells.prefix(7)) })
+            if rows.count > shown.count { out += "\n\(rows.count - shown.count) more trips in the details below.\n" }
         }
         if !failed.isEmpty {
-            out += "\n**Trips that failed to replay**\n\n"
-            for f in failed { out += "- `\(f.trip.id)`: \(f.error.message)\n" }
+            out += "\n**Failed trips (\(failed.count))**, not replayed:\n\n"
+            for f in failedRows.prefix(Self.markdownFailed) { out += "- `\(f[0])`: \(f[1])\n" }
+            if failed.count > Self.markdownFailed { out += "- and \(failed.count - Self.markdownFailed) more in the details below\n" }
         }
-        out +=
-            "\n<details><summary>Corpus per role and state (\(replayed.count) trips; sums, p95 as the trips' mean / largest)</summary>\n\n"
-        out += TextTable.markdown(header: Self.aggregateHeader, rows: Self.aggregateRows(aggregate()))
-        if let policyB {
-            out += "\nPolicy `\(policyB)` against `\(header.policyName)`:\n\n"
-            out += TextTable.markdown(
-                header: ["Role", "State", "Sent A", "Sent B", "Sent %", "Forwarded %", "Energy J A", "Energy J B", "Energy %"],
-                rows: Self.differenceRows(aggregate(), aggregate(b: true)))
+
+        // The folds.
+        if let path = baselinePath {
+            let lines = gateListing
+            out +=
+                "\n<details><summary>Gate against \(path): \(Self.plural(gate?.groups.count ?? 0, "row")) beyond tolerance (trip, state, role)</summary>\n\n"
+            if let legend = gateLegend { out += legend + "\n\n" }
+            for l in lines { out += "- \(l)\n" }
+            out += "\n</details>\n"
         }
-        out += "\n</details>\n"
+        if !rows.isEmpty {
+            out += "\n<details><summary>Every trip (\(rows.count))</summary>\n\n"
+            out += TextTable.markdown(header: Self.tripHeader, rows: rows.map(\.cells))
+            out += "\n" + Self.tripLegend + "\n"
+            for r in inferredRows { out += "- `\(r[0])` inferred: \(r[1])\n" }
+            out += "\n</details>\n"
+        }
+        if failed.count > Self.markdownFailed {
+            out += "\n<details><summary>Every failed trip (\(failed.count))</summary>\n\n"
+            for f in failedRows { out += "- `\(f[0])`: \(f[1])\n" }
+            out += "\n</details>\n"
+        }
+        for t in stateTables {
+            out += "\n<details><summary>\(t.title)</summary>\n\n"
+            out += t.rows.isEmpty ? "No figure changed.\n" : TextTable.markdown(header: t.header, rows: t.rows)
+            if let l = t.leftOut { out += "\n" + l + "\n" }
+            out += "\n</details>\n"
+        }
+        for c in corpusTables {
+            out += "\n<details><summary>\(c.title)</summary>\n\n"
+            out += TextTable.markdown(header: Self.aggregateHeader, rows: aggregateRows(c.aggregate))
+            out += "\n</details>\n"
+        }
         return out
     }
 }

@@ -6,6 +6,12 @@ import TraceSharing
 
 /// A batch's results, in the trips' order, and the reports made of them: the terminal table
 /// (here), JUnit, Markdown and HTML (`BatchReport+*.swift`), the `--jsonl` lines.
+///
+/// Every report has the same parts, in this order: the verdict (one line, with the counts); the
+/// trips replayed (status, time, updates sent and energy per phone, the worst view); the trips
+/// that failed, with their reasons; with a baseline, the figures beyond tolerance, one line per
+/// trip, state and role; per state and role, the corpus's figures before → after (the baseline's,
+/// or with `--compare` the other policy's), only those that changed; the corpus aggregate.
 struct BatchReport {
     var inputs: [String]
     var header: BaselineHeader
@@ -15,8 +21,13 @@ struct BatchReport {
     var shard: Shard?
     var trips: [TripRun]
     var strict: Bool
+    /// Joules in one mAh of the energy profile's battery (3.6 × nominal volts): converts the
+    /// per-state joules to charge.
+    var joulesPerMilliampHour: Double
     var gate: GateComparison?
     var baselinePath: String?
+    /// The baseline gated against: its trips' figures give the corpus before.
+    var baseline: Baseline?
 
     /// The schema of a `--jsonl` line.
     static let lineSchema = "tracekit-batch-trip/1"
@@ -71,98 +82,395 @@ struct BatchReport {
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
-    /// The gate's lines and each failed trip's reason.
-    var gateLines: [String] {
-        var lines = failed.map { "FAILED \($0.trip.id): \($0.error.message)" }
-        if let gate { lines += gate.lines(strict: strict).map(BatchCommand.namingTheFlag) }
-        return lines
+    // MARK: The verdict
+
+    /// "s" unless `n` is 1.
+    static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
+    /// Whether the batch passes: every trip replayed and the gate (if any) passed.
+    var passed: Bool { failureSummary == nil }
+
+    /// The gate's counts: "12 trips compared: 86 regressions and 26 improvements beyond
+    /// tolerance, 40 changes within tolerance (not listed)".
+    var gateCounts: String? {
+        guard let gate else { return nil }
+        var s =
+            "\(Self.plural(gate.trips.count, "trip")) compared: \(Self.plural(gate.regressions, "regression")) and \(Self.plural(gate.improvements, "improvement")) beyond tolerance, \(Self.plural(gate.withinTolerance, "change")) within tolerance (not listed)"
+        if !gate.new.isEmpty { s += ", \(Self.plural(gate.new.count, "new trip"))" }
+        if !gate.missing.isEmpty { s += ", \(Self.plural(gate.missing.count, "baseline trip")) not run" }
+        return s + (strict ? " (strict)" : "")
+    }
+
+    /// The verdict, on one line: passed or FAILED, why, and the counts.
+    var verdict: String {
+        let counts = gateCounts.map { " · " + $0 } ?? ""
+        if let why = failureSummary { return "FAILED: \(why)\(counts)" }
+        guard let path = baselinePath else {
+            return "passed: all \(Self.plural(trips.count, "trip")) replayed (no baseline given: nothing gated)"
+        }
+        return "passed: gate against \(path): no regression beyond tolerance\(counts)"
+    }
+
+    // MARK: The trips
+
+    static let tripHeader = [
+        "Trip", "Status", "Time", "Updates sent", "Energy mAh", "Worst display error p95", "Worst staleness p95", "Category", "Inferred",
+    ]
+    /// The trips table's columns right-aligned as figures (HTML).
+    static let tripNumeric: Set<Int> = [2]
+
+    /// A trip's standing against the baseline, in words and markers, and its row's class
+    /// (`regression`, `improvement`, nil): "▲ 6 regressions", "▼ 2 improvements", "passed",
+    /// "new"; "replayed" without a baseline. `compared`: the gate's trips by name
+    /// (``comparedByTrip``), `new` its new trips.
+    func status(_ id: String, compared: [String: TripComparison], new: Set<String>) -> (text: String, rowClass: String?) {
+        guard gate != nil else { return ("replayed", nil) }
+        if new.contains(id) { return strict ? ("✗ new (strict)", "regression") : ("new", nil) }
+        guard let t = compared[id] else { return ("replayed", nil) }
+        let r = t.regressions.count, i = t.improvements.count, failing = t.failures(strict: strict).count
+        if r > 0 { return ("▲ " + Self.plural(r, "regression"), "regression") }
+        if failing > 0 { return ("✗ \(Self.plural(failing, "change")) (strict)", "regression") }
+        if i > 0 { return ("▼ " + Self.plural(i, "improvement"), "improvement") }
+        return ("passed", nil)
+    }
+
+    /// The gate's trips by name (a batch may have millions: looked up, not searched).
+    var comparedByTrip: [String: TripComparison] {
+        var m: [String: TripComparison] = [:]
+        for t in gate?.trips ?? [] { m[t.trip] = t }
+        return m
+    }
+
+    /// "38.0 m (En Route, helper)": a worst-view figure, its state and its sender.
+    static func worst(_ f: WorstViewFigure?, _ unit: String) -> String {
+        guard let f else { return "—" }
+        return "\(ReplayReport.fixed(f.value, 1)) \(unit) (\(f.state.displayName), \(f.sender.key))"
+    }
+
+    /// One row per trip replayed, with its class.
+    var tripRows: [(cells: [String], rowClass: String?)] {
+        let compared = comparedByTrip, new = Set(gate?.new ?? [])
+        return replayed.map { t in
+            let r = t.report, s = status(t.trip.id, compared: compared, new: new)
+            return (
+                [
+                    t.trip.id, s.text, InfoCommand.duration(r.seconds),
+                    r.perPhone.map { "\($0.role.key) \($0.sent)" }.joined(separator: ", "),
+                    r.perPhone.map { "\($0.role.key) \(ReplayReport.fixed($0.milliampHours, 1))" }.joined(separator: ", "),
+                    Self.worst(r.worstView.displayErrorP95, "m"), Self.worst(r.worstView.stalenessP95, "s"), r.category,
+                    r.inferred.isEmpty ? "—" : Self.plural(r.inferred.count, "item"),
+                ], s.rowClass
+            )
+        }
+    }
+
+    /// What the trips table's columns hold, in a line under it.
+    static let tripLegend =
+        "Worst: the largest p95 of any state and sender (whose position the viewers saw). Inferred: scenario items taken from the traces (listed at the end)."
+
+    /// The trips that failed: name and reason.
+    var failedRows: [[String]] { failed.map { [$0.trip.id, $0.error.message] } }
+
+    /// The trips with inferred items, and the items.
+    var inferredRows: [[String]] {
+        replayed.filter { !$0.report.inferred.isEmpty }.map { [$0.trip.id, $0.report.inferred.joined(separator: ", ")] }
+    }
+
+    // MARK: The gate
+
+    /// The gate's lines (``GateComparison/lines(strict:)``: one per trip, state and role beyond
+    /// tolerance; the missing and new trips; the notes), naming the flag that refreshes a
+    /// baseline.
+    var gateListing: [String] { gate.map { $0.lines(strict: strict).map(BatchCommand.namingTheFlag) } ?? [] }
+
+    /// The gate's lines and each failed trip's reason (standard error, with `--jsonl`).
+    var gateLines: [String] { failed.map { "FAILED \($0.trip.id): \($0.error.message)" } + gateListing }
+
+    /// What the markers mean, and the tolerances: metrics with the same tolerance together.
+    var gateLegend: String? {
+        guard let gate else { return nil }
+        var groups: [(labels: [String], text: String)] = []
+        for m in GateMetric.allCases {
+            let text = gate.tolerances[m].text(m)
+            if let last = groups.last, last.text == text {
+                groups[groups.count - 1].labels.append(m.rawValue)
+            } else {
+                groups.append(([m.rawValue], text))
+            }
+        }
+        return
+            "▲ worse and ▼ better beyond tolerance, + measured now only, − in the baseline only; tolerances (--tolerance METRIC=REL,ABS): "
+            + groups.map { "\($0.labels.joined(separator: ", ")) \($0.text)" }.joined(separator: "; ")
+    }
+
+    /// The groups beyond tolerance, the largest first (regressions before improvements), for a
+    /// summary's top changes.
+    var topChanges: [GateGroup] {
+        guard let gate else { return [] }
+        return gate.groups.enumerated().sorted { x, y in
+            let a = x.element, b = y.element
+            if (a.regressions > 0) != (b.regressions > 0) { return a.regressions > 0 }
+            if a.largestChange != b.largestChange { return a.largestChange > b.largestChange }
+            return x.offset < y.offset
+        }.map(\.element)
+    }
+
+    // MARK: Per state and role
+
+    /// One figure of the per-state tables: its words and unit, decimals, its value in a corpus
+    /// row, and the gate's metric it is (nil: shown, not gated).
+    struct StateFigure {
+        var label: String
+        var decimals: Int
+        /// Of a corpus row, or of the corpus's worst samples (``ViewMaxima``) at the row's place.
+        var value: (CorpusAggregate.Row, ViewMaxima) -> Double?
+        var metric: GateMetric?
+        /// Joules shown with their charge in mAh: "548.7 (39.59)".
+        var charge = false
+    }
+
+    /// The key figures per state and role: updates, the views (the trips' mean p95 and the
+    /// largest; with `maxima`, also the worst sample), energy in J and mAh.
+    func stateFigures(maxima: Bool) -> [StateFigure] {
+        func key(_ r: CorpusAggregate.Row) -> ViewMaxima.Key { ViewMaxima.Key(state: r.state, role: r.role) }
+        let figures = [
+            StateFigure(label: "updates delivered", decimals: 0, value: { r, _ in r.value(.delivered) }, metric: .delivered),
+            StateFigure(label: "updates sent", decimals: 0, value: { r, _ in r.value(.sent) }, metric: .sent),
+            StateFigure(label: "updates forwarded", decimals: 0, value: { r, _ in r.value(.forwarded) }, metric: .forwarded),
+            StateFigure(
+                label: "display error p95, m (mean)", decimals: 1, value: { r, _ in r.value(.displayErrorP95) }, metric: .displayErrorP95),
+            StateFigure(label: "display error p95, m (largest)", decimals: 1, value: { r, _ in r.p95Max[.displayErrorP95] }, metric: nil),
+            StateFigure(label: "staleness p95, s (mean)", decimals: 1, value: { r, _ in r.value(.stalenessP95) }, metric: .stalenessP95),
+            StateFigure(label: "staleness p95, s (largest)", decimals: 1, value: { r, _ in r.p95Max[.stalenessP95] }, metric: nil),
+            StateFigure(label: "display error max, m (worst sample)", decimals: 1, value: { $1.displayErrorMax[key($0)] }, metric: nil),
+            StateFigure(label: "staleness max, s (worst sample)", decimals: 1, value: { $1.stalenessMax[key($0)] }, metric: nil),
+            StateFigure(
+                label: "energy, J (mAh)", decimals: 1, value: { r, _ in r.value(.energyTotal) }, metric: .energyTotal, charge: true),
+        ]
+        return maxima ? figures : figures.filter { !$0.label.hasSuffix("(worst sample)") }
+    }
+
+    static func stateHeader(before: String, after: String, gated: Bool) -> [String] {
+        ["Role", "State", "Figure", before, after, "Change", "%"] + (gated ? ["Verdict"] : [])
+    }
+    static let stateNumeric: Set<Int> = [3, 4, 5, 6]
+
+    /// Joules with their charge: "548.7 (39.59)" (J, then mAh), each written by `format`.
+    func charge(_ joules: Double?, _ format: (Double?, Int) -> String) -> String {
+        guard let joules else { return "—" }
+        return "\(format(joules, 1)) (\(format(joules / joulesPerMilliampHour, 2)))"
+    }
+
+    /// The figures per state and role that differ between `before` and `after` (with the gate's
+    /// verdict over the trips when `gated`; with `maxima`, the worst samples too), their rows'
+    /// classes, and how many were the same.
+    func stateChanges(
+        _ before: CorpusAggregate, _ after: CorpusAggregate, maxima: (before: ViewMaxima, after: ViewMaxima)? = nil, gated: Bool
+    ) -> (rows: [[String]], classes: [String?], unchanged: Int) {
+        var keys = after.rows.map { ($0.state, $0.role) }
+        for r in before.rows where after.row(r.state, r.role) == nil { keys.append((r.state, r.role)) }
+        var rows: [[String]] = [], classes: [String?] = [], unchanged = 0
+        let counts = gated ? verdictCounts : [:]
+        for (state, role) in keys {
+            let x = before.row(state, role), y = after.row(state, role)
+            for f in stateFigures(maxima: maxima != nil) {
+                let a = x.flatMap { f.value($0, maxima?.before ?? ViewMaxima()) }
+                let b = y.flatMap { f.value($0, maxima?.after ?? ViewMaxima()) }
+                // Shown only when they differ at the decimals shown.
+                guard ChangeText.number(a, f.decimals) != ChangeText.number(b, f.decimals) else {
+                    unchanged += 1
+                    continue
+                }
+                let d = a.flatMap { a in b.map { $0 - a } }
+                var row =
+                    [role.key, state.displayName, f.label]
+                    + (f.charge
+                        ? [charge(a, ChangeText.number), charge(b, ChangeText.number), charge(d, ChangeText.signed)]
+                        : [ChangeText.number(a, f.decimals), ChangeText.number(b, f.decimals), ChangeText.signed(d, f.decimals)])
+                row.append(ChangeText.percent(a, b))
+                var cls: String?
+                if gated {
+                    let verdict =
+                        f.metric.map { Self.verdict(counts[VerdictKey(state: state, role: role, metric: $0)]) } ?? (text: "", rowClass: nil)
+                    row.append(verdict.text)
+                    cls = verdict.rowClass
+                }
+                rows.append(row)
+                classes.append(cls)
+            }
+        }
+        return (rows, classes, unchanged)
+    }
+
+    /// How many trips regressed and improved beyond tolerance, per state, role and metric (one
+    /// pass over the gate's figures).
+    var verdictCounts: [VerdictKey: (worse: Int, better: Int)] {
+        var counts: [VerdictKey: (worse: Int, better: Int)] = [:]
+        for t in gate?.trips ?? [] {
+            for f in t.figures where f.verdict == .regression || f.verdict == .improvement {
+                let k = VerdictKey(state: f.state, role: f.role, metric: f.metric)
+                var c = counts[k] ?? (0, 0)
+                if f.verdict == .regression { c.worse += 1 } else { c.better += 1 }
+                counts[k] = c
+            }
+        }
+        return counts
+    }
+
+    struct VerdictKey: Hashable {
+        var state: FulfilmentStateKey
+        var role: Role
+        var metric: GateMetric
+    }
+
+    /// The gate's verdict on one figure over the trips compared, from ``verdictCounts``:
+    /// "▲ regression in 2 trips", "▼ improvement in 1 trip", "within tolerance".
+    static func verdict(_ c: (worse: Int, better: Int)?) -> (text: String, rowClass: String?) {
+        let worse = c?.worse ?? 0, better = c?.better ?? 0
+        var parts: [String] = []
+        if worse > 0 { parts.append("▲ regression in \(plural(worse, "trip"))") }
+        if better > 0 { parts.append("▼ improvement in \(plural(better, "trip"))") }
+        return (
+            parts.isEmpty ? "within tolerance" : parts.joined(separator: ", "), worse > 0 ? "regression" : better > 0 ? "improvement" : nil
+        )
+    }
+
+    /// The worst samples of the corpus under the policy (or, `b`, under the compared one).
+    func viewMaxima(b: Bool = false) -> ViewMaxima {
+        var m = ViewMaxima()
+        for t in replayed {
+            if let x = b ? t.report.maximaB : t.report.maxima { m.merge(x) }
+        }
+        return m
+    }
+
+    /// The corpus before and after, over the trips compared with the baseline.
+    var gatedAggregates: (before: CorpusAggregate, after: CorpusAggregate)? {
+        guard let gate, let baseline else { return nil }
+        let compared = Set(gate.trips.map(\.trip))
+        var before = CorpusAggregate(), after = CorpusAggregate()
+        for t in baseline.trips where compared.contains(t.id) { before.add(t.metrics) }
+        for t in replayed where compared.contains(t.trip.id) { after.add(t.report.metrics) }
+        return (before, after)
+    }
+
+    /// The per-state tables: a title, the header, the rows with their classes, and what was left
+    /// out; the baseline's against this run, and this policy against `--compare`'s.
+    var stateTables: [(title: String, header: [String], rows: [[String]], classes: [String?], leftOut: String?)] {
+        var out: [(String, [String], [[String]], [String?], String?)] = []
+        if let (before, after) = gatedAggregates, let path = baselinePath {
+            let c = stateChanges(before, after, gated: true)
+            out.append(
+                (
+                    "Per state and role, \(path) → this run (the \(Self.plural(before.trips, "trip")) compared; sums, p95: the trips' mean and the largest)",
+                    Self.stateHeader(before: "Baseline", after: "Now", gated: true), c.rows, c.classes,
+                    ChangeText.leftOut(c.unchanged)
+                ))
+        }
+        if let policyB {
+            let c = stateChanges(aggregate(), aggregate(b: true), maxima: (viewMaxima(), viewMaxima(b: true)), gated: false)
+            out.append(
+                (
+                    "Per state and role, policy \(header.policyName) (A) → \(policyB) (B) (every trip replayed; sums, p95: the trips' mean and the largest, max: the worst sample)",
+                    Self.stateHeader(before: "A: \(header.policyName)", after: "B: \(policyB)", gated: false), c.rows, c.classes,
+                    ChangeText.leftOut(c.unchanged)
+                ))
+        }
+        return out
+    }
+
+    /// With `--compare`, the largest changes A → B among the states (not the totals) of the
+    /// corpus, by |%| (a change from 0 first): updates sent, the p95s' mean, energy;
+    /// "helper, En Route: updates sent 230 → 72 (−68.7 %)".
+    var compareTop: [String] {
+        guard policyB != nil else { return [] }
+        let a = aggregate(), b = aggregate(b: true)
+        var found: [(size: Double, order: Int, text: String)] = []
+        for x in a.rows where x.state != .total {
+            guard let y = b.row(x.state, x.role) else { continue }
+            for m in [GateMetric.sent, .displayErrorP95, .stalenessP95, .energyTotal] {
+                guard let u = x.value(m), let v = y.value(m), DecimalText.fixed(u, m.decimals) != DecimalText.fixed(v, m.decimals)
+                else { continue }
+                let unit = m.unit.isEmpty ? "" : " " + m.unit
+                found.append(
+                    (
+                        u == 0 ? .infinity : abs(v - u) / abs(u), found.count,
+                        "\(x.role.key), \(x.state.displayName): \(m.label) \(DecimalText.fixed(u, m.decimals)) → \(DecimalText.fixed(v, m.decimals))\(unit) (\(ChangeText.percent(u, v)))"
+                    ))
+            }
+        }
+        return found.sorted { $0.size != $1.size ? $0.size > $1.size : $0.order < $1.order }.map(\.text)
+    }
+
+    /// The corpus aggregates: this policy's, and with `--compare` the other's.
+    var corpusTables: [(title: String, aggregate: CorpusAggregate)] {
+        let a = aggregate()
+        var out = [
+            (
+                "Corpus, policy \(header.policyName): \(Self.plural(a.trips, "trip")) replayed; per role and state (sums; p95: the trips' mean / largest)",
+                a
+            )
+        ]
+        if let policyB { out.append(("Corpus, policy \(policyB)", aggregate(b: true))) }
+        return out
     }
 
     // MARK: Table
 
     var table: String {
-        var out = "Batch: \(trips.count) trip\(trips.count == 1 ? "" : "s") from \(inputs.joined(separator: ", "))"
+        var out = "Batch: \(Self.plural(trips.count, "trip")) from \(inputs.joined(separator: ", "))"
         if let shard { out += " (shard \(shard.index)/\(shard.count))" }
         out +=
-            " · policy \(header.policyName)\(policyB.map { " vs \($0)" } ?? "") · energy \(header.energyLabel) (an estimate) · \(jobs) job\(jobs == 1 ? "" : "s") · tracekit \(header.tracekitVersion)\n"
+            " · policy \(header.policyName)\(policyB.map { " vs \($0)" } ?? "") · energy \(header.energyLabel) (an estimate) · \(Self.plural(jobs, "job")) · tracekit \(header.tracekitVersion)\n"
         out += "view \(header.view)\n\n"
-        var rows: [[String]] = []
-        for t in trips {
-            switch t.outcome {
-            case .success(let r):
-                rows.append([
-                    t.trip.id, "replayed", r.category, "\(r.phones)", "\(r.fixes)", InfoCommand.duration(r.seconds), "\(r.sent)",
-                    ReplayReport.fixed(r.joules, 1), r.inferred.isEmpty ? "—" : r.inferred.joined(separator: ", "),
-                ])
-            case .failure(let e):
-                rows.append([t.trip.id, "FAILED", e.message, "", "", "", "", "", ""])
-            }
+        out += "Verdict: \(verdict)\n"
+        if !replayed.isEmpty {
+            out += "\nTrips replayed (\(replayed.count))\n"
+            out += TextTable.aligned(header: Self.tripHeader, rows: tripRows.map(\.cells))
+            out += Self.tripLegend + "\n"
         }
-        out += TextTable.aligned(
-            header: ["Trip", "Status", "Category", "Phones", "Fixes", "Time", "Sent", "Energy J", "Inferred"], rows: rows)
-        let a = aggregate()
-        out +=
-            "\nCorpus, policy \(header.policyName): \(a.trips) trip\(a.trips == 1 ? "" : "s") replayed; per role and state (sums; p95: the trips' mean / largest)\n"
-        out += TextTable.aligned(header: Self.aggregateHeader, rows: Self.aggregateRows(a))
-        if let policyB {
-            let b = aggregate(b: true)
-            out += "\nCorpus, policy \(policyB)\n"
-            out += TextTable.aligned(header: Self.aggregateHeader, rows: Self.aggregateRows(b))
-            out += "\nPolicy \(policyB) against \(header.policyName) (B − A, % of A)\n"
-            out += TextTable.aligned(
-                header: ["Role", "State", "Sent A", "Sent B", "Sent %", "Forwarded %", "Energy J A", "Energy J B", "Energy %"],
-                rows: Self.differenceRows(a, b))
+        if !failed.isEmpty {
+            out += "\nFailed trips (\(failed.count)): not replayed, so neither in the tables nor gated\n"
+            for f in failedRows { out += "  \(f[0]): \(f[1])\n" }
         }
-        let lines = gateLines
-        if let gate, let path = baselinePath {
-            let compared = gate.trips.count
-            out +=
-                "\nGate against \(path): \(compared) trip\(compared == 1 ? "" : "s") compared, \(gate.regressions) regression\(gate.regressions == 1 ? "" : "s"), \(gate.improvements) improvement\(gate.improvements == 1 ? "" : "s") beyond tolerance\(strict ? " (strict)" : "")"
-            out += gate.passes(strict: strict) ? ": passed\n" : ": FAILED\n"
-        } else if !lines.isEmpty {
-            out += "\n"
+        if let path = baselinePath {
+            let lines = gateListing
+            out += "\nGate against \(path): \(lines.isEmpty ? "nothing beyond tolerance" : "beyond tolerance, by trip, state and role")\n"
+            if let legend = gateLegend, !lines.isEmpty { out += legend + "\n" }
+            for l in lines { out += "  \(l)\n" }
         }
-        for l in lines { out += "  \(l)\n" }
+        for t in stateTables {
+            out += "\n\(t.title)\n"
+            out += t.rows.isEmpty ? "No figure changed.\n" : TextTable.aligned(header: t.header, rows: t.rows)
+            if let l = t.leftOut { out += l + "\n" }
+        }
+        for c in corpusTables {
+            out += "\n\(c.title)\n"
+            out += TextTable.aligned(header: Self.aggregateHeader, rows: aggregateRows(c.aggregate))
+        }
+        if !inferredRows.isEmpty {
+            out += "\nInferred items\n"
+            for r in inferredRows { out += "  \(r[0]): \(r[1])\n" }
+        }
         return out
     }
 
     static let aggregateHeader = [
-        "Role", "State", "Trips", "Delivered", "Sent", "Forwarded", "Display error p95 m", "Stale p95 s", "Energy J",
+        "Role", "State", "Trips", "Delivered", "Sent", "Forwarded", "Display error p95 m", "Stale p95 s", "Energy J", "Energy mAh",
     ]
+    static let aggregateNumeric: Set<Int> = [2, 3, 4, 5, 8, 9]
 
-    static func aggregateRows(_ a: CorpusAggregate) -> [[String]] {
+    func aggregateRows(_ a: CorpusAggregate) -> [[String]] {
         a.rows.map { r in
             func p95(_ m: GateMetric) -> String {
                 guard let mean = r.value(m), let mx = r.p95Max[m] else { return "—" }
                 return "\(ReplayReport.fixed(mean, 1)) / \(ReplayReport.fixed(mx, 1))"
             }
+            let joules = r.value(.energyTotal) ?? 0
             return [
-                r.role.key, r.state.displayName, "\(r.trips)", count(r.value(.delivered)), count(r.value(.sent)),
-                count(r.value(.forwarded)),
-                p95(.displayErrorP95), p95(.stalenessP95), ReplayReport.fixed(r.value(.energyTotal) ?? 0, 1),
-            ]
-        }
-    }
-
-    static func count(_ x: Double?) -> String { x.map { ReplayReport.fixed($0, 0) } ?? "—" }
-
-    static func percent(_ a: Double?, _ b: Double?) -> String {
-        guard let a, let b else { return "—" }
-        if a == b { return "0 %" }
-        guard a != 0 else { return "new" }
-        let p = (b - a) / a * 100
-        return (p > 0 ? "+" : "−") + ReplayReport.fixed(abs(p), 1) + " %"
-    }
-
-    static func differenceRows(_ a: CorpusAggregate, _ b: CorpusAggregate) -> [[String]] {
-        var keys = a.rows.map { ($0.state, $0.role) }
-        for r in b.rows where a.row(r.state, r.role) == nil { keys.append((r.state, r.role)) }
-        return keys.map { state, role in
-            let x = a.row(state, role), y = b.row(state, role)
-            return [
-                role.key, state.displayName, count(x?.value(.sent)), count(y?.value(.sent)), percent(x?.value(.sent), y?.value(.sent)),
-                percent(x?.value(.forwarded), y?.value(.forwarded)), ReplayReport.fixed(x?.value(.energyTotal) ?? 0, 1),
-                ReplayReport.fixed(y?.value(.energyTotal) ?? 0, 1), percent(x?.value(.energyTotal), y?.value(.energyTotal)),
+                r.role.key, r.state.displayName, "\(r.trips)", ChangeText.number(r.value(.delivered), 0),
+                ChangeText.number(r.value(.sent), 0), ChangeText.number(r.value(.forwarded), 0), p95(.displayErrorP95), p95(.stalenessP95),
+                ReplayReport.fixed(joules, 1), ReplayReport.fixed(joules / joulesPerMilliampHour, 2),
             ]
         }
     }

@@ -25,9 +25,12 @@ enum CompareCommand {
         discussion: """
             Replays the same inputs twice (the traces are read again for the second run), once with \
             each --policy, and prints per role and state that lasted, and for the trip, the two values of: updates \
-            delivered, sent and forwarded, display error p95 (m), staleness p95 (s) and energy (J), \
-            with the difference B − A, absolute and in % of A. The biggest changes (by |%|, then by \
-            the absolute difference; a change from 0 counts as the largest) are marked and listed. \
+            delivered, sent and forwarded, display error p95 and max (m), staleness p95 and max (s) \
+            (what the viewers saw of the phone's position) and energy (J, with the charge in mAh), \
+            with the difference B − A, absolute and in % of A: only the rows that differ at the \
+            decimals shown, with a count of those left out (the JSON has every row). The biggest \
+            changes (by |%|, then by the absolute difference; a change from 0 counts as the largest; \
+            not the maxima) are marked and listed. \
             Every option of 'replay' that says what to replay applies to both runs. Exit status 0 \
             whatever the differences.
             """,
@@ -55,7 +58,7 @@ enum CompareCommand {
 
     /// One compared figure.
     enum Metric: String, CaseIterable {
-        case delivered, sent, forwarded, displayErrorP95, stalenessP95, energy
+        case delivered, sent, forwarded, displayErrorP95, displayErrorMax, stalenessP95, stalenessMax, energy
 
         var label: String {
             switch self {
@@ -63,7 +66,9 @@ enum CompareCommand {
             case .sent: "sent"
             case .forwarded: "forwarded"
             case .displayErrorP95: "display error p95"
+            case .displayErrorMax: "display error max"
             case .stalenessP95: "staleness p95"
+            case .stalenessMax: "staleness max"
             case .energy: "energy"
             }
         }
@@ -71,21 +76,32 @@ enum CompareCommand {
         var unit: String {
             switch self {
             case .delivered, .sent, .forwarded: "updates"
-            case .displayErrorP95: "m"
-            case .stalenessP95: "s"
+            case .displayErrorP95, .displayErrorMax: "m"
+            case .stalenessP95, .stalenessMax: "s"
             case .energy: "J"
             }
         }
 
+        /// Whether its changes are ranked among the biggest: not the maxima (one sample each;
+        /// the p95 says the same more robustly).
+        var ranked: Bool {
+            switch self {
+            case .displayErrorMax, .stalenessMax: false
+            case .delivered, .sent, .forwarded, .displayErrorP95, .stalenessP95, .energy: true
+            }
+        }
+
         /// The figure in `m`; nil when it has no value (no view sample): the gate's metric of the
-        /// same name (the total, for energy).
+        /// same name (the total, for energy), or the view's maximum.
         func value(_ m: StateRoleMetrics) -> Double? {
             switch self {
             case .delivered: GateMetric.delivered.value(m)
             case .sent: GateMetric.sent.value(m)
             case .forwarded: GateMetric.forwarded.value(m)
             case .displayErrorP95: GateMetric.displayErrorP95.value(m)
+            case .displayErrorMax: m.view.displayErrorMaxMetres
             case .stalenessP95: GateMetric.stalenessP95.value(m)
+            case .stalenessMax: m.view.stalenessMaxSeconds
             case .energy: GateMetric.energyTotal.value(m)
             }
         }
@@ -94,7 +110,7 @@ enum CompareCommand {
         var decimals: Int {
             switch self {
             case .delivered, .sent, .forwarded: 0
-            case .displayErrorP95, .stalenessP95, .energy: 1
+            case .displayErrorP95, .displayErrorMax, .stalenessP95, .stalenessMax, .energy: 1
             }
         }
     }
@@ -114,6 +130,9 @@ enum CompareCommand {
             return d / abs(a) * 100
         }
         var changed: Bool { a != b }
+        /// Whether the tables show it: A and B differ at the decimals shown (a change in the last
+        /// bits of a joule is in the JSON, not in a row that reads "173.4 → 173.4").
+        var shown: Bool { ChangeText.number(a, metric.decimals) != ChangeText.number(b, metric.decimals) }
         /// Ranks changes: |%|, a change from 0 first, then |difference|.
         var size: (Double, Double) {
             guard changed else { return (-1, 0) }
@@ -143,10 +162,11 @@ enum CompareCommand {
         return rows
     }
 
-    /// The indices of the largest changes among per-state rows (not totals), largest first;
+    /// The indices of the largest changes among per-state rows (not totals, not the maxima, only
+    /// those that differ at the decimals shown), largest first;
     /// ties keep the rows' order.
     static func biggest(_ rows: [Row]) -> [Int] {
-        let changed = rows.indices.filter { rows[$0].changed && rows[$0].state != nil }
+        let changed = rows.indices.filter { rows[$0].shown && rows[$0].state != nil && rows[$0].metric.ranked }
         let sorted = changed.sorted { i, j in
             let x = rows[i].size, y = rows[j].size
             return x.0 != y.0 ? x.0 > y.0 : x.1 != y.1 ? x.1 > y.1 : i < j
@@ -258,37 +278,43 @@ enum CompareCommand {
 
         func where_(_ r: Row) -> String { r.state?.displayName ?? "Total" }
 
-        func number(_ x: Double?, _ m: Metric) -> String { x.map { ReplayReport.fixed($0, m.decimals) } ?? "—" }
+        /// A figure; energy also as charge, "754.1 (54.41)" (J, then mAh).
+        func number(_ x: Double?, _ m: Metric) -> String {
+            guard m == .energy, let x else { return ChangeText.number(x, m.decimals) }
+            return "\(ChangeText.number(x, 1)) (\(ChangeText.number(x / a.energyProfile.joulesPerMilliampHour, 2)))"
+        }
 
         func signed(_ x: Double?, _ m: Metric) -> String {
-            guard let x else { return "—" }
-            let text = ReplayReport.fixed(abs(x), m.decimals)
-            return x > 0 ? "+" + text : x < 0 && text.contains(where: { $0 != "0" && $0 != "." }) ? "−" + text : text
+            guard m == .energy, let x else { return ChangeText.signed(x, m.decimals) }
+            return "\(ChangeText.signed(x, 1)) (\(ChangeText.signed(x / a.energyProfile.joulesPerMilliampHour, 2)))"
         }
 
-        func percent(_ r: Row) -> String {
-            guard r.a != nil || r.b != nil else { return "—" }
-            guard r.changed, r.difference != nil else { return r.changed ? "—" : "0 %" }
-            guard let p = r.percent else { return "new" }
-            return signed(p, .energy) + " %"
-        }
+        func percent(_ r: Row) -> String { ChangeText.percent(r.a, r.b) }
 
-        /// Rows of one role's table.
-        func cells(_ role: Role, highlight: String) -> [[String]] {
-            rows.indices.filter { rows[$0].role == role }.map { i in
+        func metricLabel(_ m: Metric) -> String { m == .energy ? "energy, J (mAh)" : "\(m.label), \(m.unit)" }
+
+        /// One role's rows that changed, and how many of its rows did not.
+        func cells(_ role: Role, highlight: String) -> (rows: [[String]], unchanged: Int) {
+            let mine = rows.indices.filter { rows[$0].role == role }
+            let shown = mine.filter { rows[$0].shown }.map { i in
                 let r = rows[i]
                 let mark = marked.firstIndex(of: i).map { "\(highlight)\($0 + 1)" } ?? ""
                 return [
-                    where_(r), "\(r.metric.label), \(r.metric.unit)", number(r.a, r.metric), number(r.b, r.metric),
-                    signed(r.difference, r.metric), percent(r), mark,
+                    where_(r), metricLabel(r.metric), number(r.a, r.metric), number(r.b, r.metric), signed(r.difference, r.metric),
+                    percent(r), mark,
                 ]
             }
+            return (shown, mine.count - shown.count)
         }
 
+        /// What the view's figures of a phone are, under its table.
+        static let legend =
+            "Display error and staleness: what the viewers saw of this phone's position (max: the worst sample, not ranked). Energy in J, charge in mAh in brackets."
+
         func line(_ i: Int) -> String {
-            let r = rows[i]
+            let r = rows[i], d = r.metric.decimals
             return
-                "\(r.role.key), \(where_(r)): \(r.metric.label) \(number(r.a, r.metric)) → \(number(r.b, r.metric)) \(r.metric.unit) (\(signed(r.difference, r.metric)), \(percent(r)))"
+                "\(r.role.key), \(where_(r)): \(r.metric.label) \(ChangeText.number(r.a, d)) → \(ChangeText.number(r.b, d)) \(r.metric.unit) (\(ChangeText.signed(r.difference, d)), \(percent(r)))"
         }
 
         var summary: [String] {
@@ -315,11 +341,15 @@ enum CompareCommand {
         var table: String {
             var out = summary.joined(separator: "\n") + "\n"
             for role in a.roles {
+                let c = cells(role, highlight: "◀ ")
                 out += "\n\(role.key.capitalizedFirst)'s phone\n"
-                out += TextTable.aligned(
-                    header: ["State", "Metric", headerA, headerB, "B − A", "%", ""], rows: cells(role, highlight: "◀ "))
+                out +=
+                    c.rows.isEmpty
+                    ? "No figure changed.\n"
+                    : TextTable.aligned(header: ["State", "Metric", headerA, headerB, "B − A", "%", ""], rows: c.rows)
+                if let l = ChangeText.leftOut(c.unchanged) { out += l + "\n" }
             }
-            return out + "\n" + conclusion.joined(separator: "\n") + "\n"
+            return out + Self.legend + "\n\n" + conclusion.joined(separator: "\n") + "\n"
         }
 
         var markdown: String {
@@ -332,10 +362,15 @@ enum CompareCommand {
             out += "- **Inferred:** \(inferred.isEmpty ? "nothing" : inferred.joined(separator: ", "))\n"
             for role in a.roles {
                 out += "\n#### \(role.key.capitalizedFirst)'s phone\n\n"
-                var body = cells(role, highlight: "**#")
-                for i in body.indices where !body[i][6].isEmpty { body[i][6] += "**" }
-                out += TextTable.markdown(header: ["State", "Metric", headerA, headerB, "B − A", "%", "Rank"], rows: body)
+                var c = cells(role, highlight: "**#")
+                for i in c.rows.indices where !c.rows[i][6].isEmpty { c.rows[i][6] += "**" }
+                out +=
+                    c.rows.isEmpty
+                    ? "No figure changed.\n"
+                    : TextTable.markdown(header: ["State", "Metric", headerA, headerB, "B − A", "%", "Rank"], rows: c.rows)
+                if let l = ChangeText.leftOut(c.unchanged) { out += "\n" + l + ".\n" }
             }
+            out += "\n" + Self.legend + "\n"
             let c = conclusion
             out += "\n**\(c[0])**\n"
             for l in c.dropFirst() { out += "- " + l.drop { $0 == " " }.drop { $0 != " " }.dropFirst() + "\n" }
@@ -352,12 +387,20 @@ enum CompareCommand {
             }
             func row(_ i: Int) -> JSONValue {
                 let r = rows[i]
-                return .object([
+                var members: [(String, JSONValue)] = [
                     ("state", r.state.map { .string($0.key) } ?? .string("total")), ("role", .string(r.role.key)),
                     ("metric", .string(r.metric.rawValue)), ("unit", .string(r.metric.unit)),
                     ("a", opt(r.a)), ("b", opt(r.b)), ("difference", opt(r.difference)), ("percent", opt(r.percent)),
                     ("rank", marked.firstIndex(of: i).map { .number(Double($0 + 1)) } ?? .null),
-                ])
+                ]
+                if r.metric == .energy {
+                    let perMilliampHour = a.energyProfile.joulesPerMilliampHour
+                    members += [
+                        ("aMilliampHours", opt(r.a.map { $0 / perMilliampHour })),
+                        ("bMilliampHours", opt(r.b.map { $0 / perMilliampHour })),
+                    ]
+                }
+                return .object(members)
             }
             return .object([
                 ("schema", .string(CompareCommand.schema)),

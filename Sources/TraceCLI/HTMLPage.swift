@@ -41,6 +41,7 @@ enum HTMLPage {
     static let css = """
         body { font-family: sans-serif; margin: 1em auto; padding: 0 1em; max-width: 1400px; color: #111111; background: #ffffff; line-height: 1.4; }
         h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+        h1, h2, p, li, dd, summary, caption { overflow-wrap: anywhere; }
         div.scroll { overflow-x: auto; max-width: 100%; margin: 0.5em 0 1.2em; }
         table { border-collapse: collapse; font-size: 13px; }
         caption { text-align: left; font-weight: bold; padding: 4px 0; }
@@ -88,10 +89,14 @@ enum HTMLPage {
         return t + "</tbody>\n</table></div>\n"
     }
 
-    /// An SVG document (as ``ReplaySVG`` writes it) to put inline: without its XML declaration,
-    /// in a scroll box where it keeps at least 760 px (a map scaled to a phone's width would be
-    /// too small to read: there it scrolls sideways instead, like a wide table).
+    /// An SVG document (as ``ReplaySVG`` writes it) to put inline: without its XML declaration
+    /// and without the root's `xmlns` (HTML's parser puts an inline `<svg>` in the SVG namespace
+    /// by itself), so the page names no URL at all; in a scroll box where it keeps at least
+    /// 760 px (a map scaled to a phone's width would be too small to read: there it scrolls
+    /// sideways instead, like a wide table).
     static func inline(svg: String) -> String {
-        "<div class=\"scroll picture\">\n" + (svg.hasPrefix("<?xml") ? String(svg.drop { $0 != "\n" }.dropFirst()) : svg) + "</div>\n"
+        let body = svg.hasPrefix("<?xml") ? String(svg.drop { $0 != "\n" }.dropFirst()) : svg
+        return "<div class=\"scroll picture\">\n"
+            + body.replacing("<svg xmlns=\"http://www.w3.org/2000/svg\" ", with: "<svg ", maxReplacements: 1) + "</div>\n"
     }
 }

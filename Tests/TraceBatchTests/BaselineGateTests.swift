@@ -131,8 +131,14 @@ struct BaselineGateTests {
             sharded: false)
         #expect(!worse.passes(strict: false))
         let lines = worse.lines(strict: false)
-        #expect(lines.contains("REGRESSION ride: En Route, helper: updates sent 412 → 655 (+59 %), over tolerance 5 % and 2 updates"))
+        // One line per trip, state and role, every figure beyond tolerance on it, marked.
+        #expect(
+            lines == [
+                "REGRESSION ride: En Route, helper: ▲ updates delivered 422 → 665 (+58 %), ▲ updates sent 412 → 655 (+59 %), ▲ updates forwarded 412 → 655 (+59 %)",
+                "REGRESSION ride: Total, helper: ▲ updates delivered 422 → 665 (+58 %), ▲ updates sent 412 → 655 (+59 %), ▲ updates forwarded 412 → 655 (+59 %)",
+            ])
         #expect(worse.regressions == 6)  // delivered, sent and forwarded, in En Route and in the total
+        #expect(worse.groups.count == 2 && worse.groups.allSatisfy { $0.regressions == 3 && $0.trip == "ride" })
 
         // A baseline trip not run: the advice says what to do and names no command-line flag.
         let partial = try GateComparison(
@@ -149,8 +155,15 @@ struct BaselineGateTests {
         #expect(better.improvements > 0 && better.regressions == 0)
         #expect(
             better.lines(strict: true).contains {
-                $0.hasPrefix("FAIL (strict) ride: En Route, helper: display error p95 20.0 → 12.0 m (−40 %)")
+                $0.hasPrefix("FAIL (strict) ride: En Route, helper: ▼ display error p95 20.0 → 12.0 m (−40 %)")
             })
+        // Not strict: the improvements pass, and one line (not one per figure) says to refresh the baseline.
+        let passing = better.lines(strict: false)
+        #expect(
+            passing.filter { $0.contains(GateComparison.refreshAdvice) } == [
+                "\(better.improvements) improvements beyond tolerance (▼) pass: refresh the baseline to lock them in"
+            ])
+        #expect(passing.allSatisfy { !$0.hasPrefix("FAIL") && !$0.hasPrefix("REGRESSION") })
     }
 
     @Test("missing and new trips; a shard does not miss the others'; a p95 that appears")

@@ -35,7 +35,10 @@ struct BatchCommandTests {
             let c = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/b.json"])
             #expect(c.status == 0, "\(c.stderr)")
             #expect(
-                c.stdout.contains("Gate against \(dir)/b.json: 3 trips compared, 0 regressions, 0 improvements beyond tolerance: passed"))
+                c.stdout.contains(
+                    "\nVerdict: passed: gate against \(dir)/b.json: no regression beyond tolerance · 3 trips compared: 0 regressions and 0 improvements beyond tolerance, 0 changes within tolerance (not listed)\n"
+                ), "\(c.stdout)")
+            #expect(c.stdout.contains("\nGate against \(dir)/b.json: nothing beyond tolerance\n"))
             #expect(try Run(["batch", "Traces/trips", "--write-baseline", "\(dir)/b.json", "--jobs", "1"]).status == 0)
             #expect(try Self.read("\(dir)/b.json") == first)
         }
@@ -61,14 +64,15 @@ struct BatchCommandTests {
             let policy = try Self.chattyPolicy(dir)
             let r = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/b.json", "--policy", policy])
             #expect(r.status == 1)
+            // One line for the ride's helper in En Route, every figure beyond tolerance on it.
             #expect(
                 r.stdout.contains(
-                    "REGRESSION ride/ride.scenario.json: En Route, helper: updates sent 147 → 382 (+160 %), over tolerance 5 % and 2 updates\n"
-                ))
+                    "  REGRESSION ride/ride.scenario.json: En Route, helper: ▲ updates delivered 147 → 382 (+160 %), ▲ updates sent 147 → 382 (+160 %), ▲ updates forwarded 147 → 382 (+160 %), "
+                ), "\(r.stdout)")
             #expect(
                 r.stdout.contains(
                     "note: the baseline was measured with policy seed (file version 3), this run with chatty (file version 3)"))
-            #expect(r.stdout.contains(": FAILED\n"))
+            #expect(r.stdout.contains("\nVerdict: FAILED: gate failed against \(dir)/b.json: "))
             let last = r.stderr.split(separator: "\n").last.map(String.init) ?? ""
             #expect(
                 last.hasPrefix("tracekit: gate failed against \(dir)/b.json: ") && last.hasSuffix(" regressions beyond tolerance"),
@@ -87,40 +91,61 @@ struct BatchCommandTests {
             // (The ideal network: the figures below were counted with it.)
             let ideal = ["--network", "ideal"]
             #expect(
-                try Run(["batch", "Traces/trips", "--policy", policy, "--write-baseline", "\(dir)/chatty-baseline.json"] + ideal).status == 0)
+                try Run(["batch", "Traces/trips", "--policy", policy, "--write-baseline", "\(dir)/chatty-baseline.json"] + ideal).status
+                    == 0)
             let better = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/chatty-baseline.json"] + ideal)
             let strict = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/chatty-baseline.json", "--strict"] + ideal)
             #expect(strict.status == 1 && strict.stderr.contains("--strict: refresh the baseline"), "\(strict.stderr)")
+            // The improvements are marked ▼ on their trip's lines, and one line (not one per
+            // figure) says to refresh the baseline.
             #expect(
                 better.stdout.contains(
-                    "passes ride/ride.scenario.json: En Route, helper: updates sent 382 → 147 (−62 %), better by more than tolerance 5 % and 2 updates"
-                ))
+                    "  REGRESSION ride/ride.scenario.json: En Route, helper: ▼ updates delivered 382 → 147 (−62 %), ▼ updates sent 382 → 147 (−62 %), "
+                ), "\(better.stdout)")
+            #expect(
+                better.stdout.components(separatedBy: "refresh the baseline").count == 2
+                    && better.stdout.contains(
+                        "  43 improvements beyond tolerance (▼) pass: refresh the baseline with --write-baseline to lock them in\n")
+            )
             // …but every figure is "lower is better" (README, "Tolerances and the verdict"): the seed's
             // sparser updates make the maps older and farther off, so its display error and staleness
             // p95 regress against the chatty baseline, and the gate fails (exit 1) on exactly these 13
-            // lines, without --strict.
+            // figures, without --strict: each listed once, on the one line of its trip, state and role.
             #expect(better.status == 1, "\(better.stderr)")
-            let regressions = better.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("  REGRESSION ") }
+            let lines = better.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("  REGRESSION ") }
+            var worse: [String] = []
+            for line in lines {
+                // "  REGRESSION TRIP: PLACE: ▲ a, ▼ b, …" → "TRIP: PLACE: a" for each ▲.
+                let head = line.dropFirst("  REGRESSION ".count)
+                let trip = head.prefix { $0 != ":" }
+                let rest = head.dropFirst(trip.count + 2)
+                let place = rest.prefix { $0 != ":" }
+                for item in rest.dropFirst(place.count + 2).components(separatedBy: ", ") where item.hasPrefix("▲ ") {
+                    worse.append("\(trip): \(place): \(item.dropFirst(2))")
+                }
+            }
+            #expect(Set(lines.map { $0.split(separator: ":").prefix(2).joined(separator: ":") }).count == lines.count)
             #expect(
-                regressions
+                worse
                     == [
-                        "REGRESSION dog-walk/dog-walk.scenario.json: En Route, helper: display error p95 9.0 → 28.0 m (+211 %), over tolerance 10 % and 1.0 m",
-                        "REGRESSION dog-walk/dog-walk.scenario.json: En Route, helper: staleness p95 14.6 → 35.9 s (+146 %), over tolerance 10 % and 1.0 s",
-                        "REGRESSION dog-walk/dog-walk.scenario.json: Total, helper: display error p95 9.8 → 27.5 m (+181 %), over tolerance 10 % and 1.0 m",
-                        "REGRESSION ride/ride.scenario.json: En Route, helper: display error p95 8.9 → 24.3 m (+173 %), over tolerance 10 % and 1.0 m",
-                        "REGRESSION ride/ride.scenario.json: En Route, helper: staleness p95 26.0 → 30.0 s (+15 %), over tolerance 10 % and 1.0 s",
-                        "REGRESSION ride/ride.scenario.json: Total, helper: display error p95 9.2 → 23.7 m (+158 %), over tolerance 10 % and 1.0 m",
-                        "REGRESSION ride/ride.scenario.json: En Route, hirer: display error p95 9.1 → 21.5 m (+136 %), over tolerance 10 % and 1.0 m",
-                        "REGRESSION ride/ride.scenario.json: En Route, hirer: staleness p95 92.7 → 230.0 s (+148 %), over tolerance 10 % and 1.0 s",
-                        "REGRESSION ride/ride.scenario.json: Total, hirer: display error p95 11.1 → 19.4 m (+75 %), over tolerance 10 % and 1.0 m",
-                        "REGRESSION ride/ride.scenario.json: Total, hirer: staleness p95 83.9 → 210.4 s (+151 %), over tolerance 10 % and 1.0 s",
-                        "REGRESSION third-party-pickup/third-party-pickup.scenario.json: En Route, helper: display error p95 9.5 → 27.9 m (+194 %), over tolerance 10 % and 1.0 m",
-                        "REGRESSION third-party-pickup/third-party-pickup.scenario.json: En Route, helper: staleness p95 2.0 → 6.0 s (+200 %), over tolerance 10 % and 1.0 s",
-                        "REGRESSION third-party-pickup/third-party-pickup.scenario.json: Total, helper: display error p95 9.5 → 27.8 m (+193 %), over tolerance 10 % and 1.0 m",
-                    ].map { "  " + $0 })
+                        "dog-walk/dog-walk.scenario.json: En Route, helper: display error p95 9.0 → 28.0 m (+211 %)",
+                        "dog-walk/dog-walk.scenario.json: En Route, helper: staleness p95 14.6 → 35.9 s (+146 %)",
+                        "dog-walk/dog-walk.scenario.json: Total, helper: display error p95 9.8 → 27.5 m (+181 %)",
+                        "ride/ride.scenario.json: En Route, helper: display error p95 8.9 → 24.3 m (+173 %)",
+                        "ride/ride.scenario.json: En Route, helper: staleness p95 26.0 → 30.0 s (+15 %)",
+                        "ride/ride.scenario.json: Total, helper: display error p95 9.2 → 23.7 m (+158 %)",
+                        "ride/ride.scenario.json: En Route, hirer: display error p95 9.1 → 21.5 m (+136 %)",
+                        "ride/ride.scenario.json: En Route, hirer: staleness p95 92.7 → 230.0 s (+148 %)",
+                        "ride/ride.scenario.json: Total, hirer: display error p95 11.1 → 19.4 m (+75 %)",
+                        "ride/ride.scenario.json: Total, hirer: staleness p95 83.9 → 210.4 s (+151 %)",
+                        "third-party-pickup/third-party-pickup.scenario.json: En Route, helper: display error p95 9.5 → 27.9 m (+194 %)",
+                        "third-party-pickup/third-party-pickup.scenario.json: En Route, helper: staleness p95 2.0 → 6.0 s (+200 %)",
+                        "third-party-pickup/third-party-pickup.scenario.json: Total, helper: display error p95 9.5 → 27.8 m (+193 %)",
+                    ], "\(better.stdout)")
+            #expect(lines.count == 8)
             #expect(
                 better.stdout.contains(
-                    "Gate against \(dir)/chatty-baseline.json: 3 trips compared, 13 regressions, 43 improvements beyond tolerance: FAILED\n"
+                    "\nVerdict: FAILED: gate failed against \(dir)/chatty-baseline.json: 13 regressions beyond tolerance · 3 trips compared: 13 regressions and 43 improvements beyond tolerance, "
                 ))
             #expect(
                 better.stderr.hasSuffix("tracekit: gate failed against \(dir)/chatty-baseline.json: 13 regressions beyond tolerance\n"),
@@ -132,7 +157,10 @@ struct BatchCommandTests {
         "a corrupted, truncated or wrong-version baseline: exit 65 and one clear line",
         arguments: [
             ("truncated", "not a baseline (invalid JSON: "),
-            ("schema", "schema: unsupported baseline schema \"tracekit-baseline/0\"; this TraceKit reads \"tracekit-baseline/2\": refresh the baseline with --write-baseline"),
+            (
+                "schema",
+                "schema: unsupported baseline schema \"tracekit-baseline/0\"; this TraceKit reads \"tracekit-baseline/2\": refresh the baseline with --write-baseline"
+            ),
             (
                 "model",
                 "the baseline was measured with energy model tracekit-energy 99 and this TraceKit computes tracekit-energy 1; the numbers are not comparable: refresh the baseline with --write-baseline"
@@ -298,14 +326,17 @@ struct BatchCommandTests {
                 ])
             }
             #expect(outputs[0] == outputs[1])
-            #expect(outputs[0][0].contains("Policy chatty against seed (B − A, % of A)"))
-            #expect(outputs[0][3].contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
-            #expect(!outputs[0][3].contains("<?xml") && !outputs[0][3].contains("http://") == false)
+            #expect(outputs[0][0].contains("\nPer state and role, policy seed (A) → chatty (B) (every trip replayed; "))
+            // The pictures inline, without their XML declaration or namespace URL: the page names no URL.
+            #expect(outputs[0][3].components(separatedBy: "<svg width=").count == 13)
+            #expect(!outputs[0][3].contains("<?xml") && !outputs[0][3].contains("http"))
             #expect(!outputs[0][3].contains("src=") && !outputs[0][3].contains("<script") && !outputs[0][3].contains("<link"))
         }
     }
 
-    @Test("a trip that fails is reported with its reason while the rest run; no progress bar when stderr is not a terminal")
+    @Test(
+        "a trip that fails is reported with its reason in a section of its own, not in a column, while the rest run; no progress bar when stderr is not a terminal"
+    )
     func failingTrip() throws {
         try Self.scratch { dir in
             let fm = FileManager.default
@@ -314,16 +345,47 @@ struct BatchCommandTests {
             try "lat,lon,time\n47.1,8.5,2024-05-01T10:00:00Z\n95,8.5,2024-05-01T10:00:05Z\n".write(
                 toFile: "\(dir)/corpus/a.csv", atomically: true, encoding: .utf8)
             try "not a trace".write(toFile: "\(dir)/corpus/broken.gpx", atomically: true, encoding: .utf8)
-            try #"{"schema": "tracekit-scenario/1", "traces": {"helper": "gone.gpx"}}"#.write(
+            // A reason longer than any column: it must not widen the trips table.
+            let long = String(repeating: "far-away-folder/", count: 20) + "gone.gpx"
+            try #"{"schema": "tracekit-scenario/1", "traces": {"helper": "\#(long)"}}"#.write(
                 toFile: "\(dir)/corpus/gone.scenario.json", atomically: true, encoding: .utf8)
-            let r = try Run(["batch", "\(dir)/corpus", "--jobs", "2"])
+            let r = try Run(["batch", "\(dir)/corpus", "--jobs", "2", "--html", "\(dir)/r.html", "--markdown", "\(dir)/r.md"])
             #expect(r.status == 1)
+            #expect(r.stdout.contains("\nVerdict: FAILED: 2 of 4 trips failed to replay\n"), "\(r.stdout)")
             #expect(r.stdout.contains("\nride/ride.scenario.json  replayed"))
             #expect(r.stdout.contains("\na.csv                    replayed"))
-            #expect(r.stdout.contains("  FAILED broken.gpx: \(dir)/corpus/broken.gpx:1:12: text before the root element"))
-            #expect(r.stdout.contains("  FAILED gone.scenario.json: \(dir)/corpus/gone.gpx: No such file or directory"))
+            // The failed trips: their own section, name and reason, after the trips table…
+            let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let tripsAt = try #require(lines.firstIndex(of: "Trips replayed (2)"))
+            let failedAt = try #require(lines.firstIndex(of: "Failed trips (2): not replayed, so neither in the tables nor gated"))
+            #expect(tripsAt < failedAt)
+            #expect(
+                Array(lines[(failedAt + 1)...].prefix(2)) == [
+                    "  broken.gpx: \(dir)/corpus/broken.gpx:1:12: text before the root element",
+                    "  gone.scenario.json: \(dir)/corpus/\(long): No such file or directory",
+                ])
+            // …and nowhere in the trips table, whose width is that of its replayed rows.
+            let table = lines[(tripsAt + 1)..<failedAt]
+            #expect(!table.contains { $0.contains("broken.gpx") || $0.contains("gone.") || $0.contains("FAILED") })
+            let width = table.prefix(4).map(\.count).max() ?? 0
+            #expect(width < long.count, "\(width)")
             #expect(r.stderr == "tracekit: 2 of 4 trips failed to replay\n")
             #expect(!r.stderr.contains("\r") && !r.stderr.contains("[#"))
+            // The HTML: a section#failed with a row per failed trip (class "failed"); the trips
+            // table holds the replayed ones only.
+            let html = try Self.read("\(dir)/r.html")
+            let failed = try #require(html.range(of: "<section id=\"failed\">"))
+            let trips = try #require(html.range(of: "<section id=\"trips\">"))
+            let tripsSection = html[trips.upperBound..<failed.lowerBound]
+            #expect(!tripsSection.contains("broken.gpx") && tripsSection.components(separatedBy: "<tr>").count == 4)  // the header and two trips
+            let failedSection = String(html[failed.upperBound...]).components(separatedBy: "</section>")[0]
+            #expect(failedSection.components(separatedBy: "<tr class=\"failed\"><th scope=\"row\">").count == 3)
+            #expect(failedSection.contains("<td>\(dir)/corpus/broken.gpx:1:12: text before the root element</td>"))
+            #expect(html.contains("<p id=\"verdict\" class=\"verdict fail\">✗ FAILED: 2 of 4 trips failed to replay</p>"))
+            let md = try Self.read("\(dir)/r.md")
+            #expect(
+                md.contains(
+                    "**Failed trips (2)**, not replayed:\n\n- `broken.gpx`: \(dir)/corpus/broken.gpx:1:12: text before the root element\n"))
         }
     }
 

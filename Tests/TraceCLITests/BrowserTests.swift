@@ -18,10 +18,12 @@ struct BrowserTests {
 
     /// Writes `html` to a scratch file and checks it at each width: no console line, no request
     /// for the page, no external reference in the DOM, no horizontal overflow, the DOM passing
-    /// `dom`; a screenshot named `name-WIDTH.png` whose pixels pass `pixels`, from the page
-    /// opened at `fragment` (an element id to scroll to, or nil for the top).
+    /// `dom`; a screenshot of the page's top named `name-WIDTH.png` whose pixels pass `pixels`.
+    /// With `section` (an element id), the pixels are those of a second screenshot,
+    /// `name-section-WIDTH.png`, of a copy showing only that element (a style hides the rest:
+    /// headless Chromium paints a page's top, not the place of a `#fragment`).
     static func check(
-        _ html: String, name: String, fragment: String? = nil, height: Int = 2400, dom: (String) -> Void,
+        _ html: String, name: String, section: String? = nil, height: Int = 2400, dom: (String) -> Void,
         pixels: (PNGImage, Int) -> Void
     ) throws {
         let folder = scratchFolder.appendingPathComponent("browser-\(UUID().uuidString)")
@@ -40,12 +42,18 @@ struct BrowserTests {
             let measured = try Chromium.load(try Chromium.measuringCopy(of: html, width: width, in: folder), width: max(width, 500) + 40, height: 1000)
             let scroll = Chromium.scrollWidth(measured.dom)
             #expect(scroll != nil && scroll! <= width, "\(name) at \(width) px: the page is \(scroll.map(String.init) ?? "?") px wide")
-            var url = page
-            if let fragment { url = URL(string: page.absoluteString + "#" + fragment)! }
-            let shot = try Chromium.load(url, width: width, height: height, screenshot: shots.appendingPathComponent("\(name)-\(width).png"))
+            let shot = try Chromium.load(page, width: width, height: height, screenshot: shots.appendingPathComponent("\(name)-\(width).png"))
             #expect(shot.console.isEmpty && shot.requests.isEmpty)
-            let image = try #require(shot.screenshot)
+            var image = try #require(shot.screenshot)
             #expect(image.width == width && image.height == height)
+            if let section {
+                let only = folder.appendingPathComponent("\(name)-\(section).html")
+                let style = "<style>body > :not(#\(section)) { display: none; }</style>\n</head>"
+                try Data(html.replacingOccurrences(of: "</head>", with: style).utf8).write(to: only)
+                let part = try Chromium.load(
+                    only, width: width, height: height, screenshot: shots.appendingPathComponent("\(name)-\(section)-\(width).png"))
+                image = try #require(part.screenshot)
+            }
             pixels(image, width)
         }
     }
@@ -98,6 +106,35 @@ struct BrowserTests {
                 #expect(Self.occurrences("<svg", in: dom) == 2 && Self.occurrences("<title>", in: dom) == 3)
             },
             pixels: { image, width in Self.expectMapDrawn(image, width, name: "replay-ride") })
+    }
+
+    @Test("batch --html of Traces/ against its baseline: the verdict, the trips, a row per state and role, each trip's map")
+    func batchHTML() throws {
+        let out = scratchFolder.appendingPathComponent("batch-\(UUID().uuidString).html")
+        let r = try Run(["batch", "Traces/", "--baseline", "Traces/baseline.json", "--html", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try String(contentsOf: out, encoding: .utf8)
+        // The bundled ride's section (its id, trip-N, in the trips' order), for the map's pixels.
+        let ride = try #require(html.components(separatedBy: "data-trip=\"trips/ride/ride.scenario.json\"").first?
+            .components(separatedBy: "id=\"").last?.prefix { $0 != "\"" })
+        try Self.check(
+            html, name: "batch-traces", section: String(ride), height: 1600,
+            dom: { dom in
+                #expect(dom.contains("id=\"verdict\" class=\"verdict pass\">✓ passed"))
+                for id in ["trips", "gate", "states"] { #expect(dom.contains("<section id=\"\(id)\">"), "no section \(id)") }
+                // A row per replayed trip, named in a row header.
+                let trips = dom.components(separatedBy: "<section id=\"trips\">").last!.components(separatedBy: "</table>").first!
+                #expect(Self.occurrences("<th scope=\"row\">", in: trips) == 12)
+                // The corpus: a row per role and state (helper and hirer in 12 trips, the delegate in
+                // one: 3 × 8 rows with the totals).
+                let states = dom.components(separatedBy: "<section id=\"states\">").last!.components(separatedBy: "</section>").first!
+                for state in ["Finding Villager", "En Route", "At Pickup", "In Task", "Completed", "Total"] {
+                    #expect(Self.occurrences("<th scope=\"row\">helper</th><td>\(state)</td>", in: states) >= 1, "\(state)")
+                }
+                #expect(Self.occurrences("<section class=\"trip\"", in: dom) == 12)
+                #expect(Self.occurrences("class=\"track\"", in: dom) >= 12)
+            },
+            pixels: { image, width in Self.expectMapDrawn(image, width, name: "batch-traces") })
     }
 
     /// The map's panel (its background, #f7f7f4) is on the screenshot, and inside it the tracks

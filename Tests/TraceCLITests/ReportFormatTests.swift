@@ -244,18 +244,21 @@ struct ReportFormatTests {
         let mdLines = md.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(mdLines.filter { $0 == "| State | Metric | A: seed | B: quiet | B − A | % | Rank |" }.count == 2)
         #expect(mdLines.contains("- **A:** `seed` (seed) · **B:** `quiet` (\(policy))"))
-        // The figures: a few rows written out (the En Route filter's effect, ranks, the totals)…
+        // The figures: a few rows written out (the En Route filter's effect, the maxima, energy in
+        // J with the charge in mAh, ranks, the totals)…
         for line in [
             "| En Route | delivered, updates | 147 | 39 | −108 | −73.5 % |  |",
             "| En Route | display error p95, m | 24.3 | 113.6 | +89.3 | +367.5 % | **#1** |",
+            "| En Route | display error max, m | 29.9 | 119.0 | +89.0 | +297.3 % |  |",
             "| En Route | staleness p95, s | 30.0 | 39.0 | +9.0 | +30.0 % |  |",
-            "| En Route | energy, J | 548.7 | 483.5 | −65.2 | −11.9 % |  |",
-            "| At Pickup | delivered, updates | 1 | 1 | 0 | 0 % |  |",
+            "| En Route | energy, J (mAh) | 548.7 (39.59) | 483.5 (34.88) | −65.2 (−4.71) | −11.9 % |  |",
             "| Total | sent, updates | 148 | 40 | −108 | −73.0 % |  |",
-            "| Total | energy, J | 754.1 | 688.9 | −65.2 | −8.6 % |  |",
+            "| Total | energy, J (mAh) | 754.1 (54.41) | 688.9 (49.70) | −65.2 (−4.70) | −8.6 % |  |",
             "| En Route | staleness p95, s | 230.0 | 483.2 | +253.2 | +110.1 % | **#3** |",
             "| En Route | sent, updates | 4 | 1 | −3 | −75.0 % | **#5** |",
         ] { #expect(mdLines.contains(line), "missing \(line)") }
+        // …and a row that did not change is left out, and counted.
+        #expect(!mdLines.contains { $0.hasPrefix("| At Pickup | delivered, updates |") })
         let biggestStart = try #require(mdLines.firstIndex(of: "**Biggest changes (B − A):**"))
         #expect(
             Array(mdLines[(biggestStart + 1)...].prefix(5)) == [
@@ -265,30 +268,49 @@ struct ReportFormatTests {
                 "- hirer, En Route: delivered 4 → 1 updates (−3, −75.0 %)",
                 "- hirer, En Route: sent 4 → 1 updates (−3, −75.0 %)",
             ])
-        // …and every row against the JSON's: the same state, metric, A, B and rank, in the same order.
-        let mdRows = mdLines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| State |") }
-            .map { $0.dropFirst(2).dropLast(2).components(separatedBy: " | ") }
-        #expect(mdRows.count == rows.count && rows.count == 72)
+        // The charge is the joules over 3.6 × 3.85 V (13.86 J per mAh, EnergyProfile.nominalVolts).
+        for row in rows where row["metric"] as? String == "energy" {
+            let a = try #require(row["a"] as? Double), mAh = try #require(row["aMilliampHours"] as? Double)
+            #expect(abs(mAh - a / (3.6 * 3.85)) < 1e-9, "\(row)")
+        }
+        // …and every row shown against the JSON's (which has every row): the rows whose A and B
+        // differ at the decimals shown, with the same state, metric, A, B and rank, in the same
+        // order; the others counted as left out.
         let stateNames = [
             "accepted": "Accepted", "enRoute": "En Route", "atPickup": "At Pickup", "inTask": "In Task",
             "awaitingPayment": "Awaiting Payment", "completed": "Completed", "total": "Total",
         ]
         let metricNames = [
             "delivered": "delivered, updates", "sent": "sent, updates", "forwarded": "forwarded, updates",
-            "displayErrorP95": "display error p95, m", "stalenessP95": "staleness p95, s", "energy": "energy, J",
+            "displayErrorP95": "display error p95, m", "displayErrorMax": "display error max, m", "stalenessP95": "staleness p95, s",
+            "stalenessMax": "staleness max, s", "energy": "energy, J (mAh)",
         ]
-        func figure(_ value: Any?, _ unit: String?) -> String {
+        func figure(_ value: Any?, _ charge: Any?, _ unit: String?) -> String {
             guard let v = value as? Double else { return "—" }
+            if let c = charge as? Double { return String(format: "%.1f (%.2f)", v, c) }
             return unit == "updates" ? String(Int(v)) : String(format: "%.1f", v)
         }
-        for (row, cells) in zip(rows, mdRows) {
+        let shown = rows.filter {
+            figure($0["a"], $0["aMilliampHours"], $0["unit"] as? String) != figure($0["b"], $0["bMilliampHours"], $0["unit"] as? String)
+        }
+        let mdRows = mdLines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| State |") }
+            .map { $0.dropFirst(2).dropLast(2).components(separatedBy: " | ") }
+        #expect(rows.count == 96)  // 2 phones × (5 states that lasted + the total) × 8 figures
+        #expect(mdRows.count == shown.count)
+        let leftOut = mdLines.compactMap { line -> Int? in
+            guard line.hasSuffix(" unchanged rows left out.") else { return nil }
+            return Int(line.prefix { $0 != " " })
+        }
+        #expect(leftOut.count == 2 && leftOut.reduce(0, +) + mdRows.count == rows.count, "\(leftOut)")
+        for (row, cells) in zip(shown, mdRows) {
             let label = "\(row["role"] ?? "") \(row["state"] ?? "") \(row["metric"] ?? "")"
             #expect(cells.count == 7, "\(label): \(cells)")
             guard cells.count == 7 else { continue }
             #expect(cells[0] == stateNames[row["state"] as? String ?? ""], "\(label)")
             #expect(cells[1] == metricNames[row["metric"] as? String ?? ""], "\(label)")
             #expect(
-                cells[2] == figure(row["a"], row["unit"] as? String) && cells[3] == figure(row["b"], row["unit"] as? String),
+                cells[2] == figure(row["a"], row["aMilliampHours"], row["unit"] as? String)
+                    && cells[3] == figure(row["b"], row["bMilliampHours"], row["unit"] as? String),
                 "\(label): \(cells)")
             #expect(cells[6] == ((row["rank"] as? Int).map { "**#\($0)**" } ?? ""), "\(label): \(cells)")
         }
@@ -298,7 +320,10 @@ struct ReportFormatTests {
         for row in same["rows"] as? [[String: Any]] ?? [] {
             #expect(row["difference"] is NSNull || row["difference"] as? Double == 0)
         }
-        #expect(try Run(["compare", "--policy", "seed", "--policy", "seed"] + Self.ride).stdout.contains("No differences"))
+        let sameTable = try Run(["compare", "--policy", "seed", "--policy", "seed"] + Self.ride).stdout
+        #expect(sameTable.contains("No differences"))
+        // Every row left out, and counted, on both phones.
+        #expect(sameTable.components(separatedBy: "No figure changed.\n48 unchanged rows left out\n").count == 3, "\(sameTable)")
         let once = try Run(["compare", "--policy", "seed"] + Self.ride)
         #expect(once.status == 64 && once.stderr.hasPrefix("tracekit: 'compare' needs --policy exactly twice"))
     }
