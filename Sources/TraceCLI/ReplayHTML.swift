@@ -3,7 +3,7 @@ import TraceReplay
 import TraceSharing
 
 /// `replay --html FILE`: the replay as one self-contained page (``HTMLPage``: no script, no
-/// external request), in the order a reader asks: the summary, the map with the cumulative
+/// external request), in the order a reader asks: the summary and any warning, the map with the cumulative
 /// updates and energy (``ReplaySVG``), the display error over time, each phone's table by state,
 /// then the battery, the arrivals and the network.
 ///
@@ -18,6 +18,10 @@ enum ReplayHTML {
         let names = r.scenario.traces.map { String($0.path.split(separator: "/").last ?? Substring($0.path)) }.joined(separator: ", ")
         var body = "<h1>TraceKit replay: \(esc(names))</h1>\n"
         body += summary(r)
+        // Warnings right under the summary: they say when a figure above is not to be trusted.
+        if !r.warnings.isEmpty {
+            body += "<section id=\"warnings\">\n" + r.warnings.map { "<p class=\"note\"><strong>Warning:</strong> \(esc($0))</p>\n" }.joined() + "</section>\n"
+        }
         body += "<figure id=\"map\">\n" + HTMLPage.inline(svg: ReplaySVG.render(r, policy: policy))
         body +=
             "<figcaption>The tracks by state (helper solid, hirer dashed, delegate dotted), delivered updates (filled: sent), the pickup P and dropoff D, each state's map frame; below, the cumulative updates and energy of all phones.</figcaption>\n</figure>\n"
@@ -43,7 +47,7 @@ enum ReplayHTML {
         }
         var notes: [String] = []
         if let n = r.networkFigures { notes.append("Network: \(n.summary)") }
-        notes += r.warnings.map { "Warning: \($0)" } + r.notes.map { "Note: \($0)" }
+        notes += r.notes.map { "Note: \($0)" }
         if !notes.isEmpty { body += "<section id=\"notes\">\n" + notes.map { "<p class=\"note\">\(esc($0))</p>\n" }.joined() + "</section>\n" }
         return HTMLPage.document(title: "TraceKit replay: \(names)", body: body)
     }
