@@ -131,6 +131,17 @@ public struct GateGroup: Hashable, Sendable {
     /// "En Route, helper".
     public var place: String { "\(state.displayName), \(role.key)" }
 
+    /// The group's marker, never colour alone: "▲" when a figure regressed, else "▼" when one
+    /// improved beyond tolerance, else "±" (figures measured in only one of the two).
+    public var marker: String { regressions > 0 ? "▲" : improvements > 0 ? "▼" : "±" }
+
+    /// The class of the group's row in HTML: "regression" when it fails the gate (a regression,
+    /// or anything beyond tolerance under `strict`), "improvement" when it improved and passes,
+    /// nil otherwise.
+    public func rowClass(strict: Bool) -> String? {
+        fails(strict: strict) ? "regression" : improvements > 0 ? "improvement" : nil
+    }
+
     /// The figures, each with its marker (``ComparedFigure/marker``): "▲ updates sent 412 → 655
     /// (+59 %), ▼ display error p95 20.0 → 12.0 m (−40 %)".
     public var changes: String { figures.map { "\($0.marker) \($0.change)" }.joined(separator: ", ") }
@@ -276,6 +287,16 @@ public struct GateComparison: Hashable, Sendable {
     /// Figures that moved by no more than their tolerance: counted, not listed.
     public var withinTolerance: Int { trips.reduce(0) { $0 + $1.figures.filter { $0.verdict == .withinTolerance }.count } }
 
+    /// One line on the improvements beyond tolerance, which pass unless strict: refresh the
+    /// baseline to lock them in, but only once no figure regresses (a refresh now would lock
+    /// the regressions in too).
+    public var improvementAdvice: String {
+        let what = "\(improvements) improvement\(improvements == 1 ? "" : "s") beyond tolerance (▼) pass"
+        return regressions > 0
+            ? "\(what); once the regressions are fixed, \(GateComparison.refreshAdvice) to lock them in"
+            : "\(what): \(GateComparison.refreshAdvice) to lock them in"
+    }
+
     /// The lines a person reads: the notes; one line per trip, state and role with a figure
     /// beyond tolerance (or one that appeared or disappeared), tagged by whether it fails; the
     /// missing and the new trips; and, when improvements pass, one line of advice.
@@ -283,11 +304,7 @@ public struct GateComparison: Hashable, Sendable {
     public func lines(strict: Bool) -> [String] {
         var out: [String] = notes.map { "note: \($0)" }
         for g in groups { out.append("\(g.tag(strict: strict)) \(g.trip): \(g.place): \(g.changes)") }
-        if improvements > 0 && !strict {
-            out.append(
-                "\(improvements) improvement\(improvements == 1 ? "" : "s") beyond tolerance (▼) pass: \(GateComparison.refreshAdvice) to lock them in"
-            )
-        }
+        if improvements > 0 && !strict { out.append(improvementAdvice) }
         for id in missing {
             out.append("MISSING \(id): in the baseline but not run (removed or renamed? \(GateComparison.refreshAdvice))")
         }

@@ -49,10 +49,9 @@ extension BatchReport {
                 body += HTMLPage.table(
                     ["Trip", "State", "Role", "Verdict", "Figures beyond tolerance"],
                     groups.map { g in [g.trip, g.state.displayName, g.role.key, g.tag(strict: strict), g.changes] },
-                    rowClasses: groups.map { g in g.regressions > 0 || g.fails(strict: strict) ? "regression" : "improvement" })
+                    rowClasses: groups.map { $0.rowClass(strict: strict) })
                 if gate.improvements > 0 && !strict {
-                    body +=
-                        "<p>\(esc(Self.plural(gate.improvements, "improvement"))) beyond tolerance pass: \(esc(BatchCommand.namingTheFlag(GateComparison.refreshAdvice))) to lock them in.</p>\n"
+                    body += "<p>\(esc(BatchCommand.namingTheFlag(gate.improvementAdvice))).</p>\n"
                 }
             }
             let others =

@@ -30,7 +30,7 @@ extension BatchReport {
             for g in top.prefix(Self.markdownTop) {
                 let shown = g.figures.prefix(Self.markdownTopFigures).map { "\($0.marker) \($0.change)" }.joined(separator: ", ")
                 let more = g.figures.count > Self.markdownTopFigures ? ", and \(g.figures.count - Self.markdownTopFigures) more" : ""
-                out += "- \(g.regressions > 0 ? "▲" : "▼") `\(g.trip)` · \(g.place): \(shown)\(more)\n"
+                out += "- \(g.marker) `\(g.trip)` · \(g.place): \(shown)\(more)\n"
             }
         }
         let compared = compareTop

@@ -96,8 +96,9 @@ struct BatchReport {
         guard let gate else { return nil }
         var s =
             "\(Self.plural(gate.trips.count, "trip")) compared: \(Self.plural(gate.regressions, "regression")) and \(Self.plural(gate.improvements, "improvement")) beyond tolerance, \(Self.plural(gate.withinTolerance, "change")) within tolerance (not listed)"
-        if !gate.new.isEmpty { s += ", \(Self.plural(gate.new.count, "new trip"))" }
-        if !gate.missing.isEmpty { s += ", \(Self.plural(gate.missing.count, "baseline trip")) not run" }
+        // Missing trips (and, under --strict, new ones) fail the gate, so the reason before the
+        // counts names them already.
+        if !gate.new.isEmpty && !strict { s += ", \(Self.plural(gate.new.count, "new trip"))" }
         return s + (strict ? " (strict)" : "")
     }
 
@@ -276,8 +277,10 @@ struct BatchReport {
             for f in stateFigures(maxima: maxima != nil) {
                 let a = x.flatMap { f.value($0, maxima?.before ?? ViewMaxima()) }
                 let b = y.flatMap { f.value($0, maxima?.after ?? ViewMaxima()) }
-                // Shown only when they differ at the decimals shown.
-                guard ChangeText.number(a, f.decimals) != ChangeText.number(b, f.decimals) else {
+                let counted = f.metric.flatMap { counts[VerdictKey(state: state, role: role, metric: $0)] }
+                // Shown when they differ at the decimals shown, or when the gate flagged the figure
+                // in a trip (the corpus's sums can hide one trip's move behind another's).
+                guard ChangeText.number(a, f.decimals) != ChangeText.number(b, f.decimals) || counted != nil else {
                     unchanged += 1
                     continue
                 }
@@ -290,8 +293,7 @@ struct BatchReport {
                 row.append(ChangeText.percent(a, b))
                 var cls: String?
                 if gated {
-                    let verdict =
-                        f.metric.map { Self.verdict(counts[VerdictKey(state: state, role: role, metric: $0)]) } ?? (text: "", rowClass: nil)
+                    let verdict = f.metric == nil ? (text: "", rowClass: nil) : verdict(counted)
                     row.append(verdict.text)
                     cls = verdict.rowClass
                 }
@@ -302,15 +304,19 @@ struct BatchReport {
         return (rows, classes, unchanged)
     }
 
-    /// How many trips regressed and improved beyond tolerance, per state, role and metric (one
-    /// pass over the gate's figures).
-    var verdictCounts: [VerdictKey: (worse: Int, better: Int)] {
-        var counts: [VerdictKey: (worse: Int, better: Int)] = [:]
+    /// How many trips regressed, improved beyond tolerance, or had the figure appear or
+    /// disappear, per state, role and metric (one pass over the gate's figures).
+    var verdictCounts: [VerdictKey: VerdictCount] {
+        var counts: [VerdictKey: VerdictCount] = [:]
         for t in gate?.trips ?? [] {
-            for f in t.figures where f.verdict == .regression || f.verdict == .improvement {
+            for f in t.figures where f.verdict != .unchanged && f.verdict != .withinTolerance {
                 let k = VerdictKey(state: f.state, role: f.role, metric: f.metric)
-                var c = counts[k] ?? (0, 0)
-                if f.verdict == .regression { c.worse += 1 } else { c.better += 1 }
+                var c = counts[k] ?? VerdictCount()
+                switch f.verdict {
+                case .regression: c.worse += 1
+                case .improvement: c.better += 1
+                default: c.appearedOrGone += 1
+                }
                 counts[k] = c
             }
         }
@@ -323,16 +329,27 @@ struct BatchReport {
         var metric: GateMetric
     }
 
+    /// Trips per verdict for one figure (``verdictCounts``).
+    struct VerdictCount {
+        var worse = 0, better = 0, appearedOrGone = 0
+    }
+
     /// The gate's verdict on one figure over the trips compared, from ``verdictCounts``:
-    /// "▲ regression in 2 trips", "▼ improvement in 1 trip", "within tolerance".
-    static func verdict(_ c: (worse: Int, better: Int)?) -> (text: String, rowClass: String?) {
-        let worse = c?.worse ?? 0, better = c?.better ?? 0
+    /// "▲ regression in 2 trips", "▼ improvement in 1 trip", "+/− measured in only one of the two
+    /// in 1 trip", each marked when it fails the gate under `--strict`; "within tolerance" when
+    /// no trip moved beyond it.
+    func verdict(_ c: VerdictCount?) -> (text: String, rowClass: String?) {
+        let c = c ?? VerdictCount()
+        let failsStrict = strict ? " (fails under --strict)" : ""
         var parts: [String] = []
-        if worse > 0 { parts.append("▲ regression in \(plural(worse, "trip"))") }
-        if better > 0 { parts.append("▼ improvement in \(plural(better, "trip"))") }
-        return (
-            parts.isEmpty ? "within tolerance" : parts.joined(separator: ", "), worse > 0 ? "regression" : better > 0 ? "improvement" : nil
-        )
+        if c.worse > 0 { parts.append("▲ regression in \(Self.plural(c.worse, "trip"))") }
+        if c.better > 0 { parts.append("▼ improvement in \(Self.plural(c.better, "trip"))\(failsStrict)") }
+        if c.appearedOrGone > 0 {
+            parts.append("+/− measured in only one of the two in \(Self.plural(c.appearedOrGone, "trip"))\(failsStrict)")
+        }
+        let rowClass =
+            c.worse > 0 || (strict && c.appearedOrGone + c.better > 0) ? "regression" : c.better > 0 ? "improvement" : nil
+        return (parts.isEmpty ? "within tolerance" : parts.joined(separator: ", "), rowClass)
     }
 
     /// The worst samples of the corpus under the policy (or, `b`, under the compared one).

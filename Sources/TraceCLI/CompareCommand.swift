@@ -334,7 +334,13 @@ enum CompareCommand {
 
         var conclusion: [String] {
             if !rows.contains(where: \.changed) { return ["No differences: both policies give the same numbers."] }
-            guard !marked.isEmpty else { return ["Differences only in the trip's totals."] }
+            if !rows.contains(where: \.shown) {
+                return ["Differences only below the decimals shown: the tables show no change (the JSON has every figure)."]
+            }
+            guard !marked.isEmpty else {
+                let inStates = rows.contains { $0.shown && $0.state != nil }
+                return [inStates ? "Differences only in the worst samples (display error and staleness max): see the tables." : "Differences only in the trip's totals."]
+            }
             return ["Biggest changes (B − A):"] + marked.enumerated().map { "  \($0.offset + 1). " + line($0.element) }
         }
 

@@ -22,8 +22,8 @@ public typealias EnergyProfileError = JSONFileError
 ///
 /// Only `format` and `version` are required. `base` names a built-in profile (`lte`, the default,
 /// `lte-modern`, `3g`, `wifi`); every constant the file does not set keeps the base's value.
-/// `name` defaults to the base's name when the file sets no constant and to "BASE-custom"
-/// otherwise. Members (units in the names): `locationMilliwatts` (by tier key: `bestForNavigation`,
+/// `name` defaults to the base's name when the file sets no constant that prices energy (the
+/// reference battery prices none: it only scales the percent) and to "BASE-custom" otherwise. Members (units in the names): `locationMilliwatts` (by tier key: `bestForNavigation`,
 /// `best`, `nearestTenMeters`, `hundredMeters`, `kilometer`, `threeKilometers`; off is always 0),
 /// `fixMillijoules`, `nominalVolts`, `referenceBatteryMilliampHours` (greater than 0, at most
 /// 100,000), and `radio` (`promotionMilliwatts`, `promotionSeconds`,
@@ -176,7 +176,7 @@ private struct ProfileReader: JSONFieldReading {
             if profile.name.isEmpty || profile.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
                 throw fail(n, "name", "must be non-empty, without control characters (line breaks, tabs)")
             }
-        } else if !set.isEmpty {
+        } else if !set.subtracting([.referenceBattery]).isEmpty {
             profile.name = "\(profile.base)-custom"
         }
         return profile

@@ -97,7 +97,7 @@ struct BatchCommandTests {
             let strict = try Run(["batch", "Traces/trips", "--baseline", "\(dir)/chatty-baseline.json", "--strict"] + ideal)
             #expect(strict.status == 1 && strict.stderr.contains("--strict: refresh the baseline"), "\(strict.stderr)")
             // The improvements are marked ▼ on their trip's lines, and one line (not one per
-            // figure) says to refresh the baseline.
+            // figure) says to refresh the baseline, once the regressions are fixed.
             #expect(
                 better.stdout.contains(
                     "  REGRESSION ride/ride.scenario.json: En Route, helper: ▼ updates delivered 382 → 147 (−62 %), ▼ updates sent 382 → 147 (−62 %), "
@@ -105,7 +105,7 @@ struct BatchCommandTests {
             #expect(
                 better.stdout.components(separatedBy: "refresh the baseline").count == 2
                     && better.stdout.contains(
-                        "  43 improvements beyond tolerance (▼) pass: refresh the baseline with --write-baseline to lock them in\n")
+                        "  43 improvements beyond tolerance (▼) pass; once the regressions are fixed, refresh the baseline with --write-baseline to lock them in\n")
             )
             // …but every figure is "lower is better" (README, "Tolerances and the verdict"): the seed's
             // sparser updates make the maps older and farther off, so its display error and staleness

@@ -115,8 +115,10 @@ struct BrowserTests {
         #expect(r.status == 0, "\(r.stderr)")
         let html = try String(contentsOf: out, encoding: .utf8)
         // The bundled ride's section (its id, trip-N, in the trips' order), for the map's pixels.
-        let ride = try #require(html.components(separatedBy: "data-trip=\"trips/ride/ride.scenario.json\"").first?
-            .components(separatedBy: "id=\"").last?.prefix { $0 != "\"" })
+        let parts = html.components(separatedBy: "data-trip=\"trips/ride/ride.scenario.json\"")
+        try #require(parts.count == 2, "the ride's section, once")
+        let ride = try #require(parts[0].components(separatedBy: "id=\"").last?.prefix { $0 != "\"" })
+        try #require(ride.hasPrefix("trip-"))
         try Self.check(
             html, name: "batch-traces", section: String(ride), height: 1600,
             dom: { dom in

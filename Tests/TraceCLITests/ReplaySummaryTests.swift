@@ -154,12 +154,22 @@ struct ReplaySummaryTests {
             "\(r.stdout)")
         let md = try Run(args + ["--format", "markdown"])
         #expect(md.stdout.contains("- **Timeline:** Accepted 2024-05-01 23:58:10 → En Route 2024-05-01 23:59:00 → At Pickup 2024-05-02 00:02:00"))
-        // The same trip an hour earlier stays on one day: times of day only.
+        // The same trip an hour earlier stays on one day: times of day only (its own file, so the
+        // fixes too end before midnight).
+        var early = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n"
+        for i in 0...30 {
+            let t = may1(86_290 - 3600 + Int64(i) * 10)
+            early += "<trkpt lat=\"\(47 + Double(i) * 50 / 111_153.0)\" lon=\"8\"><time>\(t.iso8601)</time></trkpt>\n"
+        }
+        let earlyPath = dir.appendingPathComponent("before-midnight.gpx").path
+        try (early + "</trkseg></trk></gpx>\n").write(toFile: earlyPath, atomically: true, encoding: .utf8)
         let earlier = try Run([
-            "replay", path, "--network", "ideal", "--viewer", "last", "--timeline",
-            "accepted@2024-05-01T23:58:10Z,enRoute@2024-05-01T23:59:00Z",
+            "replay", earlyPath, "--network", "ideal", "--viewer", "last", "--timeline",
+            "accepted@2024-05-01T22:58:10Z,enRoute@2024-05-01T22:59:00Z,atPickup@2024-05-01T23:02:00Z",
         ])
-        #expect(earlier.stdout.contains("  timeline   Accepted 2024-05-01 23:58:10, En Route 2024-05-01 23:59:00"))
+        #expect(earlier.status == 0, "\(earlier.stderr)")
+        #expect(earlier.stdout.contains("; 2024-05-01 22:58:10 … 23:03:10 UTC (5 min)\n"), "\(earlier.stdout.prefix(600))")
+        #expect(earlier.stdout.contains("  timeline   Accepted 22:58:10, En Route 22:59:00, At Pickup 23:02:00, "), "\(earlier.stdout)")
         let ride = try Run(Self.ride)
         #expect(ride.stdout.contains("  timeline   Accepted 08:01:37, En Route 08:02:33, At Pickup 08:10:53, "))
     }
