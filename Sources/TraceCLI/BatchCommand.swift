@@ -106,7 +106,7 @@ enum BatchCommand {
                 ),
                 .value(
                     "write-baseline", \.writeBaseline, valueName: "FILE",
-                    help: "Write the baseline of this run (schema tracekit-baseline/2), atomically."),
+                    help: "Write the baseline of this run (schema tracekit-baseline/3), atomically."),
                 .value(
                     "baseline", \.baseline, valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
                 .list(
@@ -191,6 +191,8 @@ enum BatchCommand {
         var runs = [TripRun?](repeating: nil, count: trips.count)
         var progress = Progress(total: trips.count)
         var failed = 0
+        var pools = BatchReport.Pools()
+        let inBaseline = Set(baseline?.trips.map(\.id) ?? [])
         BatchRunner(jobs: jobs).run(count: trips.count, work: work.run) { i, run in
             if let line = run.jsonLine {
                 output.write(line + "\n")
@@ -200,7 +202,7 @@ enum BatchCommand {
             progress.step(failed: failed)
             var kept = run
             kept.jsonLine = nil
-            runs[i] = kept
+            runs[i] = pools.take(kept, inBaseline: inBaseline.contains(run.trip.id))
         }
         progress.finish()
 
@@ -208,6 +210,7 @@ enum BatchCommand {
             inputs: o.arguments, header: BaselineHeader(options), policyB: policyB?.name, jobs: jobs,
             shard: shard, trips: runs.map { $0! }, strict: o.strict,
             joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour)
+        report.pools = pools
         if let baseline, let path = o.baseline {
             do {
                 report.gate = try GateComparison(
@@ -221,7 +224,8 @@ enum BatchCommand {
         }
         if let baselinePath {
             let b = Baseline(
-                header: report.header, tolerances: tolerances, trips: report.replayed.map { (id: $0.trip.id, metrics: $0.report.metrics) })
+                header: report.header, tolerances: tolerances, trips: report.replayed.map { (id: $0.trip.id, metrics: $0.report.metrics) },
+                views: pools.a)
             try writeAtomically(baselinePath, JSONWriter.string(b.json) + "\n")
         }
         if let path = outputs.junit { try writeAtomically(path, report.junit) }
@@ -266,6 +270,7 @@ enum BatchCommand {
             do throws(BatchTripError) {
                 let r = try trip.replay(options: options)
                 var report = TripReport(r)
+                report.views = PooledViews(r)
                 if options.recordTrack { report.svg = ReplaySVG.render(r, policy: options.policy) }
                 var resultB: ReplayResult?
                 if let policyB {
@@ -274,6 +279,7 @@ enum BatchCommand {
                     o.recordTrack = false
                     let b = try trip.replay(options: o)
                     report.metricsB = TripMetrics(b)
+                    report.viewsB = PooledViews(b)
                     report.maxima = ViewMaxima(r)
                     report.maximaB = ViewMaxima(b)
                     resultB = b
@@ -349,7 +355,7 @@ struct TripRun: Sendable {
 }
 
 /// What a batch keeps of a replayed trip: a few hundred bytes of figures (and the picture, only
-/// with `--html`).
+/// with `--html`); its view samples only until they are pooled.
 struct TripReport: Sendable {
     var metrics: TripMetrics
     /// Under the `--compare` policy.
@@ -370,6 +376,9 @@ struct TripReport: Sendable {
     var inferred: [String]
     /// The picture, for `--html`.
     var svg: String?
+    /// The view samples under each policy, until they are pooled (``BatchReport/Pools``).
+    var views: PooledViews?
+    var viewsB: PooledViews?
 
     init(_ r: ReplayResult) {
         metrics = TripMetrics(r)

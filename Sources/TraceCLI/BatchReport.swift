@@ -28,6 +28,33 @@ struct BatchReport {
     var baselinePath: String?
     /// The baseline gated against: its trips' figures give the corpus before.
     var baseline: Baseline?
+    /// The view samples pooled over the trips replayed (``Pools``), for the corpus's p95s.
+    var pools = Pools()
+
+    /// The view samples of the trips, pooled as they finish (merging is order-free), so that a
+    /// batch keeps three pools, not every trip's histograms: under the policy, under `--compare`'s,
+    /// and over the trips the baseline lists (the corpus "after" of the gate's table).
+    struct Pools {
+        var a = PooledViews()
+        var b = PooledViews()
+        var compared = PooledViews()
+
+        /// Pools `run`'s samples (`inBaseline`: its trip is one the baseline lists) and returns it
+        /// without them.
+        mutating func take(_ run: TripRun, inBaseline: Bool) -> TripRun {
+            guard case .success(var r) = run.outcome else { return run }
+            if let v = r.views {
+                a.merge(v)
+                if inBaseline { compared.merge(v) }
+            }
+            if let v = r.viewsB { b.merge(v) }
+            r.views = nil
+            r.viewsB = nil
+            var kept = run
+            kept.outcome = .success(r)
+            return kept
+        }
+    }
 
     /// The schema of a `--jsonl` line.
     static let lineSchema = "tracekit-batch-trip/1"
@@ -54,12 +81,14 @@ struct BatchReport {
         return m
     }
 
-    /// The corpus under the policy (or, `b`, under the compared one).
+    /// The corpus under the policy (or, `b`, under the compared one): the trips' sums in their
+    /// order, the p95s of the pooled samples.
     func aggregate(b: Bool = false) -> CorpusAggregate {
         var a = CorpusAggregate()
         for t in replayed {
             if let m = b ? t.report.metricsB : t.report.metrics { a.add(m) }
         }
+        a.pool(b ? pools.b : pools.a)
         return a
     }
 
@@ -229,8 +258,8 @@ struct BatchReport {
         var charge = false
     }
 
-    /// The key figures per state and role: updates, the views (the trips' mean p95 and the
-    /// largest; with `maxima`, also the worst sample), energy in J and mAh.
+    /// The key figures per state and role: updates, the views (the p95 of the pooled samples and
+    /// the largest trip's p95; with `maxima`, also the worst sample), energy in J and mAh.
     func stateFigures(maxima: Bool) -> [StateFigure] {
         func key(_ r: CorpusAggregate.Row) -> ViewMaxima.Key { ViewMaxima.Key(state: r.state, role: r.role) }
         let figures = [
@@ -238,10 +267,10 @@ struct BatchReport {
             StateFigure(label: "updates sent", decimals: 0, value: { r, _ in r.value(.sent) }, metric: .sent),
             StateFigure(label: "updates forwarded", decimals: 0, value: { r, _ in r.value(.forwarded) }, metric: .forwarded),
             StateFigure(
-                label: "display error p95, m (mean)", decimals: 1, value: { r, _ in r.value(.displayErrorP95) }, metric: .displayErrorP95),
-            StateFigure(label: "display error p95, m (largest)", decimals: 1, value: { r, _ in r.p95Max[.displayErrorP95] }, metric: nil),
-            StateFigure(label: "staleness p95, s (mean)", decimals: 1, value: { r, _ in r.value(.stalenessP95) }, metric: .stalenessP95),
-            StateFigure(label: "staleness p95, s (largest)", decimals: 1, value: { r, _ in r.p95Max[.stalenessP95] }, metric: nil),
+                label: "display error p95, m (pooled)", decimals: 1, value: { r, _ in r.value(.displayErrorP95) }, metric: .displayErrorP95),
+            StateFigure(label: "display error p95, m (largest trip)", decimals: 1, value: { r, _ in r.p95Max[.displayErrorP95] }, metric: nil),
+            StateFigure(label: "staleness p95, s (pooled)", decimals: 1, value: { r, _ in r.value(.stalenessP95) }, metric: .stalenessP95),
+            StateFigure(label: "staleness p95, s (largest trip)", decimals: 1, value: { r, _ in r.p95Max[.stalenessP95] }, metric: nil),
             StateFigure(label: "display error max, m (worst sample)", decimals: 1, value: { $1.displayErrorMax[key($0)] }, metric: nil),
             StateFigure(label: "staleness max, s (worst sample)", decimals: 1, value: { $1.stalenessMax[key($0)] }, metric: nil),
             StateFigure(
@@ -344,13 +373,16 @@ struct BatchReport {
         return m
     }
 
-    /// The corpus before and after, over the trips compared with the baseline.
+    /// The corpus before and after, over the trips compared with the baseline (the p95s before:
+    /// of the samples of all the baseline's trips, which it keeps pooled).
     var gatedAggregates: (before: CorpusAggregate, after: CorpusAggregate)? {
         guard let gate, let baseline else { return nil }
         let compared = Set(gate.trips.map(\.trip))
         var before = CorpusAggregate(), after = CorpusAggregate()
         for t in baseline.trips where compared.contains(t.id) { before.add(t.metrics) }
         for t in replayed where compared.contains(t.trip.id) { after.add(t.report.metrics) }
+        before.pool(baseline.views)
+        after.pool(pools.compared)
         return (before, after)
     }
 
@@ -362,7 +394,7 @@ struct BatchReport {
             let c = stateChanges(before, after, gated: true)
             out.append(
                 (
-                    "Per state and role, \(path) → this run (the \(Self.plural(before.trips, "trip")) compared; sums, p95: the trips' mean and the largest)",
+                    "Per state and role, \(path) → this run (the \(Self.plural(before.trips, "trip")) compared; sums; p95: of the pooled samples\(before.trips == baseline?.trips.count ? "" : " (before: of all the baseline's \(Self.plural(baseline?.trips.count ?? 0, "trip")))") and the largest trip's)",
                     Self.stateHeader(before: "Baseline", after: "Now", gated: true), c.rows, c.classes,
                     ChangeText.leftOut(c.unchanged)
                 ))
@@ -371,7 +403,7 @@ struct BatchReport {
             let c = stateChanges(aggregate(), aggregate(b: true), maxima: (viewMaxima(), viewMaxima(b: true)), gated: false)
             out.append(
                 (
-                    "Per state and role, policy \(header.policyName) (A) → \(policyB) (B) (every trip replayed; sums, p95: the trips' mean and the largest, max: the worst sample)",
+                    "Per state and role, policy \(header.policyName) (A) → \(policyB) (B) (every trip replayed; sums; p95: of the pooled samples and the largest trip's; max: the worst sample)",
                     Self.stateHeader(before: "A: \(header.policyName)", after: "B: \(policyB)", gated: false), c.rows, c.classes,
                     ChangeText.leftOut(c.unchanged)
                 ))
@@ -380,7 +412,7 @@ struct BatchReport {
     }
 
     /// With `--compare`, the largest changes A → B among the states (not the totals) of the
-    /// corpus, by |%| (a change from 0 first): updates sent, the p95s' mean, energy;
+    /// corpus, by |%| (a change from 0 first): updates sent, the pooled p95s, energy;
     /// "helper, En Route: updates sent 230 → 72 (−68.7 %)".
     var compareTop: [String] {
         guard policyB != nil else { return [] }
@@ -407,7 +439,7 @@ struct BatchReport {
         let a = aggregate()
         var out = [
             (
-                "Corpus, policy \(header.policyName): \(Self.plural(a.trips, "trip")) replayed; per role and state (sums; p95: the trips' mean / largest)",
+                "Corpus, policy \(header.policyName): \(Self.plural(a.trips, "trip")) replayed; per role and state (sums; p95: of the pooled samples / the largest trip's)",
                 a
             )
         ]
@@ -463,8 +495,8 @@ struct BatchReport {
     func aggregateRows(_ a: CorpusAggregate) -> [[String]] {
         a.rows.map { r in
             func p95(_ m: GateMetric) -> String {
-                guard let mean = r.value(m), let mx = r.p95Max[m] else { return "—" }
-                return "\(ReplayReport.fixed(mean, 1)) / \(ReplayReport.fixed(mx, 1))"
+                guard let pooled = r.value(m), let mx = r.p95Max[m] else { return "—" }
+                return "\(ReplayReport.fixed(pooled, 1)) / \(ReplayReport.fixed(mx, 1))"
             }
             let joules = r.value(.energyTotal) ?? 0
             return [
