@@ -52,6 +52,41 @@ public struct BaselineHeader: Hashable, Sendable {
     }
 }
 
+extension BaselineHeader {
+    /// Its members in a baseline or a shard line: `tracekitVersion`, `energyModel` (`name`,
+    /// `version`, `label`, `receiverRadio`), `policy` (`name`, `fileVersion`), `view`.
+    public var jsonMembers: [(String, JSONValue)] {
+        [
+            ("tracekitVersion", .string(tracekitVersion)),
+            (
+                "energyModel",
+                .object([
+                    ("name", .string(energyModelName)), ("version", .number(Double(energyModelVersion))),
+                    ("label", .string(energyLabel)), ("receiverRadio", .bool(receiverRadio)),
+                ])
+            ),
+            ("policy", .object([("name", .string(policyName)), ("fileVersion", .number(Double(policyFileVersion)))])),
+            ("view", .string(view)),
+        ]
+    }
+
+    /// Reads ``jsonMembers`` from object `root` (at `path`; a missing `view` is ``idealView``).
+    public init(members root: JSONValue, _ path: String, reader: some JSONFieldReading) throws(JSONFileError) {
+        let p = path.isEmpty ? "" : path + "."
+        let energy = try reader.object(root["energyModel"], p + "energyModel", allowed: ["name", "version", "label", "receiverRadio"])
+        let policy = try reader.object(root["policy"], p + "policy", allowed: ["name", "fileVersion"])
+        self.init(
+            tracekitVersion: try reader.string(root["tracekitVersion"], p + "tracekitVersion"),
+            energyModelName: try reader.string(energy["name"], p + "energyModel.name"),
+            energyModelVersion: try reader.int(energy["version"], p + "energyModel.version"),
+            energyLabel: try reader.string(energy["label"], p + "energyModel.label"),
+            receiverRadio: try reader.bool(energy["receiverRadio"], p + "energyModel.receiverRadio"),
+            policyName: try reader.string(policy["name"], p + "policy.name"),
+            policyFileVersion: try reader.int(policy["fileVersion"], p + "policy.fileVersion"),
+            view: try root["view"].map { (v) throws(JSONFileError) in try reader.string(v, p + "view") } ?? BaselineHeader.idealView)
+    }
+}
+
 /// A baseline: the gate's figures per trip, state and role, with what they were measured with and
 /// the tolerances to compare them by, and the view samples of all its trips pooled per state and
 /// role (for the corpus's p95s before). JSON schema `tracekit-baseline/3` (README, "Batch and the
@@ -92,18 +127,8 @@ public struct Baseline: Hashable, Sendable {
     public func metrics(of id: String) -> TripMetrics? { trips.first { $0.id == id }?.metrics }
 
     public var json: JSONValue {
-        .object([
-            ("schema", .string(Baseline.schema)),
-            ("tracekitVersion", .string(header.tracekitVersion)),
-            (
-                "energyModel",
-                .object([
-                    ("name", .string(header.energyModelName)), ("version", .number(Double(header.energyModelVersion))),
-                    ("label", .string(header.energyLabel)), ("receiverRadio", .bool(header.receiverRadio)),
-                ])
-            ),
-            ("policy", .object([("name", .string(header.policyName)), ("fileVersion", .number(Double(header.policyFileVersion)))])),
-            ("view", .string(header.view)),
+        .object(
+            [("schema", .string(Baseline.schema))] + header.jsonMembers + [
             ("tolerances", tolerances.json),
             (
                 "trips",
@@ -164,17 +189,7 @@ private struct BaselineReader: JSONFieldReading {
             )
         }
         _ = try object(root, "", allowed: ["schema", "tracekitVersion", "energyModel", "policy", "view", "tolerances", "trips", "corpus"])
-        let energy = try object(root["energyModel"], "energyModel", allowed: ["name", "version", "label", "receiverRadio"])
-        let policy = try object(root["policy"], "policy", allowed: ["name", "fileVersion"])
-        let header = BaselineHeader(
-            tracekitVersion: try string(root["tracekitVersion"], "tracekitVersion"),
-            energyModelName: try string(energy["name"], "energyModel.name"),
-            energyModelVersion: try int(energy["version"], "energyModel.version"),
-            energyLabel: try string(energy["label"], "energyModel.label"),
-            receiverRadio: try bool(energy["receiverRadio"], "energyModel.receiverRadio"),
-            policyName: try string(policy["name"], "policy.name"),
-            policyFileVersion: try int(policy["fileVersion"], "policy.fileVersion"),
-            view: try root["view"].map { (v) throws(GateFileError) in try string(v, "view") } ?? BaselineHeader.idealView)
+        let header = try BaselineHeader(members: root, "", reader: self)
         var tolerances = Tolerances.defaults
         if let t = root["tolerances"] { tolerances = try tolerances.overriding(with: t, file: file, path: "tolerances") }
         guard let tripsValue = root["trips"] else { throw fail(root, "trips", "missing") }

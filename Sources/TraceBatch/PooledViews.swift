@@ -7,7 +7,8 @@ public import TraceReplay
 /// pooled with ``merge(_:)``. A corpus's p95 is the p95 of this pool: every sample of every
 /// trip, at the histogram's resolution, not a mean of the trips' p95s.
 ///
-/// Memory: two histograms per state and role, each a few KB at most (30 KB for values up to
+/// The histograms carry no sum (``Cell/init(_:)``), so a pool is the same value whatever the
+/// order of its trips. Memory: two histograms per state and role, each a few KB at most (30 KB for values up to
 /// 10 km), whatever the number of trips pooled. Merging is exact and order-free for the counts,
 /// bins and maxima, so the p95s of a pool do not depend on the order of its trips.
 public struct PooledViews: Hashable, Sendable {
@@ -93,12 +94,13 @@ public struct PooledViews: Hashable, Sendable {
             })
     }
 
-    /// A histogram as `{"n": samples, "sum": Σ, "max": largest, "bins": "BIN:SAMPLES,…"}`
+    /// A histogram as `{"n": samples, "max": largest, "bins": "BIN:SAMPLES,…"}`
     /// (``QuantileHistogram/compact``: the non-empty bins only, increasing, in one string so that
-    /// a pretty-printed file keeps a histogram on one line).
+    /// a pretty-printed file keeps a histogram on one line). No sum: a pool keeps none
+    /// (``Cell/init(_:)``), and read back the sum is 0.
     public static func json(_ h: QuantileHistogram) -> JSONValue {
         .object([
-            ("n", .number(Double(h.count))), ("sum", .number(h.sum)), ("max", .number(h.maximum)),
+            ("n", .number(Double(h.count))), ("max", .number(h.maximum)),
             ("bins", .string(h.compact.map { "\($0.bin):\($0.count)" }.joined(separator: ","))),
         ])
     }
@@ -136,7 +138,7 @@ public struct PooledViews: Hashable, Sendable {
     }
 
     static func histogram(_ v: JSONValue?, _ p: String, reader: some JSONFieldReading) throws(JSONFileError) -> QuantileHistogram {
-        let o = try reader.object(v, p, allowed: ["n", "sum", "max", "bins"])
+        let o = try reader.object(v, p, allowed: ["n", "max", "bins"])
         let text = try reader.string(o["bins"], "\(p).bins")
         var bins: [(bin: Int, count: Int)] = []
         for pair in text.split(separator: ",", omittingEmptySubsequences: false) where !text.isEmpty {
@@ -148,7 +150,7 @@ public struct PooledViews: Hashable, Sendable {
         }
         guard
             let h = QuantileHistogram(
-                count: try reader.int(o["n"], "\(p).n", limit: 9e15), sum: try reader.nonNegative(o["sum"], "\(p).sum"),
+                count: try reader.int(o["n"], "\(p).n", limit: 9e15), sum: 0,
                 maximum: try reader.nonNegative(o["max"], "\(p).max"), bins: bins)
         else {
             throw reader.fail(o, p, "not a histogram: bins must increase, hold samples, add up to n and end at the bin of max")
@@ -158,5 +160,9 @@ public struct PooledViews: Hashable, Sendable {
 }
 
 extension PooledViews.Cell {
-    init(_ v: ViewMetrics) { self.init(displayError: v.displayErrorHistogram, staleness: v.stalenessHistogram) }
+    /// Without the sums (``TraceReplay/QuantileHistogram/withoutSum``): a pool's bytes must not
+    /// depend on the order its trips finished in, and a corpus shows no mean of its samples.
+    init(_ v: ViewMetrics) {
+        self.init(displayError: v.displayErrorHistogram.withoutSum, staleness: v.stalenessHistogram.withoutSum)
+    }
 }

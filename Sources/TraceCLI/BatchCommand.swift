@@ -102,7 +102,7 @@ enum BatchCommand {
                 .flag(
                     "jsonl", \.jsonl,
                     help:
-                        "Write one JSON object per trip (schema tracekit-batch-trip/1) to standard output as each finishes, instead of the report."
+                        "Write one JSON object per trip (schema tracekit-batch-trip/2: everything `tracekit merge` needs) to standard output as each finishes, instead of the report."
                 ),
                 .value(
                     "write-baseline", \.writeBaseline, valueName: "FILE",
@@ -180,6 +180,9 @@ enum BatchCommand {
         if o.split.split { trips = trips.flatMap { $0.split(rules: o.split.rules, options: options) } }
         // Indices in the whole batch's order (a shard keeps them, so its lines name them).
         var indices = Array(trips.indices)
+        let batch = BatchLineHeader(
+            inputs: o.arguments, trips: trips.count, jobs: jobs, header: BaselineHeader(options), policyB: policyB?.name,
+            joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour)
         if let shard {
             trips = shard.select(trips)
             indices = shard.select(indices)
@@ -187,7 +190,7 @@ enum BatchCommand {
 
         options.recordTrack = outputs.html != nil
         let jsonl = o.jsonl
-        let work = TripWork(trips: trips, indices: indices, options: options, policyB: policyB, jsonl: jsonl)
+        let work = TripWork(trips: trips, indices: indices, options: options, policyB: policyB, jsonl: jsonl ? batch : nil)
         var runs = [TripRun?](repeating: nil, count: trips.count)
         var progress = Progress(total: trips.count)
         var failed = 0
@@ -263,7 +266,8 @@ enum BatchCommand {
         var indices: [Int]
         var options: ReplayOptions
         var policyB: SharingPolicy?
-        var jsonl: Bool
+        /// With `--jsonl`: the batch each line names.
+        var jsonl: BatchLineHeader?
 
         func run(_ i: Int) -> TripRun {
             let trip = trips[i], index = indices[i]
@@ -284,12 +288,12 @@ enum BatchCommand {
                     report.maximaB = ViewMaxima(b)
                     resultB = b
                 }
-                let line =
-                    jsonl
-                    ? JSONWriter.compact(BatchReport.jsonLine(index: index, trip: trip, result: r, report: report, resultB: resultB)) : nil
+                let line = jsonl.map {
+                    JSONWriter.compact(BatchLine.json(index: index, batch: $0, trip: trip, report: report, result: r, resultB: resultB))
+                }
                 return TripRun(trip: trip, outcome: .success(report), jsonLine: line)
             } catch {
-                let line = jsonl ? JSONWriter.compact(BatchReport.jsonLine(index: index, trip: trip, error: error)) : nil
+                let line = jsonl.map { JSONWriter.compact(BatchLine.json(index: index, batch: $0, trip: trip, error: error)) }
                 return TripRun(trip: trip, outcome: .failure(error), jsonLine: line)
             }
         }
@@ -380,6 +384,14 @@ struct TripReport: Sendable {
     var views: PooledViews?
     var viewsB: PooledViews?
 
+    /// Updates sent by every phone.
+    var sent: Int { perPhone.reduce(0) { $0 + $1.sent } }
+    /// Energy of every phone, J.
+    var joules: Double { perPhone.reduce(0) { $0 + $1.joules } }
+}
+
+extension TripReport {
+    /// The figures of a replay (without the compared policy's, the picture or the samples).
     init(_ r: ReplayResult) {
         metrics = TripMetrics(r)
         fixes = r.roleTotals.reduce(0) { $0 + $1.rawFixes }
@@ -395,11 +407,6 @@ struct TripReport: Sendable {
         worstView = r.worstView
         inferred = r.scenario.assumedItems
     }
-
-    /// Updates sent by every phone.
-    var sent: Int { perPhone.reduce(0) { $0 + $1.sent } }
-    /// Energy of every phone, J.
-    var joules: Double { perPhone.reduce(0) { $0 + $1.joules } }
 }
 
 /// One phone of a batch's trip: updates sent, and energy in J and as charge (mAh,

@@ -5,7 +5,7 @@ import TraceReplay
 import TraceSharing
 
 /// A batch's results, in the trips' order, and the reports made of them: the terminal table
-/// (here), JUnit, Markdown and HTML (`BatchReport+*.swift`), the `--jsonl` lines.
+/// (here), JUnit, Markdown and HTML (`BatchReport+*.swift`); the `--jsonl` lines are ``BatchLine``'s.
 ///
 /// Every report has the same parts, in this order: the verdict (one line, with the counts); the
 /// trips replayed (status, time, updates sent and energy per phone, the worst view); the trips
@@ -55,9 +55,6 @@ struct BatchReport {
             return kept
         }
     }
-
-    /// The schema of a `--jsonl` line.
-    static let lineSchema = "tracekit-batch-trip/1"
 
     /// The trips that replayed, with their reports.
     var replayed: [(trip: BatchTrip, report: TripReport)] {
@@ -505,40 +502,5 @@ struct BatchReport {
                 ReplayReport.fixed(joules, 1), ReplayReport.fixed(joules / joulesPerMilliampHour, 2),
             ]
         }
-    }
-
-    // MARK: JSON lines
-
-    /// A gate row as JSON: state, role and every metric (null without a value), as in a baseline.
-    static func json(_ m: TripMetrics) -> JSONValue {
-        .array(
-            m.rows.map { r in
-                .object(
-                    [("state", .string(r.state.key)), ("role", .string(r.role.key))]
-                        + GateMetric.allCases.map { g in (g.rawValue, r.values[g].map { .number($0) } ?? .null) })
-            })
-    }
-
-    /// The `--jsonl` object of a replayed trip: its index and name, the gate's figures (as in a
-    /// baseline), the whole replay (`tracekit-replay/2`) and, with `--compare`, the other policy's.
-    static func jsonLine(index: Int, trip: BatchTrip, result: ReplayResult, report: TripReport, resultB: ReplayResult?) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("schema", .string(lineSchema)), ("index", .number(Double(index))), ("trip", .string(trip.id)), ("path", .string(trip.path)),
-            ("status", .string("replayed")), ("policy", .string(result.policy.name)), ("gate", json(report.metrics)),
-            ("replay", result.json),
-        ]
-        if let resultB, let mb = report.metricsB {
-            members.append(("compare", .object([("policy", .string(resultB.policy.name)), ("gate", json(mb)), ("replay", resultB.json)])))
-        }
-        return .object(members)
-    }
-
-    /// The `--jsonl` object of a trip that failed.
-    static func jsonLine(index: Int, trip: BatchTrip, error: BatchTripError) -> JSONValue {
-        .object([
-            ("schema", .string(lineSchema)), ("index", .number(Double(index))), ("trip", .string(trip.id)), ("path", .string(trip.path)),
-            ("status", .string("failed")),
-            ("error", .object([("category", .string(error.category.rawValue)), ("message", .string(error.message))])),
-        ])
     }
 }

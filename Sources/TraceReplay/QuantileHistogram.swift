@@ -10,7 +10,8 @@
 ///
 /// Mergeable: ``merge(_:)`` of two histograms is the histogram of both sets of samples, so the
 /// quantile of a merge is the quantile of the pooled samples at the same resolution, whatever
-/// the order of the merges (the sum, and so the mean, may differ in its last bits with the order).
+/// the order of the merges (the sum, and so the mean, may differ in its last bits with the order:
+/// ``withoutSum``).
 /// ``compact`` is a small serialisable form (the non-empty bins only), read back exactly by
 /// ``init(count:sum:maximum:bins:)``.
 public struct QuantileHistogram: Hashable, Sendable {
@@ -44,6 +45,15 @@ public struct QuantileHistogram: Hashable, Sendable {
         self.maximum = maximum
         bins = Array(repeating: 0, count: last + 1)
         for b in compact { bins[b.bin] = b.count }
+    }
+
+    /// This histogram with its sum set to 0 (its ``mean`` then 0, not the samples'): for pools
+    /// merged in an order that varies from run to run. The counts, bins and maximum of a merge do
+    /// not depend on its order; a floating-point sum does, in its last bits.
+    public var withoutSum: QuantileHistogram {
+        var h = self
+        h.sum = 0
+        return h
     }
 
     /// The non-empty bins, (bin, samples), bins increasing: with ``count``, ``sum`` and

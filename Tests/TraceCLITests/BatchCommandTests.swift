@@ -276,8 +276,11 @@ struct BatchCommandTests {
         var indices: [Int] = []
         for line in lines.dropLast() {
             let v = try JSONParser.parse(String(line))
-            #expect(v["schema"] == .string("tracekit-batch-trip/1"))
+            #expect(v["schema"] == .string("tracekit-batch-trip/2"))
             #expect(v["status"] == .string("replayed"))
+            // What the merge needs: the batch (the same on every line), the report's figures, the samples.
+            #expect(v["batch"]?["trips"] == .number(12) && v["batch"]?["inputs"] == .array([.string("Traces/")]))
+            #expect(v["report"]?["perPhone"] != nil && v["report"]?["worstView"] != nil && v["views"] != nil)
             guard case .number(let i)? = v["index"]?.kind else { Issue.record("no index"); continue }
             indices.append(Int(i))
             #expect(v["replay"]?["schema"] == .string("tracekit-replay/2"))
