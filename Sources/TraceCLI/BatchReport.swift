@@ -30,6 +30,17 @@ struct BatchReport {
     var baseline: Baseline?
     /// The view samples pooled over the trips replayed (``Pools``), for the corpus's p95s.
     var pools = Pools()
+    /// `merge`: the indices of the batch's trips that no shard's lines had (not run).
+    var notRun: [Int] = []
+
+    /// The trips of the batch: those with an outcome and those not run.
+    var corpusSize: Int { trips.count + notRun.count }
+
+    /// "3, 7, 12" (the first ten, then "and N more").
+    var notRunText: String {
+        let shown = notRun.prefix(10).map(String.init).joined(separator: ", ")
+        return notRun.count > 10 ? "\(shown) and \(notRun.count - 10) more" : shown
+    }
 
     /// The view samples of the trips, pooled as they finish (merging is order-free), so that a
     /// batch keeps three pools, not every trip's histograms: under the policy, under `--compare`'s,
@@ -92,7 +103,10 @@ struct BatchReport {
     /// Why the batch fails, on one line; nil when it passes.
     var failureSummary: String? {
         var parts: [String] = []
-        if !failed.isEmpty { parts.append("\(failed.count) of \(trips.count) trip\(trips.count == 1 ? "" : "s") failed to replay") }
+        if !failed.isEmpty { parts.append("\(failed.count) of \(Self.plural(corpusSize, "trip")) failed to replay") }
+        if !notRun.isEmpty {
+            parts.append("\(notRun.count) of \(Self.plural(corpusSize, "trip")) not run (in no shard's lines: index \(notRunText))")
+        }
         if let gate, !gate.passes(strict: strict) {
             var what: [String] = []
             let regressions = gate.regressions
@@ -447,7 +461,7 @@ struct BatchReport {
     // MARK: Table
 
     var table: String {
-        var out = "Batch: \(Self.plural(trips.count, "trip")) from \(inputs.joined(separator: ", "))"
+        var out = "Batch: \(Self.plural(corpusSize, "trip")) from \(inputs.joined(separator: ", "))"
         if let shard { out += " (shard \(shard.index)/\(shard.count))" }
         out +=
             " · policy \(header.policyName)\(policyB.map { " vs \($0)" } ?? "") · energy \(header.energyLabel) (an estimate) · \(Self.plural(jobs, "job")) · tracekit \(header.tracekitVersion)\n"
@@ -461,6 +475,9 @@ struct BatchReport {
         if !failed.isEmpty {
             out += "\nFailed trips (\(failed.count)): not replayed, so neither in the tables nor gated\n"
             for f in failedRows { out += "  \(f[0]): \(f[1])\n" }
+        }
+        if !notRun.isEmpty {
+            out += "\nTrips not run (\(notRun.count)): in no shard's lines, so neither in the tables nor gated: index \(notRunText)\n"
         }
         if let path = baselinePath {
             let lines = gateListing
