@@ -129,19 +129,19 @@ public struct Baseline: Hashable, Sendable {
     public var json: JSONValue {
         .object(
             [("schema", .string(Baseline.schema))] + header.jsonMembers + [
-            ("tolerances", tolerances.json),
-            (
-                "trips",
-                .array(
-                    trips.map { t in
-                        .object([
-                            ("trip", .string(t.id)),
-                            ("rows", t.metrics.json),
-                        ])
-                    })
-            ),
-            ("corpus", views.json),
-        ])
+                ("tolerances", tolerances.json),
+                (
+                    "trips",
+                    .array(
+                        trips.map { t in
+                            .object([
+                                ("trip", .string(t.id)),
+                                ("rows", t.metrics.json),
+                            ])
+                        })
+                ),
+                ("corpus", views.json),
+            ])
     }
 
     /// Reads a baseline file's bytes; `file` names it in errors.
@@ -205,6 +205,7 @@ private struct BaselineReader: JSONFieldReading {
             guard seen.insert(id).inserted else { throw fail(item["trip"], "\(p).trip", "trip \"\(id)\" is listed twice") }
             trips.append((id, try TripMetrics(json: item["rows"], "\(p).rows", reader: self)))
         }
-        return Baseline(header: header, tolerances: tolerances, trips: trips, views: try PooledViews(json: root["corpus"], "corpus", reader: self))
+        return Baseline(
+            header: header, tolerances: tolerances, trips: trips, views: try PooledViews(json: root["corpus"], "corpus", reader: self))
     }
 }

@@ -144,7 +144,8 @@ public struct PooledViews: Hashable, Sendable {
         for pair in text.split(separator: ",", omittingEmptySubsequences: false) where !text.isEmpty {
             let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let b = Int(parts[0]), let n = Int(parts[1]) else {
-                throw reader.fail(o["bins"], "\(p).bins", "expected BIN:SAMPLES pairs separated by commas, found \"\(reader.shown(String(pair)))\"")
+                throw reader.fail(
+                    o["bins"], "\(p).bins", "expected BIN:SAMPLES pairs separated by commas, found \"\(reader.shown(String(pair)))\"")
             }
             bins.append((b, n))
         }

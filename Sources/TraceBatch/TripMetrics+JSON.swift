@@ -21,7 +21,9 @@ extension TripMetrics {
             let (state, role) = try PooledViews.place(r, q, reader: reader)
             var values: [GateMetric: Double] = [:]
             for m in GateMetric.allCases {
-                guard let x = r[m.rawValue] else { throw reader.fail(r, "\(q).\(m.rawValue)", "missing (null when the figure has no value)") }
+                guard let x = r[m.rawValue] else {
+                    throw reader.fail(r, "\(q).\(m.rawValue)", "missing (null when the figure has no value)")
+                }
                 switch x.kind {
                 case .null: break
                 case .number(let n) where n >= 0: values[m] = n

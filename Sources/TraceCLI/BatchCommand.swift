@@ -97,9 +97,8 @@ enum BatchCommand {
                     "jsonl", \.jsonl,
                     help:
                         "Write one JSON object per trip (schema tracekit-batch-trip/2: everything 'tracekit merge' needs; with --html also the trip's picture) to standard output as each finishes, instead of the report."
-                ),
-            ] + GateOptions.options.map { $0.on(\.gate) } + [
-            ],
+                )
+            ] + GateOptions.options.map { $0.on(\.gate) } + [],
         examples: [
             "tracekit batch Traces/ --baseline Traces/baseline.json",
             "tracekit batch Traces/ --write-baseline Traces/baseline.json",
@@ -338,30 +337,30 @@ struct GateOptions: OptionGroup {
     var outputs: (junit: String?, markdown: String?, html: String?) { (junit?.path, markdown?.path, html?.path) }
 
     static let options: [Option<GateOptions>] = [
-                .value(
-                    "write-baseline", \.writeBaseline, valueName: "FILE",
-                    help: "Write the baseline of this run (schema tracekit-baseline/3), atomically."),
-                .value(
-                    "baseline", \.baseline, valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
-                .list(
-                    "tolerance", \.tolerances, valueName: "METRIC=REL,ABS",
-                    help:
-                        "Override a metric's tolerance, e.g. sent=10%,5 (REL a fraction or a percentage, ABS in the metric's unit; either may be empty). Metrics: \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))."
-                ),
-                .value("tolerance-file", \.toleranceFile, valueName: "FILE", help: "A tolerance file (schema tracekit-tolerances/1)."),
-                .flag(
-                    "strict", \.strict, help: "With --baseline: improvements beyond tolerance fail too (so the baseline gets refreshed)."),
-                .value(
-                    "junit", \.junit, valueName: "FILE",
-                    help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
-                .value(
-                    "markdown", \.markdown, valueName: "FILE",
-                    help:
-                        "Write a pull-request comment in Markdown: the verdict, the top changes and the trips on one screen, the rest folded."
-                ),
-                .value(
-                    "html", \.html, valueName: "FILE",
-                    help: "Write a self-contained HTML report: the parts of the table output, and each trip's picture (as replay --svg).")
+        .value(
+            "write-baseline", \.writeBaseline, valueName: "FILE",
+            help: "Write the baseline of this run (schema tracekit-baseline/3), atomically."),
+        .value(
+            "baseline", \.baseline, valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
+        .list(
+            "tolerance", \.tolerances, valueName: "METRIC=REL,ABS",
+            help:
+                "Override a metric's tolerance, e.g. sent=10%,5 (REL a fraction or a percentage, ABS in the metric's unit; either may be empty). Metrics: \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))."
+        ),
+        .value("tolerance-file", \.toleranceFile, valueName: "FILE", help: "A tolerance file (schema tracekit-tolerances/1)."),
+        .flag(
+            "strict", \.strict, help: "With --baseline: improvements beyond tolerance fail too (so the baseline gets refreshed)."),
+        .value(
+            "junit", \.junit, valueName: "FILE",
+            help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
+        .value(
+            "markdown", \.markdown, valueName: "FILE",
+            help:
+                "Write a pull-request comment in Markdown: the verdict, the top changes and the trips on one screen, the rest folded."
+        ),
+        .value(
+            "html", \.html, valueName: "FILE",
+            help: "Write a self-contained HTML report: the parts of the table output, and each trip's picture (as replay --svg)."),
     ]
 }
 

@@ -62,7 +62,9 @@ enum BatchLine {
     }
 
     /// The line of a replayed trip; `result` and `resultB` give the whole replays.
-    static func json(index: Int, batch: BatchLineHeader, trip: BatchTrip, report r: TripReport, result: ReplayResult, resultB: ReplayResult?)
+    static func json(
+        index: Int, batch: BatchLineHeader, trip: BatchTrip, report r: TripReport, result: ReplayResult, resultB: ReplayResult?
+    )
         -> JSONValue
     {
         var members = head(index: index, batch: batch, trip: trip, status: "replayed")
@@ -79,7 +81,10 @@ enum BatchLine {
                         ])
                     })
             ),
-            ("worstView", .object([("displayErrorP95", json(r.worstView.displayErrorP95)), ("stalenessP95", json(r.worstView.stalenessP95))])),
+            (
+                "worstView",
+                .object([("displayErrorP95", json(r.worstView.displayErrorP95)), ("stalenessP95", json(r.worstView.stalenessP95))])
+            ),
             ("inferred", .array(r.inferred.map { .string($0) })),
         ]
         if let m = r.maxima { report.append(("maxima", json(m))) }
@@ -202,7 +207,9 @@ private struct JSONLineReader: JSONFieldReading {
                 r.maximaB = try maxima(c["maxima"], "compare.maxima")
             }
             guard (r.metricsB != nil) == (batch.policyB != nil) else {
-                throw fail(root, "compare", batch.policyB == nil ? "present, but the batch compared no policy" : "missing: the batch compared a policy")
+                throw fail(
+                    root, "compare",
+                    batch.policyB == nil ? "present, but the batch compared no policy" : "missing: the batch compared a policy")
             }
             return BatchLine.Parsed(index: index, batch: batch, run: TripRun(trip: trip, outcome: .success(r)))
         default:
@@ -228,7 +235,8 @@ private struct JSONLineReader: JSONFieldReading {
     }
 
     func report(_ v: JSONValue?, metrics: TripMetrics) throws(JSONFileError) -> TripReport {
-        let o = try object(v, "report", allowed: ["fixes", "seconds", "category", "phones", "perPhone", "worstView", "inferred", "maxima", "svg"])
+        let o = try object(
+            v, "report", allowed: ["fixes", "seconds", "category", "phones", "perPhone", "worstView", "inferred", "maxima", "svg"])
         var phones: [TripPhone] = []
         for (i, p) in try array(o["perPhone"], "report.perPhone").enumerated() {
             let q = "report.perPhone[\(i)]"
@@ -236,13 +244,15 @@ private struct JSONLineReader: JSONFieldReading {
             phones.append(
                 TripPhone(
                     role: try role(p["role"], "\(q).role"), sent: try int(p["sent"], "\(q).sent", limit: 1e15),
-                    joules: try nonNegative(p["joules"], "\(q).joules"), milliampHours: try nonNegative(p["milliampHours"], "\(q).milliampHours")))
+                    joules: try nonNegative(p["joules"], "\(q).joules"),
+                    milliampHours: try nonNegative(p["milliampHours"], "\(q).milliampHours")))
         }
         let w = try object(o["worstView"], "report.worstView", allowed: ["displayErrorP95", "stalenessP95"])
         var inferred: [String] = []
         for (i, x) in try array(o["inferred"], "report.inferred").enumerated() { inferred.append(try string(x, "report.inferred[\(i)]")) }
         return TripReport(
-            metrics: metrics, fixes: try int(o["fixes"], "report.fixes", limit: 1e15), seconds: try nonNegative(o["seconds"], "report.seconds"),
+            metrics: metrics, fixes: try int(o["fixes"], "report.fixes", limit: 1e15),
+            seconds: try nonNegative(o["seconds"], "report.seconds"),
             category: try string(o["category"], "report.category"), phones: try int(o["phones"], "report.phones"), perPhone: phones,
             worstView: WorstView(
                 displayErrorP95: try figure(w["displayErrorP95"], "report.worstView.displayErrorP95"),
@@ -263,7 +273,8 @@ private struct JSONLineReader: JSONFieldReading {
         let o = try object(v, path, allowed: ["value", "state", "sender"])
         let key = try string(o["state"], "\(path).state")
         guard let state = FulfilmentState(parsing: key) else { throw fail(o["state"], "\(path).state", "unknown state \"\(shown(key))\"") }
-        return WorstViewFigure(value: try nonNegative(o["value"], "\(path).value"), state: state, sender: try role(o["sender"], "\(path).sender"))
+        return WorstViewFigure(
+            value: try nonNegative(o["value"], "\(path).value"), state: state, sender: try role(o["sender"], "\(path).sender"))
     }
 
     func maxima(_ v: JSONValue?, _ path: String) throws(JSONFileError) -> ViewMaxima {

@@ -279,7 +279,8 @@ struct BatchReport {
             StateFigure(label: "updates forwarded", decimals: 0, value: { r, _ in r.value(.forwarded) }, metric: .forwarded),
             StateFigure(
                 label: "display error p95, m (pooled)", decimals: 1, value: { r, _ in r.value(.displayErrorP95) }, metric: .displayErrorP95),
-            StateFigure(label: "display error p95, m (largest trip)", decimals: 1, value: { r, _ in r.p95Max[.displayErrorP95] }, metric: nil),
+            StateFigure(
+                label: "display error p95, m (largest trip)", decimals: 1, value: { r, _ in r.p95Max[.displayErrorP95] }, metric: nil),
             StateFigure(label: "staleness p95, s (pooled)", decimals: 1, value: { r, _ in r.value(.stalenessP95) }, metric: .stalenessP95),
             StateFigure(label: "staleness p95, s (largest trip)", decimals: 1, value: { r, _ in r.p95Max[.stalenessP95] }, metric: nil),
             StateFigure(label: "display error max, m (worst sample)", decimals: 1, value: { $1.displayErrorMax[key($0)] }, metric: nil),

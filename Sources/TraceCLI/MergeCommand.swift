@@ -129,10 +129,12 @@ enum MergeCommand {
             if let seen = hashes[line.index] {
                 let before = runs[line.index]?.trip.id ?? ""
                 guard before == id else {
-                    throw .data("\(place): index \(line.index) is trip \(id) here and trip \(before) in an earlier line: shards of different runs?")
+                    throw .data(
+                        "\(place): index \(line.index) is trip \(id) here and trip \(before) in an earlier line: shards of different runs?")
                 }
                 guard seen == hash else {
-                    throw .data("\(place): trip \(id) (index \(line.index)) is in the shards twice with different lines: shards of different runs?")
+                    throw .data(
+                        "\(place): trip \(id) (index \(line.index)) is in the shards twice with different lines: shards of different runs?")
                 }
                 return  // the same line again: a retried task
             }

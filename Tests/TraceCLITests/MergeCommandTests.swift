@@ -48,7 +48,10 @@ struct MergeCommandTests {
             let files = try Self.shards(dir, count, ["Traces/"])
             let merge = try Run(["merge"] + files + ["--write-baseline", "\(dir)/b.json"] + Self.reports(dir, "b"))
             try Self.expectSame(
-                batch, merge, dir, files: [("a.json", "b.json"), ("a.xml", "b.xml"), ("a.md", "b.md"), ("a.html", "b.html")].map { ("\(dir)/\($0)", "\(dir)/\($1)") })
+                batch, merge, dir,
+                files: [("a.json", "b.json"), ("a.xml", "b.xml"), ("a.md", "b.md"), ("a.html", "b.html")].map {
+                    ("\(dir)/\($0)", "\(dir)/\($1)")
+                })
             #expect(merge.stdout.contains("Batch: 12 trips from Traces/"))
             // The bundled baseline is what the merge writes: the committed one, refreshed by `make baseline`.
             #expect(try Self.read("\(dir)/b.json") == Self.read(packageRoot.appendingPathComponent("Traces/baseline.json").path))
@@ -67,7 +70,8 @@ struct MergeCommandTests {
             let files = try Self.shards(dir, count, args)
             let merge = try Run(["merge"] + files + ["--baseline", "Traces/baseline.json"] + Self.reports(dir, "b"))
             try Self.expectSame(
-                batch, merge, dir, files: [("a.xml", "b.xml"), ("a.md", "b.md"), ("a.html", "b.html")].map { ("\(dir)/\($0)", "\(dir)/\($1)") })
+                batch, merge, dir,
+                files: [("a.xml", "b.xml"), ("a.md", "b.md"), ("a.html", "b.html")].map { ("\(dir)/\($0)", "\(dir)/\($1)") })
             // The same tolerances: a flag that lets every regression pass changes both alike.
             let loose = ["--tolerance", "sent=10,1000", "--tolerance", "delivered=10,1000", "--tolerance", "forwarded=10,1000"]
             let b2 = try Run(["batch"] + args + ["--baseline", "Traces/baseline.json"] + loose)
