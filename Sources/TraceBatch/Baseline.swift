@@ -52,31 +52,71 @@ public struct BaselineHeader: Hashable, Sendable {
     }
 }
 
+extension BaselineHeader {
+    /// Its members in a baseline or a shard line: `tracekitVersion`, `energyModel` (`name`,
+    /// `version`, `label`, `receiverRadio`), `policy` (`name`, `fileVersion`), `view`.
+    public var jsonMembers: [(String, JSONValue)] {
+        [
+            ("tracekitVersion", .string(tracekitVersion)),
+            (
+                "energyModel",
+                .object([
+                    ("name", .string(energyModelName)), ("version", .number(Double(energyModelVersion))),
+                    ("label", .string(energyLabel)), ("receiverRadio", .bool(receiverRadio)),
+                ])
+            ),
+            ("policy", .object([("name", .string(policyName)), ("fileVersion", .number(Double(policyFileVersion)))])),
+            ("view", .string(view)),
+        ]
+    }
+
+    /// Reads ``jsonMembers`` from object `root` (at `path`; a missing `view` is ``idealView``).
+    public init(members root: JSONValue, _ path: String, reader: some JSONFieldReading) throws(JSONFileError) {
+        let p = path.isEmpty ? "" : path + "."
+        let energy = try reader.object(root["energyModel"], p + "energyModel", allowed: ["name", "version", "label", "receiverRadio"])
+        let policy = try reader.object(root["policy"], p + "policy", allowed: ["name", "fileVersion"])
+        self.init(
+            tracekitVersion: try reader.string(root["tracekitVersion"], p + "tracekitVersion"),
+            energyModelName: try reader.string(energy["name"], p + "energyModel.name"),
+            energyModelVersion: try reader.int(energy["version"], p + "energyModel.version"),
+            energyLabel: try reader.string(energy["label"], p + "energyModel.label"),
+            receiverRadio: try reader.bool(energy["receiverRadio"], p + "energyModel.receiverRadio"),
+            policyName: try reader.string(policy["name"], p + "policy.name"),
+            policyFileVersion: try reader.int(policy["fileVersion"], p + "policy.fileVersion"),
+            view: try root["view"].map { (v) throws(JSONFileError) in try reader.string(v, p + "view") } ?? BaselineHeader.idealView)
+    }
+}
+
 /// A baseline: the gate's figures per trip, state and role, with what they were measured with and
-/// the tolerances to compare them by. JSON schema `tracekit-baseline/2` (README, "Batch and the CI
-/// gate"); deterministic: the same batch writes the same bytes.
+/// the tolerances to compare them by, and the view samples of all its trips pooled per state and
+/// role (for the corpus's p95s before). JSON schema `tracekit-baseline/3` (README, "Batch and the
+/// CI gate"); deterministic: the same batch writes the same bytes.
 public struct Baseline: Hashable, Sendable {
-    public static let schema = "tracekit-baseline/2"
+    public static let schema = "tracekit-baseline/3"
 
     public var header: BaselineHeader
     public var tolerances: Tolerances
     /// By trip name, in the batch's order.
     public var trips: [(id: String, metrics: TripMetrics)]
+    /// The view samples of every trip, pooled per state and role (`corpus` in the file).
+    public var views: PooledViews
 
-    public init(header: BaselineHeader, tolerances: Tolerances, trips: [(id: String, metrics: TripMetrics)]) {
+    public init(header: BaselineHeader, tolerances: Tolerances, trips: [(id: String, metrics: TripMetrics)], views: PooledViews) {
         self.header = header
         self.tolerances = tolerances
         self.trips = trips
+        self.views = views
     }
 
     public static func == (a: Baseline, b: Baseline) -> Bool {
-        a.header == b.header && a.tolerances == b.tolerances && a.trips.count == b.trips.count
+        a.header == b.header && a.tolerances == b.tolerances && a.views == b.views && a.trips.count == b.trips.count
             && zip(a.trips, b.trips).allSatisfy { $0.id == $1.id && $0.metrics == $1.metrics }
     }
 
     public func hash(into h: inout Hasher) {
         h.combine(header)
         h.combine(tolerances)
+        h.combine(views)
         for t in trips {
             h.combine(t.id)
             h.combine(t.metrics)
@@ -87,38 +127,21 @@ public struct Baseline: Hashable, Sendable {
     public func metrics(of id: String) -> TripMetrics? { trips.first { $0.id == id }?.metrics }
 
     public var json: JSONValue {
-        .object([
-            ("schema", .string(Baseline.schema)),
-            ("tracekitVersion", .string(header.tracekitVersion)),
-            (
-                "energyModel",
-                .object([
-                    ("name", .string(header.energyModelName)), ("version", .number(Double(header.energyModelVersion))),
-                    ("label", .string(header.energyLabel)), ("receiverRadio", .bool(header.receiverRadio)),
-                ])
-            ),
-            ("policy", .object([("name", .string(header.policyName)), ("fileVersion", .number(Double(header.policyFileVersion)))])),
-            ("view", .string(header.view)),
-            ("tolerances", tolerances.json),
-            (
-                "trips",
-                .array(
-                    trips.map { t in
-                        .object([
-                            ("trip", .string(t.id)),
-                            (
-                                "rows",
-                                .array(
-                                    t.metrics.rows.map { r in
-                                        .object(
-                                            [("state", .string(r.state.key)), ("role", .string(r.role.key))]
-                                                + GateMetric.allCases.map { m in (m.rawValue, r.values[m].map { .number($0) } ?? .null) })
-                                    })
-                            ),
-                        ])
-                    })
-            ),
-        ])
+        .object(
+            [("schema", .string(Baseline.schema))] + header.jsonMembers + [
+                ("tolerances", tolerances.json),
+                (
+                    "trips",
+                    .array(
+                        trips.map { t in
+                            .object([
+                                ("trip", .string(t.id)),
+                                ("rows", t.metrics.json),
+                            ])
+                        })
+                ),
+                ("corpus", views.json),
+            ])
     }
 
     /// Reads a baseline file's bytes; `file` names it in errors.
@@ -139,35 +162,6 @@ public struct Baseline: Hashable, Sendable {
 private struct BaselineReader: JSONFieldReading {
     let file: String
 
-    func object(_ v: JSONValue?, _ path: String, allowed: [String]) throws(GateFileError) -> JSONValue {
-        guard let v else { throw fail(nil, path, "missing") }
-        guard case .object(let m) = v.kind else { throw fail(v, path, "expected an object, found \(v.typeName)") }
-        for (key, value) in m where !allowed.contains(key) {
-            throw fail(value, path.isEmpty ? key : "\(path).\(key)", "unknown member; expected one of \(allowed.joined(separator: ", "))")
-        }
-        return v
-    }
-
-    func string(_ v: JSONValue?, _ path: String) throws(GateFileError) -> String {
-        guard let v else { throw fail(nil, path, "missing") }
-        guard case .string(let s) = v.kind else { throw fail(v, path, "expected a string, found \(v.typeName)") }
-        return s
-    }
-
-    func int(_ v: JSONValue?, _ path: String) throws(GateFileError) -> Int {
-        guard let v else { throw fail(nil, path, "missing") }
-        guard case .number(let x) = v.kind, x == x.rounded(), abs(x) < 1e9 else {
-            throw fail(v, path, "expected a whole number, found \(v.typeName)")
-        }
-        return Int(x)
-    }
-
-    func bool(_ v: JSONValue?, _ path: String) throws(GateFileError) -> Bool {
-        guard let v else { throw fail(nil, path, "missing") }
-        guard case .bool(let b) = v.kind else { throw fail(v, path, "expected true or false, found \(v.typeName)") }
-        return b
-    }
-
     func baseline(_ root: JSONValue) throws(GateFileError) -> Baseline {
         guard case .object = root.kind else {
             throw fail(root, "", "not a baseline: expected an object with \"schema\": \"\(Baseline.schema)\"")
@@ -177,6 +171,12 @@ private struct BaselineReader: JSONFieldReading {
         }
         let name = try string(schema, "schema")
         guard name == Baseline.schema else {
+            if name == "tracekit-baseline/2" {
+                throw fail(
+                    schema, "schema",
+                    "baseline schema \"\(name)\" has no pooled view samples; this TraceKit (\"\(Baseline.schema)\") takes the corpus's display error and staleness p95 over every sample of the trips, not as the trips' mean: \(GateComparison.refreshAdvice)"
+                )
+            }
             if name == "tracekit-baseline/1" {
                 throw fail(
                     schema, "schema",
@@ -188,18 +188,8 @@ private struct BaselineReader: JSONFieldReading {
                 "unsupported baseline schema \"\(name)\"; this TraceKit reads \"\(Baseline.schema)\": \(GateComparison.refreshAdvice)"
             )
         }
-        _ = try object(root, "", allowed: ["schema", "tracekitVersion", "energyModel", "policy", "view", "tolerances", "trips"])
-        let energy = try object(root["energyModel"], "energyModel", allowed: ["name", "version", "label", "receiverRadio"])
-        let policy = try object(root["policy"], "policy", allowed: ["name", "fileVersion"])
-        let header = BaselineHeader(
-            tracekitVersion: try string(root["tracekitVersion"], "tracekitVersion"),
-            energyModelName: try string(energy["name"], "energyModel.name"),
-            energyModelVersion: try int(energy["version"], "energyModel.version"),
-            energyLabel: try string(energy["label"], "energyModel.label"),
-            receiverRadio: try bool(energy["receiverRadio"], "energyModel.receiverRadio"),
-            policyName: try string(policy["name"], "policy.name"),
-            policyFileVersion: try int(policy["fileVersion"], "policy.fileVersion"),
-            view: try root["view"].map { (v) throws(GateFileError) in try string(v, "view") } ?? BaselineHeader.idealView)
+        _ = try object(root, "", allowed: ["schema", "tracekitVersion", "energyModel", "policy", "view", "tolerances", "trips", "corpus"])
+        let header = try BaselineHeader(members: root, "", reader: self)
         var tolerances = Tolerances.defaults
         if let t = root["tolerances"] { tolerances = try tolerances.overriding(with: t, file: file, path: "tolerances") }
         guard let tripsValue = root["trips"] else { throw fail(root, "trips", "missing") }
@@ -213,38 +203,9 @@ private struct BaselineReader: JSONFieldReading {
             _ = try object(item, p, allowed: ["trip", "rows"])
             let id = try string(item["trip"], "\(p).trip")
             guard seen.insert(id).inserted else { throw fail(item["trip"], "\(p).trip", "trip \"\(id)\" is listed twice") }
-            guard let rowsValue = item["rows"] else { throw fail(item, "\(p).rows", "missing") }
-            guard case .array(let rowItems) = rowsValue.kind else {
-                throw fail(rowsValue, "\(p).rows", "expected an array, found \(rowsValue.typeName)")
-            }
-            var rows: [GateRow] = []
-            for (j, r) in rowItems.enumerated() {
-                let q = "\(p).rows[\(j)]"
-                _ = try object(r, q, allowed: ["state", "role"] + GateMetric.allCases.map(\.rawValue))
-                let stateKey = try string(r["state"], "\(q).state")
-                guard let state = FulfilmentStateKey(key: stateKey) else {
-                    throw fail(
-                        r["state"], "\(q).state",
-                        "unknown state \"\(stateKey)\"; expected one of \(FulfilmentState.allCases.map(\.key).joined(separator: ", ")), total"
-                    )
-                }
-                let roleKey = try string(r["role"], "\(q).role")
-                guard let role = Role(parsing: roleKey) else {
-                    throw fail(r["role"], "\(q).role", "unknown role \"\(roleKey)\"; expected helper, hirer, delegate")
-                }
-                var values: [GateMetric: Double] = [:]
-                for m in GateMetric.allCases {
-                    guard let v = r[m.rawValue] else { throw fail(r, "\(q).\(m.rawValue)", "missing (null when the figure has no value)") }
-                    switch v.kind {
-                    case .null: break
-                    case .number(let x) where x >= 0: values[m] = x
-                    default: throw fail(v, "\(q).\(m.rawValue)", "expected a number ≥ 0 or null, found \(v.typeName)")
-                    }
-                }
-                rows.append(GateRow(state: state, role: role, values: values))
-            }
-            trips.append((id, TripMetrics(rows: rows)))
+            trips.append((id, try TripMetrics(json: item["rows"], "\(p).rows", reader: self)))
         }
-        return Baseline(header: header, tolerances: tolerances, trips: trips)
+        return Baseline(
+            header: header, tolerances: tolerances, trips: trips, views: try PooledViews(json: root["corpus"], "corpus", reader: self))
     }
 }

@@ -2,9 +2,11 @@ public import TraceDomain
 import TraceSharing
 
 /// Figures summed over a corpus, per state and role (and over the trips, `total`), for one
-/// policy: how many trips had the row, the sums of the counts and of the energy, and the mean and
-/// largest of the trips' p95s (a p95 of p95s would mean nothing; the trips' samples are not kept).
-/// Streaming: memory does not grow with the number of trips.
+/// policy: how many trips had the row, the sums of the counts and of the energy, the largest of
+/// the trips' p95s, and the p95 of the pooled samples (``views``, fed by ``pool(_:)``): the
+/// corpus's display error and staleness p95 are those of every sample of its trips, not a mean
+/// of the trips' p95s. Streaming: memory does not grow with the number of trips (a few rows and
+/// their histograms).
 public struct CorpusAggregate: Hashable, Sendable {
     /// One (state, role) of the corpus.
     public struct Row: Hashable, Sendable {
@@ -14,40 +16,36 @@ public struct CorpusAggregate: Hashable, Sendable {
         public var trips = 0
         /// Sums over the trips: delivered, sent, forwarded and the energy metrics.
         public var sums: [GateMetric: Double] = [:]
-        /// Over trips with a value: how many, the sum (for the mean) and the largest, of each p95.
-        public var p95Count: [GateMetric: Int] = [:]
-        public var p95Sum: [GateMetric: Double] = [:]
+        /// The largest of the trips' values of each p95.
         public var p95Max: [GateMetric: Double] = [:]
+        /// The samples of every trip pooled (``CorpusAggregate/pool(_:)``); nil when none were.
+        public var views: PooledViews.Cell?
 
-        /// The sum of a count or energy metric; the mean of the trips' values of a p95.
+        /// The sum of a count or energy metric; the p95 of the pooled samples for a p95.
         public func value(_ m: GateMetric) -> Double? {
             switch m {
-            case .displayErrorP95, .stalenessP95:
-                guard let n = p95Count[m], n > 0 else { return nil }
-                return p95Sum[m]! / Double(n)
-            case .delivered, .sent, .forwarded, .energyTotal, .energyLocation, .energyFixes, .energyRadio:
-                return sums[m] ?? 0
+            case .displayErrorP95: views?.displayError.quantile(0.95)
+            case .stalenessP95: views?.staleness.quantile(0.95)
+            case .delivered, .sent, .forwarded, .energyTotal, .energyLocation, .energyFixes, .energyRadio: sums[m] ?? 0
             }
         }
     }
 
     /// Trips added.
     public private(set) var trips = 0
+    /// The view samples pooled over the trips.
+    public private(set) var views = PooledViews()
     /// In order: by role (helper, hirer, delegate), by state, total last.
     public var rows: [Row] {
-        storage.values.sorted { a, b in a.role != b.role ? order(a.role) < order(b.role) : a.state < b.state }
+        storage.keys.sorted().map { row($0.state, $0.role)! }
     }
 
-    private var storage: [Key: Row] = [:]
-
-    private struct Key: Hashable, Sendable {
-        var state: FulfilmentStateKey
-        var role: Role
-    }
+    private var storage: [PooledViews.Key: Row] = [:]
 
     public init() {}
 
-    private func order(_ r: Role) -> Int {
+    /// Helper, hirer, delegate.
+    static func order(_ r: Role) -> Int {
         switch r {
         case .helper: 0
         case .hirer: 1
@@ -55,19 +53,17 @@ public struct CorpusAggregate: Hashable, Sendable {
         }
     }
 
-    /// Adds one trip's figures.
+    /// Adds one trip's figures (in the trips' order: the energy sums are floating point).
     public mutating func add(_ t: TripMetrics) {
         trips += 1
         for r in t.rows {
-            let key = Key(state: r.state, role: r.role)
+            let key = PooledViews.Key(state: r.state, role: r.role)
             var row = storage[key] ?? Row(state: r.state, role: r.role)
             row.trips += 1
             for m in GateMetric.allCases {
                 guard let v = r.values[m] else { continue }
                 switch m {
                 case .displayErrorP95, .stalenessP95:
-                    row.p95Count[m, default: 0] += 1
-                    row.p95Sum[m, default: 0] += v
                     row.p95Max[m] = max(row.p95Max[m] ?? v, v)
                 case .delivered, .sent, .forwarded, .energyTotal, .energyLocation, .energyFixes, .energyRadio:
                     row.sums[m, default: 0] += v
@@ -77,6 +73,14 @@ public struct CorpusAggregate: Hashable, Sendable {
         }
     }
 
+    /// Pools one trip's (or many trips') view samples, in any order.
+    public mutating func pool(_ v: PooledViews) { views.merge(v) }
+
     /// The row of `role` in `state`.
-    public func row(_ state: FulfilmentStateKey, _ role: Role) -> Row? { storage[Key(state: state, role: role)] }
+    public func row(_ state: FulfilmentStateKey, _ role: Role) -> Row? {
+        let key = PooledViews.Key(state: state, role: role)
+        guard var r = storage[key] else { return nil }
+        r.views = views.cells[key]
+        return r
+    }
 }

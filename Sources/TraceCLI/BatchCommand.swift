@@ -26,14 +26,8 @@ enum BatchCommand {
         var inputs = ReplayInputs()
         var split = SplitOptions()
         var jsonl = false
-        var writeBaseline: OutputFile?
-        var baseline: String?
-        var tolerances: [ToleranceOverride] = []
-        var toleranceFile: String?
-        var strict = false
-        var junit: OutputFile?
-        var markdown: OutputFile?
-        var html: OutputFile?
+        /// The baseline, the gate and the report files (shared with `merge`).
+        var gate = GateOptions()
         /// The inputs: folders, manifests, sidecars or traces.
         var arguments: [String] = []
     }
@@ -102,40 +96,16 @@ enum BatchCommand {
                 .flag(
                     "jsonl", \.jsonl,
                     help:
-                        "Write one JSON object per trip (schema tracekit-batch-trip/1) to standard output as each finishes, instead of the report."
-                ),
-                .value(
-                    "write-baseline", \.writeBaseline, valueName: "FILE",
-                    help: "Write the baseline of this run (schema tracekit-baseline/2), atomically."),
-                .value(
-                    "baseline", \.baseline, valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
-                .list(
-                    "tolerance", \.tolerances, valueName: "METRIC=REL,ABS",
-                    help:
-                        "Override a metric's tolerance, e.g. sent=10%,5 (REL a fraction or a percentage, ABS in the metric's unit; either may be empty). Metrics: \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))."
-                ),
-                .value("tolerance-file", \.toleranceFile, valueName: "FILE", help: "A tolerance file (schema tracekit-tolerances/1)."),
-                .flag(
-                    "strict", \.strict, help: "With --baseline: improvements beyond tolerance fail too (so the baseline gets refreshed)."),
-                .value(
-                    "junit", \.junit, valueName: "FILE",
-                    help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
-                .value(
-                    "markdown", \.markdown, valueName: "FILE",
-                    help:
-                        "Write a pull-request comment in Markdown: the verdict, the top changes and the trips on one screen, the rest folded."
-                ),
-                .value(
-                    "html", \.html, valueName: "FILE",
-                    help: "Write a self-contained HTML report: the parts of the table output, and each trip's picture (as replay --svg)."),
-            ],
+                        "Write one JSON object per trip (schema tracekit-batch-trip/2: everything 'tracekit merge' needs; with --html also the trip's picture) to standard output as each finishes, instead of the report."
+                )
+            ] + GateOptions.options.map { $0.on(\.gate) } + [],
         examples: [
             "tracekit batch Traces/ --baseline Traces/baseline.json",
             "tracekit batch Traces/ --write-baseline Traces/baseline.json",
             "tracekit batch corpus/ --policy quiet.json --baseline baseline.json --junit junit.xml --markdown summary.md --html report.html",
             "tracekit batch corpus/ --compare quiet.json",
             "find corpus -name '*.scenario.json' | tracekit batch - --jsonl --jobs 4",
-            "tracekit batch manifest.txt --shard 3/16 --jsonl",
+            "tracekit batch manifest.txt --shard 3/16 --jsonl > shard-3.jsonl   # then: tracekit merge shard-*.jsonl",
         ])
 
     static func run(_ o: Options, _ output: Output) throws(CLIError) {
@@ -144,29 +114,19 @@ enum BatchCommand {
         let policyB = try o.compare.map { (p) throws(CLIError) in try PolicyCommands.load(p) }
         let jobs = o.jobs?.value ?? BatchRunner.activeProcessors
         let shard = o.shard
-        let baselinePath = o.writeBaseline?.path
-        let outputs = (junit: o.junit?.path, markdown: o.markdown?.path, html: o.html?.path)
-        if baselinePath != nil && o.baseline != nil {
+        let baselinePath = o.gate.writeBaseline?.path
+        let outputs = o.gate.outputs
+        if baselinePath != nil && o.gate.baseline != nil {
             throw .usage("give either --baseline (compare) or --write-baseline (record), not both")
         }
-        if o.strict && o.baseline == nil { throw .usage("'--strict' needs --baseline") }
+        if o.gate.strict && o.gate.baseline == nil { throw .usage("'--strict' needs --baseline") }
 
         // The baseline and the tolerances, before any time is spent replaying.
-        var tolerances = Tolerances.defaults
-        var baseline: Baseline?
-        if let path = o.baseline {
-            let b = try parse(path) { (bytes) throws(GateFileError) in try Baseline(fileBytes: bytes, file: path) }
-            if let reason = GateComparison.refusal(b.header, current: BaselineHeader(options)) {
-                throw .data(namingTheFlag("\(path): \(reason)"))
-            }
-            baseline = b
-            tolerances = b.tolerances
+        let gate = try GateSetup(o.gate)
+        if let b = gate.baseline, let path = gate.path, let reason = GateComparison.refusal(b.header, current: BaselineHeader(options)) {
+            throw .data(namingTheFlag("\(path): \(reason)"))
         }
-        if let path = o.toleranceFile {
-            let base = tolerances
-            tolerances = try parse(path) { (bytes) throws(GateFileError) in try base.overriding(fileBytes: bytes, file: path) }
-        }
-        for change in o.tolerances { tolerances = tolerances.overriding(change) }
+        let baseline = gate.baseline
 
         var trips: [BatchTrip]
         do {
@@ -180,6 +140,9 @@ enum BatchCommand {
         if o.split.split { trips = trips.flatMap { $0.split(rules: o.split.rules, options: options) } }
         // Indices in the whole batch's order (a shard keeps them, so its lines name them).
         var indices = Array(trips.indices)
+        let batch = BatchLineHeader(
+            inputs: o.arguments, trips: trips.count, jobs: jobs, header: BaselineHeader(options), policyB: policyB?.name,
+            joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour)
         if let shard {
             trips = shard.select(trips)
             indices = shard.select(indices)
@@ -187,10 +150,12 @@ enum BatchCommand {
 
         options.recordTrack = outputs.html != nil
         let jsonl = o.jsonl
-        let work = TripWork(trips: trips, indices: indices, options: options, policyB: policyB, jsonl: jsonl)
+        let work = TripWork(trips: trips, indices: indices, options: options, policyB: policyB, jsonl: jsonl ? batch : nil)
         var runs = [TripRun?](repeating: nil, count: trips.count)
         var progress = Progress(total: trips.count)
         var failed = 0
+        var pools = BatchReport.Pools()
+        let inBaseline = Set(baseline?.trips.map(\.id) ?? [])
         BatchRunner(jobs: jobs).run(count: trips.count, work: work.run) { i, run in
             if let line = run.jsonLine {
                 output.write(line + "\n")
@@ -200,38 +165,78 @@ enum BatchCommand {
             progress.step(failed: failed)
             var kept = run
             kept.jsonLine = nil
-            runs[i] = kept
+            runs[i] = pools.take(kept, inBaseline: inBaseline.contains(run.trip.id))
         }
         progress.finish()
 
         var report = BatchReport(
             inputs: o.arguments, header: BaselineHeader(options), policyB: policyB?.name, jobs: jobs,
-            shard: shard, trips: runs.map { $0! }, strict: o.strict,
+            shard: shard, trips: runs.map { $0! }, strict: o.gate.strict,
             joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour)
-        if let baseline, let path = o.baseline {
+        report.pools = pools
+        try conclude(
+            &report, gate: gate, sharded: shard != nil, writeBaseline: baselinePath, outputs: outputs, table: !jsonl, output: output)
+    }
+
+    /// The baseline and the tolerances of a gate: the baseline's, then the tolerance file's, then
+    /// the flags'.
+    struct GateSetup {
+        var baseline: Baseline?
+        var path: String?
+        var tolerances = Tolerances.defaults
+
+        /// Reads them (66 when a file cannot be read, 65 when it is bad).
+        init(_ o: GateOptions) throws(CLIError) {
+            if let path = o.baseline {
+                let b = try parse(path) { (bytes) throws(GateFileError) in try Baseline(fileBytes: bytes, file: path) }
+                baseline = b
+                self.path = path
+                tolerances = b.tolerances
+            }
+            if let file = o.toleranceFile {
+                let base = tolerances
+                tolerances = try parse(file) { (bytes) throws(GateFileError) in try base.overriding(fileBytes: bytes, file: file) }
+            }
+            for change in o.tolerances { tolerances = tolerances.overriding(change) }
+        }
+    }
+
+    /// What `batch` and `merge` do once every trip's outcome is in `report`: gate it against the
+    /// baseline (every trip attempted; `sharded`: baseline trips not attempted are not missing),
+    /// write the baseline and the reports (atomically), print the table (or, without `table`, the
+    /// gate's lines on standard error), and fail with the verdict when the batch fails.
+    static func conclude(
+        _ report: inout BatchReport, gate: GateSetup, sharded: Bool, writeBaseline: String?,
+        outputs: (junit: String?, markdown: String?, html: String?), table: Bool, output: Output
+    ) throws(CLIError) {
+        if let baseline = gate.baseline, let path = gate.path {
+            if let reason = GateComparison.refusal(baseline.header, current: report.header) {
+                throw .data(namingTheFlag("\(path): \(reason)"))
+            }
             do {
                 report.gate = try GateComparison(
-                    baseline: baseline, file: path, current: report.header, tolerances: tolerances,
-                    attempted: trips.map(\.id), results: report.replayedMetrics, sharded: shard != nil)
+                    baseline: baseline, file: path, current: report.header, tolerances: gate.tolerances,
+                    attempted: report.trips.map(\.trip.id), results: report.replayedMetrics, sharded: sharded)
             } catch {
                 throw .data(error.description)
             }
             report.baselinePath = path
             report.baseline = baseline
         }
-        if let baselinePath {
+        if let writeBaseline {
             let b = Baseline(
-                header: report.header, tolerances: tolerances, trips: report.replayed.map { (id: $0.trip.id, metrics: $0.report.metrics) })
-            try writeAtomically(baselinePath, JSONWriter.string(b.json) + "\n")
+                header: report.header, tolerances: gate.tolerances,
+                trips: report.replayed.map { (id: $0.trip.id, metrics: $0.report.metrics) }, views: report.pools.a)
+            try writeAtomically(writeBaseline, JSONWriter.string(b.json) + "\n")
         }
         if let path = outputs.junit { try writeAtomically(path, report.junit) }
         if let path = outputs.markdown { try writeAtomically(path, report.markdown) }
         if let path = outputs.html { try writeAtomically(path, report.html) }
 
-        if jsonl {
-            for line in report.gateLines { printToStandardError("tracekit: \(line)") }
-        } else {
+        if table {
             output.write(report.table)
+        } else {
+            for line in report.gateLines { printToStandardError("tracekit: \(line)") }
         }
         if let verdict = report.failureSummary { throw CLIError(code: .regression, message: verdict) }
     }
@@ -259,13 +264,15 @@ enum BatchCommand {
         var indices: [Int]
         var options: ReplayOptions
         var policyB: SharingPolicy?
-        var jsonl: Bool
+        /// With `--jsonl`: the batch each line names.
+        var jsonl: BatchLineHeader?
 
         func run(_ i: Int) -> TripRun {
             let trip = trips[i], index = indices[i]
             do throws(BatchTripError) {
                 let r = try trip.replay(options: options)
                 var report = TripReport(r)
+                report.views = PooledViews(r)
                 if options.recordTrack { report.svg = ReplaySVG.render(r, policy: options.policy) }
                 var resultB: ReplayResult?
                 if let policyB {
@@ -274,16 +281,17 @@ enum BatchCommand {
                     o.recordTrack = false
                     let b = try trip.replay(options: o)
                     report.metricsB = TripMetrics(b)
+                    report.viewsB = PooledViews(b)
                     report.maxima = ViewMaxima(r)
                     report.maximaB = ViewMaxima(b)
                     resultB = b
                 }
-                let line =
-                    jsonl
-                    ? JSONWriter.compact(BatchReport.jsonLine(index: index, trip: trip, result: r, report: report, resultB: resultB)) : nil
+                let line = jsonl.map {
+                    JSONWriter.compact(BatchLine.json(index: index, batch: $0, trip: trip, report: report, result: r, resultB: resultB))
+                }
                 return TripRun(trip: trip, outcome: .success(report), jsonLine: line)
             } catch {
-                let line = jsonl ? JSONWriter.compact(BatchReport.jsonLine(index: index, trip: trip, error: error)) : nil
+                let line = jsonl.map { JSONWriter.compact(BatchLine.json(index: index, batch: $0, trip: trip, error: error)) }
                 return TripRun(trip: trip, outcome: .failure(error), jsonLine: line)
             }
         }
@@ -312,6 +320,48 @@ enum BatchCommand {
             _ = "\r\u{1B}[K".withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
         }
     }
+}
+
+/// The options of `batch` and `merge` that gate, record and report a batch's results.
+struct GateOptions: OptionGroup {
+    var writeBaseline: OutputFile?
+    var baseline: String?
+    var tolerances: [ToleranceOverride] = []
+    var toleranceFile: String?
+    var strict = false
+    var junit: OutputFile?
+    var markdown: OutputFile?
+    var html: OutputFile?
+
+    /// The report files to write.
+    var outputs: (junit: String?, markdown: String?, html: String?) { (junit?.path, markdown?.path, html?.path) }
+
+    static let options: [Option<GateOptions>] = [
+        .value(
+            "write-baseline", \.writeBaseline, valueName: "FILE",
+            help: "Write the baseline of this run (schema tracekit-baseline/3), atomically."),
+        .value(
+            "baseline", \.baseline, valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
+        .list(
+            "tolerance", \.tolerances, valueName: "METRIC=REL,ABS",
+            help:
+                "Override a metric's tolerance, e.g. sent=10%,5 (REL a fraction or a percentage, ABS in the metric's unit; either may be empty). Metrics: \(GateMetric.allCases.map(\.rawValue).joined(separator: ", "))."
+        ),
+        .value("tolerance-file", \.toleranceFile, valueName: "FILE", help: "A tolerance file (schema tracekit-tolerances/1)."),
+        .flag(
+            "strict", \.strict, help: "With --baseline: improvements beyond tolerance fail too (so the baseline gets refreshed)."),
+        .value(
+            "junit", \.junit, valueName: "FILE",
+            help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
+        .value(
+            "markdown", \.markdown, valueName: "FILE",
+            help:
+                "Write a pull-request comment in Markdown: the verdict, the top changes and the trips on one screen, the rest folded."
+        ),
+        .value(
+            "html", \.html, valueName: "FILE",
+            help: "Write a self-contained HTML report: the parts of the table output, and each trip's picture (as replay --svg)."),
+    ]
 }
 
 extension CLIError {
@@ -349,7 +399,7 @@ struct TripRun: Sendable {
 }
 
 /// What a batch keeps of a replayed trip: a few hundred bytes of figures (and the picture, only
-/// with `--html`).
+/// with `--html`); its view samples only until they are pooled.
 struct TripReport: Sendable {
     var metrics: TripMetrics
     /// Under the `--compare` policy.
@@ -370,7 +420,18 @@ struct TripReport: Sendable {
     var inferred: [String]
     /// The picture, for `--html`.
     var svg: String?
+    /// The view samples under each policy, until they are pooled (``BatchReport/Pools``).
+    var views: PooledViews?
+    var viewsB: PooledViews?
 
+    /// Updates sent by every phone.
+    var sent: Int { perPhone.reduce(0) { $0 + $1.sent } }
+    /// Energy of every phone, J.
+    var joules: Double { perPhone.reduce(0) { $0 + $1.joules } }
+}
+
+extension TripReport {
+    /// The figures of a replay (without the compared policy's, the picture or the samples).
     init(_ r: ReplayResult) {
         metrics = TripMetrics(r)
         fixes = r.roleTotals.reduce(0) { $0 + $1.rawFixes }
@@ -386,11 +447,6 @@ struct TripReport: Sendable {
         worstView = r.worstView
         inferred = r.scenario.assumedItems
     }
-
-    /// Updates sent by every phone.
-    var sent: Int { perPhone.reduce(0) { $0 + $1.sent } }
-    /// Energy of every phone, J.
-    var joules: Double { perPhone.reduce(0) { $0 + $1.joules } }
 }
 
 /// One phone of a batch's trip: updates sent, and energy in J and as charge (mAh,

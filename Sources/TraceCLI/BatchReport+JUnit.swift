@@ -10,7 +10,9 @@ import TraceIO
 /// the gate; a trip new to the baseline is one case, `baseline` (failing under `--strict`).
 /// Without a baseline, one case per trip, `replay`. A trip that failed to replay is one case,
 /// `replay`, with an `error`; a baseline trip that was not run is a suite with one failing case,
-/// `baseline`. No times: the same results write the same bytes.
+/// `baseline`; a trip of a merged batch in no shard's lines (``notRun``), known only by its index,
+/// a suite `index N` with one `replay` case with an `error`. No times: the same results write the
+/// same bytes.
 extension BatchReport {
     var junit: String {
         var suites: [String] = []
@@ -75,6 +77,10 @@ extension BatchReport {
                     suite(id, [("replay", nil, false)])
                 }
             }
+        }
+        for i in notRun {
+            let message = "in no shard's lines: not run"
+            suite("index \(i)", [("replay", ("not run", message, message + " (merge: a shard's lines are missing)"), true)])
         }
         for id in gate?.missing ?? [] {
             let message = "in the baseline but not run"

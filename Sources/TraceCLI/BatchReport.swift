@@ -5,7 +5,7 @@ import TraceReplay
 import TraceSharing
 
 /// A batch's results, in the trips' order, and the reports made of them: the terminal table
-/// (here), JUnit, Markdown and HTML (`BatchReport+*.swift`), the `--jsonl` lines.
+/// (here), JUnit, Markdown and HTML (`BatchReport+*.swift`); the `--jsonl` lines are ``BatchLine``'s.
 ///
 /// Every report has the same parts, in this order: the verdict (one line, with the counts); the
 /// trips replayed (status, time, updates sent and energy per phone, the worst view); the trips
@@ -28,9 +28,44 @@ struct BatchReport {
     var baselinePath: String?
     /// The baseline gated against: its trips' figures give the corpus before.
     var baseline: Baseline?
+    /// The view samples pooled over the trips replayed (``Pools``), for the corpus's p95s.
+    var pools = Pools()
+    /// `merge`: the indices of the batch's trips that no shard's lines had (not run).
+    var notRun: [Int] = []
 
-    /// The schema of a `--jsonl` line.
-    static let lineSchema = "tracekit-batch-trip/1"
+    /// The trips of the batch: those with an outcome and those not run.
+    var corpusSize: Int { trips.count + notRun.count }
+
+    /// "3, 7, 12" (the first ten, then "and N more").
+    var notRunText: String {
+        let shown = notRun.prefix(10).map(String.init).joined(separator: ", ")
+        return notRun.count > 10 ? "\(shown) and \(notRun.count - 10) more" : shown
+    }
+
+    /// The view samples of the trips, pooled as they finish (merging is order-free), so that a
+    /// batch keeps three pools, not every trip's histograms: under the policy, under `--compare`'s,
+    /// and over the trips the baseline lists (the corpus "after" of the gate's table).
+    struct Pools {
+        var a = PooledViews()
+        var b = PooledViews()
+        var compared = PooledViews()
+
+        /// Pools `run`'s samples (`inBaseline`: its trip is one the baseline lists) and returns it
+        /// without them.
+        mutating func take(_ run: TripRun, inBaseline: Bool) -> TripRun {
+            guard case .success(var r) = run.outcome else { return run }
+            if let v = r.views {
+                a.merge(v)
+                if inBaseline { compared.merge(v) }
+            }
+            if let v = r.viewsB { b.merge(v) }
+            r.views = nil
+            r.viewsB = nil
+            var kept = run
+            kept.outcome = .success(r)
+            return kept
+        }
+    }
 
     /// The trips that replayed, with their reports.
     var replayed: [(trip: BatchTrip, report: TripReport)] {
@@ -54,19 +89,24 @@ struct BatchReport {
         return m
     }
 
-    /// The corpus under the policy (or, `b`, under the compared one).
+    /// The corpus under the policy (or, `b`, under the compared one): the trips' sums in their
+    /// order, the p95s of the pooled samples.
     func aggregate(b: Bool = false) -> CorpusAggregate {
         var a = CorpusAggregate()
         for t in replayed {
             if let m = b ? t.report.metricsB : t.report.metrics { a.add(m) }
         }
+        a.pool(b ? pools.b : pools.a)
         return a
     }
 
     /// Why the batch fails, on one line; nil when it passes.
     var failureSummary: String? {
         var parts: [String] = []
-        if !failed.isEmpty { parts.append("\(failed.count) of \(trips.count) trip\(trips.count == 1 ? "" : "s") failed to replay") }
+        if !failed.isEmpty { parts.append("\(failed.count) of \(Self.plural(corpusSize, "trip")) failed to replay") }
+        if !notRun.isEmpty {
+            parts.append("\(notRun.count) of \(Self.plural(corpusSize, "trip")) not run (in no shard's lines: index \(notRunText))")
+        }
         if let gate, !gate.passes(strict: strict) {
             var what: [String] = []
             let regressions = gate.regressions
@@ -230,8 +270,8 @@ struct BatchReport {
         var charge = false
     }
 
-    /// The key figures per state and role: updates, the views (the trips' mean p95 and the
-    /// largest; with `maxima`, also the worst sample), energy in J and mAh.
+    /// The key figures per state and role: updates, the views (the p95 of the pooled samples and
+    /// the largest trip's p95; with `maxima`, also the worst sample), energy in J and mAh.
     func stateFigures(maxima: Bool) -> [StateFigure] {
         func key(_ r: CorpusAggregate.Row) -> ViewMaxima.Key { ViewMaxima.Key(state: r.state, role: r.role) }
         let figures = [
@@ -239,10 +279,11 @@ struct BatchReport {
             StateFigure(label: "updates sent", decimals: 0, value: { r, _ in r.value(.sent) }, metric: .sent),
             StateFigure(label: "updates forwarded", decimals: 0, value: { r, _ in r.value(.forwarded) }, metric: .forwarded),
             StateFigure(
-                label: "display error p95, m (mean)", decimals: 1, value: { r, _ in r.value(.displayErrorP95) }, metric: .displayErrorP95),
-            StateFigure(label: "display error p95, m (largest)", decimals: 1, value: { r, _ in r.p95Max[.displayErrorP95] }, metric: nil),
-            StateFigure(label: "staleness p95, s (mean)", decimals: 1, value: { r, _ in r.value(.stalenessP95) }, metric: .stalenessP95),
-            StateFigure(label: "staleness p95, s (largest)", decimals: 1, value: { r, _ in r.p95Max[.stalenessP95] }, metric: nil),
+                label: "display error p95, m (pooled)", decimals: 1, value: { r, _ in r.value(.displayErrorP95) }, metric: .displayErrorP95),
+            StateFigure(
+                label: "display error p95, m (largest trip)", decimals: 1, value: { r, _ in r.p95Max[.displayErrorP95] }, metric: nil),
+            StateFigure(label: "staleness p95, s (pooled)", decimals: 1, value: { r, _ in r.value(.stalenessP95) }, metric: .stalenessP95),
+            StateFigure(label: "staleness p95, s (largest trip)", decimals: 1, value: { r, _ in r.p95Max[.stalenessP95] }, metric: nil),
             StateFigure(label: "display error max, m (worst sample)", decimals: 1, value: { $1.displayErrorMax[key($0)] }, metric: nil),
             StateFigure(label: "staleness max, s (worst sample)", decimals: 1, value: { $1.stalenessMax[key($0)] }, metric: nil),
             StateFigure(
@@ -361,13 +402,16 @@ struct BatchReport {
         return m
     }
 
-    /// The corpus before and after, over the trips compared with the baseline.
+    /// The corpus before and after, over the trips compared with the baseline (the p95s before:
+    /// of the samples of all the baseline's trips, which it keeps pooled).
     var gatedAggregates: (before: CorpusAggregate, after: CorpusAggregate)? {
         guard let gate, let baseline else { return nil }
         let compared = Set(gate.trips.map(\.trip))
         var before = CorpusAggregate(), after = CorpusAggregate()
         for t in baseline.trips where compared.contains(t.id) { before.add(t.metrics) }
         for t in replayed where compared.contains(t.trip.id) { after.add(t.report.metrics) }
+        before.pool(baseline.views)
+        after.pool(pools.compared)
         return (before, after)
     }
 
@@ -379,7 +423,7 @@ struct BatchReport {
             let c = stateChanges(before, after, gated: true)
             out.append(
                 (
-                    "Per state and role, \(path) → this run (the \(Self.plural(before.trips, "trip")) compared; sums, p95: the trips' mean and the largest)",
+                    "Per state and role, \(path) → this run (the \(Self.plural(before.trips, "trip")) compared; sums; p95: of the pooled samples\(before.trips == baseline?.trips.count ? "" : " (before: of all the baseline's \(Self.plural(baseline?.trips.count ?? 0, "trip")))") and the largest trip's)",
                     Self.stateHeader(before: "Baseline", after: "Now", gated: true), c.rows, c.classes,
                     ChangeText.leftOut(c.unchanged)
                 ))
@@ -388,7 +432,7 @@ struct BatchReport {
             let c = stateChanges(aggregate(), aggregate(b: true), maxima: (viewMaxima(), viewMaxima(b: true)), gated: false)
             out.append(
                 (
-                    "Per state and role, policy \(header.policyName) (A) → \(policyB) (B) (every trip replayed; sums, p95: the trips' mean and the largest, max: the worst sample)",
+                    "Per state and role, policy \(header.policyName) (A) → \(policyB) (B) (every trip replayed; sums; p95: of the pooled samples and the largest trip's; max: the worst sample)",
                     Self.stateHeader(before: "A: \(header.policyName)", after: "B: \(policyB)", gated: false), c.rows, c.classes,
                     ChangeText.leftOut(c.unchanged)
                 ))
@@ -397,7 +441,7 @@ struct BatchReport {
     }
 
     /// With `--compare`, the largest changes A → B among the states (not the totals) of the
-    /// corpus, by |%| (a change from 0 first): updates sent, the p95s' mean, energy;
+    /// corpus, by |%| (a change from 0 first): updates sent, the pooled p95s, energy;
     /// "helper, En Route: updates sent 230 → 72 (−68.7 %)".
     var compareTop: [String] {
         guard policyB != nil else { return [] }
@@ -424,7 +468,7 @@ struct BatchReport {
         let a = aggregate()
         var out = [
             (
-                "Corpus, policy \(header.policyName): \(Self.plural(a.trips, "trip")) replayed; per role and state (sums; p95: the trips' mean / largest)",
+                "Corpus, policy \(header.policyName): \(Self.plural(a.trips, "trip")) replayed; per role and state (sums; p95: of the pooled samples / the largest trip's)",
                 a
             )
         ]
@@ -435,7 +479,7 @@ struct BatchReport {
     // MARK: Table
 
     var table: String {
-        var out = "Batch: \(Self.plural(trips.count, "trip")) from \(inputs.joined(separator: ", "))"
+        var out = "Batch: \(Self.plural(corpusSize, "trip")) from \(inputs.joined(separator: ", "))"
         if let shard { out += " (shard \(shard.index)/\(shard.count))" }
         out +=
             " · policy \(header.policyName)\(policyB.map { " vs \($0)" } ?? "") · energy \(header.energyLabel) (an estimate) · \(Self.plural(jobs, "job")) · tracekit \(header.tracekitVersion)\n"
@@ -449,6 +493,9 @@ struct BatchReport {
         if !failed.isEmpty {
             out += "\nFailed trips (\(failed.count)): not replayed, so neither in the tables nor gated\n"
             for f in failedRows { out += "  \(f[0]): \(f[1])\n" }
+        }
+        if !notRun.isEmpty {
+            out += "\nTrips not run (\(notRun.count)): in no shard's lines, so neither in the tables nor gated: index \(notRunText)\n"
         }
         if let path = baselinePath {
             let lines = gateListing
@@ -480,8 +527,8 @@ struct BatchReport {
     func aggregateRows(_ a: CorpusAggregate) -> [[String]] {
         a.rows.map { r in
             func p95(_ m: GateMetric) -> String {
-                guard let mean = r.value(m), let mx = r.p95Max[m] else { return "—" }
-                return "\(ReplayReport.fixed(mean, 1)) / \(ReplayReport.fixed(mx, 1))"
+                guard let pooled = r.value(m), let mx = r.p95Max[m] else { return "—" }
+                return "\(ReplayReport.fixed(pooled, 1)) / \(ReplayReport.fixed(mx, 1))"
             }
             let joules = r.value(.energyTotal) ?? 0
             return [
@@ -490,40 +537,5 @@ struct BatchReport {
                 ReplayReport.fixed(joules, 1), ReplayReport.fixed(joules / joulesPerMilliampHour, 2),
             ]
         }
-    }
-
-    // MARK: JSON lines
-
-    /// A gate row as JSON: state, role and every metric (null without a value), as in a baseline.
-    static func json(_ m: TripMetrics) -> JSONValue {
-        .array(
-            m.rows.map { r in
-                .object(
-                    [("state", .string(r.state.key)), ("role", .string(r.role.key))]
-                        + GateMetric.allCases.map { g in (g.rawValue, r.values[g].map { .number($0) } ?? .null) })
-            })
-    }
-
-    /// The `--jsonl` object of a replayed trip: its index and name, the gate's figures (as in a
-    /// baseline), the whole replay (`tracekit-replay/2`) and, with `--compare`, the other policy's.
-    static func jsonLine(index: Int, trip: BatchTrip, result: ReplayResult, report: TripReport, resultB: ReplayResult?) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("schema", .string(lineSchema)), ("index", .number(Double(index))), ("trip", .string(trip.id)), ("path", .string(trip.path)),
-            ("status", .string("replayed")), ("policy", .string(result.policy.name)), ("gate", json(report.metrics)),
-            ("replay", result.json),
-        ]
-        if let resultB, let mb = report.metricsB {
-            members.append(("compare", .object([("policy", .string(resultB.policy.name)), ("gate", json(mb)), ("replay", resultB.json)])))
-        }
-        return .object(members)
-    }
-
-    /// The `--jsonl` object of a trip that failed.
-    static func jsonLine(index: Int, trip: BatchTrip, error: BatchTripError) -> JSONValue {
-        .object([
-            ("schema", .string(lineSchema)), ("index", .number(Double(index))), ("trip", .string(trip.id)), ("path", .string(trip.path)),
-            ("status", .string("failed")),
-            ("error", .object([("category", .string(error.category.rawValue)), ("message", .string(error.message))])),
-        ])
     }
 }

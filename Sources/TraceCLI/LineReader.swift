@@ -9,8 +9,10 @@
 ///
 /// Lines end at LF; a CR before it is dropped; a final line without LF is returned too.
 struct LineReader: ~Copyable {
-    /// The longest line accepted, in bytes.
+    /// The longest line accepted by default, in bytes.
     static let maximumLineLength = 1 << 20
+    /// The longest line this reader accepts, in bytes.
+    let limit: Int
 
     private let fd: Int32
     private let ownsDescriptor: Bool
@@ -27,7 +29,8 @@ struct LineReader: ~Copyable {
         self.init(fd: STDIN_FILENO, owned: false, name: "<stdin>")
     }
 
-    private init(fd: Int32, owned: Bool, name: String) {
+    private init(fd: Int32, owned: Bool, name: String, limit: Int = LineReader.maximumLineLength) {
+        self.limit = limit
         self.fd = fd
         ownsDescriptor = owned
         self.name = name
@@ -36,11 +39,11 @@ struct LineReader: ~Copyable {
     /// Opens `path` for reading; "-" is standard input.
     /// - Throws: ``CLIError`` with status 66 naming the file and the system's reason (also for a
     ///   directory).
-    init(path: String) throws(CLIError) {
+    init(path: String, limit: Int = LineReader.maximumLineLength) throws(CLIError) {
         if path == "-" {
-            self.init(standardInput: ())
+            self.init(fd: STDIN_FILENO, owned: false, name: "<stdin>", limit: limit)
         } else {
-            self.init(fd: try openRegularFile(path), owned: true, name: path)
+            self.init(fd: try openRegularFile(path), owned: true, name: path, limit: limit)
         }
     }
 
@@ -52,7 +55,7 @@ struct LineReader: ~Copyable {
     ///
     /// `output`, when given, is flushed before every read that may block, so a program feeding
     /// lines one at a time through a pipe gets each answer before it sends the next line.
-    /// - Throws: ``CLIError`` (65) for a line longer than ``maximumLineLength`` or invalid UTF-8,
+    /// - Throws: ``CLIError`` (65) for a line longer than ``limit`` or invalid UTF-8,
     ///   (74) for a read or write error.
     mutating func next(flushingBeforeRead output: Output? = nil) throws(CLIError) -> String? {
         var line: [UInt8] = []
@@ -61,8 +64,8 @@ struct LineReader: ~Copyable {
                 let found = block[start..<end].firstIndex(of: UInt8(ascii: "\n"))
                 let stop = found ?? end
                 line += block[start..<stop]
-                if line.count > LineReader.maximumLineLength {
-                    throw .data("\(name):\(lineNumber + 1): line longer than \(LineReader.maximumLineLength) bytes")
+                if line.count > limit {
+                    throw .data("\(name):\(lineNumber + 1): line longer than \(limit) bytes")
                 }
                 start = stop
                 if found != nil {

@@ -35,6 +35,7 @@ public enum TraceKitCommand {
         Command(ReplayCommand.spec, run: ReplayCommand.run),
         Command(CompareCommand.spec, run: CompareCommand.run),
         Command(BatchCommand.spec, run: BatchCommand.run),
+        Command(MergeCommand.spec, run: MergeCommand.run),
         Command(SmoothCommand.spec, run: SmoothCommand.run),
         Command(DistanceCommand.spec, run: DistanceCommand.run),
         Command(PolicyCommands.show, run: PolicyCommands.runShow),

@@ -7,11 +7,61 @@
 /// edge of its bin, never above the exact maximum. The mean and the maximum are exact. Memory grows
 /// with the largest value seen: about 8 bytes × (1024 + 512 × log2(max / 102.4)), 30 KB for
 /// values up to 10 km, whatever the number of samples.
-struct QuantileHistogram: Hashable, Sendable {
-    private(set) var count = 0
-    private(set) var sum = 0.0
-    private(set) var maximum = 0.0
+///
+/// Mergeable: ``merge(_:)`` of two histograms is the histogram of both sets of samples, so the
+/// quantile of a merge is the quantile of the pooled samples at the same resolution, whatever
+/// the order of the merges (the sum, and so the mean, may differ in its last bits with the order:
+/// ``withoutSum``).
+/// ``compact`` is a small serialisable form (the non-empty bins only), read back exactly by
+/// ``init(count:sum:maximum:bins:)``.
+public struct QuantileHistogram: Hashable, Sendable {
+    public private(set) var count = 0
+    public private(set) var sum = 0.0
+    public private(set) var maximum = 0.0
     private var bins: [Int] = []
+
+    public init() {}
+
+    /// A histogram from its ``compact`` form: `bins` are (bin, samples) with bins increasing and
+    /// samples > 0, summing to `count`; nil when they are not, or when `maximum` or `sum` is
+    /// negative or not finite, or `maximum` falls outside the last bin.
+    public init?(count: Int, sum: Double, maximum: Double, bins compact: [(bin: Int, count: Int)]) {
+        guard count >= 0, sum.isFinite, sum >= 0, maximum.isFinite, maximum >= 0 else { return nil }
+        var total = 0, last = -1
+        for b in compact {
+            guard b.bin > last, b.count > 0, b.bin < 1 << 20 else { return nil }
+            last = b.bin
+            total += b.count
+        }
+        guard total == count else { return nil }
+        if let top = compact.last {
+            // The largest sample lies in the last non-empty bin (the same quantisation as `add`).
+            guard Self.bin(Int(Swift.min(maximum * 10, 1e15))) == top.bin else { return nil }
+        } else if maximum != 0 || sum != 0 {
+            return nil
+        }
+        self.count = count
+        self.sum = sum
+        self.maximum = maximum
+        bins = Array(repeating: 0, count: last + 1)
+        for b in compact { bins[b.bin] = b.count }
+    }
+
+    /// This histogram with its sum set to 0 (its ``mean`` then 0, not the samples'): for pools
+    /// merged in an order that varies from run to run. The counts, bins and maximum of a merge do
+    /// not depend on its order; a floating-point sum does, in its last bits.
+    public var withoutSum: QuantileHistogram {
+        var h = self
+        h.sum = 0
+        return h
+    }
+
+    /// The non-empty bins, (bin, samples), bins increasing: with ``count``, ``sum`` and
+    /// ``maximum`` the whole histogram. Its size grows with the distinct values seen, at most the
+    /// number of samples.
+    public var compact: [(bin: Int, count: Int)] {
+        bins.enumerated().compactMap { $0.element > 0 ? (bin: $0.offset, count: $0.element) : nil }
+    }
 
     /// The bin of a value in steps of 0.1.
     static func bin(_ steps: Int) -> Int {
@@ -28,7 +78,7 @@ struct QuantileHistogram: Hashable, Sendable {
     }
 
     @inline(__always)
-    mutating func add(_ value: Double) {
+    public mutating func add(_ value: Double) {
         let v = value.isFinite ? Swift.max(value, 0) : 0
         count += 1
         sum += v
@@ -43,7 +93,8 @@ struct QuantileHistogram: Hashable, Sendable {
     @inline(never)
     private mutating func grow(to b: Int) { bins.append(contentsOf: repeatElement(0, count: b + 1 - bins.count)) }
 
-    mutating func merge(_ other: QuantileHistogram) {
+    /// Adds `other`'s samples.
+    public mutating func merge(_ other: QuantileHistogram) {
         count += other.count
         sum += other.sum
         maximum = Swift.max(maximum, other.maximum)
@@ -51,11 +102,11 @@ struct QuantileHistogram: Hashable, Sendable {
         for (i, n) in other.bins.enumerated() { bins[i] += n }
     }
 
-    var mean: Double? { count > 0 ? sum / Double(count) : nil }
-    var max: Double? { count > 0 ? maximum : nil }
+    public var mean: Double? { count > 0 ? sum / Double(count) : nil }
+    public var max: Double? { count > 0 ? maximum : nil }
 
     /// The nearest-rank `p` quantile (p in (0, 1]), at the documented resolution; nil when empty.
-    func quantile(_ p: Double) -> Double? {
+    public func quantile(_ p: Double) -> Double? {
         guard count > 0 else { return nil }
         let rank = Swift.max(1, Int((p * Double(count)).rounded(.up)))
         var seen = 0

@@ -142,6 +142,12 @@ public struct WorstViewFigure: Hashable, Sendable {
     public var state: FulfilmentState
     /// The phone whose position was seen (the viewers are those entitled to see it then).
     public var sender: Role
+
+    public init(value: Double, state: FulfilmentState, sender: Role) {
+        self.value = value
+        self.state = state
+        self.sender = sender
+    }
 }
 
 /// The worst view any party had of another during the trip (``ReplayResult/worstView``).
@@ -151,6 +157,11 @@ public struct WorstView: Hashable, Sendable {
     public var displayErrorP95: WorstViewFigure?
     /// The largest staleness p95 (seconds) of any state and sender; nil likewise.
     public var stalenessP95: WorstViewFigure?
+
+    public init(displayErrorP95: WorstViewFigure? = nil, stalenessP95: WorstViewFigure? = nil) {
+        self.displayErrorP95 = displayErrorP95
+        self.stalenessP95 = stalenessP95
+    }
 }
 
 extension ReplayResult {

@@ -66,8 +66,14 @@ public struct ViewMetrics: Hashable, Sendable {
     public var stalenessMeanSeconds: Double?
     public var stalenessP95Seconds: Double?
     public var stalenessMaxSeconds: Double?
+    /// The samples themselves, binned (``QuantileHistogram``): a corpus pools them to take its
+    /// p95 over every sample of its trips, not over the trips' p95s.
+    public var displayErrorHistogram: QuantileHistogram
+    public var stalenessHistogram: QuantileHistogram
 
     init(error: QuantileHistogram, staleness: QuantileHistogram, withoutUpdate: Int) {
+        displayErrorHistogram = error
+        stalenessHistogram = staleness
         samples = error.count
         self.withoutUpdate = withoutUpdate
         displayErrorMeanMetres = error.mean

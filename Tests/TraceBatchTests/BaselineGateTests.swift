@@ -1,5 +1,7 @@
+import TestSupport
 import Testing
 import TraceJSON
+import TraceReplay
 import TraceSharing
 
 @testable import TraceBatch
@@ -23,7 +25,7 @@ struct BaselineGateTests {
     }
 
     static func baseline(_ trips: [(String, TripMetrics)]) -> Baseline {
-        Baseline(header: header, tolerances: .defaults, trips: trips.map { (id: $0.0, metrics: $0.1) })
+        Baseline(header: header, tolerances: .defaults, trips: trips.map { (id: $0.0, metrics: $0.1) }, views: PooledViews())
     }
 
     @Test(
@@ -100,6 +102,39 @@ struct BaselineGateTests {
         } catch {
             #expect(error.field == "schema")
             #expect(error.message.contains("to the state of its send") && error.message.hasSuffix("refresh the baseline"))
+        }
+    }
+
+    @Test("a version-2 baseline is refused on one line: it has no pooled samples for the corpus's p95s")
+    func versionTwo() throws {
+        let text = JSONWriter.string(Self.baseline([("a.gpx", Self.metrics(sent: 1, p95: 2, energy: 3))]).json)
+            .replacingOccurrences(of: Baseline.schema, with: "tracekit-baseline/2")
+        do {
+            _ = try Baseline(fileBytes: Array(text.utf8), file: "b.json")
+            Issue.record("accepted a version-2 baseline")
+        } catch {
+            #expect(error.field == "schema" && !error.description.contains("\n"))
+            #expect(error.message.contains("no pooled view samples") && error.message.contains("over every sample"))
+            #expect(error.message.hasSuffix("refresh the baseline"))
+        }
+    }
+
+    @Test("the pooled samples round-trip through a baseline file; a bad histogram is refused, naming it")
+    func corpusRoundTrip() throws {
+        var c = PooledViews.Cell()
+        for x in [1.0, 2.5, 300, 4000] { c.displayError.add(x) }
+        var b = Self.baseline([("a.gpx", Self.metrics(sent: 1, p95: 2, energy: 3))])
+        b.views = Self.views(c)
+        let text = JSONWriter.string(b.json)
+        let back = try Baseline(fileBytes: Array(text.utf8), file: "b.json")
+        #expect(back == b && JSONWriter.string(back.json) == text)
+        let bad = text.replacingOccurrences(of: "\"n\": 4", with: "\"n\": 5")
+        #expect(bad != text)
+        do {
+            _ = try Baseline(fileBytes: Array(bad.utf8), file: "b.json")
+            Issue.record("accepted a histogram whose bins do not add up")
+        } catch {
+            #expect(error.field == "corpus[0].displayError" && error.message.contains("add up to n"))
         }
     }
 
@@ -232,16 +267,68 @@ struct BaselineGateTests {
         }
     }
 
-    @Test("the corpus aggregate sums counts and energy, and keeps the mean and largest p95")
+    @Test("the corpus aggregate sums counts and energy, keeps the largest trip p95, and takes its p95 from the pooled samples")
     func aggregate() {
         var a = CorpusAggregate()
         a.add(Self.metrics(sent: 10, p95: 4, energy: 100))
         a.add(Self.metrics(sent: 20, p95: nil, energy: 50))
         a.add(Self.metrics(sent: 30, p95: 8, energy: 25))
-        let r = a.row(.state(.enRoute), .helper)!
+        var r = a.row(.state(.enRoute), .helper)!
         #expect(a.trips == 3 && r.trips == 3)
         #expect(r.value(.sent) == 60 && r.value(.energyTotal) == 175)
-        #expect(r.value(.displayErrorP95) == 6 && r.p95Max[.displayErrorP95] == 8 && r.p95Count[.displayErrorP95] == 2)
+        // Without pooled samples the corpus has no p95 of its own, only the largest trip's.
+        #expect(r.value(.displayErrorP95) == nil && r.p95Max[.displayErrorP95] == 8)
+        var v = PooledViews.Cell()
+        for x in 1...100 { v.displayError.add(Double(x)) }
+        a.pool(Self.views(v))
+        r = a.row(.state(.enRoute), .helper)!
+        #expect(r.value(.displayErrorP95) == 95 && r.value(.stalenessP95) == nil)
         #expect(a.rows.map(\.state) == [.state(.enRoute), .total])
+    }
+
+    static func views(_ c: PooledViews.Cell) -> PooledViews {
+        var root = JSONValue.array([
+            .object([
+                ("state", .string("enRoute")), ("role", .string("helper")), ("displayError", PooledViews.json(c.displayError)),
+                ("staleness", PooledViews.json(c.staleness)),
+            ])
+        ])
+        root = try! JSONParser.parse(Array(JSONWriter.compact(root).utf8))
+        return try! PooledViews(json: root, "views", reader: Reader(file: "t"))
+    }
+
+    struct Reader: JSONFieldReading { var file: String }
+
+    @Test("pooled p95s equal the nearest-rank p95 over every sample of every trip, in any order of merging")
+    func pooledPercentiles() throws {
+        var rng = SplitMix64(seed: 22)
+        var all: [Double] = []
+        var trips: [PooledViews] = []
+        for t in 0..<12 {
+            var c = PooledViews.Cell()
+            // Trips of very different sizes and scales: a mean of their p95s is far from the pool's.
+            for _ in 0..<(t * 97 % 400 + 3) {
+                let x = t % 3 == 0 ? rng.uniform(0, 50) : rng.uniform(0, 3_000)
+                all.append(x)
+                c.displayError.add(x)
+                c.staleness.add(x / 10)
+            }
+            trips.append(Self.views(c))  // through the JSON form, as a shard line carries it
+        }
+        var forward = PooledViews(), backward = PooledViews()
+        for t in trips { forward.merge(t) }
+        for t in trips.reversed() { backward.merge(t) }
+        all.sort()
+        let n = all.count
+        for p in [0.5, 0.95, 0.99, 1.0] {
+            let exact = all[Int((p * Double(n)).rounded(.up)) - 1]
+            let pooled = forward[.state(.enRoute), .helper]!.displayError.quantile(p)!
+            #expect(pooled == backward[.state(.enRoute), .helper]!.displayError.quantile(p))
+            // The histogram's resolution (QuantileHistogram): 0.1 below 102.4, 1/512 above, rounded down.
+            #expect(pooled <= exact && pooled >= min(exact - 0.1, exact * (1 - 1.0 / 512) - 0.1), "p\(p): \(pooled) vs \(exact)")
+        }
+        #expect(forward.p95(.displayErrorP95, .state(.enRoute), .helper) == forward[.state(.enRoute), .helper]!.displayError.quantile(0.95))
+        #expect(forward[.state(.enRoute), .helper]!.displayError.count == n)
+        #expect(forward[.state(.enRoute), .helper]!.displayError.max == all.last)
     }
 }

@@ -66,7 +66,7 @@ struct TripDiscoveryTests {
             for name in ["a.nmea", "b.KML", "c.geojson", "d.ndjson", "e.jsonl", "f.nma", "records.json"] {
                 try Self.write("\(dir)/\(name)", "{}")
             }
-            try Self.write("\(dir)/baseline.json", "{\n  \"schema\": \"tracekit-baseline/2\",\n  \"trips\": []\n}")
+            try Self.write("\(dir)/baseline.json", "{\n  \"schema\": \"tracekit-baseline/3\",\n  \"trips\": []\n}")
             try Self.write("\(dir)/chatty.json", #"{"format": "tracekit-policy", "version": 2}"#)
             try Self.write("\(dir)/night.policy.json", "{}")
             try Self.write("\(dir)/notes.txt", "x")

@@ -33,7 +33,7 @@ struct TypedOptionsTests {
         let s = try parse(SmoothCommand.spec, ["a.gpx", "b.gpx"]).get()
         #expect(s.mode == .walk && s.tier == .best && s.convention == .ios && s.gate.rawValue == 13.8 && !s.rts)
         let b = try parse(BatchCommand.spec, ["Traces/"]).get()
-        #expect(b.jobs == nil && b.shard == nil && b.tolerances.isEmpty && !b.strict && !b.jsonl)
+        #expect(b.jobs == nil && b.shard == nil && b.gate.tolerances.isEmpty && !b.gate.strict && !b.jsonl)
         for (option, shown) in [("method", "exact"), ("precision", "3")] {
             #expect(DistanceCommand.spec.options.first { $0.spec.name == option }?.spec.defaultValue == shown)
         }
@@ -77,8 +77,8 @@ struct TypedOptionsTests {
             BatchCommand.spec, ["--jobs", "4", "--shard", "1/3", "--tolerance", "sent=10%,5", "--tolerance", "energyTotal=,1", "Traces/"]
         ).get()
         #expect(b.jobs?.value == 4 && b.shard == Shard(index: 1, count: 3))
-        #expect(b.tolerances.map(\.metric) == [.sent, .energyTotal])
-        #expect(b.tolerances.map(\.relative) == [0.1, nil] && b.tolerances.map(\.absolute) == [5, 1])
+        #expect(b.gate.tolerances.map(\.metric) == [.sent, .energyTotal])
+        #expect(b.gate.tolerances.map(\.relative) == [0.1, nil] && b.gate.tolerances.map(\.absolute) == [5, 1])
         let s = try parse(SmoothCommand.spec, ["--gate", "inf", "--tier", "hundredMeters", "--mode", "drive", "--to", "ndjson", "a", "b"])
             .get()
         #expect(s.gate.rawValue == .infinity && s.tier == .hundredMeters && s.mode == .drive && s.transcoding.to == .ndjson)

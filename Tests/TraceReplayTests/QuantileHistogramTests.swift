@@ -28,3 +28,37 @@ struct HistogramTests {
         #expect(QuantileHistogram().quantile(0.95) == nil)
     }
 }
+
+@Suite("Replay: p95 histogram, merged and compact")
+struct HistogramMergeTests {
+    @Test("a merge is the histogram of both sets of samples; the compact form reads back equal")
+    func mergeAndCompact() {
+        var rng = SplitMix64(seed: 3)
+        var a = QuantileHistogram(), b = QuantileHistogram(), both = QuantileHistogram()
+        for i in 0..<5_000 {
+            let v = i % 2 == 0 ? rng.uniform(0, 80) : rng.uniform(0, 9_000)
+            if i % 3 == 0 { a.add(v) } else { b.add(v) }
+            both.add(v)
+        }
+        var m = a
+        m.merge(b)
+        #expect(m.count == both.count && m.max == both.max && m.compact.elementsEqual(both.compact, by: { $0 == $1 }))
+        for p in [0.5, 0.95, 1.0] { #expect(m.quantile(p) == both.quantile(p)) }
+        let back = QuantileHistogram(count: m.count, sum: m.sum, maximum: m.maximum, bins: m.compact)
+        #expect(back == m)
+        #expect(QuantileHistogram(count: 0, sum: 0, maximum: 0, bins: []) == QuantileHistogram())
+    }
+
+    @Test(
+        "a compact form that is not a histogram is refused",
+        arguments: [
+            ("bins out of order", 2, 0.3, [(bin: 2, count: 1), (bin: 1, count: 1)]),
+            ("a bin without samples", 1, 0.1, [(bin: 0, count: 0), (bin: 1, count: 1)]),
+            ("counts that do not add up", 3, 0.3, [(bin: 1, count: 1), (bin: 2, count: 1)]),
+            ("a maximum outside the last bin", 2, 5.0, [(bin: 1, count: 1), (bin: 2, count: 1)]),
+            ("samples but no bins", 0, 1.0, []),
+        ] as [(String, Int, Double, [(bin: Int, count: Int)])])
+    func refused(_ c: (String, Int, Double, [(bin: Int, count: Int)])) {
+        #expect(QuantileHistogram(count: c.1, sum: 1, maximum: c.2, bins: c.3) == nil, "\(c.0)")
+    }
+}

@@ -1,0 +1,154 @@
+import TraceBatch
+import TraceJSON
+
+/// `tracekit merge FILE|-…`: the per-trip lines of a sharded `batch --jsonl` reduced to what one
+/// `tracekit batch` over the whole corpus writes.
+///
+/// A command of its own, not `batch --merge`: it replays nothing, so none of batch's replay
+/// options (policy, energy, view, split, shard, jobs) apply, and the lines say what they were
+/// measured with; it takes only the options that gate, record and report (``GateOptions``).
+enum MergeCommand {
+    struct Options: CommandOptions {
+        var gate = GateOptions()
+        /// Shard files; "-" is standard input.
+        var arguments: [String] = []
+    }
+
+    /// The longest line read: a trip's whole replay and, with `--html`, its picture.
+    static let lineLimit = 256 << 20
+
+    static let spec = CommandSpec<Options>(
+        name: "merge",
+        abstract: "Merge the per-trip lines of sharded 'batch --jsonl' runs into the reports of one batch over the whole corpus.",
+        discussion: """
+            Reads the tracekit-batch-trip/2 lines of any number of shard files (or '-', standard \
+            input), in any order, and writes what one 'tracekit batch' over the whole corpus \
+            writes, byte for byte: the table, --write-baseline, the gate against --baseline with \
+            the same tolerances and exit status, --junit, --markdown, --html, and the --compare \
+            tables when the shards compared a policy. Trips are put in the batch's order by each \
+            line's index; every line names the batch's size, so a trip in no shard's lines is \
+            reported as not run and fails the merge. --html draws each trip's picture when its \
+            line carries one (the shards ran with --html).
+
+            Every line must come from the same batch (inputs, size, policy, energy model and \
+            profile, view, compared policy; --jobs may differ: the table shows the largest). The \
+            same trip twice (a retried task) counts once when its lines are identical and is \
+            refused, naming it, when they differ. Blank lines are skipped.
+
+            Memory: the trip index (a name and a 64-bit hash of each line) and what the reports \
+            keep of each trip (a few kilobytes of figures, and its picture only when the lines \
+            carry one); the view samples are pooled as lines are read.
+
+            Exit status: as batch's (0 passed; 1 a regression, a trip that failed or was not run, \
+            a baseline trip missing); 64 usage; 65 a truncated, foreign or differing line (one \
+            line naming the file and the line number), lines of two batches, no line at all, or a \
+            bad or refused baseline or tolerance file; 66 a file that cannot be read.
+            """,
+        positionals: [PositionalSpec(name: "FILE…", help: "Shard files of 'batch --jsonl' lines; '-' reads standard input.")],
+        variadic: true,
+        options: GateOptions.options.map { $0.on(\.gate) },
+        examples: [
+            "tracekit merge shard-*.jsonl",
+            "tracekit merge shard-*.jsonl --baseline Traces/baseline.json --junit junit.xml --markdown summary.md",
+            "cat part-* | tracekit merge - --write-baseline baseline.json",
+        ])
+
+    static func run(_ o: Options, _ output: Output) throws(CLIError) {
+        if o.gate.writeBaseline != nil && o.gate.baseline != nil {
+            throw .usage("give either --baseline (compare) or --write-baseline (record), not both")
+        }
+        if o.gate.strict && o.gate.baseline == nil { throw .usage("'--strict' needs --baseline") }
+        if o.arguments.filter({ $0 == "-" }).count > 1 { throw .usage("standard input ('-') can be read only once") }
+        let gate = try BatchCommand.GateSetup(o.gate)
+        var merged = Merged(inBaseline: Set(gate.baseline?.trips.map(\.id) ?? []))
+        for file in o.arguments {
+            var reader = try LineReader(path: file, limit: lineLimit)
+            while let text = try reader.next() {
+                guard !text.isEmpty else { continue }
+                let place = "\(reader.name):\(reader.lineNumber)"
+                let line = try BatchLine.parse(text, file: reader.name, number: reader.lineNumber)
+                try merged.add(line, hash: Self.hash(text), place: place)
+            }
+        }
+        guard let batch = merged.batch else {
+            throw .data("no \(BatchLine.schema) line in \(o.arguments.joined(separator: ", "))")
+        }
+
+        var report = BatchReport(
+            inputs: batch.inputs, header: batch.header, policyB: batch.policyB, jobs: merged.jobs, shard: nil,
+            trips: (0..<batch.trips).compactMap { merged.runs[$0] }, strict: o.gate.strict,
+            joulesPerMilliampHour: batch.joulesPerMilliampHour)
+        report.pools = merged.pools
+        report.notRun = (0..<batch.trips).filter { merged.runs[$0] == nil }
+        try BatchCommand.conclude(
+            &report, gate: gate, sharded: false, writeBaseline: o.gate.writeBaseline?.path, outputs: o.gate.outputs, table: true,
+            output: output)
+    }
+
+    /// FNV-1a, 64 bits, of a line's bytes: tells a repeated line from a differing one.
+    static func hash(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return h
+    }
+
+    /// The lines read so far: the batch they belong to, each trip's outcome by index (its view
+    /// samples pooled and dropped), and the index that finds a trip seen twice.
+    struct Merged {
+        var batch: BatchLineHeader?
+        /// The largest `--jobs` of the shards.
+        var jobs = 0
+        var runs: [Int: TripRun] = [:]
+        /// Each index's line hash.
+        var hashes: [Int: UInt64] = [:]
+        /// Each trip name's index.
+        var names: [String: Int] = [:]
+        var pools = BatchReport.Pools()
+        /// The baseline's trips (their samples are pooled for the gate's table too).
+        let inBaseline: Set<String>
+
+        init(inBaseline: Set<String>) { self.inBaseline = inBaseline }
+
+        /// Adds a line read at `place` ("FILE:LINE"): pools its samples and keeps what the
+        /// reports need.
+        /// - Throws: ``CLIError`` 65 for a line of another batch, or a trip seen before with another line.
+        mutating func add(_ line: BatchLine.Parsed, hash: UInt64, place: String) throws(CLIError) {
+            if let b = batch {
+                guard line.batch.sameBatch(as: b) else {
+                    throw .data(
+                        "\(place): from another batch (\(Self.describe(line.batch))) than the lines before it (\(Self.describe(b)))")
+                }
+            } else {
+                batch = line.batch
+            }
+            jobs = max(jobs, line.batch.jobs)
+            let id = line.run.trip.id
+            if let seen = hashes[line.index] {
+                let before = runs[line.index]?.trip.id ?? ""
+                guard before == id else {
+                    throw .data(
+                        "\(place): index \(line.index) is trip \(id) here and trip \(before) in an earlier line: shards of different runs?")
+                }
+                guard seen == hash else {
+                    throw .data(
+                        "\(place): trip \(id) (index \(line.index)) is in the shards twice with different lines: shards of different runs?")
+                }
+                return  // the same line again: a retried task
+            }
+            if let other = names[id] {
+                throw .data("\(place): trip \(id) is at index \(line.index) and at index \(other): shards of different runs?")
+            }
+            hashes[line.index] = hash
+            names[id] = line.index
+            runs[line.index] = pools.take(line.run, inBaseline: inBaseline.contains(id))
+        }
+
+        /// "12 trips from Traces/, policy seed, energy …, view …".
+        static func describe(_ b: BatchLineHeader) -> String {
+            "\(b.trips) trips from \(b.inputs.joined(separator: ", ")), policy \(b.header.policyName)\(b.policyB.map { " vs \($0)" } ?? ""), \(b.header.energyLabel), \(b.header.view), tracekit \(b.header.tracekitVersion)"
+        }
+    }
+}
