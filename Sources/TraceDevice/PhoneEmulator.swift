@@ -90,11 +90,13 @@ public struct PhoneEmulator: Sendable {
 
     private mutating func tierChanged(from old: AccuracyTier) {
         guard gate.tier != old, filter != nil else { return }
-        if let c = smoothingConfiguration(gate.tier) { filter!.reconfigure(c) } else { filter = nil }
+        if let c = Self.smoothingConfiguration(configuration, gate.tier) { filter!.reconfigure(c) } else { filter = nil }
     }
 
-    /// The smoothing configuration for `tier`; nil when smoothing or the tier is off.
-    private func smoothingConfiguration(_ tier: AccuracyTier) -> SmoothingConfiguration? {
+    /// The smoothing configuration of `configuration` for `tier`; nil when smoothing or the tier is
+    /// off. Static: a method on the emulator, called from ``offer(_:at:accuracy:speed:)``, copied
+    /// the whole emulator per fix (measured under callgrind).
+    private static func smoothingConfiguration(_ configuration: PhoneConfiguration, _ tier: AccuracyTier) -> SmoothingConfiguration? {
         guard case .on(let mode, let threshold) = configuration.smoothing else { return nil }
         return SmoothingConfiguration(tier: tier, mode: mode, convention: configuration.convention, gate: threshold)
     }
@@ -106,7 +108,7 @@ public struct PhoneEmulator: Sendable {
         let tier = gate.tier
         guard tier != .off else { return PhoneOutcome(delivered: false, coordinate: fix, accuracy: accuracy) }
         var (position, reported) = emulator.emulate(fix, at: time, accuracy: accuracy, tier: tier)
-        if filter == nil, let c = smoothingConfiguration(tier) { filter = TrackFilter(configuration: c) }
+        if filter == nil, let c = Self.smoothingConfiguration(configuration, tier) { filter = TrackFilter(configuration: c) }
         if filter != nil {
             filter!.update(position, time: time, accuracy: reported)
             if let estimate = filter!.estimate, let sigma = filter!.sigma {

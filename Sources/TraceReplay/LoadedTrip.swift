@@ -9,8 +9,8 @@ import TraceIO
 ///
 /// **Memory**: 24 bytes a fix (time 8, position 16), plus 8 for each of accuracy, speed and course
 /// when some fix of the role's file reports it: 24 to 48 bytes (``bytes``), held within
-/// ``ReplayOptions/memoryLimitTripBytes`` (32 MiB by default: 1 M fixes of a GPX with `hdop` take
-/// 32.0 MB). The dwells, state labels and diagnostics are small beside them.
+/// ``ReplayOptions/memoryLimitTripBytes`` (24 MiB by default: 1 M fixes of a GPX of positions and
+/// times take 24.0 MB). The dwells, state labels and diagnostics are small beside them.
 ///
 /// **What it fixes**: the options that decide what is read and inferred — ``ReplayOptions/read``,
 /// ``ReplayOptions/inputFormat``, ``ReplayOptions/rules`` (the inference constants, the recording

@@ -35,7 +35,8 @@ struct ReplayFix {
 /// Bytes per fix: 24 (the time, 8, and the position, 16) plus 8 for each of the accuracy, the speed
 /// and the course that some fix of the columns reports (``bytesPerFix``): a column whose fixes all
 /// lack the value is kept empty and reads as NaN, exactly what a fix without it holds. So 24 to 48
-/// bytes (32 for a GPX with `hdop` only, 48 for a CSV with accuracy, speed and course).
+/// bytes (24 for a GPX of positions and times, its `hdop` not being an accuracy; 32 for a CSV with
+/// an accuracy column; 48 with accuracy, speed and course).
 struct FixColumns {
     var times: [Int64] = []
     var coordinates: [Coordinate] = []
