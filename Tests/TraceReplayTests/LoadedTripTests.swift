@@ -95,6 +95,23 @@ struct LoadedTripTests {
         #expect(sorted[0] == sorted[1] && sorted[0] != streamed[0])
     }
 
+    @Test("--split trips (a window each): the same results with the trips in memory and read twice, also over the per-file limit")
+    func splitTrips() throws {
+        let a = InferenceTests.trip
+        let b = InferenceTests.trip.map { P(north: $0.north + 500, east: $0.east, t: $0.t + 3000) }
+        let inputs = [TraceInput(path: try temp(gpx([(nil, a + b)])))]
+        var small = ReplayOptions()
+        small.memoryLimitFixes = 16
+        for options in [ReplayOptions(), small] {
+            var twice = options
+            twice.tripInMemory = false
+            let memory = try Replay.runTrips(inputs, scenario: ScenarioSpec(), options: options, rules: .default)
+            let read = try Replay.runTrips(inputs, scenario: ScenarioSpec(), options: twice, rules: .default)
+            #expect(memory.trips.count == 2 && memory == read)
+            #expect(memory.trips.map { JSONWriter.string($0.result.json) } == read.trips.map { JSONWriter.string($0.result.json) })
+        }
+    }
+
     @Test("one loaded trip replayed under two policies (and another view) equals the two fresh replays")
     func policies() throws {
         let spec = Self.inferred(try Self.spec("trips/ride/ride.scenario.json"))
