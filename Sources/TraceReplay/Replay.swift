@@ -228,7 +228,7 @@ public enum Replay {
         let bytes: Int
         var used = 0
         /// Every fix read so far is kept, within ``bytes``; once false, a record over the per-file
-        /// limit keeps none (today's two passes).
+        /// limit keeps none (the two passes, as without a trip held in memory).
         var fits: Bool
         /// The buffers over the per-file limit were dropped when ``fits`` turned false.
         var swept = false
@@ -241,7 +241,7 @@ public enum Replay {
 
     /// The first pass. `keepingTrip`: keep every fix while they take at most
     /// ``ReplayOptions/memoryLimitTripBytes`` (``FirstPass/holdsTrip``); otherwise, and once over
-    /// it, keep only the fixes of each role and file that are at most
+    /// it, keep the fixes of a role and file only while they are at most
     /// ``ReplayOptions/memoryLimitFixes`` (standard input never more than that).
     static func firstPass(_ inputs: [TraceInput], options: ReplayOptions, keepingTrip: Bool = false) throws(ReplayError) -> FirstPass {
         var pass = FirstPass()
