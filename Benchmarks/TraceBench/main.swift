@@ -410,18 +410,21 @@ if bench.filter.map({ "KML read".contains($0) || $0.contains("KML") }) ?? true {
     bench.ratio("KML read in batches TraceKit / libxml2 SAX2", batched, over: peer)
 }
 
-// MARK: End-to-end replay of the same 1 M-point GPX (no scenario: inferred; two passes).
+// MARK: End-to-end replay of the same 1 M-point GPX (no scenario: inferred; the first pass keeps
+// the trip in memory, or two passes read the file twice).
 do {
     let n = 1_000_000 / scale
     let path = "/tmp/tracekit-bench-\(n).gpx"
     /// One replay of the file, its raw fixes checked; the ideal view (no network, the marker at
     /// the last position: TraceKit's view before the network model) is the same-run baseline of
-    /// the realistic network with an extrapolating viewer.
-    func replay(_ spec: ScenarioSpec, network: NetworkModel, viewer: ViewerModel) -> Double {
+    /// the realistic network with an extrapolating viewer. `inMemory` off: the file read twice
+    /// (``ReplayOptions/tripInMemory``), the same-run baseline of the trip held in memory.
+    func replay(_ spec: ScenarioSpec, network: NetworkModel, viewer: ViewerModel, inMemory: Bool = true) -> Double {
         var options = ReplayOptions()
         options.tracekitVersion = "bench"
         options.network = network
         options.viewer = viewer
+        options.tripInMemory = inMemory
         let r = try! Replay.run([TraceInput(path: path)], scenario: spec, options: options)
         let raw = r.roleTotals.reduce(0) { $0 + $1.rawFixes }
         precondition(raw == n, "replay read \(raw) fixes")
@@ -430,10 +433,15 @@ do {
     let realistic = (
         network: NetworkModel.realistic, viewer: ViewerModel.extrapolate(maximumSeconds: ViewerModel.defaultExtrapolationSeconds)
     )
-    let ideal = bench.measure("replay end to end (Replay.run, inferred scenario, ideal view), 1M-point GPX", items: n) {
+    let ideal = bench.measure("replay end to end (Replay.run, inferred scenario, trip in memory, ideal view), 1M-point GPX", items: n) {
         replay(ScenarioSpec(), network: .ideal, viewer: .last)
     }
-    if let ideal { print("  replay: \(fmt(1e9 / ideal.median / 1e6, 2)) M fixes per second (one core)") }
+    if let ideal { print("  replay, trip in memory: \(fmt(1e9 / ideal.median / 1e6, 2)) M fixes per second (one core)") }
+    let twice = bench.measure("replay end to end (Replay.run, inferred scenario, read twice, ideal view), 1M-point GPX", items: n) {
+        replay(ScenarioSpec(), network: .ideal, viewer: .last, inMemory: false)
+    }
+    if let twice { print("  replay, read twice: \(fmt(1e9 / twice.median / 1e6, 2)) M fixes per second (one core)") }
+    bench.ratio("replay trip in memory / read twice (inferred scenario)", ideal, over: twice)
     let real = bench.measure(
         "replay end to end (Replay.run, inferred scenario, realistic network, extrapolating viewer), 1M-point GPX", items: n
     ) {
@@ -462,6 +470,33 @@ do {
         replay(spec, network: realistic.network, viewer: realistic.viewer)
     }
     bench.ratio("replay realistic view / ideal view (one pass)", singleReal, over: single)
+
+    // One loaded trip (read and inferred once, not timed) replayed under candidate policies, as
+    // `tune` will: En Route's and In Task's distance filters over a grid of 8, the default view
+    // (realistic network, last position). Items are candidates × fixes.
+    var options = ReplayOptions()
+    options.tracekitVersion = "bench"
+    let candidatesCase = "loaded trip replayed under 8 candidate policies (Replay.run(LoadedTrip)), per candidate × fix, 1M-point GPX"
+    if bench.filter.map({ candidatesCase.contains($0) }) ?? true,
+        let trip = try! Replay.load([TraceInput(path: path)], scenario: ScenarioSpec(), options: options) {
+        print("  loaded trip: \(trip.fixes) fixes, \(trip.bytes) bytes (\(fmt(Double(trip.bytes) / Double(trip.fixes), 1)) bytes a fix)")
+        let filters: [Double] = [0, 5, 10, 20, 40, 80, 160, 320]
+        let candidates = bench.measure(candidatesCase, items: n * filters.count) {
+            var sum = 0.0
+            for f in filters {
+                var o = options
+                o.policy[.enRoute].distanceFilter = f
+                o.policy[.inTask].distanceFilter = f
+                let r = try! Replay.run(trip, options: o)
+                precondition(r.roleTotals.reduce(0) { $0 + $1.rawFixes } == n, "a candidate replayed another trip")
+                sum += r.energy.reduce(0.0) { $0 + $1.estimate.totalJoules }
+            }
+            return sum
+        }
+        if let candidates {
+            print("  candidates × fixes: \(fmt(1e9 / candidates.median / 1e6, 2)) M per second (one core)")
+        }
+    }
 }
 
 // MARK: Trace reading: CSV (1 M rows lat,lon,ISO time,accuracy ≈ 48 MB) against a C strtod loop.

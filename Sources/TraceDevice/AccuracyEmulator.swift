@@ -38,6 +38,9 @@ struct AccuracyEmulator: Sendable {
     }
 
     private var noise: Noise
+    /// Whether emulation is on: off, ``emulate(_:at:accuracy:tier:)`` returns at once on this flag
+    /// (matching the noise enum, whose payloads are large, cost about 90 instructions per fix).
+    private let emulates: Bool
     private let convention: AccuracyConvention
     /// Time of the last draw, seconds (nil before the first).
     private var lastDraw: Double?
@@ -49,13 +52,14 @@ struct AccuracyEmulator: Sendable {
         case .white: noise = .white(WhiteNoise(sigma: 1, seed: seed))
         case .gaussMarkov(let tau): noise = .gaussMarkov(GaussMarkovNoise(sigma: 1, tau: tau, seed: seed))
         }
+        if case .off = emulation { emulates = false } else { emulates = true }
         self.convention = convention
     }
 
     /// The fix as a phone at `tier` would report it: position and accuracy (metres, nil when the
     /// recording has none and the fix passes through).
     mutating func emulate(_ fix: Coordinate, at time: Double, accuracy: Double?, tier: AccuracyTier) -> (Coordinate, Double?) {
-        if case .off = noise { return (fix, accuracy) }
+        guard emulates else { return (fix, accuracy) }
         guard let sigmaTier = SmoothingConfiguration.nominalSigma(tier: tier), let nominal = tier.nominalAccuracy else {
             return (fix, accuracy)
         }

@@ -52,6 +52,9 @@ public struct PhoneEmulator: Sendable {
     /// The smoothing filter, created at the first fix with location on and re-configured at each
     /// tier change; nil when smoothing is off or location is off.
     private var filter: TrackFilter?
+    /// Whether smoothing is on (``PhoneConfiguration/smoothing``): off, ``offer(_:at:accuracy:speed:)``
+    /// tests this flag instead of the optional filter (an outlined tag read per fix, measured).
+    private let smooths: Bool
 
     /// A phone of `role` in the state whose policy row is `row`, emulated as `configuration` says;
     /// `exact` measures the gate's steps beyond the tangent plane's domain (``UpdateGate/init(_:exact:)``).
@@ -61,6 +64,7 @@ public struct PhoneEmulator: Sendable {
         }
         if case .on(_, let g) = configuration.smoothing { precondition(g > 0, "the smoothing gate must be positive") }
         self.configuration = configuration
+        if case .on = configuration.smoothing { smooths = true } else { smooths = false }
         gate = UpdateGate(row, exact: exact)
         gate.deliveryOverride = configuration.deliveryOverride
         var mixer = SeededRandom(seed: configuration.seed ^ (UInt64(role.rawValue + 1) &* 0x9E37_79B9_7F4A_7C15))
@@ -90,11 +94,13 @@ public struct PhoneEmulator: Sendable {
 
     private mutating func tierChanged(from old: AccuracyTier) {
         guard gate.tier != old, filter != nil else { return }
-        if let c = smoothingConfiguration(gate.tier) { filter!.reconfigure(c) } else { filter = nil }
+        if let c = Self.smoothingConfiguration(configuration, gate.tier) { filter!.reconfigure(c) } else { filter = nil }
     }
 
-    /// The smoothing configuration for `tier`; nil when smoothing or the tier is off.
-    private func smoothingConfiguration(_ tier: AccuracyTier) -> SmoothingConfiguration? {
+    /// The smoothing configuration of `configuration` for `tier`; nil when smoothing or the tier is
+    /// off. Static: a method on the emulator, called from ``offer(_:at:accuracy:speed:)``, copied
+    /// the whole emulator per fix (measured under callgrind).
+    private static func smoothingConfiguration(_ configuration: PhoneConfiguration, _ tier: AccuracyTier) -> SmoothingConfiguration? {
         guard case .on(let mode, let threshold) = configuration.smoothing else { return nil }
         return SmoothingConfiguration(tier: tier, mode: mode, convention: configuration.convention, gate: threshold)
     }
@@ -106,12 +112,14 @@ public struct PhoneEmulator: Sendable {
         let tier = gate.tier
         guard tier != .off else { return PhoneOutcome(delivered: false, coordinate: fix, accuracy: accuracy) }
         var (position, reported) = emulator.emulate(fix, at: time, accuracy: accuracy, tier: tier)
-        if filter == nil, let c = smoothingConfiguration(tier) { filter = TrackFilter(configuration: c) }
-        if filter != nil {
-            filter!.update(position, time: time, accuracy: reported)
-            if let estimate = filter!.estimate, let sigma = filter!.sigma {
-                position = estimate
-                reported = sigma * configuration.convention.divisor
+        if smooths {
+            if filter == nil, let c = Self.smoothingConfiguration(configuration, tier) { filter = TrackFilter(configuration: c) }
+            if filter != nil {
+                filter!.update(position, time: time, accuracy: reported)
+                if let estimate = filter!.estimate, let sigma = filter!.sigma {
+                    position = estimate
+                    reported = sigma * configuration.convention.divisor
+                }
             }
         }
         let delivered = gate.offer(position, at: time, accuracy: reported, speed: speed)

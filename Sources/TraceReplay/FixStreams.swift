@@ -7,12 +7,13 @@ import TraceSharing
 
 /// Where one stream's fixes come from.
 ///
-/// The seam for replaying one trip many times (a future `tune` command trying many policies): a
-/// trip held in memory as ``FixColumns`` is a ``memory(_:)`` source per role, replayed without
-/// reading a file again.
+/// A trip held in memory (``LoadedTrip``, or the first pass's buffers when the trip fits
+/// ``ReplayOptions/memoryLimitTripBytes``) is a ``memory(_:)`` source per role and file, replayed
+/// without reading a file again.
 enum FixSource {
-    /// Fixes held in memory, in time order (the first pass's buffer of a small, unordered or
-    /// standard-input file; a trip held in memory).
+    /// Fixes held in memory, in time order, or in file order for an unordered file over
+    /// ``ReplayOptions/memoryLimitFixes`` (as a second read gives them: the replay skips and
+    /// counts the late ones either way).
     case memory(FixColumns)
     /// Read again from the file: its timed points of the stream's role, skipping the rest.
     case file(RoleReader)

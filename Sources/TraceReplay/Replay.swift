@@ -39,10 +39,25 @@ public struct ReplayOptions: Sendable {
     public var read = ReadOptions()
     /// Read every file as this format instead of guessing from its extension.
     public var inputFormat: TraceFormat?
-    /// Fixes of one role in one file held in memory (for standard input and files that are not in
-    /// time order, which are sorted); a larger file is read twice instead. 262,144 fixes take
-    /// 12.6 MB (48 bytes each: time, position, accuracy, speed, course).
+    /// Fixes of one role in one file sorted in memory (a file that is not in time order) and read
+    /// from standard input: a larger unordered file is replayed in file order, its late fixes
+    /// skipped and counted; larger standard input is refused. Without a trip held in memory
+    /// (``memoryLimitTripBytes``), a larger file is read twice. 262,144 fixes take at most 12.6 MB
+    /// (24 to 48 bytes each: ``LoadedTrip``).
     public var memoryLimitFixes = 262_144
+    /// The most bytes the fixes of a trip replayed after the first pass may take in memory (every
+    /// role and file, 24 to 48 bytes a fix: ``LoadedTrip``): within it, the first pass keeps every
+    /// fix and the replay reads each file once; beyond it, files with more than
+    /// ``memoryLimitFixes`` fixes of a role are read again (two passes; nothing is dropped).
+    /// 24 MiB: the 1 M-point GPX of the benchmarks (24 bytes a fix, 24.0 MB) fits, and
+    /// `tracekit replay` stays within the 64 MB peak RSS the README and Benchmarks/README state,
+    /// also for a file just over it (measured: Benchmarks/README.md). A power of two times the
+    /// bytes a fix at 24 and 48 bytes, so full columns are not grown to twice their size.
+    public var memoryLimitTripBytes = 24 << 20
+    /// Keep a trip replayed after the first pass in memory when it fits ``memoryLimitTripBytes``.
+    /// On by default; off reads larger files twice, as before (the results are the same; tests
+    /// and the benchmark compare them).
+    public var tripInMemory = true
     /// Replay in a single pass when the scenario is complete (``Replay/singlePassApplies(_:spec:)``):
     /// each file is read once. On by default; off always runs the first pass (the results are the
     /// same; tests compare them).
@@ -108,9 +123,11 @@ public enum Replay {
     /// does not give.
     ///
     /// Two passes at most: the first reads every file once to find roles, waypoints, state labels,
-    /// dwells and the first and last fixes (keeping up to ``ReplayOptions/memoryLimitFixes``
-    /// fixes per role and file in memory); the second replays, from memory or by reading the
-    /// larger files again. When the scenario is complete (``singlePassApplies(_:spec:)``) the first
+    /// dwells and the first and last fixes, keeping every fix in memory while they take at most
+    /// ``ReplayOptions/memoryLimitTripBytes`` (then the second replays the trip from memory, as
+    /// ``run(_:options:)`` replays a ``LoadedTrip``), else up to ``ReplayOptions/memoryLimitFixes``
+    /// fixes per role and file; the second replays, from memory or by reading the larger files
+    /// again. When the scenario is complete (``singlePassApplies(_:spec:)``) the first
     /// pass is skipped and each file is read once. Memory is bounded whatever the file size.
     /// - Throws: ``ReplayError``.
     public static func run(_ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions) throws(ReplayError) -> ReplayResult
@@ -124,16 +141,7 @@ public enum Replay {
     public static func run<Observer: ReplayObserver>(
         _ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions, observer: inout Observer
     ) throws(ReplayError) -> ReplayResult {
-        var all = inputs
-        for role in Role.allCases {
-            guard let t = spec.traces[role] else { continue }
-            if let i = all.firstIndex(where: { samePath($0.path, t.value) }) {
-                if t.provenance == .flag || all[i].defaultRole == role { all[i].defaultRole = role }
-                continue
-            }
-            all.append(TraceInput(path: t.value, defaultRole: role, provenance: t.provenance))
-        }
-        guard !all.isEmpty else { throw .invalid("no trace to replay") }
+        let all = try allInputs(inputs, spec: spec)
         // One pass when nothing is to be inferred and the observer does not see deliveries.
         if triesSinglePass(all, spec: spec, options: options, observer: Observer.self) {
             var engine = Engine(first: nil, inputs: all, spec: spec, options: options, observer: observer)
@@ -142,7 +150,11 @@ public enum Replay {
                 return result
             }
         }
-        let first = try firstPass(all, options: options)
+        let first = try firstPass(all, options: options, keepingTrip: options.tripInMemory)
+        if first.holdsTrip {
+            // Every fix in memory: the trip is replayed from it, each file read once.
+            return try run(LoadedTrip(inputs: all, spec: spec, first: first, options: options), checked: options, observer: &observer)
+        }
         var engine = Engine(first: first, inputs: all, spec: spec, options: options, observer: observer)
         defer { observer = engine.observer }
         guard let result = try engine.run() else { preconditionFailure("a replay after the first pass is never abandoned") }
@@ -173,6 +185,23 @@ public enum Replay {
         return Set(inputs.map(\.defaultRole)).count == inputs.count
     }
 
+    /// `inputs` and the traces `spec` names, each file once (a trace the scenario names takes its
+    /// role when a flag gave it or the input's role is the same).
+    /// - Throws: ``ReplayError/invalid(_:)`` when there is no trace at all.
+    static func allInputs(_ inputs: [TraceInput], spec: ScenarioSpec) throws(ReplayError) -> [TraceInput] {
+        var all = inputs
+        for role in Role.allCases {
+            guard let t = spec.traces[role] else { continue }
+            if let i = all.firstIndex(where: { samePath($0.path, t.value) }) {
+                if t.provenance == .flag || all[i].defaultRole == role { all[i].defaultRole = role }
+                continue
+            }
+            all.append(TraceInput(path: t.value, defaultRole: role, provenance: t.provenance))
+        }
+        guard !all.isEmpty else { throw .invalid("no trace to replay") }
+        return all
+    }
+
     static func samePath(_ a: String, _ b: String) -> Bool {
         if a == b { return true }
         guard a != "-", b != "-", let ra = realpath(a, nil) else { return false }
@@ -188,12 +217,37 @@ public enum Replay {
         var files: [FileDiagnostics] = []
         var pickup: Sourced<Coordinate>?
         var dropoff: Sourced<Coordinate>?
+        /// Every record's fixes are in its buffer (in time order, or in file order for an unordered
+        /// file over ``ReplayOptions/memoryLimitFixes``, as a second read would give them): the
+        /// trip can be replayed from memory (``LoadedTrip``).
+        var holdsTrip = false
     }
 
-    static func firstPass(_ inputs: [TraceInput], options: ReplayOptions) throws(ReplayError) -> FirstPass {
+    /// The first pass's account of the fixes it keeps for a trip held in memory.
+    struct TripBudget {
+        let bytes: Int
+        var used = 0
+        /// Every fix read so far is kept, within ``bytes``; once false, a record over the per-file
+        /// limit keeps none (the two passes, as without a trip held in memory).
+        var fits: Bool
+        /// The buffers over the per-file limit were dropped when ``fits`` turned false.
+        var swept = false
+
+        init(bytes: Int?) {
+            self.bytes = bytes ?? 0
+            fits = bytes != nil
+        }
+    }
+
+    /// The first pass. `keepingTrip`: keep every fix while they take at most
+    /// ``ReplayOptions/memoryLimitTripBytes`` (``FirstPass/holdsTrip``); otherwise, and once over
+    /// it, keep the fixes of a role and file only while they are at most
+    /// ``ReplayOptions/memoryLimitFixes`` (standard input never more than that).
+    static func firstPass(_ inputs: [TraceInput], options: ReplayOptions, keepingTrip: Bool = false) throws(ReplayError) -> FirstPass {
         var pass = FirstPass()
         let limit = options.memoryLimitFixes
         let window = options.window
+        var budget = TripBudget(bytes: keepingTrip ? options.memoryLimitTripBytes : nil)
         for (fileIndex, input) in inputs.enumerated() {
             var reader: RoleReader
             do {
@@ -204,7 +258,7 @@ public enum Replay {
             }
             var records: [StreamRecord?] = [nil, nil, nil]
             var untimed = 0
-            while let item = try reader.next() {
+            while let item = try reader.nextScanned() {
                 switch item {
                 case .waypoint(let fix):
                     guard window == nil else { continue }  // a trip's pickup and dropoff are inferred
@@ -214,17 +268,28 @@ public enum Replay {
                     } else if name == "dropoff", pass.dropoff == nil {
                         pass.dropoff = Sourced(fix.coordinate, .trace, "waypoint 'dropoff' in \(input.path)")
                     }
-                case .point(let role, let named, let fix):
-                    guard let time = fix.time?.nanoseconds else {
+                case .point(let point, let state):
+                    guard point.timed else {
                         if window == nil { untimed += 1 }
                         continue
                     }
-                    if let window, !window.contains(time) { continue }
+                    if let window, !window.contains(point.fix.time) { continue }
+                    let role = point.role
                     if records[role.rawValue] == nil {
                         records[role.rawValue] = StreamRecord(
                             path: input.path, role: role, defaultRole: input.defaultRole, rules: options.rules)
                     }
-                    try note(&records[role.rawValue]!, time: time, fix: fix, named: named, limit: limit)
+                    try note(
+                        &records[role.rawValue]!, point.fix, state: state, named: point.named, limit: limit,
+                        growing: input.path != "-", budget: &budget)
+                    if !budget.fits && !budget.swept {
+                        // Over the trip's bytes: back to the per-file limit, as if never kept.
+                        budget.swept = true
+                        for i in records.indices where (records[i]?.buffer?.count ?? 0) > limit { records[i]!.buffer = nil }
+                        for i in pass.records.indices where (pass.records[i].record.buffer?.count ?? 0) > limit {
+                            pass.records[i].record.buffer = nil
+                        }
+                    }
                 }
             }
             for role in [Role.helper, .hirer, .delegate] {
@@ -233,7 +298,9 @@ public enum Replay {
                     throw .invalid(
                         "<stdin>: more than \(limit) fixes for the \(role.key); standard input is held in memory, so replay a file instead")
                 }
-                if r.unordered, var b = r.buffer {
+                // Sorted up to the per-file limit; over it, kept in file order (its late fixes are
+                // skipped and counted in the replay, as when the file is read again).
+                if r.unordered, r.fixes <= limit, var b = r.buffer {
                     b.sortByTime()
                     r.buffer = b
                     r.scanner = RoleScanner(rules: options.rules)
@@ -246,28 +313,37 @@ public enum Replay {
                     path: input.path == "-" ? "<stdin>" : input.path, format: reader.format,
                     diagnostics: reader.diagnostics, untimedFixes: untimed, outOfOrderFixes: 0))
         }
+        pass.holdsTrip = budget.fits
         return pass
     }
 
-    private static func note(_ r: inout StreamRecord, time: Int64, fix: Fix, named: Bool, limit: Int) throws(ReplayError) {
+    /// Records a timed fix. Its buffer takes it while at most `limit` fixes, or, `growing` (not
+    /// standard input), while the trip fits `budget`.
+    private static func note(
+        _ r: inout StreamRecord, _ f: ReplayFix, state: String?, named: Bool, limit: Int, growing: Bool, budget: inout TripBudget
+    ) throws(ReplayError) {
+        let time = f.time
         r.fixes += 1
         if named { r.named = true }
         if time < r.lastTime {
             r.unordered = true
         } else {
-            r.scanner.add(time: time, fix.coordinate)
+            r.scanner.add(time: time, f.coordinate)
             r.lastTime = time
         }
         if r.buffer != nil {
-            if r.buffer!.count < limit {
-                r.buffer!.append(
-                    ReplayFix(
-                        time: time, coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, speed: fix.speed, course: fix.course))
+            if budget.fits {
+                // Counted before the append: a trip over its bytes never grows the columns past them.
+                let more = r.buffer!.bytes(appending: f) - r.buffer!.bytes
+                if budget.used + more > budget.bytes { budget.fits = false } else { budget.used += more }
+            }
+            if r.buffer!.count < limit || (growing && budget.fits) {
+                r.buffer!.append(f)
             } else {
                 r.buffer = nil
             }
         }
-        if let label = fix.state, label != r.lastStateLabel {
+        if let label = state, label != r.lastStateLabel {
             r.lastStateLabel = label
             guard r.stateChanges.count < 10_000 else { throw .invalid("\(r.path): the state column changes more than 10000 times") }
             r.stateChanges.append((label, time))

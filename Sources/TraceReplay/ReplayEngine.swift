@@ -28,10 +28,27 @@ struct Engine<Observer: ReplayObserver> {
     let spec: ScenarioSpec
     let geodesic = Geodesic()
     let pass: ReplayPass
+    /// A trip held in memory (``LoadedTrip``): the roles' scans and the scenario, resolved once.
+    let prepared: (scans: RoleTable<RoleScan?>, scenario: ResolvedScenario)?
 
     /// `first` is the first pass's findings; nil replays in a single pass (the scenario is complete:
     /// nothing to infer), which ``run()`` abandons when a file needs the first pass after all.
     init(first: Replay.FirstPass?, inputs: [TraceInput], spec: ScenarioSpec, options: ReplayOptions, observer: Observer) {
+        self.init(first: first, inputs: inputs, spec: spec, prepared: nil, options: options, observer: observer)
+    }
+
+    /// Replays `trip` from memory: its first pass, scans and scenario are not found again.
+    init(trip: LoadedTrip, options: ReplayOptions, observer: Observer) {
+        self.init(
+            first: trip.first, inputs: trip.inputs, spec: trip.spec, prepared: (trip.scans, trip.scenario), options: options,
+            observer: observer)
+    }
+
+    private init(
+        first: Replay.FirstPass?, inputs: [TraceInput], spec: ScenarioSpec,
+        prepared: (scans: RoleTable<RoleScan?>, scenario: ResolvedScenario)?, options: ReplayOptions, observer: Observer
+    ) {
+        self.prepared = prepared
         self.observer = observer
         recorder = options.recordTrack ? TrackRecorder(pointsPerPath: options.trackPointsPerPath) : nil
         self.first = first ?? Replay.FirstPass()
@@ -104,18 +121,16 @@ struct Engine<Observer: ReplayObserver> {
                 }
             }
         case .second:
-            for i in first.records.indices {
-                let scan = first.records[i].record.scanner.finish()
-                let role = first.records[i].record.role
-                scans[role] = scans[role].map { $0.combined(with: scan) } ?? scan
-            }
+            scans = prepared?.scans ?? Self.scans(first)
         }
-        guard Role.allCases.contains(where: { scans[$0] != nil }) else {
-            let names = inputs.map { $0.path == "-" ? "<stdin>" : $0.path }.joined(separator: ", ")
-            throw .invalid("\(names): no timed track points to replay")
-        }
+        try Self.checkTimed(scans, inputs: inputs)
 
-        var scenario = try ResolvedScenario(spec: spec, first: first, scans: scans, rules: rules)
+        var scenario: ResolvedScenario
+        if let prepared {
+            scenario = prepared.scenario
+        } else {
+            scenario = try ResolvedScenario(spec: spec, first: first, scans: scans, rules: rules)
+        }
         isRide = scenario.category.value.isRide
         arrivals = Arrivals(
             pickup: scenario.pickup?.value, dropoff: scenario.dropoff?.value,
@@ -203,6 +218,24 @@ struct Engine<Observer: ReplayObserver> {
         meters.chargeLastTails()
 
         return result(scenario, roles: roles, scans: scans)
+    }
+
+    /// The roles' scans of the first pass's records (a role's files combined).
+    static func scans(_ first: Replay.FirstPass) -> RoleTable<RoleScan?> {
+        var scans = RoleTable<RoleScan?>(repeating: nil)
+        for (_, record) in first.records {
+            var scanner = record.scanner
+            let scan = scanner.finish()
+            scans[record.role] = scans[record.role].map { $0.combined(with: scan) } ?? scan
+        }
+        return scans
+    }
+
+    /// - Throws: ``ReplayError/invalid(_:)`` naming the files when no role has a timed fix.
+    static func checkTimed(_ scans: RoleTable<RoleScan?>, inputs: [TraceInput]) throws(ReplayError) {
+        guard !Role.allCases.contains(where: { scans[$0] != nil }) else { return }
+        let names = inputs.map { $0.path == "-" ? "<stdin>" : $0.path }.joined(separator: ", ")
+        throw .invalid("\(names): no timed track points to replay")
     }
 
     /// Single pass: what the first pass would have found, from the streams' tallies.

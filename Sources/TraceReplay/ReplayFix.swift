@@ -29,24 +29,58 @@ struct ReplayFix {
     static func course(_ degrees: Double) -> Double { degrees == 360 ? 0 : degrees }
 }
 
-/// Fixes kept in memory as compact columns (standard input, small or unordered files), sorted by
-/// time when needed.
+/// Fixes kept in memory as compact columns (standard input, small or unordered files, a trip held
+/// in memory: ``LoadedTrip``), sorted by time when needed.
+///
+/// Bytes per fix: 24 (the time, 8, and the position, 16) plus 8 for each of the accuracy, the speed
+/// and the course that some fix of the columns reports (``bytesPerFix``): a column whose fixes all
+/// lack the value is kept empty and reads as NaN, exactly what a fix without it holds. So 24 to 48
+/// bytes (24 for a GPX of positions and times, its `hdop` not being an accuracy; 32 for a CSV with
+/// an accuracy column; 48 with accuracy, speed and course).
 struct FixColumns {
     var times: [Int64] = []
     var coordinates: [Coordinate] = []
-    var accuracies: [Double] = []
-    var speeds: [Double] = []
-    var courses: [Double] = []
+    /// Empty while every fix so far lacks the value (NaN); else one per fix.
+    private(set) var accuracies: [Double] = []
+    private(set) var speeds: [Double] = []
+    private(set) var courses: [Double] = []
 
     var count: Int { times.count }
 
+    /// The bytes a fix takes in these columns: 24, plus 8 per optional column held.
+    var bytesPerFix: Int {
+        24 + (accuracies.isEmpty ? 0 : 8) + (speeds.isEmpty ? 0 : 8) + (courses.isEmpty ? 0 : 8)
+    }
+
+    /// The bytes of the columns' fixes (``bytesPerFix`` × ``count``; capacity not counted).
+    var bytes: Int { count * bytesPerFix }
+
+    /// ``bytes`` once `f` is appended (a column that `f` is the first to report counts for every fix).
+    @inline(__always)
+    func bytes(appending f: ReplayFix) -> Int {
+        let held = 24 + (accuracies.isEmpty && f.accuracy.isNaN ? 0 : 8) + (speeds.isEmpty && f.speed.isNaN ? 0 : 8)
+        return (count + 1) * (held + (courses.isEmpty && f.course.isNaN ? 0 : 8))
+    }
+
     @inline(__always)
     mutating func append(_ f: ReplayFix) {
+        let n = times.count
         times.append(f.time)
         coordinates.append(f.coordinate)
-        accuracies.append(f.accuracy)
-        speeds.append(f.speed)
-        courses.append(f.course)
+        Self.append(f.accuracy, to: &accuracies, count: n)
+        Self.append(f.speed, to: &speeds, count: n)
+        Self.append(f.course, to: &courses, count: n)
+    }
+
+    /// Appends `value` to a column that holds `count` values, or none while all were NaN: a NaN to
+    /// an empty column stays unwritten; the first other value fills the column with `count` NaNs.
+    @inline(__always)
+    private static func append(_ value: Double, to column: inout [Double], count: Int) {
+        if column.isEmpty {
+            guard !value.isNaN else { return }
+            column = [Double](repeating: .nan, count: count)
+        }
+        column.append(value)
     }
 
     /// Empties the columns, keeping their capacity (a refilled window).
@@ -61,19 +95,20 @@ struct FixColumns {
     @inline(__always)
     subscript(i: Int) -> ReplayFix {
         var f = ReplayFix(time: times[i], coordinate: coordinates[i], accuracy: nil, speed: nil)
-        f.accuracy = accuracies[i]
-        f.speed = speeds[i]
-        f.course = courses[i]
+        if !accuracies.isEmpty { f.accuracy = accuracies[i] }
+        if !speeds.isEmpty { f.speed = speeds[i] }
+        if !courses.isEmpty { f.course = courses[i] }
         return f
     }
 
     /// Sorts by time, keeping the file order of equal times (a stable sort).
     mutating func sortByTime() {
         let order = times.indices.sorted { times[$0] < times[$1] || (times[$0] == times[$1] && $0 < $1) }
-        times = order.map { times[$0] }
-        coordinates = order.map { coordinates[$0] }
-        accuracies = order.map { accuracies[$0] }
-        speeds = order.map { speeds[$0] }
-        courses = order.map { courses[$0] }
+        func sorted<T>(_ column: [T]) -> [T] { column.isEmpty ? [] : order.map { column[$0] } }
+        times = sorted(times)
+        coordinates = sorted(coordinates)
+        accuracies = sorted(accuracies)
+        speeds = sorted(speeds)
+        courses = sorted(courses)
     }
 }

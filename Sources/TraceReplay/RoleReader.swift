@@ -98,6 +98,51 @@ struct RoleReader {
         }
     }
 
+    /// The first pass's item: a track point in the merge's form with its state label (the CSV
+    /// `state` column), or a waypoint.
+    enum Scanned {
+        case point(Point, state: String?)
+        case waypoint(Fix)
+    }
+
+    /// The next track point or waypoint as ``next()`` gives them, the point in the merge's form: a
+    /// GPX point of the common shape straight from the reader's fused path (``nextPoint()``'s
+    /// way, no `Fix` or item made), anything else through ``next()``.
+    @inline(__always)
+    mutating func nextScanned() throws(ReplayError) -> Scanned? {
+        while true {
+            if gpx != nil {
+                let lean: LeanItem?
+                do {
+                    lean = try gpx!.nextFusedLean()
+                } catch {
+                    throw .read(error)
+                }
+                if let lean {
+                    // A fused item is a point without texts: a track point of the current track's
+                    // role, or a route point or unnamed waypoint (which the first pass passes over).
+                    guard case .trackPoint = lean.kind else { continue }
+                    var fix = ReplayFix(time: lean.time, coordinate: lean.coordinate, accuracy: nil, speed: nil)
+                    fix.accuracy = lean.horizontalAccuracy
+                    fix.speed = lean.speed
+                    fix.course = ReplayFix.course(lean.course)
+                    return .point(Point(role: trackRole, named: trackNamed, timed: lean.hasTime, fix: fix), state: nil)
+                }
+            }
+            switch try next() {
+            case nil:
+                return nil
+            case .point(let role, let named, let f):
+                let fix = ReplayFix(
+                    time: f.time?.nanoseconds ?? 0, coordinate: f.coordinate, accuracy: f.horizontalAccuracy, speed: f.speed,
+                    course: f.course)
+                return .point(Point(role: role, named: named, timed: f.time != nil, fix: fix), state: f.state)
+            case .waypoint(let f):
+                return .waypoint(f)
+            }
+        }
+    }
+
     /// The next track point, straight in the merge's form; waypoints, route points and structure
     /// markers are consumed here (the same points, in the same order, as ``next()`` gives).
     @inline(__always)

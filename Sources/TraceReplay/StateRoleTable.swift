@@ -49,3 +49,5 @@ struct RoleTable<Value> {
         _modify { yield &values[role.rawValue] }
     }
 }
+
+extension RoleTable: Sendable where Value: Sendable {}

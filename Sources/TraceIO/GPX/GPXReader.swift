@@ -142,7 +142,16 @@ public struct GPXReader: TraceReader {
     /// `Optional<TraceItem>` is made and destroyed (that goes through value witnesses); any other
     /// item comes from ``next()``. The same items in the same order either way.
     package mutating func nextLean() throws(TraceReadError) -> LeanItem {
-        while queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
+        if let point = try nextFusedLean() { return point }
+        return LeanItem(try next(), text: &leanText)
+    }
+
+    /// The next item reduced (``LeanItem``) when it is a point of the fused path's shape (such a
+    /// point has no texts: no name, role or state); nil when it is not, and ``next()`` then gives
+    /// it. Taking items this way, and ``next()`` after each nil, gives the same items in the same
+    /// order as ``next()`` alone.
+    package mutating func nextFusedLean() throws(TraceReadError) -> LeanItem? {
+        while !skipFusedOnce && queue.isEmpty && plainPoints && fusedPoints && pointDepth == 0 && field == nil && pendingStart == nil {
             var fix = Fix.Numbers(coordinate: Coordinate(uncheckedLatitude: 0, longitude: 0))
             switch try fusedPoint(into: &fix) {
             case .point(let kind): return LeanItem(GPXReader.item(kind, Fix(fix)), text: &leanText)
@@ -151,7 +160,7 @@ public struct GPXReader: TraceReader {
             }
             break
         }
-        return LeanItem(try next(), text: &leanText)
+        return nil
     }
 
     /// Reads up to `limit` items into `batch` (``TraceReader/read(into:limit:)``): a point of the
