@@ -139,6 +139,30 @@ struct AtomicOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out.csv").isEmpty)
     }
 
+    @Test("a named pipe (or a device such as /dev/null) is written through, not replaced by a file")
+    func targetIsPipe() throws {
+        let dir = try Self.folder([])
+        let fifo = "\(dir)/report.html"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A reader drains the pipe while tracekit writes into it.
+        nonisolated(unsafe) var read = Data()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            if let h = FileHandle(forReadingAtPath: fifo) { read = h.readDataToEndOfFile() }
+            done.signal()
+        }
+        let r = try Run(["replay", "--scenario", Self.ride, "--html", fifo])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        var st = stat()
+        #expect(lstat(fifo, &st) == 0 && st.st_mode & S_IFMT == S_IFIFO, "the pipe was replaced")
+        #expect(String(decoding: read, as: UTF8.self).hasPrefix("<!DOCTYPE html>"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["report.html"])  // no temporary file
+        // /dev/null stays the device it is.
+        #expect(try Run(["replay", "--scenario", Self.ride, "--svg", "/dev/null"]).status == 0)
+        #expect(stat("/dev/null", &st) == 0 && st.st_mode & S_IFMT == S_IFCHR)
+    }
+
     @Test("AtomicFile: abandon and deinit remove the temporary file; commit keeps the target's mode, a new file gets 0666 less the umask")
     func atomicFile() throws {
         let dir = try Self.folder(["kept"])

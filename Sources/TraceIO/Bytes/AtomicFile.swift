@@ -18,7 +18,9 @@
 /// The new file gets the target's permission bits (and, where allowed, its owner) when the target
 /// is a regular file, else the mode any new file gets (0666 less the umask). A target that is a
 /// symbolic link is replaced by the file, not written through. "-" writes standard output
-/// directly (nothing to commit).
+/// directly (nothing to commit); so does a target that is (or links to) a character device, a
+/// FIFO or a socket, such as `/dev/null`, `/dev/stdout` or a named pipe: it is opened and written
+/// through, since replacing it by a file would break it for every other program.
 public final class AtomicFile {
     /// The target.
     public let path: String
@@ -26,6 +28,8 @@ public final class AtomicFile {
     public let fd: Int32
     private let temporary: String?
     private let slot: Int?
+    /// Whether ``fd`` is a device, FIFO or socket this file opened (closed when done).
+    private let device: Bool
     private var done = false
 
     /// Creates the temporary file beside `path`.
@@ -36,6 +40,17 @@ public final class AtomicFile {
             fd = STDOUT_FILENO
             temporary = nil
             slot = nil
+            device = false
+            return
+        }
+        var resolved = stat()
+        if stat(path, &resolved) == 0, [S_IFCHR, S_IFIFO, S_IFSOCK].contains(resolved.st_mode & S_IFMT) {
+            let f = open(path, O_WRONLY | O_CLOEXEC)
+            guard f >= 0 else { throw TraceWriteError(file: path, message: "cannot open: \(String(cString: strerror(errno)))") }
+            fd = f
+            temporary = nil
+            slot = nil
+            device = true
             return
         }
         // The cleanup signals wait while the file is created and registered, so none can orphan it.
@@ -62,6 +77,7 @@ public final class AtomicFile {
         fd = f
         temporary = name
         self.slot = slot
+        device = false
     }
 
     /// Writes all of `text` to the temporary file (abandoning it on failure).
@@ -77,6 +93,11 @@ public final class AtomicFile {
     /// Flushes the temporary file to disk and renames it over the target; on failure it is removed
     /// and the target is untouched. Nothing to do for standard output.
     public func commit() throws(TraceWriteError) {
+        if device && !done {
+            done = true
+            guard close(fd) == 0 else { throw TraceWriteError(file: path, message: "write failed: \(String(cString: strerror(errno)))") }
+            return
+        }
         guard let temporary, !done else { return }
         done = true
         defer { TemporaryFiles.unregister(slot) }
@@ -108,6 +129,11 @@ public final class AtomicFile {
 
     /// Removes the temporary file; the target is untouched.
     public func abandon() {
+        if device && !done {
+            done = true
+            close(fd)
+            return
+        }
         guard let temporary, !done else { return }
         done = true
         close(fd)
