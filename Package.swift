@@ -188,7 +188,7 @@ let package = Package(
             name: "TraceCLITests",
             dependencies: [
                 "TraceCLI", "tracekit", "rss-probe", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceDomain",
-                "TraceSharing", "TraceSmoothing", "TraceBatch", "TraceJSON", "XMLSchemaOracle", "PNGPixels",
+                "TraceSharing", "TraceSmoothing", "TraceBatch", "TraceJSON", "TraceEnergy", "XMLSchemaOracle", "PNGPixels",
             ],
             exclude: ["Golden"],
             swiftSettings: testSettings),

@@ -125,10 +125,20 @@ struct ReplaySummary: Hashable, Sendable {
         lines.map { "- **\($0.label.capitalizedFirst):** \($0.text)\n" }.joined()
     }
 
-    /// "a 3,500 mAh battery (assumed)": the reference battery as the reports name it.
+    /// "a 3,500 mAh battery (assumed)": the reference battery as the reports name it, with its
+    /// decimals when it is not a whole number of mAh ("a 2,999.5 mAh battery"), so the name and
+    /// the percentages computed from it agree.
     static func battery(_ profile: EnergyProfile) -> String {
         let assumed = profile.assumed.contains(.referenceBattery) ? " (assumed)" : ""
-        return "a \(grouped(profile.referenceBatteryMilliampHours)) mAh battery\(assumed)"
+        let mAh = profile.referenceBatteryMilliampHours, whole = mAh.rounded(.towardZero)
+        var text = grouped(whole)
+        if mAh != whole {
+            // ".5" of "0.500": up to three decimals, trailing zeros removed.
+            var decimals = Substring(DecimalText.fixed(mAh - whole, 3).drop { $0 != "." })
+            while decimals.hasSuffix("0") { decimals = decimals.dropLast() }
+            if decimals.count > 1 { text += decimals }
+        }
+        return "a \(text) mAh battery\(assumed)"
     }
 
     /// A percentage of the reference battery: one decimal from 1 % up ("1.5 %"), two below

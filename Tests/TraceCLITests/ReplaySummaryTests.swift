@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TraceEnergy
 import TraceIO
 
 @testable import TraceCLI
@@ -105,6 +106,14 @@ struct ReplaySummaryTests {
         #expect(ReplaySummary.grouped(100_000) == "100,000")
         #expect(ReplaySummary.grouped(999) == "999")
         #expect(ReplaySummary.grouped(1_234_567.4) == "1,234,567")
+        // The battery's name keeps its decimals, so it agrees with the percentages computed from it.
+        var profile = EnergyProfile.lte
+        #expect(ReplaySummary.battery(profile) == "a 3,500 mAh battery (assumed)")
+        profile.referenceBatteryMilliampHours = 2999.5
+        profile.assumed.remove(.referenceBattery)
+        #expect(ReplaySummary.battery(profile) == "a 2,999.5 mAh battery")
+        profile.referenceBatteryMilliampHours = 0.25
+        #expect(ReplaySummary.battery(profile) == "a 0.25 mAh battery")
     }
 
     @Test("the date rule: times of day carry their date only when the trip's first and last times are on different UTC days")
