@@ -1,0 +1,131 @@
+"""`make test-spark`: TraceKit on Spark (local mode, two worker threads), checked byte for byte
+against one `tracekit batch` over the same corpus.
+
+Job 1 (corpus_job.py): the bundled corpus Traces/ replayed on PARTITIONS Spark tasks, each running
+`tracekit batch Traces/ --shard I/PARTITIONS --jsonl --jobs 1`, the lines saved as part files and
+reduced by `tracekit merge`. Compared with `tracekit batch Traces/ --jobs 1` (the table's first
+line names the largest --jobs, so the one-machine run uses the tasks' one worker): the table
+report, the --write-baseline file, the gate against Traces/baseline.json, and each exit status.
+A retried task (a partition's lines written twice) must not change the merge.
+
+Prints one line per check and closes with "N passed, N failed"; exit 1 when a check fails.
+"""
+
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import corpus_job  # noqa: E402
+
+results = []
+
+
+def check(name, ok, detail=""):
+    results.append(ok)
+    print(f"{'ok  ' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}", flush=True)
+
+
+def run(command, cwd):
+    done = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return done.returncode, done.stdout, done.stderr
+
+
+def same(name, a, b, what_a, what_b):
+    if a == b:
+        check(name, True, f"{len(a)} bytes identical")
+    else:
+        a_lines, b_lines = a.decode(errors="replace").splitlines(), b.decode(errors="replace").splitlines()
+        first = next((i for i, (x, y) in enumerate(zip(a_lines, b_lines)) if x != y), min(len(a_lines), len(b_lines)))
+        x = a_lines[first] if first < len(a_lines) else "(end)"
+        y = b_lines[first] if first < len(b_lines) else "(end)"
+        check(name, False, f"line {first + 1} differs:\n  {what_a}: {x}\n  {what_b}: {y}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tracekit", default=".build/release/tracekit")
+    parser.add_argument("--corpus", default="Traces/")
+    parser.add_argument("--baseline", default="Traces/baseline.json")
+    parser.add_argument("--partitions", type=int, default=3)
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--work", default=".build/spark-test")
+    args = parser.parse_args()
+    root = os.getcwd()
+    tracekit = os.path.abspath(args.tracekit)
+    work = os.path.abspath(args.work)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    n = args.partitions
+
+    started = time.monotonic()
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master(args.master)
+        .appName("tracekit-test-spark")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
+    sc = spark.sparkContext
+    sc.setLogLevel("ERROR")
+    up = time.monotonic()
+    print(f"Spark {spark.version} on {args.master} up in {up - started:.1f} s", flush=True)
+
+    # Job 1: the corpus, one shard per partition.
+    out = os.path.join(work, "job1")
+    corpus_job.run_job(sc, tracekit, args.corpus, n, out, cwd=root)
+    job1 = time.monotonic()
+    parts = sorted(glob.glob(os.path.join(out, "part-*")))
+    lines = sum(1 for p in parts for line in open(p) if line.strip())
+    print(f"job 1: {n} tasks of 'tracekit batch {args.corpus} --shard I/{n} --jsonl --jobs 1' wrote {lines} lines "
+          f"in {len(parts)} part files, {job1 - up:.1f} s", flush=True)
+    spark.stop()
+
+    # The one-machine run and the merge: table and --write-baseline in one run each.
+    batch_baseline, merge_baseline = os.path.join(work, "batch-baseline.json"), os.path.join(work, "merge-baseline.json")
+    b_status, b_out, b_err = run([tracekit, "batch", args.corpus, "--jobs", "1", "--write-baseline", batch_baseline], root)
+    m_status, m_out, m_err = run([tracekit, "merge", *parts, "--write-baseline", merge_baseline], root)
+    if m_status not in (0, 1):
+        print(m_err.decode(errors="replace"), file=sys.stderr)
+    check(f"job 1: exit status of merge equals batch's", m_status == b_status, f"{m_status} and {b_status}")
+    same(f"job 1: table of 'tracekit merge' ({n} Spark tasks) equals 'tracekit batch {args.corpus} --jobs 1'",
+         m_out, b_out, "merge", "batch")
+    same("job 1: --write-baseline of merge equals batch's",
+         open(merge_baseline, "rb").read() if os.path.exists(merge_baseline) else b"",
+         open(batch_baseline, "rb").read() if os.path.exists(batch_baseline) else b"", "merge", "batch")
+
+    # The gate against the committed baseline.
+    bg_status, bg_out, _ = run([tracekit, "batch", args.corpus, "--jobs", "1", "--baseline", args.baseline], root)
+    mg_status, mg_out, _ = run([tracekit, "merge", *parts, "--baseline", args.baseline], root)
+    check(f"job 1: gate against {args.baseline}: exit status of merge equals batch's", mg_status == bg_status,
+          f"{mg_status} and {bg_status}")
+    same(f"job 1: gate report against {args.baseline} of merge equals batch's", mg_out, bg_out, "merge", "batch")
+
+    # A retried task: its partition's lines twice (another copy of the first part file).
+    retried = os.path.join(work, "retried-part-00000")
+    shutil.copyfile(parts[0], retried)
+    r_status, r_out, _ = run([tracekit, "merge", *parts, retried], root)
+    same("job 1: a retried task's lines (a part file twice) counted once, table", r_out, b_out, "merge", "batch")
+    check("job 1: a retried task's lines counted once, exit status", r_status == b_status, f"{r_status} and {b_status}")
+
+    # A lost task: its shard's trips are reported as not run and fail the merge (the check can fail).
+    lost = sum(1 for line in open(parts[-1]) if line.strip())
+    l_status, l_out, _ = run([tracekit, "merge", *parts[:-1]], root)
+    check(f"job 1: a lost task's {lost} trips reported as not run, exit 1",
+          l_status == 1 and f"Trips not run ({lost})".encode() in l_out, f"exit {l_status}")
+
+    failed = results.count(False)
+    print(f"wall time: {time.monotonic() - started:.1f} s (Spark start-up {up - started:.1f} s, job 1 {job1 - up:.1f} s)")
+    print(f"spark: {len(results) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
