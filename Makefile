@@ -64,10 +64,12 @@ test: deps browser
 ## only that: Debian's Java runtime (openjdk-17-jre-headless) and python3-venv, and PySpark
 ## $(PYSPARK_VERSION) in a virtual environment under .build/spark-venv (the engine's Python, not the
 ## product's; skipped when that version is there); builds tracekit in release; runs
-## Tools/spark/test_spark.py on Spark's local mode with two worker threads: the bundled corpus
-## replayed one shard per Spark task, the lines reduced by `tracekit merge` and compared byte for
-## byte with `tracekit batch Traces/ --jobs 1` (table, --write-baseline, gate, exit status).
-## One line per check; exit 1 when one fails.
+## Tools/spark/test_spark.py on Spark's local mode with two worker threads. Job 1: the bundled
+## corpus replayed one shard per Spark task, the lines reduced by `tracekit merge` and compared byte
+## for byte with `tracekit batch Traces/ --jobs 1` (table, --write-baseline, gate, exit status).
+## Job 2: a Parquet table of pings built by Spark from the bundled trips, grouped by request, each
+## group streamed to `tracekit replay -` and written as a CSV corpus merged as in job 1, compared
+## with the same CSVs replayed on one machine. One line per check; exit 1 when one fails.
 PYSPARK_VERSION := 4.0.1
 SPARK_VENV := .build/spark-venv
 SPARK_DEB_PACKAGES := openjdk-17-jre-headless python3-venv
