@@ -17,7 +17,20 @@ The engine's Python, not the product's: TraceKit itself is the `tracekit` binary
 """
 
 import argparse
+import os
 import subprocess
+
+
+def executable(tracekit):
+    """The binary on this executor: the path as given (a shared or installed copy, or the task's
+    working folder, where YARN and Kubernetes put `--files` and `--archives`), else under Spark's
+    own folder for them (local and standalone mode)."""
+    if os.path.exists(tracekit):
+        return tracekit
+    from pyspark import SparkFiles
+
+    shipped = os.path.join(SparkFiles.getRootDirectory(), tracekit)
+    return shipped if os.path.exists(shipped) else tracekit
 
 
 def shard_lines(tracekit, corpus, partitions, cwd, extra):
@@ -29,7 +42,7 @@ def shard_lines(tracekit, corpus, partitions, cwd, extra):
     """
 
     def run(index, _rows):
-        command = [tracekit, "batch", corpus, "--shard", f"{index}/{partitions}", "--jsonl", "--jobs", "1", *extra]
+        command = [executable(tracekit), "batch", corpus, "--shard", f"{index}/{partitions}", "--jsonl", "--jobs", "1", *extra]
         done = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if done.returncode not in (0, 1):
             raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()}")

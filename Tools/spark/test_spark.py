@@ -124,6 +124,7 @@ def main():
     n = args.partitions
 
     started = time.monotonic()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the workers' Python: this one, the venv's
     from pyspark.sql import SparkSession
 
     spark = (
