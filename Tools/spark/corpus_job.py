@@ -75,6 +75,7 @@ def main():
     parser.add_argument("batch_options", nargs="*", help="more batch options after --, e.g. -- --policy quiet.json")
     args = parser.parse_args()
     spark = SparkSession.builder.appName("tracekit-corpus").getOrCreate()
+    spark.sparkContext.addPyFile(__file__)  # the executors' Python imports this module
     run_job(spark.sparkContext, args.tracekit, args.corpus, args.partitions, args.out, args.cwd, args.batch_options)
     spark.stop()
 
