@@ -66,7 +66,8 @@ test: deps browser
 ## product's; skipped when that version is there); builds tracekit in release; runs
 ## Tools/spark/test_spark.py on Spark's local mode with two worker threads. Job 1: the bundled
 ## corpus replayed one shard per Spark task, the lines reduced by `tracekit merge` and compared byte
-## for byte with `tracekit batch Traces/ --jobs 1` (table, --write-baseline, gate, exit status).
+## for byte with `tracekit batch Traces/ --jobs 1` (table, --write-baseline, the gate with --junit
+## and --markdown, exit status).
 ## Job 2: a Parquet table of pings built by Spark from the bundled trips, grouped by request, each
 ## group streamed to `tracekit replay -` and written as a CSV corpus merged as in job 1, compared
 ## with the same CSVs replayed on one machine. One line per check; exit 1 when one fails.

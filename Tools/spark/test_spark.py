@@ -160,16 +160,27 @@ def main():
     check(f"job 1: exit status of merge equals batch's", m_status == b_status, f"{m_status} and {b_status}")
     same(f"job 1: table of 'tracekit merge' ({n} Spark tasks) equals 'tracekit batch {args.corpus} --jobs 1'",
          m_out, b_out, "merge", "batch")
-    same("job 1: --write-baseline of merge equals batch's",
-         open(merge_baseline, "rb").read() if os.path.exists(merge_baseline) else b"",
-         open(batch_baseline, "rb").read() if os.path.exists(batch_baseline) else b"", "merge", "batch")
+    if os.path.exists(merge_baseline) and os.path.exists(batch_baseline):
+        same("job 1: --write-baseline of merge equals batch's", open(merge_baseline, "rb").read(),
+             open(batch_baseline, "rb").read(), "merge", "batch")
+    else:
+        check("job 1: --write-baseline of merge equals batch's", False, "a baseline was not written")
 
     # The gate against the committed baseline.
-    bg_status, bg_out, _ = run([tracekit, "batch", args.corpus, "--jobs", "1", "--baseline", args.baseline], root)
-    mg_status, mg_out, _ = run([tracekit, "merge", *parts, "--baseline", args.baseline], root)
+    def reports(who):
+        return ["--junit", os.path.join(work, f"{who}-gate.xml"), "--markdown", os.path.join(work, f"{who}-gate.md")]
+
+    bg_status, bg_out, _ = run([tracekit, "batch", args.corpus, "--jobs", "1", "--baseline", args.baseline, *reports("batch")], root)
+    mg_status, mg_out, _ = run([tracekit, "merge", *parts, "--baseline", args.baseline, *reports("merge")], root)
     check(f"job 1: gate against {args.baseline}: exit status of merge equals batch's", mg_status == bg_status,
           f"{mg_status} and {bg_status}")
     same(f"job 1: gate report against {args.baseline} of merge equals batch's", mg_out, bg_out, "merge", "batch")
+    for ext, what in (("xml", "--junit"), ("md", "--markdown")):
+        files = [os.path.join(work, f"{who}-gate.{ext}") for who in ("merge", "batch")]
+        if all(os.path.exists(f) for f in files):
+            same(f"job 1: the gate's {what} of merge equals batch's", *(open(f, "rb").read() for f in files), "merge", "batch")
+        else:
+            check(f"job 1: the gate's {what} of merge equals batch's", False, "not written: " + ", ".join(files))
 
     # A retried task: its partition's lines twice (another copy of the first part file).
     retried = os.path.join(work, "retried-part-00000")
