@@ -62,7 +62,7 @@ test: deps browser
 
 ## test-spark: TraceKit on Spark, checked (not part of `make test`). Installs what is missing and
 ## only that: Debian's Java runtime (openjdk-17-jre-headless) and python3-venv, and PySpark
-## $(PYSPARK_VERSION) in a virtual environment under .build/spark-venv (the engine's Python, not the
+## 4.0.1 (PYSPARK_VERSION) in a virtual environment under .build/spark-venv (the engine's Python, not the
 ## product's; skipped when that version is there); builds tracekit in release; runs
 ## Tools/spark/test_spark.py on Spark's local mode with two worker threads. Job 1: the bundled
 ## corpus replayed one shard per Spark task, the lines reduced by `tracekit merge` and compared byte
