@@ -9,17 +9,23 @@ DEB_PACKAGES := libproj-dev libgeos-dev pkg-config libxml2-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tracekit
 
-.PHONY: deps browser build run test test-sanitize gate baseline bench fuzz format clean
+# $(call apt-install,PACKAGES): installs with apt-get those of the Debian PACKAGES that are
+# missing, and only those (a quick no-op when all are present).
+define apt-install
+missing=""; for p in $(1); do \
+  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  echo "Installing:$$missing"; \
+  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+fi
+endef
+
+.PHONY: deps browser build run test test-spark test-sanitize gate baseline bench fuzz format clean
 
 ## deps: install the Debian packages that are missing (quick no-op when all are present)
 deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing:$$missing"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	@$(call apt-install,$(DEB_PACKAGES))
 
 ## browser: install Debian's chromium when it is missing (the browser checks of the HTML reports
 ## load each report in it, headless; about 35 s once, a quick no-op after). Used by make test.
@@ -53,6 +59,29 @@ test: deps browser
 	@set -o pipefail; $(SWIFT) test 2>&1 | tee .build/test.log; status=$$?; \
 	  echo; Tools/test-summary.sh .build/test.log; exit $$status
 	$(MAKE) gate
+
+## test-spark: TraceKit on Spark, checked (not part of `make test`). Installs what is missing and
+## only that: Debian's Java runtime (openjdk-17-jre-headless) and python3-venv, and PySpark
+## 4.0.1 (PYSPARK_VERSION) in a virtual environment under .build/spark-venv (the engine's Python, not the
+## product's; skipped when that version is there); builds tracekit in release; runs
+## Tools/spark/test_spark.py on Spark's local mode with two worker threads. Job 1: the bundled
+## corpus replayed one shard per Spark task, the lines reduced by `tracekit merge` and compared byte
+## for byte with `tracekit batch Traces/ --jobs 1` (table, --write-baseline, the gate with --junit
+## and --markdown, exit status).
+## Job 2: a Parquet table of pings built by Spark from the bundled trips, grouped by request, each
+## group streamed to `tracekit replay -` and written as a CSV corpus merged as in job 1, compared
+## with the same CSVs replayed on one machine. One line per check; exit 1 when one fails.
+PYSPARK_VERSION := 4.0.1
+SPARK_VENV := .build/spark-venv
+SPARK_DEB_PACKAGES := openjdk-17-jre-headless python3-venv
+test-spark: deps
+	@$(call apt-install,$(SPARK_DEB_PACKAGES))
+	@[ -x $(SPARK_VENV)/bin/python ] || { echo "Creating $(SPARK_VENV)"; python3 -m venv $(SPARK_VENV); }
+	@$(SPARK_VENV)/bin/python -c 'import sys, pyspark; sys.exit(pyspark.__version__ != "$(PYSPARK_VERSION)")' 2>/dev/null || { \
+	  echo "Installing: pyspark==$(PYSPARK_VERSION) into $(SPARK_VENV)"; \
+	  $(SPARK_VENV)/bin/pip install -q --disable-pip-version-check pyspark==$(PYSPARK_VERSION); }
+	$(SWIFT) build -c release --product tracekit
+	$(SPARK_VENV)/bin/python Tools/spark/test_spark.py --tracekit .build/release/tracekit
 
 ## test-sanitize: every test built and run with address sanitizer (and LeakSanitizer), then with
 ## thread sanitizer, each in its own build path (.build/asan, .build/tsan; the normal build is never
