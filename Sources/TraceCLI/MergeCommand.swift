@@ -74,21 +74,42 @@ enum MergeCommand {
             throw .data("no \(BatchLine.schema) line in \(o.arguments.joined(separator: ", "))")
         }
 
+        // A partial merge lists the trips it did not find; a trip count far beyond the lines read is
+        // a damaged line, not shards (and would make that list, and JUnit's, unbounded).
+        let missing = batch.trips - merged.runs.count
+        guard missing <= Self.missingLimit else {
+            throw .data(
+                "the lines are of a batch of \(batch.trips) trips and hold \(merged.runs.count) of them: over \(Self.missingLimit) trips missing is not a merge of its shards (a damaged 'batch.trips'?)"
+            )
+        }
+        let order = merged.runs.keys.sorted()
         var report = BatchReport(
             inputs: batch.inputs, header: batch.header, policyB: batch.policyB, jobs: merged.jobs, shard: nil,
-            trips: (0..<batch.trips).compactMap { merged.runs[$0] }, strict: o.gate.strict,
-            joulesPerMilliampHour: batch.joulesPerMilliampHour)
+            trips: order.map { merged.runs[$0]! }, strict: o.gate.strict, joulesPerMilliampHour: batch.joulesPerMilliampHour)
         report.pools = merged.pools
-        report.notRun = (0..<batch.trips).filter { merged.runs[$0] == nil }
+        report.notRun = missing == 0 ? [] : (0..<batch.trips).filter { merged.runs[$0] == nil }
         try BatchCommand.conclude(
             &report, gate: gate, sharded: false, writeBaseline: o.gate.writeBaseline?.path, outputs: o.gate.outputs, table: true,
             output: output)
     }
 
-    /// FNV-1a, 64 bits, of a line's bytes: tells a repeated line from a differing one.
+    /// The most trips a merge reports as not run (beyond: refused, 65).
+    static let missingLimit = 100_000
+
+    /// FNV-1a, 64 bits, of a line's bytes: tells a repeated line from a differing one. The
+    /// batch's `"jobs":N` (the line's first `"jobs":` member: `batch` comes before the replay) is
+    /// left out, since a retried task may run with other `--jobs` and give the same trip.
     static func hash(_ text: String) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in text.utf8 {
+        let bytes = Array(text.utf8)
+        let key = Array("\"jobs\":".utf8)
+        var skip = 0..<0
+        if let at = bytes.firstRange(of: key) {
+            var end = at.upperBound
+            while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
+            skip = at.upperBound..<end
+        }
+        for (i, b) in bytes.enumerated() where !skip.contains(i) {
             h ^= UInt64(b)
             h = h &* 0x100_0000_01b3
         }

@@ -31,7 +31,9 @@ public struct QuantileHistogram: Hashable, Sendable {
         for b in compact {
             guard b.bin > last, b.count > 0, b.bin < 1 << 20 else { return nil }
             last = b.bin
-            total += b.count
+            let (sum, overflow) = total.addingReportingOverflow(b.count)
+            guard !overflow else { return nil }  // crafted counts: refused, not a trap
+            total = sum
         }
         guard total == count else { return nil }
         if let top = compact.last {

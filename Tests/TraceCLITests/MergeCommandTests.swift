@@ -106,6 +106,31 @@ struct MergeCommandTests {
         }
     }
 
+    @Test("a retried task with another --jobs gives the same trip: counted once; a damaged trip count is refused at once")
+    func retriedAndDamaged() throws {
+        try Self.scratch { dir in
+            let batch = try Run(["batch", "Traces/", "--jobs", "1"])
+            let one = try Run(["batch", "Traces/", "--shard", "0/2", "--jsonl", "--jobs", "1"])
+            let two = try Run(["batch", "Traces/", "--shard", "0/2", "--jsonl", "--jobs", "2"])
+            let other = try Run(["batch", "Traces/", "--shard", "1/2", "--jsonl", "--jobs", "1"])
+            #expect(one.stdout != two.stdout)  // the lines name their --jobs
+            try one.stdout.write(toFile: "\(dir)/a.jsonl", atomically: true, encoding: .utf8)
+            try two.stdout.write(toFile: "\(dir)/a2.jsonl", atomically: true, encoding: .utf8)
+            try other.stdout.write(toFile: "\(dir)/b.jsonl", atomically: true, encoding: .utf8)
+            let merge = try Run(["merge", "\(dir)/a.jsonl", "\(dir)/b.jsonl", "\(dir)/a2.jsonl"])
+            // The table names the largest --jobs of the shards: 2 here, as a batch with --jobs 2 would.
+            #expect(merge.status == 0, "\(merge.stderr)")
+            #expect(merge.stdout == batch.stdout.replacingOccurrences(of: " · 1 job · ", with: " · 2 jobs · "))
+            // A line whose trip count is damaged: one line, exit 65, without listing 10^11 trips.
+            let damaged = one.stdout.replacingOccurrences(of: #""trips":12,"#, with: #""trips":100000000000,"#)
+            #expect(damaged != one.stdout)
+            try damaged.write(toFile: "\(dir)/damaged.jsonl", atomically: true, encoding: .utf8)
+            let r = try Run(["merge", "\(dir)/damaged.jsonl"])
+            #expect(r.status == 65 && r.stdout.isEmpty)
+            #expect(r.stderr.contains("over 100000 trips missing is not a merge of its shards"), "\(r.stderr)")
+        }
+    }
+
     @Test("a shard missing: its trips are not run and fail the merge; with a baseline they are its missing trips, by name")
     func missing() throws {
         try Self.scratch { dir in

@@ -57,6 +57,7 @@ struct HistogramMergeTests {
             ("counts that do not add up", 3, 0.3, [(bin: 1, count: 1), (bin: 2, count: 1)]),
             ("a maximum outside the last bin", 2, 5.0, [(bin: 1, count: 1), (bin: 2, count: 1)]),
             ("samples but no bins", 0, 1.0, []),
+            ("counts whose sum overflows", 3, 0.2, [(bin: 1, count: Int.max), (bin: 2, count: Int.max)]),
         ] as [(String, Int, Double, [(bin: Int, count: Int)])])
     func refused(_ c: (String, Int, Double, [(bin: Int, count: Int)])) {
         #expect(QuantileHistogram(count: c.1, sum: 1, maximum: c.2, bins: c.3) == nil, "\(c.0)")

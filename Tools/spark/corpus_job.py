@@ -46,7 +46,9 @@ def shard_lines(tracekit, corpus, partitions, cwd, extra):
         done = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if done.returncode not in (0, 1):
             raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()}")
-        return iter(done.stdout.splitlines())
+        # Split at "\n" only: str.splitlines() also breaks at U+2028, U+2029 and U+0085, which a
+        # JSON line may hold unescaped inside a string (a path, a quoted bad value).
+        return iter(line for line in done.stdout.split("\n") if line)
 
     return run
 
