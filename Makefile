@@ -76,7 +76,8 @@ SPARK_VENV := .build/spark-venv
 SPARK_DEB_PACKAGES := openjdk-17-jre-headless python3-venv
 test-spark: deps
 	@$(call apt-install,$(SPARK_DEB_PACKAGES))
-	@[ -x $(SPARK_VENV)/bin/python ] || { echo "Creating $(SPARK_VENV)"; python3 -m venv $(SPARK_VENV); }
+	@$(SPARK_VENV)/bin/python -m pip --version >/dev/null 2>&1 || { \
+	  echo "Creating $(SPARK_VENV)"; rm -rf $(SPARK_VENV); python3 -m venv $(SPARK_VENV) || { rm -rf $(SPARK_VENV); exit 1; }; }
 	@$(SPARK_VENV)/bin/python -c 'import sys, pyspark; sys.exit(pyspark.__version__ != "$(PYSPARK_VERSION)")' 2>/dev/null || { \
 	  echo "Installing: pyspark==$(PYSPARK_VERSION) into $(SPARK_VENV)"; \
 	  $(SPARK_VENV)/bin/pip install -q --disable-pip-version-check pyspark==$(PYSPARK_VERSION); }
