@@ -142,7 +142,7 @@ enum BatchCommand {
         var indices = Array(trips.indices)
         let batch = BatchLineHeader(
             inputs: o.arguments, trips: trips.count, jobs: jobs, header: BaselineHeader(options), policyB: policyB?.name,
-            joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour)
+            joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour, reading: BatchLineHeader.reading(options, split: o.split))
         if let shard {
             trips = shard.select(trips)
             indices = shard.select(indices)

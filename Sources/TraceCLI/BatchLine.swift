@@ -17,6 +17,29 @@ struct BatchLineHeader: Hashable, Sendable {
     var policyB: String?
     /// Joules per mAh of the energy profile's battery.
     var joulesPerMilliampHour: Double
+    /// The options that shape the trips before any replay: reading, inference and splitting
+    /// (``reading(_:split:)``); "" in a line written before they were named.
+    var reading = ""
+
+    /// One text of the options that decide what the trips are: the input format, the problem
+    /// policy, the speed limit, the UTC offset, the column names, the dwell and the recording gap,
+    /// and `--split` with its stay rules. Shards that differ in it are not one batch.
+    static func reading(_ o: ReplayOptions, split: SplitOptions) -> String {
+        let r = o.read
+        let columns = r.columns.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        var parts = [
+            "input \(o.inputFormat?.rawValue ?? "by name")", "on-problem \(r.policy.rawValue)",
+            "max speed \(r.maximumSpeed.map { JSONWriter.number($0) + " m/s" } ?? "off")",
+            "utc offset \(r.zonelessUTCOffset.map(String.init) ?? "none")", "columns \(columns.isEmpty ? "none" : columns)",
+            "dwell \(JSONWriter.number(o.rules.dwellRadiusMetres)) m for \(JSONWriter.number(o.rules.dwellSeconds)) s",
+            "gap \(JSONWriter.number(o.rules.recordingGapSeconds)) s",
+        ]
+        let t = split.rules
+        parts.append(
+            split.split
+                ? "split (stay \(JSONWriter.number(t.staySeconds)) s within \(JSONWriter.number(t.stayRadiusMetres)) m)" : "no split")
+        return parts.joined(separator: " · ")
+    }
 
     /// The same batch, whatever its `jobs`.
     func sameBatch(as o: BatchLineHeader) -> Bool {
@@ -49,7 +72,7 @@ enum BatchLine {
                 ("jobs", .number(Double(b.jobs))),
             ] + b.header.jsonMembers + [
                 ("compare", b.policyB.map { .string($0) } ?? .null),
-                ("joulesPerMilliampHour", .number(b.joulesPerMilliampHour)),
+                ("joulesPerMilliampHour", .number(b.joulesPerMilliampHour)), ("reading", .string(b.reading)),
             ])
     }
 
@@ -220,7 +243,10 @@ private struct JSONLineReader: JSONFieldReading {
     func header(_ v: JSONValue?) throws(JSONFileError) -> BatchLineHeader {
         let b = try object(
             v, "batch",
-            allowed: ["inputs", "trips", "jobs", "tracekitVersion", "energyModel", "policy", "view", "compare", "joulesPerMilliampHour"])
+            allowed: [
+                "inputs", "trips", "jobs", "tracekitVersion", "energyModel", "policy", "view", "compare", "joulesPerMilliampHour",
+                "reading",
+            ])
         var inputs: [String] = []
         for (i, x) in try array(b["inputs"], "batch.inputs").enumerated() { inputs.append(try string(x, "batch.inputs[\(i)]")) }
         let compare: String? =
@@ -231,7 +257,8 @@ private struct JSONLineReader: JSONFieldReading {
         return BatchLineHeader(
             inputs: inputs, trips: try int(b["trips"], "batch.trips", limit: 1e15), jobs: try int(b["jobs"], "batch.jobs"),
             header: try BaselineHeader(members: b, "batch", reader: self), policyB: compare,
-            joulesPerMilliampHour: try nonNegative(b["joulesPerMilliampHour"], "batch.joulesPerMilliampHour"))
+            joulesPerMilliampHour: try nonNegative(b["joulesPerMilliampHour"], "batch.joulesPerMilliampHour"),
+            reading: b["reading"] == nil ? "" : try string(b["reading"], "batch.reading"))
     }
 
     func report(_ v: JSONValue?, metrics: TripMetrics) throws(JSONFileError) -> TripReport {

@@ -169,7 +169,7 @@ enum MergeCommand {
 
         /// "12 trips from Traces/, policy seed, energy …, view …".
         static func describe(_ b: BatchLineHeader) -> String {
-            "\(b.trips) trips from \(b.inputs.joined(separator: ", ")), policy \(b.header.policyName)\(b.policyB.map { " vs \($0)" } ?? ""), \(b.header.energyLabel), \(b.header.view), tracekit \(b.header.tracekitVersion)"
+            "\(b.trips) trips from \(b.inputs.joined(separator: ", ")), policy \(b.header.policyName)\(b.policyB.map { " vs \($0)" } ?? ""), \(b.header.energyLabel), \(b.header.view), \(b.reading), tracekit \(b.header.tracekitVersion)"
         }
     }
 }

@@ -121,6 +121,12 @@ struct MergeCommandTests {
             // The table names the largest --jobs of the shards: 2 here, as a batch with --jobs 2 would.
             #expect(merge.status == 0, "\(merge.stderr)")
             #expect(merge.stdout == batch.stdout.replacingOccurrences(of: " · 1 job · ", with: " · 2 jobs · "))
+            // A shard read with another recording gap is another batch: refused, naming both.
+            let gap = try Run(["batch", "Traces/", "--shard", "1/2", "--jsonl", "--jobs", "1", "--gap", "1m"])
+            try gap.stdout.write(toFile: "\(dir)/gap.jsonl", atomically: true, encoding: .utf8)
+            let mixed = try Run(["merge", "\(dir)/a.jsonl", "\(dir)/gap.jsonl"])
+            #expect(mixed.status == 65 && mixed.stderr.contains("gap.jsonl:1: from another batch"), "\(mixed.stderr)")
+            #expect(mixed.stderr.contains("gap 60 s") && mixed.stderr.contains("gap 600 s"), "\(mixed.stderr)")
             // A line whose trip count is damaged: one line, exit 65, without listing 10^11 trips.
             let damaged = one.stdout.replacingOccurrences(of: #""trips":12,"#, with: #""trips":100000000000,"#)
             #expect(damaged != one.stdout)
