@@ -808,6 +808,43 @@ do {
     }
 }
 
+// MARK: Tune: the bundled corpus (Traces/, 12 trips) over the default space (En Route, At Pickup
+// and In Task, 133 rows each), with 1 worker and with 2: the whole tune's time, candidate × fix
+// evaluations per second, and the throughput gained on two cores (issue 21's targets: the tune
+// under 10 s, 25 M candidate × fix a second on one core, 2 jobs at least 1.8×).
+do {
+    let root = String(#filePath.dropLast("Benchmarks/TraceBench/main.swift".count))
+    var trips = (try? TripDiscovery.trips(inputs: [root + "Traces/"])) ?? []
+    trips.sort { $0.id < $1.id }
+    var options = ReplayOptions()
+    options.tracekitVersion = "bench"
+    let requirements = ["enRoute.hirer.displayErrorP95<=150m", "atPickup.hirer.stalenessP95<=120s", "arrival.pickup.hirer<=30s"].map {
+        try! Requirement(parsing: $0)
+    }
+    func tune(jobs: Int) -> TuneOutcome {
+        try! Tuner.run(
+            TuneRequest(
+                trips: trips, options: options, requirements: requirements, judgement: .pooled,
+                space: TuneSpace.defaults(for: .seed, emulation: false), jobs: jobs))
+    }
+    let probe = tune(jobs: 2)
+    let evaluations = probe.fixEvaluations
+    print(
+        "  tune of Traces/: \(trips.count) trips, \(probe.candidates) candidates in \(probe.rounds) rounds, \(probe.replays) replays, \(evaluations) candidate × fix evaluations, \(probe.bytesInMemory) bytes of fixes held"
+    )
+    let one = bench.measure("tune of Traces/ over the default space, 1 job (per candidate × fix)", items: evaluations) {
+        tune(jobs: 1).chosenEvaluation.objective
+    }
+    if let one {
+        print("  candidates × fixes, one core: \(fmt(1e9 / one.median / 1e6, 2)) M per second; the tune: \(fmt(one.median * Double(evaluations) / 1e9, 2)) s")
+    }
+    let two = bench.measure("tune of Traces/ over the default space, 2 jobs (per candidate × fix)", items: evaluations) {
+        tune(jobs: 2).chosenEvaluation.objective
+    }
+    if let two { print("  the tune on 2 jobs: \(fmt(two.median * Double(evaluations) / 1e9, 2)) s") }
+    bench.ratio("tune 2 jobs / 1 job (time)", two, over: one)
+}
+
 if let jsonPath {
     let text = bench.json()
     do { try AtomicFile.write(jsonPath, text) } catch {

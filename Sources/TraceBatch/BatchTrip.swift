@@ -108,30 +108,53 @@ public struct BatchTrip: Hashable, Sendable {
 
     /// ``replay(options:)``, showing `observer` each delivered update.
     public func replay<Observer: ReplayObserver>(options: ReplayOptions, observer: inout Observer) throws(BatchTripError) -> ReplayResult {
+        let (inputs, spec, options) = try prepared(options)
+        do {
+            return try Replay.run(inputs, scenario: spec, options: options, observer: &observer)
+        } catch {
+            throw BatchTripError(error)
+        }
+    }
+
+    /// Reads the trip once and holds it in memory (``TraceReplay/LoadedTrip``), to be replayed
+    /// with ``TraceReplay/Replay/run(_:options:)`` under options that differ from `options` only
+    /// in what a loaded trip does not fix (the policy, the energy profile, the view…); nil when
+    /// its fixes would take more than ``TraceReplay/ReplayOptions/memoryLimitTripBytes``.
+    /// ``options(_:)`` gives the options to replay it with (the trip's window set).
+    /// - Throws: ``BatchTripError``, as ``replay(options:)`` would.
+    public func load(options: ReplayOptions) throws(BatchTripError) -> LoadedTrip? {
+        let (inputs, spec, options) = try prepared(options)
+        do {
+            return try Replay.load(inputs, scenario: spec, options: options)
+        } catch {
+            throw BatchTripError(error)
+        }
+    }
+
+    /// `options` as this trip replays with them: its window (a trip of a split recording) set.
+    public func options(_ options: ReplayOptions) -> ReplayOptions {
+        var o = options
+        if let window { o.window = window }
+        return o
+    }
+
+    /// The inputs, scenario and options the trip replays with.
+    private func prepared(_ options: ReplayOptions) throws(BatchTripError) -> ([TraceInput], ScenarioSpec, ReplayOptions) {
         var (inputs, spec) = try resolved()
         if kind == .sidecar { inputs = [] }  // the sidecar names them
-        var options = options
         if noTrip {
             throw BatchTripError(
                 .data, "\(path): no trip to replay: the recording never went farther than the long stay's radius between its gaps and stays"
             )
         }
-        if let window {
+        if window != nil {
             do throws(ReplayError) {
                 try Replay.checkSplittable(spec)
             } catch {
                 throw BatchTripError(.data, "\(path): \(error)")
             }
-            options.window = window
         }
-        do {
-            return try Replay.run(inputs, scenario: spec, options: options, observer: &observer)
-        } catch {
-            switch error {
-            case .read(let e): throw BatchTripError(reading: e)
-            case .invalid(let m): throw BatchTripError(.data, m)
-            }
-        }
+        return (inputs, spec, self.options(options))
     }
 }
 
@@ -155,6 +178,13 @@ public struct BatchTripError: Error, Hashable, Sendable, CustomStringConvertible
     public init(_ category: Category, _ message: String) {
         self.category = category
         self.message = message
+    }
+
+    init(_ e: ReplayError) {
+        switch e {
+        case .read(let r): self.init(reading: r)
+        case .invalid(let m): self.init(.data, m)
+        }
     }
 
     init(reading e: TraceReadError) {

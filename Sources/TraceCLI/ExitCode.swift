@@ -11,7 +11,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success.
     case success = 0
     /// The batch gate failed: a regression beyond tolerance (or, under `--strict`, another
-    /// change), a baseline trip not run, or a trip that failed to replay.
+    /// change), a baseline trip not run, or a trip that failed to replay; or `tune` found no
+    /// candidate that meets every requirement.
     case regression = 1
     /// The command line was wrong (EX_USAGE).
     case usage = 64
@@ -31,7 +32,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     var meaning: String {
         switch self {
         case .success: "success"
-        case .regression: "batch: a regression beyond tolerance, a baseline trip not run, or a trip that failed to replay"
+        case .regression:
+            "batch, merge: a regression beyond tolerance, a baseline trip not run, or a trip that failed to replay; tune: no candidate meets every requirement"
         case .usage: "usage error (unknown option, missing or malformed argument)"
         case .dataError: "bad input data (the message names the file and line)"
         case .noInput: "an input file could not be opened"

@@ -36,6 +36,7 @@ public enum TraceKitCommand {
         Command(CompareCommand.spec, run: CompareCommand.run),
         Command(BatchCommand.spec, run: BatchCommand.run),
         Command(MergeCommand.spec, run: MergeCommand.run),
+        Command(TuneCommand.spec, run: TuneCommand.run),
         Command(SmoothCommand.spec, run: SmoothCommand.run),
         Command(DistanceCommand.spec, run: DistanceCommand.run),
         Command(PolicyCommands.show, run: PolicyCommands.runShow),

@@ -1,3 +1,5 @@
+public import TraceDomain
+public import TraceGeodesy
 import TraceIO
 
 /// A trip read once and held in memory, to be replayed under any number of policies without
@@ -33,6 +35,21 @@ public struct LoadedTrip: Sendable {
     public let fixes: Int
     /// Bytes the fixes take in memory (24 to 48 a fix; capacity not counted).
     public let bytes: Int
+
+    /// Every timed fix of `role`'s traces that the replay takes (within ``ReplayOptions/window``),
+    /// in time order (a stable sort: equal times keep file order): times in nanoseconds since
+    /// 1970. The recorded positions `tune`'s limit is computed on (``UpdateLimit``).
+    public func fixes(of role: Role) -> (times: [Int64], coordinates: [Coordinate]) {
+        var all: [(time: Int64, coordinate: Coordinate)] = []
+        for (_, record) in first.records where record.role == role {
+            guard let b = record.buffer else { continue }
+            for i in 0..<b.count where reading.window.map({ $0.contains(b.times[i]) }) ?? true {
+                all.append((b.times[i], b.coordinates[i]))
+            }
+        }
+        let sorted = all.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        return (sorted.map(\.time), sorted.map(\.coordinate))
+    }
 
     /// The options a loaded trip fixes.
     struct Reading {

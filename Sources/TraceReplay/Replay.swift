@@ -67,6 +67,10 @@ public struct ReplayOptions: Sendable {
     /// Record what a picture of the trip needs (``ReplayResult/track``): off by default, since
     /// only the SVG report draws it. Bounded memory (see ``ReplayTrack``).
     public var recordTrack = false
+    /// Also measure each viewer's view of each sender, per state (``ReplayResult/viewerViews``):
+    /// off by default, since the reports show each sender's view over all its viewers; `tune`
+    /// judges a requirement per viewer. The other figures are the same either way.
+    public var viewerFigures = false
     /// With ``recordTrack``: the most points kept per role and state for its path, and again for
     /// its delivered updates (+1, the last), thinned evenly.
     public var trackPointsPerPath = 500

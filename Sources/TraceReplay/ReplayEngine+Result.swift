@@ -80,6 +80,7 @@ extension Engine {
             scenario: scenario, start: Timestamp(nanoseconds: meters.start), end: Timestamp(nanoseconds: tEnd), states: states,
             roleTotals: roleTotals, energy: energy, arrivals: arrivals, files: files, notes: notes, warnings: warnings, track: track)
         result.recordingGaps = gaps
+        result.viewerViews = views.viewerViews
         result.view = ViewSettings(options)
         if options.network == .realistic { result.networkFigures = NetworkFigures(network) }
         return result

@@ -59,7 +59,7 @@ struct Engine<Observer: ReplayObserver> {
         phones = Role.allCases.map { PhoneModel(role: $0, configuration: options.phone) }
         radius = options.rules.dwellRadiusMetres
         helperScanner = RoleScanner(rules: options.rules)
-        views = Views(viewer: options.viewer, geodesic: geodesic)
+        views = Views(viewer: options.viewer, geodesic: geodesic, perViewer: options.viewerFigures)
         timeline = Timeline(machine: FulfilmentMachine(category: .ride), events: [], inference: .given)
         meters = Meters(start: 0, profile: options.energyProfile, tiers: [])
         arrivals = Arrivals(pickup: nil, dropoff: nil, dropoffNotBefore: .min, radius: radius)
@@ -372,7 +372,7 @@ struct Engine<Observer: ReplayObserver> {
                 recorder?.delivered(shown, role: role, state: state, seconds: now, sent: sends)
             }
         }
-        if !realistic { views.sample(sender: role, truth: c, at: clock, viewers: viewers, into: &meters[state, role]) }
+        if !realistic { views.sample(sender: role, truth: c, at: clock, state: state, viewers: viewers, into: &meters[state, role]) }
         if recorder != nil { record(state: state, at: now, clock: clock) }
     }
 

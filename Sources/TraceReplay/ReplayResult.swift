@@ -85,6 +85,14 @@ public struct ViewMetrics: Hashable, Sendable {
     }
 }
 
+/// What one viewer saw of one sender's position in one state (``ReplayResult/viewerViews``).
+public struct ViewerView: Hashable, Sendable {
+    public var state: FulfilmentState
+    public var viewer: Role
+    public var sender: Role
+    public var view: ViewMetrics
+}
+
 /// A phone's energy in one part of the trip, in joules, by part (docs/battery-model.md, "Per
 /// state"). The radio part of a state is the radio energy of the updates sent in it: their
 /// promotions, transmissions and tails (a tail that outlasts the state included, the last one in
@@ -328,6 +336,10 @@ public struct ReplayResult: Hashable, Sendable {
     /// How the other party's view was modelled (``ReplayOptions/network``, ``ReplayOptions/viewer``).
     public var view = ViewSettings(
         network: .ideal, networkProfile: EnergyProfile.lte.network, profileName: EnergyProfile.lte.name, seed: 0, viewer: .last)
+    /// With ``ReplayOptions/viewerFigures``: what each viewer saw of each sender, per state (the
+    /// samples of ``StateRoleMetrics/view`` told apart by viewer); empty otherwise. Not part of
+    /// ``json``.
+    public var viewerViews: [ViewerView] = []
     /// What the realistic network did; nil under the ideal network.
     public var networkFigures: NetworkFigures? = nil
 

@@ -40,16 +40,25 @@ struct Views {
     /// The realistic network's samples per state and sender (state × 3 + sender), merged into the
     /// meters at ``finish(meters:)``: kept here so that a tick touches one small cell.
     private var cells = [ViewCell](repeating: ViewCell(), count: FulfilmentState.allCases.count * 3)
+    /// With ``ReplayOptions/viewerFigures``: the same samples per state, viewer and sender (state × 9
+    /// + viewer × 3 + sender), under either network; empty otherwise.
+    private var pairCells: [ViewCell]
 
-    private struct ViewCell {
+    struct ViewCell {
         var error = QuantileHistogram()
         var staleness = QuantileHistogram()
         var withoutUpdate = 0
     }
 
-    init(viewer: ViewerModel, geodesic: Geodesic) {
+    init(viewer: ViewerModel, geodesic: Geodesic, perViewer: Bool = false) {
         self.viewer = viewer
         self.geodesic = geodesic
+        pairCells = perViewer ? Array(repeating: ViewCell(), count: FulfilmentState.allCases.count * 9) : []
+    }
+
+    @inline(__always)
+    private static func pairIndex(_ state: FulfilmentState, _ viewer: Int, _ sender: Int) -> Int {
+        state.rawValue * 9 + viewer * 3 + sender
     }
 
     @inline(__always)
@@ -88,9 +97,13 @@ struct Views {
     /// At `sender`'s raw fix `truth` taken at `time` (request clock), samples what each of
     /// `viewers` draws of it into `cell`: the display error and staleness, or one more sample
     /// without an update.
+    /// With ``ReplayOptions/viewerFigures``, each sample also goes to its viewer's cell of `state`.
     @inline(__always)
-    func sample(sender: Role, truth c: Coordinate, at time: Int64, viewers: RoleSet, into cell: inout MeterCell) {
+    mutating func sample(
+        sender: Role, truth c: Coordinate, at time: Int64, state: FulfilmentState, viewers: RoleSet, into cell: inout MeterCell
+    ) {
         let r = sender.rawValue
+        let perViewer = !pairCells.isEmpty
         for vi in 0..<3 where viewers.rawValue & (1 << vi) != 0 {
             if let pair = received[Self.index(vi, r)] {
                 let drawn = viewer.draw(pair, at: time, geodesic: geodesic)
@@ -99,10 +112,17 @@ struct Views {
                 let error =
                     drawn == c && abs(c.latitude) <= TangentPlane.maximumLatitude
                     ? 0 : TangentPlane.distance(from: c, to: drawn, fallback: geodesic)
+                let staleness = Double(time - pair.last.time) / 1e9
                 cell.error.add(error)
-                cell.staleness.add(Double(time - pair.last.time) / 1e9)
+                cell.staleness.add(staleness)
+                if perViewer {
+                    let p = Self.pairIndex(state, vi, r)
+                    pairCells[p].error.add(error)
+                    pairCells[p].staleness.add(staleness)
+                }
             } else {
                 cell.withoutUpdate += 1
+                if perViewer { pairCells[Self.pairIndex(state, vi, r)].withoutUpdate += 1 }
             }
         }
     }
@@ -169,17 +189,23 @@ struct Views {
             let stopped = time &- truthTime[r] > gap
             if stopped && !pending[r].isEmpty { resolve(r, at: nil) }
             let known = stopped || time == truthTime[r]
+            let perViewer = !pairCells.isEmpty
             for vi in 0..<3 where seen.rawValue & (1 << vi) != 0 {
                 guard let pair = received[Self.index(vi, r)] else {
                     cells[c].withoutUpdate += 1
+                    if perViewer { pairCells[Self.pairIndex(state, vi, r)].withoutUpdate += 1 }
                     continue
                 }
-                cells[c].staleness.add(Double(clock &- pair.last.time) / 1e9)
+                let staleness = Double(clock &- pair.last.time) / 1e9
+                cells[c].staleness.add(staleness)
+                if perViewer { pairCells[Self.pairIndex(state, vi, r)].staleness.add(staleness) }
                 let drawn = viewer.draw(pair, at: clock, geodesic: geodesic)
                 if known {
-                    cells[c].error.add(TangentPlane.distance(from: truthCoordinate[r], to: drawn, fallback: geodesic))
+                    let error = TangentPlane.distance(from: truthCoordinate[r], to: drawn, fallback: geodesic)
+                    cells[c].error.add(error)
+                    if perViewer { pairCells[Self.pairIndex(state, vi, r)].error.add(error) }
                 } else {
-                    pending[r].append(PendingSample(time: time, state: state, drawn: drawn))
+                    pending[r].append(PendingSample(time: time, state: state, viewer: vi, drawn: drawn))
                 }
             }
         }
@@ -196,6 +222,26 @@ struct Views {
         truthStarted[r] = true
         truthTime[r] = time
         truthCoordinate[r] = coordinate
+    }
+
+    /// Each viewer's view of each sender per state (with ``ReplayOptions/viewerFigures``; call
+    /// after ``finish(meters:)``): the cells with a sample or a sample without an update, in state,
+    /// viewer and sender order. Empty without the option.
+    var viewerViews: [ViewerView] {
+        var views: [ViewerView] = []
+        for state in FulfilmentState.allCases {
+            for vi in 0..<3 {
+                for r in 0..<3 {
+                    let cell = pairCells.isEmpty ? ViewCell() : pairCells[Self.pairIndex(state, vi, r)]
+                    guard cell.staleness.count > 0 || cell.withoutUpdate > 0 else { continue }
+                    views.append(
+                        ViewerView(
+                            state: state, viewer: Self.role(vi), sender: Self.role(r),
+                            view: ViewMetrics(error: cell.error, staleness: cell.staleness, withoutUpdate: cell.withoutUpdate)))
+                }
+            }
+        }
+        return views
     }
 
     /// The end of the replay: the ticks still waiting for a sender's next fix are measured
@@ -226,7 +272,9 @@ struct Views {
                     longitude: Coordinate.normalizedLongitude(
                         from.longitude + f * Self.wrapped(next.coordinate.longitude - from.longitude)))
             }
-            cells[p.state.rawValue * 3 + r].error.add(TangentPlane.distance(from: c, to: p.drawn, fallback: geodesic))
+            let error = TangentPlane.distance(from: c, to: p.drawn, fallback: geodesic)
+            cells[p.state.rawValue * 3 + r].error.add(error)
+            if !pairCells.isEmpty { pairCells[Self.pairIndex(p.state, p.viewer, r)].error.add(error) }
         }
         pending[r].removeAll(keepingCapacity: true)
     }
@@ -241,6 +289,7 @@ struct Views {
     private struct PendingSample {
         var time: Int64
         var state: FulfilmentState
+        var viewer: Int
         var drawn: Coordinate
     }
 }

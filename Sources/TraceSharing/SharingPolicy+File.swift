@@ -1,4 +1,4 @@
-import TraceDomain
+public import TraceDomain
 public import TraceJSON
 
 /// A policy file that could not be used: where, which field, and why (one line). The project's
@@ -29,6 +29,11 @@ public typealias PolicyFileError = JSONFileError
 ///   }
 /// }
 /// ```
+///
+/// A policy written by `tracekit tune --out` also has a `tuned` member (version 3; ``PolicyTuning``):
+/// `tracekitVersion`, `corpus` (an array of strings), `trips`, `requirements` (an array of
+/// strings), `judged`, `objective` and `start`, all required within it. It records where the
+/// policy came from and changes nothing in a replay.
 ///
 /// Every member except `format` and `version` is optional: a state or field that is absent keeps
 /// the seed's value; `"accuracyGate": null` removes a gate. States are keyed as in
@@ -87,60 +92,103 @@ extension SharingPolicy {
     /// The complete policy as a policy file of the current version (``fileVersion``, 3: every
     /// state, every field, the send rule included).
     public var fileJSON: JSONValue {
-        var states: [(String, JSONValue)] = []
-        for state in FulfilmentState.allCases {
-            let row = self[state]
-            func rules(_ list: [AnnotationRule]) -> JSONValue {
-                .array(
-                    list.map {
-                        $0.ridesOnly
-                            ? .object([("annotation", .string($0.annotation.key)), ("ridesOnly", .bool(true))]) : .string($0.annotation.key)
-                    })
-            }
-            states.append(
+        let states = FulfilmentState.allCases.map { ($0.key, self[$0].fileRowJSON) }
+        var members: [(String, JSONValue)] = [
+            ("format", .string("tracekit-policy")), ("version", .number(Double(SharingPolicy.fileVersion))),
+            ("name", .string(name)),
+        ]
+        if let t = tuning {
+            members.append(
                 (
-                    state.key,
+                    "tuned",
                     .object([
-                        ("tier", .string(row.tier.key)),
-                        ("frameMetres", .number(row.frame)),
-                        ("distanceFilterMetres", .number(row.distanceFilter)),
-                        ("delivery", row.delivery.fileJSON),
-                        (
-                            "accuracyGate",
-                            row.accuracyGate.map {
-                                .object([
-                                    ("maximumMetres", .number($0.maximumAccuracy)),
-                                    ("withoutAccuracy", .string($0.deliversWithoutAccuracy ? "deliver" : "drop")),
-                                ])
-                            } ?? .null
-                        ),
-                        ("send", row.send.fileJSON),
-                        (
-                            "shows",
-                            .object([
-                                ("route", .bool(row.shows.route)), ("routeLines", .bool(row.shows.routeLines)),
-                                ("destination", .bool(row.shows.destination)),
-                            ])
-                        ),
-                        ("annotations", .object([("hirer", rules(row.hirerAnnotations)), ("helper", rules(row.helperAnnotations))])),
+                        ("tracekitVersion", .string(t.tracekitVersion)), ("corpus", .array(t.corpus.map { .string($0) })),
+                        ("trips", .number(Double(t.trips))), ("requirements", .array(t.requirements.map { .string($0) })),
+                        ("judged", .string(t.judged)), ("objective", .string(t.objective)), ("start", .string(t.start)),
                     ])
                 ))
         }
+        members.append(("states", .object(states)))
+        return .object(members)
+    }
+}
+
+extension StatePolicy {
+    /// The row as a policy file's state object (every field).
+    public var fileRowJSON: JSONValue {
+        let row = self
+        func rules(_ list: [AnnotationRule]) -> JSONValue {
+            .array(
+                list.map {
+                    $0.ridesOnly
+                        ? .object([("annotation", .string($0.annotation.key)), ("ridesOnly", .bool(true))]) : .string($0.annotation.key)
+                })
+        }
         return .object([
-            ("format", .string("tracekit-policy")), ("version", .number(Double(SharingPolicy.fileVersion))),
-            ("name", .string(name)), ("states", .object(states)),
+            ("tier", .string(row.tier.key)),
+            ("frameMetres", .number(row.frame)),
+            ("distanceFilterMetres", .number(row.distanceFilter)),
+            ("delivery", row.delivery.fileJSON),
+            (
+                "accuracyGate",
+                row.accuracyGate.map {
+                    .object([
+                        ("maximumMetres", .number($0.maximumAccuracy)),
+                        ("withoutAccuracy", .string($0.deliversWithoutAccuracy ? "deliver" : "drop")),
+                    ])
+                } ?? .null
+            ),
+            ("send", row.send.fileJSON),
+            (
+                "shows",
+                .object([
+                    ("route", .bool(row.shows.route)), ("routeLines", .bool(row.shows.routeLines)),
+                    ("destination", .bool(row.shows.destination)),
+                ])
+            ),
+            ("annotations", .object([("hirer", rules(row.hirerAnnotations)), ("helper", rules(row.helperAnnotations))])),
         ])
     }
 }
 
+/// The readers of single policy-file fields, with the policy file's ranges and messages, for
+/// files that list values of them (`tracekit tune`'s search space). Paths name the value in
+/// the caller's file.
+public struct PolicyFieldReader: Sendable {
+    private let reader: PolicyReader
+
+    /// A reader whose errors name `file`.
+    public init(file: String) { reader = PolicyReader(file: file) }
+
+    /// A `tier` value: a tier key or Core Location name.
+    public func tier(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> AccuracyTier {
+        try reader.row(.object([("tier", v)]), path, base: SharingPolicy.seed[.enRoute], prefixed: false).tier
+    }
+
+    /// A `distanceFilterMetres` value.
+    public func distanceFilter(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> Double {
+        try reader.number(v, path, in: 0...100_000, unit: "metres")
+    }
+
+    /// A `delivery` object.
+    public func delivery(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> DeliveryModel {
+        try reader.delivery(v, path)
+    }
+
+    /// An `accuracyGate` object, or `null` for no gate.
+    public func accuracyGate(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> AccuracyGate? {
+        v.kind == .null ? nil : try reader.accuracyGate(v, path)
+    }
+}
+
 /// Validates a parsed policy document field by field.
-private struct PolicyReader: JSONFieldReading {
+private struct PolicyReader: JSONFieldReading, Sendable {
     let file: String
     /// The version the file declares (one of ``SharingPolicy/readableFileVersions``), once read.
     var fileVersion = SharingPolicy.fileVersion
 
     mutating func policy(_ root: JSONValue) throws(PolicyFileError) -> SharingPolicy {
-        let top = try members(root, "", allowed: ["format", "version", "name", "states"])
+        let top = try members(root, "", allowed: ["format", "version", "name", "tuned", "states"])
         guard let format = root["format"] else {
             throw fail(root, "format", "missing; a policy file starts with \"format\": \"tracekit-policy\"")
         }
@@ -159,6 +207,10 @@ private struct PolicyReader: JSONFieldReading {
             throw fail(n, "name", "must not contain control characters (line breaks, tabs)")
         }
         _ = top
+        if let t = root["tuned"] {
+            guard fileVersion >= 3 else { throw fail(t, "tuned", "needs version 3; this file declares version \(fileVersion)") }
+            policy.tuning = try tuning(t)
+        }
         if let states = root["states"] {
             for (key, value) in try members(states, "states", allowed: FulfilmentState.allCases.map(\.key)) {
                 let state = FulfilmentState(parsing: key)!
@@ -173,7 +225,33 @@ private struct PolicyReader: JSONFieldReading {
     static let readable =
         "versions \(SharingPolicy.readableFileVersions.lowerBound) to \(SharingPolicy.readableFileVersions.upperBound)"
 
-    func row(_ v: JSONValue, _ path: String, base: StatePolicy) throws(PolicyFileError) -> StatePolicy {
+    /// The `tuned` member (``PolicyTuning``).
+    func tuning(_ v: JSONValue) throws(PolicyFileError) -> PolicyTuning {
+        let keys = ["tracekitVersion", "corpus", "trips", "requirements", "judged", "objective", "start"]
+        _ = try members(v, "tuned", allowed: keys)
+        func required(_ key: String) throws(PolicyFileError) -> JSONValue {
+            guard let x = v[key] else { throw fail(v, "tuned.\(key)", "missing") }
+            return x
+        }
+        func strings(_ key: String) throws(PolicyFileError) -> [String] {
+            let x = try required(key)
+            guard case .array(let items) = x.kind else {
+                throw fail(x, "tuned.\(key)", "expected an array of strings, found \(x.typeName)")
+            }
+            var list: [String] = []
+            for (i, item) in items.enumerated() { list.append(try string(item, "tuned.\(key)[\(i)]")) }
+            return list
+        }
+        return PolicyTuning(
+            tracekitVersion: try string(try required("tracekitVersion"), "tuned.tracekitVersion"), corpus: try strings("corpus"),
+            trips: Int(try number(try required("trips"), "tuned.trips", in: 0...1e12, unit: "")),
+            requirements: try strings("requirements"), judged: try string(try required("judged"), "tuned.judged"),
+            objective: try string(try required("objective"), "tuned.objective"), start: try string(try required("start"), "tuned.start"))
+    }
+
+    /// A state row over `base`; `prefixed`: member paths are `path.member` (false: `path` names
+    /// the lone member's value, for ``PolicyFieldReader``).
+    func row(_ v: JSONValue, _ path: String, base: StatePolicy, prefixed: Bool = true) throws(PolicyFileError) -> StatePolicy {
         var row = base
         let timing =
             fileVersion == 1
@@ -183,7 +261,7 @@ private struct PolicyReader: JSONFieldReading {
             throw fail(s, "\(path).send", "a send rule needs version 3; this file declares version \(fileVersion)")
         }
         for (key, value) in try members(v, path, allowed: allowed) {
-            let p = "\(path).\(key)"
+            let p = prefixed ? "\(path).\(key)" : path
             switch key {
             case "tier":
                 let name = try string(value, p)

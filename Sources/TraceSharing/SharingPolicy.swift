@@ -9,6 +9,9 @@ public struct SharingPolicy: Hashable, Sendable {
     /// A name for reports ("seed" for the default).
     public var name: String
     private var rows: [StatePolicy]
+    /// Where a tuned policy came from (`tracekit tune --out`); nil for any other. A note for
+    /// people: the replay does not read it.
+    public var tuning: PolicyTuning?
 
     /// A policy from one row per state, in state order.
     /// - Precondition: `rows.count == FulfilmentState.allCases.count`.
@@ -16,6 +19,7 @@ public struct SharingPolicy: Hashable, Sendable {
         precondition(rows.count == FulfilmentState.allCases.count, "a policy has one row per state")
         self.name = name
         self.rows = rows
+        tuning = nil
     }
 
     /// The row for `state`.
@@ -83,4 +87,32 @@ public struct SharingPolicy: Hashable, Sendable {
                     hirerAnnotations: [], helperAnnotations: []),
             ])
     }()
+}
+
+/// How a policy was tuned (``SharingPolicy/tuning``): the policy file's `tuned` member.
+public struct PolicyTuning: Hashable, Sendable {
+    /// The TraceKit version that tuned it.
+    public var tracekitVersion: String
+    /// The corpus it was tuned on: the inputs as given, and how many trips they held.
+    public var corpus: [String]
+    public var trips: Int
+    /// The requirements, as written.
+    public var requirements: [String]
+    /// How a requirement was judged across the corpus, and what was minimised.
+    public var judged: String
+    public var objective: String
+    /// The policy the search started from.
+    public var start: String
+
+    public init(
+        tracekitVersion: String, corpus: [String], trips: Int, requirements: [String], judged: String, objective: String, start: String
+    ) {
+        self.tracekitVersion = tracekitVersion
+        self.corpus = corpus
+        self.trips = trips
+        self.requirements = requirements
+        self.judged = judged
+        self.objective = objective
+        self.start = start
+    }
 }

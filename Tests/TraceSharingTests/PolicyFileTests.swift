@@ -233,7 +233,7 @@ struct PolicyFileTests {
             ),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 1, \"extra\": 1}",
-                "p.json:1:54: extra: unknown member; expected one of format, version, name, states"
+                "p.json:1:54: extra: unknown member; expected one of format, version, name, tuned, states"
             ),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"enRoute\": {\"annotations\": {\"hirer\": [\"hirerLocation\"]}}}}",

@@ -1,0 +1,495 @@
+public import TraceDomain
+public import TraceReplay
+public import TraceSharing
+
+/// What `tracekit tune` minimises over the corpus.
+public enum TuneObjective: Hashable, Sendable, CustomStringConvertible {
+    /// Every phone's energy, joules (the default).
+    case energy
+    /// One role's phone's energy, joules.
+    case energyOf(Role)
+    /// Updates sent by every phone.
+    case sent
+    /// Updates forwarded to every viewer.
+    case forwarded
+
+    /// Parses `energy`, `energy.ROLE`, `sent` or `forwarded`.
+    public init?(parsing text: String) {
+        switch text {
+        case "energy": self = .energy
+        case "sent": self = .sent
+        case "forwarded": self = .forwarded
+        default:
+            guard text.hasPrefix("energy."), let role = Role(parsing: String(text.dropFirst(7))) else { return nil }
+            self = .energyOf(role)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .energy: "energy"
+        case .energyOf(let r): "energy.\(r.key)"
+        case .sent: "sent"
+        case .forwarded: "forwarded"
+        }
+    }
+
+    /// Its unit as printed.
+    public var unit: String {
+        switch self {
+        case .energy, .energyOf: "J"
+        case .sent, .forwarded: "updates"
+        }
+    }
+
+    /// Its value in one trip's replay.
+    public func value(_ r: ReplayResult) -> Double {
+        switch self {
+        case .energy: r.energy.reduce(0) { $0 + $1.estimate.totalJoules }
+        case .energyOf(let role): r.energy.first { $0.role == role }?.estimate.totalJoules ?? 0
+        case .sent: Double(r.roleTotals.reduce(0) { $0 + $1.sentUpdates })
+        case .forwarded: Double(r.roleTotals.reduce(0) { $0 + $1.forwarded.total })
+        }
+    }
+}
+
+/// What to tune: the corpus, the replay options (whose policy is the start), the requirements,
+/// how they are judged across the corpus, the objective and the search space.
+public struct TuneRequest: Sendable {
+    public var trips: [BatchTrip]
+    /// The replay's options; ``TraceReplay/ReplayOptions/policy`` is the start.
+    public var options: ReplayOptions
+    public var requirements: [Requirement]
+    public var judgement: CorpusJudgement
+    public var objective: TuneObjective
+    public var space: TuneSpace
+    /// Worker threads.
+    public var jobs: Int
+    /// The most rounds of the search (each sweeps every tuned state once).
+    public var maximumRounds = 4
+    /// The most bytes of fixes held in memory over the whole corpus; the trips beyond it are read
+    /// from their files at each replay (slower, the same figures).
+    public var memoryLimitCorpusBytes = 1 << 30
+
+    public init(
+        trips: [BatchTrip], options: ReplayOptions, requirements: [Requirement], judgement: CorpusJudgement = .everyTrip,
+        objective: TuneObjective = .energy, space: TuneSpace, jobs: Int
+    ) {
+        self.trips = trips
+        self.options = options
+        self.requirements = requirements
+        self.judgement = judgement
+        self.objective = objective
+        self.space = space
+        self.jobs = jobs
+    }
+}
+
+/// A policy's figures over the corpus: the objective, the updates sent, and each requirement's
+/// corpus value (``Requirement/corpusValue(_:judgement:)``) and excess.
+public struct CorpusEvaluation: Hashable, Sendable {
+    public var objective: Double
+    public var sent: Int
+    /// Per requirement: the corpus value and the trip it comes from; nil when no trip has the
+    /// figure (the requirement holds vacuously).
+    public var values: [CorpusValue?]
+    /// Per requirement: how far beyond its bound, relative (0: met).
+    public var excess: [Double]
+
+    public struct CorpusValue: Hashable, Sendable {
+        public var value: Double
+        /// The worst trip's index when judged trip by trip.
+        public var trip: Int?
+    }
+
+    /// Whether every requirement is met.
+    public var feasible: Bool { excess.allSatisfy { $0 == 0 } }
+    public var totalExcess: Double { excess.reduce(0, +) }
+    /// The requirements not met.
+    public var violated: [Int] { excess.indices.filter { excess[$0] > 0 } }
+}
+
+/// One state's last sweep: every candidate row, tried with the other states at the incumbent's
+/// rows, and its figures.
+public struct StateSweep: Sendable {
+    public var state: FulfilmentState
+    public var round: Int
+    public var rows: [StatePolicy]
+    public var evaluations: [CorpusEvaluation]
+    /// The row chosen (an index into ``rows``); row 0 is the start's.
+    public var chosen: Int
+
+    /// The candidates on the frontier of the objective against requirement `r`'s value: no other
+    /// candidate is at least as good on both and better on one (values oriented so that lower is
+    /// better), in ascending objective. Candidates without the figure are left out.
+    public func frontier(_ r: Int, upper: Bool) -> [Int] {
+        let points: [(i: Int, o: Double, v: Double)] = rows.indices.compactMap { i in
+            guard let v = evaluations[i].values[r]?.value else { return nil }
+            return (i, evaluations[i].objective, upper ? v : -v)
+        }
+        let sorted = points.sorted { ($0.o, $0.v, $0.i) < ($1.o, $1.v, $1.i) }
+        var front: [Int] = []
+        var best = Double.infinity
+        for p in sorted where p.v < best {
+            front.append(p.i)
+            best = p.v
+        }
+        return front
+    }
+}
+
+/// Whether a requirement decides the choice: a cheaper candidate of some state's last sweep is
+/// refused by it alone (``binds``), or only together with others (``bindsJointly``).
+public struct Binding: Hashable, Sendable {
+    public var binds = false
+    public var bindsJointly = false
+    /// The cheapest candidate it refuses alone: its state and objective.
+    public var cheaperState: FulfilmentState?
+    public var cheaperObjective: Double?
+}
+
+/// The fewest updates of the limit (``UpdateLimit``) for a display-error requirement of one state:
+/// the viewer's senders' recorded fixes in the state, over every trip, against the tuned policy's
+/// updates.
+public struct TuneLimit: Hashable, Sendable {
+    /// The requirement's index.
+    public var requirement: Int
+    public var state: FulfilmentState
+    /// Updates the tuned policy's phones sent in the state to the senders the viewer sees.
+    public var sent: Int
+    /// The fewest updates that keep every recorded fix within the bound.
+    public var minimum: Int
+    /// `sent / minimum`; nil when the minimum is 0.
+    public var ratio: Double? { minimum > 0 ? Double(sent) / Double(minimum) : nil }
+}
+
+/// The outcome of a tune.
+public struct TuneOutcome: Sendable {
+    public var request: TuneRequest
+    public var start: SharingPolicy
+    public var chosen: SharingPolicy
+    public var startEvaluation: CorpusEvaluation
+    public var chosenEvaluation: CorpusEvaluation
+    /// Each trip's full replay under the start and under the chosen policy (the figures reported).
+    public var startResults: [ReplayResult]
+    public var chosenResults: [ReplayResult]
+    /// Each tuned state's last sweep, in state order.
+    public var sweeps: [StateSweep]
+    /// Per requirement, the best corpus value any candidate reached (nil: none had the figure).
+    public var bestReached: [Double?]
+    public var bindings: [Binding]
+    /// The limit for each display-error requirement of a state; empty when some trip is not held
+    /// in memory (its fixes would have to be read again).
+    public var limits: [TuneLimit]
+    /// Candidate policies evaluated (each over the whole corpus), rounds run, and replays.
+    public var candidates: Int
+    public var rounds: Int
+    public var replays: Int
+    /// Fixes replayed over every candidate and trip (candidate × fix evaluations).
+    public var fixEvaluations: Int
+    /// Trips held in memory, and the bytes their fixes take.
+    public var tripsInMemory: Int
+    public var bytesInMemory: Int
+
+    /// Whether the chosen policy meets every requirement.
+    public var feasible: Bool { chosenEvaluation.feasible }
+}
+
+/// Why a tune could not run: a trip that failed to replay (its name and why).
+public struct TuneError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var trip: String
+    public var error: BatchTripError
+    public var description: String { "trip \(trip): \(error.message)" }
+}
+
+/// The search (``run(_:progress:)``): each trip read once and held in memory, every candidate
+/// replayed in full over the corpus, coordinate descent over the tuned states.
+public enum Tuner {
+    /// Tunes `request`'s start policy. `progress(done, total)` is called on the calling thread
+    /// after each candidate of a sweep (total: the sweep's candidates).
+    ///
+    /// The search: evaluate the start; then, round after round, sweep each tuned state in order:
+    /// try every candidate row of that state (``TuneSpace/candidates(_:start:base:)``) with the
+    /// other states at the incumbent's rows, each a full replay of every trip, and keep the best
+    /// by (total excess over the requirements, objective, updates sent, fields changed from the
+    /// start, candidate order). Stop after a round that changes nothing, or after
+    /// ``TuneRequest/maximumRounds``. Every figure is a full replay's, so the states' coupling (the
+    /// update gate carries its last delivered fix into the next state, a radio tail runs on) is
+    /// never approximated; the chosen policy's figures are its own replay's.
+    /// - Throws: ``TuneError`` for the first trip (in corpus order) that cannot be replayed.
+    public static func run(_ request: TuneRequest, progress: (Int, Int) -> Void = { _, _ in }) throws(TuneError) -> TuneOutcome {
+        var options = request.options
+        options.viewerFigures = true
+        options.recordTrack = false
+        let corpus = try Corpus(request.trips, options: options, memoryLimit: request.memoryLimitCorpusBytes, jobs: request.jobs)
+        let start = request.options.policy
+        var search = Search(request: request, corpus: corpus, options: options, start: start)
+
+        let startEvaluation = try search.evaluate([start], progress: { _, _ in })[0]
+        var incumbent = start
+        var incumbentEvaluation = startEvaluation
+        var sweeps: [FulfilmentState: StateSweep] = [:]
+        var rounds = 0
+        for round in 1...max(1, request.maximumRounds) {
+            rounds = round
+            var changed = false
+            for (state, _) in request.space.states {
+                let rows = request.space.candidates(state, start: start[state], base: incumbent[state])
+                let policies = rows.map { row -> SharingPolicy in
+                    var p = incumbent
+                    p[state] = row
+                    return p
+                }
+                let evaluations = try search.evaluate(policies, progress: progress)
+                // The incumbent's own row is among the candidates: it stays unless another is better.
+                var best = 0
+                for i in rows.indices.dropFirst() where search.better(i, than: best, evaluations, policies) { best = i }
+                sweeps[state] = StateSweep(state: state, round: round, rows: rows, evaluations: evaluations, chosen: best)
+                if rows[best] != incumbent[state] {
+                    incumbent[state] = rows[best]
+                    incumbentEvaluation = evaluations[best]
+                    changed = true
+                }
+            }
+            if !changed { break }
+        }
+
+        var chosen = incumbent
+        chosen.name = start.name == "seed" ? "tuned" : "\(start.name), tuned"
+        let startResults = try corpus.results(start, options: options)
+        let chosenResults = try corpus.results(chosen, options: options)
+        let orderedSweeps = request.space.states.compactMap { sweeps[$0.state] }
+        return TuneOutcome(
+            request: request, start: start, chosen: chosen, startEvaluation: startEvaluation,
+            chosenEvaluation: incumbentEvaluation, startResults: startResults, chosenResults: chosenResults, sweeps: orderedSweeps,
+            bestReached: search.bestReached, bindings: bindings(orderedSweeps, request.requirements),
+            limits: limits(request.requirements, results: chosenResults, corpus: corpus),
+            candidates: search.candidates, rounds: rounds, replays: search.replays + 2 * corpus.trips.count,
+            fixEvaluations: search.fixEvaluations, tripsInMemory: corpus.loaded.count { $0 != nil },
+            bytesInMemory: corpus.loaded.reduce(0) { $0 + ($1?.bytes ?? 0) })
+    }
+
+    /// The requirements that decide the choice, from each state's last sweep.
+    static func bindings(_ sweeps: [StateSweep], _ requirements: [Requirement]) -> [Binding] {
+        var result = [Binding](repeating: Binding(), count: requirements.count)
+        for sweep in sweeps {
+            let chosen = sweep.evaluations[sweep.chosen]
+            for (i, e) in sweep.evaluations.enumerated() where i != sweep.chosen && e.objective < chosen.objective {
+                let violated = e.violated
+                if violated.count == 1 {
+                    let r = violated[0]
+                    result[r].binds = true
+                    if result[r].cheaperObjective.map({ e.objective < $0 }) ?? true {
+                        result[r].cheaperObjective = e.objective
+                        result[r].cheaperState = sweep.state
+                    }
+                } else {
+                    for r in violated { result[r].bindsJointly = true }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The limit of each display-error requirement of a state (``TuneLimit``).
+    static func limits(_ requirements: [Requirement], results: [ReplayResult], corpus: Corpus) -> [TuneLimit] {
+        guard corpus.loaded.allSatisfy({ $0 != nil }) else { return [] }
+        var limits: [TuneLimit] = []
+        for (ri, r) in requirements.enumerated() {
+            guard let state = r.state, r.figure == .displayErrorP95 || r.figure == .displayErrorMax else { continue }
+            var sent = 0, minimum = 0
+            for (t, result) in results.enumerated() {
+                guard let trip = corpus.loaded[t] else { continue }
+                let senders = Set(
+                    result.viewerViews.filter { $0.state == state && $0.viewer == r.role && $0.sender != r.role }.map(\.sender))
+                guard !senders.isEmpty else { continue }
+                let timeline = result.scenario.timeline
+                guard let entry = timeline.firstIndex(where: { $0.state == state }) else { continue }
+                let from = timeline[entry].time.nanoseconds
+                let to = entry + 1 < timeline.count ? timeline[entry + 1].time.nanoseconds : Int64.max
+                for sender in senders.sorted(by: { $0.rawValue < $1.rawValue }) {
+                    sent += result.states[state.rawValue][sender]?.sentUpdates ?? 0
+                    let fixes = trip.fixes(of: sender)
+                    let inState = fixes.times.indices.filter { fixes.times[$0] >= from && fixes.times[$0] < to }.map {
+                        fixes.coordinates[$0]
+                    }
+                    minimum += UpdateLimit.fewestSends(inState, boundMetres: r.bound).count
+                }
+            }
+            limits.append(TuneLimit(requirement: ri, state: state, sent: sent, minimum: minimum))
+        }
+        return limits
+    }
+}
+
+/// The corpus held for a tune: each trip's options (its window) and, within the memory bound, the
+/// trip itself (``TraceReplay/LoadedTrip``).
+struct Corpus: Sendable {
+    let trips: [BatchTrip]
+    let options: [ReplayOptions]
+    let loaded: [LoadedTrip?]
+    let jobs: Int
+
+    init(_ trips: [BatchTrip], options: ReplayOptions, memoryLimit: Int, jobs: Int) throws(TuneError) {
+        self.trips = trips
+        self.jobs = jobs
+        self.options = trips.map { $0.options(options) }
+        let outcomes = BatchRunner(jobs: jobs).map(count: trips.count) { i -> Result<LoadedTrip?, BatchTripError> in
+            do throws(BatchTripError) { return .success(try trips[i].load(options: options)) } catch { return .failure(error) }
+        }
+        var loaded: [LoadedTrip?] = []
+        var bytes = 0
+        for (i, o) in outcomes.enumerated() {
+            switch o {
+            case .failure(let e): throw TuneError(trip: trips[i].id, error: e)
+            case .success(let t):
+                if let t, bytes + t.bytes <= memoryLimit {
+                    bytes += t.bytes
+                    loaded.append(t)
+                } else {
+                    loaded.append(nil)
+                }
+            }
+        }
+        self.loaded = loaded
+    }
+
+    /// Trip `i` replayed under `policy`.
+    func replay(_ i: Int, policy: SharingPolicy) throws(BatchTripError) -> ReplayResult {
+        var o = options[i]
+        o.policy = policy
+        if let trip = loaded[i] {
+            do { return try Replay.run(trip, options: o) } catch { throw BatchTripError(error) }
+        }
+        return try trips[i].replay(options: o)
+    }
+
+    /// Every trip's full replay under `policy`, in corpus order.
+    func results(_ policy: SharingPolicy, options: ReplayOptions) throws(TuneError) -> [ReplayResult] {
+        let outcomes = BatchRunner(jobs: jobs).map(count: trips.count) { i -> Result<ReplayResult, BatchTripError> in
+            do throws(BatchTripError) { return .success(try replay(i, policy: policy)) } catch { return .failure(error) }
+        }
+        var results: [ReplayResult] = []
+        for (i, o) in outcomes.enumerated() {
+            switch o {
+            case .failure(let e): throw TuneError(trip: trips[i].id, error: e)
+            case .success(let r): results.append(r)
+            }
+        }
+        return results
+    }
+}
+
+/// The search's evaluations: policies replayed over the corpus on the workers, reduced to
+/// ``CorpusEvaluation``s, and the order that picks the best.
+struct Search {
+    let request: TuneRequest
+    let corpus: Corpus
+    let options: ReplayOptions
+    let start: SharingPolicy
+    var cache: [SharingPolicy: CorpusEvaluation] = [:]
+    var bestReached: [Double?]
+    var candidates = 0
+    var replays = 0
+    var fixEvaluations = 0
+
+    init(request: TuneRequest, corpus: Corpus, options: ReplayOptions, start: SharingPolicy) {
+        self.request = request
+        self.corpus = corpus
+        self.options = options
+        self.start = start
+        bestReached = Array(repeating: nil, count: request.requirements.count)
+    }
+
+    /// One trip's replay reduced to what the search keeps.
+    struct TripFigures: Sendable {
+        var objective: Double
+        var sent: Int
+        var fixes: Int
+        var samples: [RequirementSample]
+    }
+
+    /// The corpus figures of each of `policies` (cached ones not replayed again).
+    mutating func evaluate(_ policies: [SharingPolicy], progress: (Int, Int) -> Void) throws(TuneError) -> [CorpusEvaluation] {
+        var queue: [SharingPolicy] = []
+        var queued: Set<SharingPolicy> = []
+        for p in policies where cache[p] == nil && queued.insert(p).inserted { queue.append(p) }
+        let todo = queue
+        let trips = corpus.trips.count
+        let requirements = request.requirements, objective = request.objective, pooled = request.judgement == .pooled
+        let corpus = self.corpus
+        var figures = [[TripFigures?]](repeating: [TripFigures?](repeating: nil, count: trips), count: todo.count)
+        var remaining = [Int](repeating: trips, count: todo.count)
+        var done = policies.count - todo.count
+        var failure: TuneError?
+        progress(done, policies.count)
+        BatchRunner(jobs: request.jobs).run(count: todo.count * trips) { item -> Result<TripFigures, BatchTripError> in
+            let (p, t) = item.quotientAndRemainder(dividingBy: trips)
+            do throws(BatchTripError) {
+                let r = try corpus.replay(t, policy: todo[p])
+                let samples = requirements.map { req -> RequirementSample in
+                    let s = req.sample(r)
+                    // Judged trip by trip, only the trip's value is kept, not its samples.
+                    if !pooled, case .samples = s { return req.value(s).map { .value($0) } ?? .none }
+                    return s
+                }
+                return .success(
+                    TripFigures(
+                        objective: objective.value(r), sent: r.roleTotals.reduce(0) { $0 + $1.sentUpdates },
+                        fixes: r.roleTotals.reduce(0) { $0 + $1.rawFixes }, samples: samples))
+            } catch {
+                return .failure(error)
+            }
+        } completed: { item, result in
+            let (p, t) = item.quotientAndRemainder(dividingBy: trips)
+            switch result {
+            case .success(let f): figures[p][t] = f
+            case .failure(let e): if failure == nil { failure = TuneError(trip: corpus.trips[t].id, error: e) }
+            }
+            remaining[p] -= 1
+            if remaining[p] == 0 {
+                done += 1
+                progress(done, policies.count)
+            }
+        }
+        if let failure { throw failure }
+        for (p, policy) in todo.enumerated() {
+            let trips = figures[p].map { $0! }
+            // Sums in trip order, whatever order the workers finished in.
+            var e = CorpusEvaluation(
+                objective: trips.reduce(0) { $0 + $1.objective }, sent: trips.reduce(0) { $0 + $1.sent }, values: [], excess: [])
+            for (ri, r) in requirements.enumerated() {
+                let v = r.corpusValue(trips.map { $0.samples[ri] }, judgement: request.judgement)
+                e.values.append(v.map { CorpusEvaluation.CorpusValue(value: $0.value, trip: $0.trip) })
+                e.excess.append(v.map { r.excess($0.value) } ?? 0)
+                if let v = v?.value, bestReached[ri].map({ r.comparison.upper ? v < $0 : v > $0 }) ?? true { bestReached[ri] = v }
+            }
+            cache[policy] = e
+            candidates += 1
+            replays += trips.count
+            fixEvaluations += trips.reduce(0) { $0 + $1.fixes }
+        }
+        return policies.map { cache[$0]! }
+    }
+
+    /// Fields (tier, distance filter, delivery, accuracy gate) of `p` that differ from the start's.
+    func changes(_ p: SharingPolicy) -> Int {
+        FulfilmentState.allCases.reduce(0) { n, s in
+            let a = p[s], b = start[s]
+            return n + (a.tier != b.tier ? 1 : 0) + (a.distanceFilter != b.distanceFilter ? 1 : 0) + (a.delivery != b.delivery ? 1 : 0)
+                + (a.accuracyGate != b.accuracyGate ? 1 : 0)
+        }
+    }
+
+    /// Whether candidate `i` beats candidate `j`: less total excess, then a lower objective,
+    /// fewer updates sent, fewer fields changed from the start, an earlier candidate.
+    func better(_ i: Int, than j: Int, _ e: [CorpusEvaluation], _ policies: [SharingPolicy]) -> Bool {
+        let a = e[i], b = e[j]
+        if a.totalExcess != b.totalExcess { return a.totalExcess < b.totalExcess }
+        if a.objective != b.objective { return a.objective < b.objective }
+        if a.sent != b.sent { return a.sent < b.sent }
+        let ca = changes(policies[i]), cb = changes(policies[j])
+        if ca != cb { return ca < cb }
+        return i < j
+    }
+}

@@ -1,0 +1,262 @@
+import TraceBatch
+import TraceDomain
+import TraceJSON
+import TraceReplay
+import TraceSharing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `tracekit tune INPUT… --require EXPR…`: the cheapest policy that keeps every requirement on a
+/// corpus (``TraceBatch/Tuner``).
+enum TuneCommand {
+    struct Options: CommandOptions {
+        var requirements: [String] = []
+        var requirementFile: String?
+        var minimize = "energy"
+        var judge = Judge.every
+        var policy: String?
+        var space: String?
+        var out: OutputFile?
+        var format = Format.table
+        var svg: OutputFile?
+        var html: OutputFile?
+        var jobs: BatchCommand.WorkerCount?
+        var rounds = Rounds(checked: 4)
+        var inputs = ReplayInputs()
+        var split = SplitOptions()
+        var arguments: [String] = []
+    }
+
+    enum Format: String, ArgumentChoice { case table, json, markdown }
+    enum Judge: String, ArgumentChoice {
+        case every, pooled
+        var judgement: CorpusJudgement { self == .every ? .everyTrip : .pooled }
+    }
+
+    /// The most rounds of the search.
+    struct Rounds: WholeNumberArgument {
+        static let range = 1...100
+        var value: Int
+        init(checked value: Int) { self.value = value }
+    }
+
+    /// The replay options `tune` takes: what says how to replay and price the corpus. Not
+    /// `--delivery` or `--send`: they would replace the rows' delivery models and send rules that
+    /// the tuned policy file carries (put a send rule in the start policy instead).
+    static let replayOptionNames = [
+        "energy-profile", "receiver-radio", "emulate-accuracy", "tau", "seed", "smooth", "network", "viewer", "on-problem", "max-speed",
+        "utc-offset",
+    ]
+
+    static let spec = CommandSpec<Options>(
+        name: "tune",
+        abstract: "Find the cheapest policy that meets every requirement on a corpus.",
+        discussion: """
+            Reads each trip of the corpus once (INPUT as for batch: folders, manifests, sidecars, \
+            traces; --split makes each trip of a long recording its own), holds it in memory, and \
+            searches the space of per-state rows (--space; default: for every state whose tier is \
+            not off, distance filters 0 to 300 m, six delivery models, no accuracy gate or 50 m, \
+            and the tier only with --emulate-accuracy) for the policy that minimises --minimize \
+            while meeting every --require. What the user's document fixes (map frames, what each \
+            role sees, the annotations, the ride-only rule, the hand-off) is never changed; the \
+            send rule is the start policy's.
+
+            A requirement is SCOPE.ROLE.FIGURE OP BOUND: STATE.VIEWER.displayErrorP95, \
+            displayErrorMax (m or km): what the viewer's map shows of the positions it is shown in \
+            the state, against where they really were; STATE.VIEWER.stalenessP95, stalenessMax (s \
+            or min); STATE.PHONE.sentPerMinute; trip.ROLE.FIGURE over the whole trip; \
+            arrival.pickup.VIEWER, arrival.dropoff.VIEWER (s): how late the viewer saw the helper \
+            arrive (an arrival not shown by design is not judged; one never shown is a failure). \
+            OP is <=, <, >= or >. --judge every (the default): every trip must meet each \
+            requirement, and its value is the worst trip's; --judge pooled: the corpus's figure \
+            must: percentiles over every sample of every trip, maxima over all, updates per \
+            minute as all over all minutes (an arrival is still the worst trip's).
+
+            The search: coordinate descent over the states, each candidate replayed in full over \
+            every trip (the update gate carries its last delivered fix from state to state, so \
+            states are not independent), keeping the best by requirements' excess, then the \
+            objective, then fewer updates sent, then the fewest fields changed from the start. \
+            The figures printed for the start and the tuned policy are their own full replays: \
+            'tracekit batch CORPUS --policy tuned.json' with the same replay options gives the \
+            same per-trip figures. Beside each display-error requirement of a state, the limit: \
+            the fewest updates a phone knowing its true position could send to keep every recorded \
+            fix within the bound, and the tuned policy's updates as a ratio to it.
+
+            Memory: each trip's fixes (24 to 48 bytes a fix) up to 24 MiB a trip and 1 GiB for \
+            the corpus; a trip beyond either is read from its file at each replay instead (slower, \
+            the same figures), never left out.
+
+            Exit status: 0 every requirement met (--out written); 1 no candidate meets them all \
+            (one line on stderr per requirement the tuned policy misses, naming the state, the \
+            viewer and the best value any candidate reached; --out is not written); 64 usage (a \
+            malformed requirement or objective); 65 a bad space, policy or input file, or a trip \
+            that cannot be replayed; 66 an input that cannot be read.
+            """,
+        positionals: [PositionalSpec(name: "INPUT…", help: "A folder of trips, a manifest ('-': standard input), or a sidecar or trace.")],
+        variadic: true,
+        options: [
+            .list(
+                "require", \.requirements, valueName: "EXPR",
+                help: "A requirement, e.g. 'enRoute.hirer.displayErrorP95<=25m' or 'arrival.pickup.hirer<=5s' (repeatable)."),
+            .value(
+                "require-file", \.requirementFile, valueName: "FILE",
+                help: "Requirements, one per line ('#' starts a comment), added to --require's."),
+            .value(
+                "minimize", \.minimize, valueName: "OBJECTIVE",
+                help: "What to minimise over the corpus: energy (every phone, J), energy.ROLE, sent (updates), forwarded."),
+            .value(
+                "judge", \.judge, valueName: "HOW",
+                help: "How a requirement is judged across the corpus: every (each trip must meet it) or pooled (the corpus's figure)."),
+            .value("policy", \.policy, valueName: "FILE", help: "The start policy (a policy file, or 'seed')."),
+            .value("space", \.space, valueName: "FILE", help: "The search space (schema tracekit-tune-space/1); default: see above."),
+            .value(
+                "out", \.out, valueName: "FILE",
+                help: "Write the tuned policy as a policy file (naming the corpus, the requirements and the TraceKit version)."),
+            .value("format", short: "f", \.format, valueName: "FORMAT", help: "Output format (JSON schema tracekit-tune/1)."),
+            .value(
+                "svg", \.svg, valueName: "FILE", help: "Also draw each state's frontier (objective against its figure) as an SVG."),
+            .value(
+                "html", \.html, valueName: "FILE",
+                help: "Also write the report as one self-contained HTML page, with the frontiers drawn."),
+            .value(
+                "jobs", short: "j", \.jobs, valueName: "N",
+                help: "Worker threads, each replaying one trip under one candidate at a time (default: the processors available)."),
+            .value("rounds", \.rounds, valueName: "N", help: "The most rounds of the search (each sweeps every tuned state once)."),
+        ]
+            + ReplayInputs.options.filter { replayOptionNames.contains($0.spec.name) }.map { $0.on(\.inputs) }
+            + SplitOptions.options.map { $0.on(\.split) },
+        examples: [
+            "tracekit tune Traces/ --require 'enRoute.hirer.displayErrorP95<=25m' --require 'arrival.pickup.hirer<=5s' --out tuned.json",
+            "tracekit batch Traces/ --policy tuned.json",
+            "tracekit tune corpus/ --require-file requirements.txt --minimize energy.helper --judge pooled --html tune.html",
+        ])
+
+    static func run(_ o: Options, _ output: Output) throws(CLIError) {
+        var requirements: [Requirement] = []
+        for text in o.requirements {
+            do { requirements.append(try Requirement(parsing: text)) } catch { throw .usage(error.description) }
+        }
+        if let file = o.requirementFile { requirements += try readRequirements(file) }
+        guard !requirements.isEmpty else { throw .usage("give at least one requirement (--require or --require-file)") }
+        guard let objective = TuneObjective(parsing: o.minimize) else {
+            throw .usage(
+                "unknown objective '\(o.minimize)' for --minimize: expected energy, energy.ROLE (hirer, helper, delegate), sent or forwarded"
+            )
+        }
+        var options = try o.inputs.replayOptions()
+        options.policy = try o.policy.map { (p) throws(CLIError) in try PolicyCommands.load(p) } ?? .seed
+        options.rules.recordingGapSeconds = o.split.gap.seconds
+        let emulation: Bool
+        if case .off = options.phone.accuracyEmulation { emulation = false } else { emulation = true }
+        let space: TuneSpace
+        if let file = o.space {
+            let bytes = try readSmallFile(file)
+            do {
+                space = try TuneSpace(fileBytes: bytes, file: file, policy: options.policy, emulation: emulation)
+            } catch {
+                throw .data(error.description)
+            }
+        } else {
+            space = TuneSpace.defaults(for: options.policy, emulation: emulation)
+        }
+        guard !space.states.isEmpty else { throw .usage("nothing to tune: every state's tier is off in the start policy") }
+
+        var trips: [BatchTrip]
+        do {
+            trips = try TripDiscovery.trips(inputs: o.arguments)
+        } catch {
+            throw CLIError(error)
+        }
+        if o.split.split { trips = trips.flatMap { $0.split(rules: o.split.rules, options: options) } }
+        guard !trips.isEmpty else { throw .data("no trip found in \(o.arguments.joined(separator: ", "))") }
+
+        var request = TuneRequest(
+            trips: trips, options: options, requirements: requirements, judgement: o.judge.judgement, objective: objective, space: space,
+            jobs: o.jobs?.value ?? BatchRunner.activeProcessors)
+        request.maximumRounds = o.rounds.value
+        var bar = ProgressBar()
+        let outcome: TuneOutcome
+        do {
+            outcome = try Tuner.run(request) { done, total in bar.draw(done, total) }
+        } catch {
+            bar.finish()
+            switch error.error.category {
+            case .cannotOpen: throw .noInput("tune: \(error.description)")
+            case .usage: throw .usage("tune: \(error.description)")
+            case .data: throw .data("tune: \(error.description)")
+            case .io: throw .io("tune: \(error.description)")
+            }
+        }
+        bar.finish()
+
+        let report = TuneReport(outcome: outcome, inputs: o.arguments)
+        switch o.format {
+        case .table: output.write(report.table)
+        case .markdown: output.write(report.markdown)
+        case .json: output.write(JSONWriter.string(report.json) + "\n")
+        }
+        if let svg = o.svg?.path { try writeAtomically(svg, TuneSVG.render(report)) }
+        if let html = o.html?.path { try writeAtomically(html, report.html) }
+        guard outcome.feasible else {
+            try output.flush()
+            for line in report.missedLines { printToStandardError("tracekit: \(line)") }
+            throw CLIError(code: .regression, message: "no policy written: no candidate meets every requirement")
+        }
+        if let out = o.out?.path {
+            var policy = outcome.chosen
+            policy.tuning = PolicyTuning(
+                tracekitVersion: TraceKitCommand.version, corpus: o.arguments, trips: trips.count, requirements: requirements.map(\.text),
+                judged: o.judge.rawValue, objective: objective.description, start: options.policy.name)
+            try writeAtomically(out, JSONWriter.string(policy.fileJSON) + "\n")
+        }
+    }
+
+    /// The requirements of a file: one per line, `#` to the end of a line a comment, blank lines
+    /// skipped; a bad one names the file and line (65).
+    static func readRequirements(_ file: String) throws(CLIError) -> [Requirement] {
+        let text = String(decoding: try readSmallFile(file), as: UTF8.self)
+        var list: [Requirement] = []
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.prefix { $0 != "#" }.trimmingCharacters(in: " \t\r")
+            guard !line.isEmpty else { continue }
+            do { list.append(try Requirement(parsing: String(line))) } catch { throw .data("\(file):\(i + 1): \(error.description)") }
+        }
+        return list
+    }
+
+    /// A progress bar on standard error, drawn only when it is a terminal: the current sweep's
+    /// candidates.
+    struct ProgressBar {
+        let enabled = isatty(STDERR_FILENO) == 1
+        var drawn = false
+
+        mutating func draw(_ done: Int, _ total: Int) {
+            guard enabled, total > 0 else { return }
+            let width = 30, filled = done * width / total
+            let text =
+                "\r[\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(total) candidates"
+            _ = text.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+            drawn = true
+        }
+
+        func finish() {
+            guard drawn else { return }
+            _ = "\r\u{1B}[K".withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without `characters` at either end.
+    fileprivate func trimmingCharacters(in characters: String) -> String {
+        let set = Set(characters)
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,472 @@
+import TraceBatch
+import TraceDomain
+import TraceJSON
+import TraceReplay
+import TraceSharing
+
+/// `tracekit tune`'s report, in each format: the verdict, the requirements (start, tuned, the best
+/// any candidate reached, which bind), the fields changed, every figure per state and role start
+/// → tuned, the limit of each display-error requirement, and each state's frontier.
+struct TuneReport {
+    let outcome: TuneOutcome
+    let inputs: [String]
+
+    static let schema = "tracekit-tune/1"
+
+    var request: TuneRequest { outcome.request }
+    var requirements: [Requirement] { request.requirements }
+
+    // MARK: Figures
+
+    /// `value` in `r`'s unit, e.g. "24.8 m", "never" for infinity.
+    static func figure(_ value: Double?, _ r: Requirement) -> String {
+        guard let value else { return "—" }
+        if value.isInfinite { return "never" }
+        return r.figure == .sentPerMinute ? "\(DecimalText.fixed(value, 2))/min" : "\(DecimalText.fixed(value, 1)) \(r.figure.unit)"
+    }
+
+    /// A corpus value with the trip it comes from, and whether it meets `r`.
+    func value(_ v: CorpusEvaluation.CorpusValue?, _ r: Requirement, marked: Bool = true) -> String {
+        guard let v else { return "— (no trip has it)" }
+        let mark = marked ? (r.comparison.holds(v.value, r.bound) ? "✓ " : "✗ ") : ""
+        let trip = v.trip.map { " (\(request.trips[$0].id))" } ?? ""
+        return mark + Self.figure(v.value, r) + trip
+    }
+
+    func objective(_ x: Double) -> String {
+        request.objective.unit == "J" ? "\(DecimalText.fixed(x, 1)) J" : "\(DecimalText.fixed(x, 0)) updates"
+    }
+
+    /// "−24.5 %" from `a` to `b`.
+    static func change(_ a: Double, _ b: Double) -> String {
+        guard a != 0 else { return "" }
+        let p = (b - a) / a * 100
+        return " (\(p < 0 ? "−" : "+")\(DecimalText.fixed(abs(p), 1)) %)"
+    }
+
+    var objectiveName: String {
+        switch request.objective {
+        case .energy: "energy of every phone"
+        case .energyOf(let r): "energy of the \(r.key)'s phone"
+        case .sent: "updates sent"
+        case .forwarded: "updates forwarded"
+        }
+    }
+
+    var judgedText: String {
+        request.judgement == .everyTrip
+            ? "every trip must meet each requirement (the value shown is the worst trip's)"
+            : "pooled over the corpus (percentiles over every sample, maxima over all trips)"
+    }
+
+    var headerLines: [String] {
+        let states = request.space.states
+        return [
+            "Tune: \(request.trips.count) trip\(request.trips.count == 1 ? "" : "s") from \(inputs.joined(separator: ", ")) · start \(outcome.start.name) · minimise \(objectiveName) · \(request.jobs) job\(request.jobs == 1 ? "" : "s") · tracekit \(TraceKitCommand.version)",
+            (outcome.startResults.first.map { "view \($0.view.summary) · " } ?? "")
+                + "energy \(outcome.startResults.first?.energyModel ?? "")",
+            "Search: \(states.map { "\($0.state.displayName) (\(request.space.candidates($0.state, start: outcome.start[$0.state], base: outcome.start[$0.state]).count) rows)" }.joined(separator: ", ")); \(outcome.candidates) candidate policies in \(outcome.rounds) round\(outcome.rounds == 1 ? "" : "s"), \(outcome.replays) trip replays, \(outcome.tripsInMemory) of \(request.trips.count) trips in memory (\(DecimalText.fixed(Double(outcome.bytesInMemory) / 1e6, 1)) MB of fixes)",
+            "Judged: \(judgedText)",
+        ]
+    }
+
+    var verdict: String {
+        let s = outcome.startEvaluation, c = outcome.chosenEvaluation
+        let figures =
+            "\(objectiveName) \(objective(s.objective)) → \(objective(c.objective))\(Self.change(s.objective, c.objective)); updates sent \(s.sent) → \(c.sent)"
+        if outcome.feasible {
+            let changed = changes.count
+            return changed == 0
+                ? "Met: the start already is the cheapest policy found that meets every requirement; \(figures)"
+                : "Met: the tuned policy meets every requirement, changing \(changed) field\(changed == 1 ? "" : "s"); \(figures)"
+        }
+        let missed = c.violated.count
+        return "Not met: no candidate meets every requirement (\(missed) missed by the best found); \(figures)"
+    }
+
+    /// One line per requirement the tuned policy misses (stderr, exit 1).
+    var missedLines: [String] {
+        outcome.chosenEvaluation.violated.map { i in
+            let r = requirements[i]
+            let at: String =
+                switch r.scope {
+                case .state(let s): "in \(s.displayName), "
+                case .trip: "over the trip, "
+                case .arrival(let p): "at the \(p.rawValue), "
+                }
+            let who = r.figure == .sentPerMinute ? "phone \(r.role.key)" : "viewer \(r.role.key)"
+            return
+                "tune: no candidate meets \(r.text) (\(at)\(who)): the best any candidate reached is \(Self.figure(outcome.bestReached[i], r))"
+        }
+    }
+
+    // MARK: Tables
+
+    var requirementRows: [[String]] {
+        requirements.indices.map { i in
+            let r = requirements[i], b = outcome.bindings[i]
+            let binds: String
+            if b.binds, let s = b.cheaperState, let o = b.cheaperObjective {
+                binds = "yes: it alone refuses a cheaper \(s.displayName) row (\(objective(o)))"
+            } else if b.bindsJointly {
+                binds = "jointly: with others it refuses cheaper rows"
+            } else {
+                binds = "no"
+            }
+            return [
+                r.text, value(outcome.startEvaluation.values[i], r), value(outcome.chosenEvaluation.values[i], r),
+                Self.figure(outcome.bestReached[i], r), binds,
+            ]
+        }
+    }
+    static let requirementHeader = ["Requirement", "Start", "Tuned", "Best any candidate", "Binds"]
+
+    struct Change {
+        var state: FulfilmentState
+        var field: String
+        var start: String
+        var tuned: String
+    }
+
+    /// The tuned fields that differ from the start, per state.
+    var changes: [Change] {
+        var list: [Change] = []
+        for (state, _) in request.space.states {
+            let a = outcome.start[state], b = outcome.chosen[state]
+            if a.tier != b.tier { list.append(Change(state: state, field: "tier", start: a.tier.key, tuned: b.tier.key)) }
+            if a.distanceFilter != b.distanceFilter {
+                list.append(
+                    Change(
+                        state: state, field: "distance filter", start: "\(JSONWriter.number(a.distanceFilter)) m",
+                        tuned: "\(JSONWriter.number(b.distanceFilter)) m"))
+            }
+            if a.delivery != b.delivery {
+                list.append(Change(state: state, field: "delivery", start: a.delivery.summary, tuned: b.delivery.summary))
+            }
+            if a.accuracyGate != b.accuracyGate {
+                list.append(
+                    Change(
+                        state: state, field: "accuracy gate", start: a.accuracyGate?.summary ?? "none",
+                        tuned: b.accuracyGate?.summary ?? "none"))
+            }
+        }
+        return list
+    }
+    static let changeHeader = ["State", "Field", "Start", "Tuned"]
+    var changeRows: [[String]] { changes.map { [$0.state.displayName, $0.field, $0.start, $0.tuned] } }
+
+    /// One state and role over the corpus: sums, pooled percentiles, maxima.
+    struct Figures: Equatable {
+        var sent = 0
+        var joules = 0.0
+        var error = QuantileHistogram()
+        var staleness = QuantileHistogram()
+    }
+
+    static func figures(_ results: [ReplayResult], _ state: FulfilmentState, _ role: Role) -> Figures? {
+        var f = Figures(), any = false
+        for r in results {
+            guard let s = r.states.first(where: { $0.state == state && $0.entered }), let m = s[role] else { continue }
+            any = true
+            f.sent += m.sentUpdates
+            f.joules += m.energy.totalJoules
+            f.error.merge(m.view.displayErrorHistogram)
+            f.staleness.merge(m.view.stalenessHistogram)
+        }
+        return any ? f : nil
+    }
+
+    static let stateHeader = [
+        "State", "Role", "Sent", "Energy J", "Display error p95 m", "Display error max m", "Staleness p95 s", "Staleness max s",
+    ]
+
+    /// Per state and role, start → tuned, where the phone sent, spent or was seen.
+    var stateRows: [[String]] {
+        func pair(_ a: Double?, _ b: Double?, _ d: Int) -> String {
+            let x = a.map { DecimalText.fixed($0, d) } ?? "—", y = b.map { DecimalText.fixed($0, d) } ?? "—"
+            return x == y ? x : "\(x) → \(y)"
+        }
+        var rows: [[String]] = []
+        for state in FulfilmentState.allCases {
+            for role in Role.allCases {
+                let a = Self.figures(outcome.startResults, state, role), b = Self.figures(outcome.chosenResults, state, role)
+                guard a != nil || b != nil else { continue }
+                let fa = a ?? Figures(), fb = b ?? Figures()
+                guard fa.sent + fb.sent > 0 || fa.joules + fb.joules > 0 || fa.error.count + fb.error.count > 0 else { continue }
+                rows.append([
+                    state.displayName, role.key, pair(Double(fa.sent), Double(fb.sent), 0), pair(fa.joules, fb.joules, 1),
+                    pair(fa.error.quantile(0.95), fb.error.quantile(0.95), 1), pair(fa.error.max, fb.error.max, 1),
+                    pair(fa.staleness.quantile(0.95), fb.staleness.quantile(0.95), 1), pair(fa.staleness.max, fb.staleness.max, 1),
+                ])
+            }
+        }
+        return rows
+    }
+
+    static let limitHeader = ["Requirement", "State", "Updates sent (tuned)", "Fewest possible", "Ratio"]
+    var limitRows: [[String]] {
+        outcome.limits.map {
+            [
+                requirements[$0.requirement].text, $0.state.displayName, "\($0.sent)", "\($0.minimum)",
+                $0.ratio.map { "\(DecimalText.fixed($0, 2))×" } ?? "—",
+            ]
+        }
+    }
+
+    /// The requirement each state's frontier is drawn against: one that binds there alone, else
+    /// one of that state with the least slack at the tuned policy, else the least slack of all.
+    func frontierRequirement(_ sweep: StateSweep) -> Int? {
+        if let i = requirements.indices.first(where: { outcome.bindings[$0].binds && outcome.bindings[$0].cheaperState == sweep.state }) {
+            return i
+        }
+        func slack(_ i: Int) -> Double? {
+            guard let v = sweep.evaluations[sweep.chosen].values[i]?.value, v.isFinite else { return nil }
+            let r = requirements[i]
+            return (r.comparison.upper ? r.bound - v : v - r.bound) / max(abs(r.bound), 1e-9)
+        }
+        let own = requirements.indices.filter { requirements[$0].state == sweep.state && slack($0) != nil }
+        let pool = own.isEmpty ? requirements.indices.filter { slack($0) != nil } : own
+        return pool.min { slack($0)! < slack($1)! }
+    }
+
+    struct FrontierPoint {
+        var objective: Double
+        var value: Double
+        var row: StatePolicy
+        var isStart: Bool
+        var isTuned: Bool
+    }
+
+    struct Frontier {
+        var state: FulfilmentState
+        var requirement: Int
+        var round: Int
+        /// Every candidate with the figure (the frontier's among them).
+        var points: [FrontierPoint]
+        var front: [Int]
+        var tuned: Int?
+        var start: Int?
+    }
+
+    var frontiers: [Frontier] {
+        outcome.sweeps.compactMap { sweep in
+            guard let ri = frontierRequirement(sweep) else { return nil }
+            let r = requirements[ri]
+            var points: [FrontierPoint] = []
+            var index: [Int: Int] = [:]
+            for i in sweep.rows.indices {
+                guard let v = sweep.evaluations[i].values[ri]?.value, v.isFinite else { continue }
+                index[i] = points.count
+                points.append(
+                    FrontierPoint(
+                        objective: sweep.evaluations[i].objective, value: v, row: sweep.rows[i], isStart: i == 0, isTuned: i == sweep.chosen
+                    ))
+            }
+            let front = sweep.frontier(ri, upper: r.comparison.upper).compactMap { index[$0] }
+            return Frontier(
+                state: sweep.state, requirement: ri, round: sweep.round, points: points, front: front, tuned: index[sweep.chosen],
+                start: index[0])
+        }
+    }
+
+    /// A row's tuned fields in a few words.
+    func rowText(_ row: StatePolicy) -> String {
+        var parts = [
+            "\(JSONWriter.number(row.distanceFilter)) m", row.delivery.summary, row.accuracyGate.map { "gate \($0.summary)" } ?? "no gate",
+        ]
+        if request.space.states.contains(where: { !$0.axes.tiers.isEmpty }) { parts.insert(row.tier.key, at: 0) }
+        return parts.joined(separator: " · ")
+    }
+
+    static let frontierHeader = ["Objective", "Figure", "Row", ""]
+    func frontierRows(_ f: Frontier) -> [[String]] {
+        let r = requirements[f.requirement]
+        var shown = f.front
+        for extra in [f.start, f.tuned].compactMap({ $0 }) where !shown.contains(extra) { shown.append(extra) }
+        shown.sort { (f.points[$0].objective, $0) < (f.points[$1].objective, $1) }
+        return shown.map { i in
+            let p = f.points[i]
+            let marks = [p.isTuned ? "tuned" : nil, p.isStart ? "start" : nil, f.front.contains(i) ? nil : "off the frontier"].compactMap {
+                $0
+            }
+            return [
+                objective(p.objective), (r.comparison.holds(p.value, r.bound) ? "✓ " : "✗ ") + Self.figure(p.value, r), rowText(p.row),
+                marks.joined(separator: ", "),
+            ]
+        }
+    }
+
+    func frontierCaption(_ f: Frontier) -> String {
+        "\(f.state.displayName): \(objectiveName) against \(requirements[f.requirement].text), round \(f.round) (\(f.points.count) candidates with the figure, \(f.front.count) on the frontier)"
+    }
+
+    var limitNote: String? {
+        let display = requirements.contains { $0.state != nil && ($0.figure == .displayErrorP95 || $0.figure == .displayErrorMax) }
+        guard display else { return nil }
+        if outcome.limits.isEmpty {
+            return "No limit: some trip is not held in memory, and the limit needs every trip's recorded fixes."
+        }
+        return
+            "The limit: the fewest updates a phone that knew its true position could send so that every recorded fix of the senders the viewer sees stays within the bound of the last one sent (instant network, last-position viewer). A p95 bound is treated as a maximum, so a policy may go below it."
+    }
+
+    // MARK: Formats
+
+    var table: String {
+        var out = headerLines.joined(separator: "\n") + "\n\n" + verdict + "\n\n"
+        out += "Requirements\n" + TextTable.aligned(header: Self.requirementHeader, rows: requirementRows) + "\n"
+        out +=
+            "Changed fields\n"
+            + (changes.isEmpty ? "none: the start's rows are kept\n" : TextTable.aligned(header: Self.changeHeader, rows: changeRows))
+            + "\n"
+        out += "Per state and role, start → tuned (sums over the trips; p95 of the pooled samples; the largest max)\n"
+        out += TextTable.aligned(header: Self.stateHeader, rows: stateRows) + "\n"
+        if !outcome.limits.isEmpty {
+            out += "The limit\n" + TextTable.aligned(header: Self.limitHeader, rows: limitRows)
+        }
+        if let note = limitNote { out += note + "\n" }
+        for f in frontiers {
+            out += "\nFrontier, \(frontierCaption(f))\n" + TextTable.aligned(header: Self.frontierHeader, rows: frontierRows(f))
+        }
+        return out
+    }
+
+    var markdown: String {
+        var out = "# tracekit tune\n\n" + headerLines.map { "- \($0)" }.joined(separator: "\n") + "\n\n**\(verdict)**\n\n"
+        out += "## Requirements\n\n" + TextTable.markdown(header: Self.requirementHeader, rows: requirementRows) + "\n"
+        out +=
+            "## Changed fields\n\n"
+            + (changes.isEmpty ? "None: the start's rows are kept.\n" : TextTable.markdown(header: Self.changeHeader, rows: changeRows))
+            + "\n"
+        out += "## Per state and role, start → tuned\n\nSums over the trips; p95 of the pooled samples; the largest max.\n\n"
+        out += TextTable.markdown(header: Self.stateHeader, rows: stateRows) + "\n"
+        if !outcome.limits.isEmpty { out += "## The limit\n\n" + TextTable.markdown(header: Self.limitHeader, rows: limitRows) + "\n" }
+        if let note = limitNote { out += note + "\n\n" }
+        if !frontiers.isEmpty { out += "## Frontiers\n\n" }
+        for f in frontiers {
+            out += "### \(frontierCaption(f))\n\n" + TextTable.markdown(header: Self.frontierHeader, rows: frontierRows(f)) + "\n"
+        }
+        return out
+    }
+
+    var html: String {
+        let esc = HTMLPage.escape
+        var body = "<h1>tracekit tune</h1>\n<dl class=\"summary\">\n"
+        for line in headerLines {
+            let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
+            body += parts.count == 2 ? "<dt>\(esc(parts[0]))</dt><dd>\(esc(parts[1]))</dd>\n" : "<dt></dt><dd>\(esc(line))</dd>\n"
+        }
+        body += "</dl>\n<p class=\"verdict \(outcome.feasible ? "pass" : "fail")\">\(outcome.feasible ? "✓" : "✗") \(esc(verdict))</p>\n"
+        body += "<h2>Requirements</h2>\n" + HTMLPage.table(Self.requirementHeader, requirementRows)
+        body += "<h2>Changed fields</h2>\n"
+        body += changes.isEmpty ? "<p>None: the start's rows are kept.</p>\n" : HTMLPage.table(Self.changeHeader, changeRows)
+        body +=
+            "<h2>Per state and role, start → tuned</h2>\n<p class=\"note\">Sums over the trips; p95 of the pooled samples; the largest max.</p>\n"
+        body += HTMLPage.table(Self.stateHeader, stateRows, numeric: [2, 3, 4, 5, 6, 7])
+        if !outcome.limits.isEmpty { body += "<h2>The limit</h2>\n" + HTMLPage.table(Self.limitHeader, limitRows, numeric: [2, 3, 4]) }
+        if let note = limitNote { body += "<p class=\"note\">\(esc(note))</p>\n" }
+        if !frontiers.isEmpty { body += "<h2>Frontiers</h2>\n" + HTMLPage.inline(svg: TuneSVG.render(self)) }
+        for f in frontiers {
+            body += HTMLPage.table(Self.frontierHeader, frontierRows(f), caption: frontierCaption(f))
+        }
+        return HTMLPage.document(title: "tracekit tune: \(inputs.joined(separator: ", "))", body: body)
+    }
+
+    var json: JSONValue {
+        func value(_ v: CorpusEvaluation.CorpusValue?) -> JSONValue {
+            guard let v else { return .null }
+            return .object([
+                ("value", v.value.isFinite ? .number(v.value) : .string("never")),
+                ("trip", v.trip.map { .string(request.trips[$0].id) } ?? .null),
+            ])
+        }
+        func evaluation(_ e: CorpusEvaluation) -> JSONValue {
+            .object([("objective", .number(e.objective)), ("sent", .number(Double(e.sent))), ("feasible", .bool(e.feasible))])
+        }
+        let reqs: [JSONValue] = requirements.indices.map { i in
+            let b = outcome.bindings[i]
+            return .object([
+                ("requirement", .string(requirements[i].text)), ("start", value(outcome.startEvaluation.values[i])),
+                ("tuned", value(outcome.chosenEvaluation.values[i])), ("met", .bool(outcome.chosenEvaluation.excess[i] == 0)),
+                ("bestReached", outcome.bestReached[i].map { $0.isFinite ? .number($0) : .string("never") } ?? .null),
+                ("binds", .bool(b.binds)), ("bindsJointly", .bool(b.bindsJointly)),
+                ("cheaperState", b.cheaperState.map { .string($0.key) } ?? .null),
+                ("cheaperObjective", b.cheaperObjective.map { .number($0) } ?? .null),
+            ])
+        }
+        var states: [JSONValue] = []
+        for state in FulfilmentState.allCases {
+            for role in Role.allCases {
+                let a = Self.figures(outcome.startResults, state, role), b = Self.figures(outcome.chosenResults, state, role)
+                guard a != nil || b != nil else { continue }
+                func figures(_ f: Figures?) -> JSONValue {
+                    guard let f else { return .null }
+                    func n(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+                    return .object([
+                        ("sent", .number(Double(f.sent))), ("joules", .number(f.joules)), ("displayErrorP95", n(f.error.quantile(0.95))),
+                        ("displayErrorMax", n(f.error.max)), ("stalenessP95", n(f.staleness.quantile(0.95))),
+                        ("stalenessMax", n(f.staleness.max)),
+                    ])
+                }
+                states.append(
+                    .object([("state", .string(state.key)), ("role", .string(role.key)), ("start", figures(a)), ("tuned", figures(b))]))
+            }
+        }
+        let limits: [JSONValue] = outcome.limits.map {
+            .object([
+                ("requirement", .string(requirements[$0.requirement].text)), ("state", .string($0.state.key)),
+                ("sent", .number(Double($0.sent))), ("minimum", .number(Double($0.minimum))),
+                ("ratio", $0.ratio.map { .number($0) } ?? .null),
+            ])
+        }
+        let fronts: [JSONValue] = frontiers.map { f in
+            .object([
+                ("state", .string(f.state.key)), ("requirement", .string(requirements[f.requirement].text)),
+                ("round", .number(Double(f.round))),
+                (
+                    "points",
+                    .array(
+                        f.points.indices.map { i in
+                            let p = f.points[i]
+                            var row = p.row.fileRowJSON
+                            row = .object([
+                                ("objective", .number(p.objective)), ("value", .number(p.value)), ("frontier", .bool(f.front.contains(i))),
+                                ("start", .bool(p.isStart)), ("tuned", .bool(p.isTuned)), ("row", row),
+                            ])
+                            return row
+                        })
+                ),
+            ])
+        }
+        return .object([
+            ("schema", .string(Self.schema)), ("tracekitVersion", .string(TraceKitCommand.version)),
+            ("inputs", .array(inputs.map { .string($0) })), ("trips", .array(request.trips.map { .string($0.id) })),
+            ("objective", .string(request.objective.description)), ("judged", .string(request.judgement.rawValue)),
+            ("view", .string(outcome.startResults.first?.view.summary ?? "")), ("met", .bool(outcome.feasible)),
+            ("start", .object([("policy", outcome.start.fileJSON), ("figures", evaluation(outcome.startEvaluation))])),
+            ("tuned", .object([("policy", outcome.chosen.fileJSON), ("figures", evaluation(outcome.chosenEvaluation))])),
+            ("requirements", .array(reqs)),
+            (
+                "changes",
+                .array(
+                    changes.map {
+                        .object([
+                            ("state", .string($0.state.key)), ("field", .string($0.field)), ("start", .string($0.start)),
+                            ("tuned", .string($0.tuned)),
+                        ])
+                    })
+            ),
+            ("states", .array(states)), ("limits", .array(limits)), ("frontiers", .array(fronts)),
+            (
+                "search",
+                .object([
+                    ("statesTuned", .array(request.space.states.map { .string($0.state.key) })),
+                    ("candidates", .number(Double(outcome.candidates))),
+                    ("rounds", .number(Double(outcome.rounds))), ("replays", .number(Double(outcome.replays))),
+                    ("fixEvaluations", .number(Double(outcome.fixEvaluations))), ("tripsInMemory", .number(Double(outcome.tripsInMemory))),
+                    ("bytesInMemory", .number(Double(outcome.bytesInMemory))),
+                ])
+            ),
+        ])
+    }
+}

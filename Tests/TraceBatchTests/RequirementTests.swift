@@ -1,0 +1,73 @@
+import Testing
+import TraceDomain
+import TraceReplay
+
+@testable import TraceBatch
+
+@Suite("Requirements: parsing and judging")
+struct RequirementTests {
+    @Test("every form the help names, with its units")
+    func parses() throws {
+        let a = try Requirement(parsing: "enRoute.hirer.displayErrorP95<=25m")
+        #expect(a.scope == .state(.enRoute) && a.role == .hirer && a.figure == .displayErrorP95 && a.comparison == .atMost && a.bound == 25)
+        #expect(a.text == "enRoute.hirer.displayErrorP95<=25m")
+        let b = try Requirement(parsing: " atPickup.hirer.stalenessMax < 2 min ")
+        #expect(b.bound == 120 && b.comparison == .below && b.figure == .stalenessMax && b.text == "atPickup.hirer.stalenessMax<120s")
+        let c = try Requirement(parsing: "arrival.pickup.delegate<=5s")
+        #expect(c.scope == .arrival(.pickup) && c.role == .delegate && c.figure == .arrivalDelay)
+        let d = try Requirement(parsing: "trip.helper.sentPerMinute<=6/min")
+        #expect(d.scope == .trip && d.figure == .sentPerMinute && d.bound == 6)
+        #expect(try Requirement(parsing: "inTask.helper.sentPerMinute>=0.5").comparison == .atLeast)
+        #expect(try Requirement(parsing: "enRoute.hirer.displayErrorMax<=1.5km").bound == 1500)
+        #expect(try Requirement(parsing: "arrival.dropoff.hirer>1s").comparison == .above)
+    }
+
+    @Test(
+        "a bad requirement says what is wrong",
+        arguments: [
+            ("enRoute.hirer.displayErrorP95", "no comparison"), ("enRoute.hirer<=25m", "expected SCOPE.ROLE.FIGURE"),
+            ("onTheWay.hirer.displayErrorP95<=25m", "unknown scope 'onTheWay'"),
+            ("enRoute.driver.displayErrorP95<=25m", "unknown role 'driver'"),
+            ("enRoute.hirer.errorP95<=25m", "unknown figure 'errorP95'"), ("enRoute.hirer.displayErrorP95<=25s", "unit 's' does not fit"),
+            ("enRoute.hirer.displayErrorP95<=m", "no bound"), ("arrival.office.hirer<=5s", "unknown arrival 'office'"),
+            ("enRoute.hirer.stalenessP95<=5m", "unit 'm' does not fit"), ("enRoute.hirer.sentPerMinute<=5s", "does not fit"),
+        ])
+    func refuses(text: String, expected: String) {
+        #expect {
+            _ = try Requirement(parsing: text)
+        } throws: { error in
+            "\(error)".contains(expected) && "\(error)".hasPrefix("requirement '\(text)'")
+        }
+    }
+
+    @Test("corpus values: the worst trip, or pooled over every sample")
+    func corpus() throws {
+        let r = try Requirement(parsing: "enRoute.hirer.displayErrorP95<=10m")
+        var a = QuantileHistogram(), b = QuantileHistogram()
+        for _ in 0..<90 { a.add(1) }
+        for _ in 0..<10 { a.add(50) }  // trip a's p95: 50
+        for _ in 0..<100 { b.add(2) }  // trip b's p95: 2
+        let samples: [RequirementSample] = [.samples(a), .none, .samples(b)]
+        let every = r.corpusValue(samples, judgement: .everyTrip)
+        #expect(every?.value == 50 && every?.trip == 0)
+        // Pooled: 200 samples, 10 of them 50 m: the p95 is below them.
+        let pooled = r.corpusValue(samples, judgement: .pooled)
+        #expect(pooled?.value == 2 && pooled?.trip == nil)
+        #expect(r.corpusValue([.none, .none], judgement: .everyTrip) == nil)
+        let rate = try Requirement(parsing: "enRoute.helper.sentPerMinute<=4")
+        #expect(rate.corpusValue([.rate(updates: 10, seconds: 60), .rate(updates: 2, seconds: 120)], judgement: .pooled)?.value == 4)
+        #expect(rate.corpusValue([.rate(updates: 10, seconds: 60), .rate(updates: 2, seconds: 120)], judgement: .everyTrip)?.value == 10)
+        let lower = try Requirement(parsing: "trip.helper.sentPerMinute>=2")
+        #expect(lower.corpusValue([.rate(updates: 10, seconds: 60), .rate(updates: 2, seconds: 120)], judgement: .everyTrip)?.value == 1)
+    }
+
+    @Test("excess: 0 when met, relative beyond, a strict bound met with equality still fails")
+    func excess() throws {
+        let r = try Requirement(parsing: "enRoute.hirer.displayErrorP95<=20m")
+        #expect(r.excess(20) == 0 && r.excess(10) == 0)
+        #expect(r.excess(30) == 0.5)
+        #expect(try Requirement(parsing: "enRoute.hirer.displayErrorP95<20m").excess(20) > 0)
+        #expect(r.excess(.infinity) >= 1e9)
+        #expect(try Requirement(parsing: "trip.helper.sentPerMinute>=2").excess(1) == 0.5)
+    }
+}

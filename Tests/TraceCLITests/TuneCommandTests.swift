@@ -1,0 +1,151 @@
+import Foundation
+import TestSupport
+import Testing
+import TraceJSON
+
+/// `tracekit tune`, end to end: the policy it writes, reproduced by `batch`; infeasible
+/// requirements; the same output on any number of jobs; bad input.
+@Suite("tracekit tune, end to end", .serialized)
+struct TuneCommandTests {
+    static let scratch = BatchCommandTests.scratch
+    static let read = BatchCommandTests.read
+
+    /// A small space (En Route: 3 filters × 2 models; At Pickup: 3 filters; In Task left alone),
+    /// so a debug build tunes the bundled corpus in seconds.
+    static func space(_ dir: String) throws -> String {
+        let path = "\(dir)/space.json"
+        try #"""
+        {"format": "tracekit-tune-space", "version": 1, "accuracyGate": [null],
+         "states": {"enRoute": {"distanceFilterMetres": [10, 30, 75], "delivery": [{"model": "coreLocation"}, {"model": "distanceOrTime", "intervalSeconds": 30}]},
+                    "atPickup": {"distanceFilterMetres": [5, 13, 50], "delivery": [{"model": "coreLocation"}]}, "inTask": false}}
+        """#.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func json(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
+}
+
+extension JSONValue {
+    fileprivate var stringValue: String? { if case .string(let s) = kind { s } else { nil } }
+    fileprivate var boolValue: Bool? { if case .bool(let b) = kind { b } else { nil } }
+    fileprivate var numberValue: Double? { if case .number(let x) = kind { x } else { nil } }
+    fileprivate var arrayValue: [JSONValue]? { if case .array(let a) = kind { a } else { nil } }
+}
+
+extension TuneCommandTests {
+    @Test("the bundled corpus: the policy written is valid, names its corpus, and batch with it reproduces tune's figures")
+    func reproduced() throws {
+        try Self.scratch { dir in
+            let tune = try Run([
+                "tune", "Traces/", "--space", try Self.space(dir), "--require", "enRoute.hirer.displayErrorP95<=150m", "--require",
+                "arrival.pickup.hirer<=30s", "--judge", "pooled", "--out", "\(dir)/tuned.json", "--format", "json",
+            ])
+            #expect(tune.status == 0, "\(tune.stderr)")
+            let report = try Self.json(tune.stdout)
+            #expect(report["schema"]?.stringValue == "tracekit-tune/1")
+            #expect(report["met"]?.boolValue == true)
+            let validate = try Run(["policy", "validate", "\(dir)/tuned.json"])
+            #expect(validate.status == 0, "\(validate.stderr)")
+            let policy = try Self.read("\(dir)/tuned.json")
+            #expect(policy.contains("\"tuned\"") && policy.contains("enRoute.hirer.displayErrorP95<=150m") && policy.contains("Traces/"))
+            #expect(policy.contains("\"tracekitVersion\""))
+
+            // batch with the written policy: every trip's energy and updates add up to tune's figures.
+            let batch = try Run(["batch", "Traces/", "--policy", "\(dir)/tuned.json", "--jsonl", "--jobs", "2"])
+            #expect(batch.status == 0, "\(batch.stderr)")
+            var joules = 0.0, sent = 0
+            var lines = batch.stdout.split(separator: "\n").map { try? Self.json(String($0)) }
+            lines.sort { ($0?["index"]?.numberValue ?? 0) < ($1?["index"]?.numberValue ?? 0) }
+            for line in lines {
+                for phone in line?["report"]?["perPhone"]?.arrayValue ?? [] {
+                    joules += phone["joules"]?.numberValue ?? 0
+                    sent += Int(phone["sent"]?.numberValue ?? 0)
+                }
+            }
+            let tuned = report["tuned"]?["figures"]
+            #expect(lines.count == 12)
+            #expect(abs(joules - (tuned?["objective"]?.numberValue ?? -1)) < 1e-6 * joules)
+            #expect(sent == Int(tuned?["sent"]?.numberValue ?? -1))
+        }
+    }
+
+    @Test("infeasible: exit 1, one line per requirement missed with the best any candidate reached, and no policy written")
+    func infeasible() throws {
+        try Self.scratch { dir in
+            let r = try Run([
+                "tune", "Traces/trips/ride", "--space", try Self.space(dir), "--require", "enRoute.hirer.displayErrorP95<=2m", "--require",
+                "arrival.pickup.hirer<=30s", "--out", "\(dir)/tuned.json",
+            ])
+            #expect(r.status == 1)
+            #expect(
+                r.stderr.contains(
+                    "tracekit: tune: no candidate meets enRoute.hirer.displayErrorP95<=2m (in En Route, viewer hirer): the best any candidate reached is"
+                ), "\(r.stderr)")
+            #expect(!r.stderr.contains("arrival.pickup.hirer<=30s ("))
+            #expect(r.stderr.contains("no policy written"))
+            #expect(r.stdout.contains("Not met"))
+            #expect(!FileManager.default.fileExists(atPath: "\(dir)/tuned.json"))
+        }
+    }
+
+    @Test("the same output on 1 and 2 jobs and between runs; the SVG and HTML written")
+    func deterministic() throws {
+        try Self.scratch { dir in
+            let args = [
+                "tune", "Traces/trips/ride", "Traces/trips/dog-walk", "--space", try Self.space(dir), "--require",
+                "enRoute.hirer.displayErrorP95<=30m", "--format", "json",
+            ]
+            let one = try Run(args + ["--jobs", "1", "--svg", "\(dir)/a.svg", "--html", "\(dir)/a.html"])
+            let two = try Run(args + ["--jobs", "2", "--svg", "\(dir)/b.svg", "--html", "\(dir)/b.html"])
+            let again = try Run(args + ["--jobs", "2"])
+            #expect(one.status == 0 && two.status == 0, "\(one.stderr)\(two.stderr)")
+            #expect(one.stdout == two.stdout && two.stdout == again.stdout)
+            #expect(try Self.read("\(dir)/a.svg") == Self.read("\(dir)/b.svg"))
+            let svg = try Self.read("\(dir)/a.svg")
+            #expect(svg.contains("class=\"frontier\"") && svg.contains("class=\"tuned\"") && svg.contains("<title>"))
+            let html = try Self.read("\(dir)/a.html")
+            #expect(html.contains("<h2>Requirements</h2>") && html.contains("<svg ") && !html.contains("http://"))
+            let table = try Run(Array(args.dropLast(2)))
+            #expect(table.stdout.contains("Met: the tuned policy meets every requirement") && table.stdout.contains("The limit"))
+            #expect(table.stdout.contains("Frontier, En Route"))
+        }
+    }
+
+    @Test(
+        "bad input: one line and the documented status",
+        arguments: [
+            (["--require", "enRoute.hirer.displayErrorP95<=25"], 64, "requirement 'enRoute.hirer.displayErrorP95<=25'"),
+            ([String](), 64, "give at least one requirement"),
+            (["--require", "enRoute.hirer.displayErrorP95<=25m", "--minimize", "money"], 64, "unknown objective 'money'"),
+            (["--require", "enRoute.hirer.displayErrorP95<=25m", "--space", "Traces/baseline.json"], 65, "Traces/baseline.json:"),
+            (["--require", "enRoute.hirer.displayErrorP95<=25m", "--policy", "/nonexistent/p.json"], 66, "/nonexistent/p.json"),
+        ])
+    func refuses(args: [String], status: Int32, message: String) throws {
+        let r = try Run(["tune", "Traces/trips/ride"] + args)
+        #expect(r.status == status, "\(r.stderr)")
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("a requirement file: comments and blank lines skipped; a bad line named by file and line")
+    func requirementFile() throws {
+        try Self.scratch { dir in
+            try "# the hirer's view\n\nenRoute.hirer.displayErrorP95<=30m  # on the way\nbogus\n".write(
+                toFile: "\(dir)/req.txt", atomically: true, encoding: .utf8)
+            let r = try Run(["tune", "Traces/trips/ride", "--require-file", "\(dir)/req.txt"])
+            #expect(r.status == 65)
+            #expect(r.stderr.contains("\(dir)/req.txt:4: requirement 'bogus'"), "\(r.stderr)")
+        }
+    }
+
+    @Test("a trip that cannot be read stops the tune with its status, naming it")
+    func unreadableTrip() throws {
+        try Self.scratch { dir in
+            try "\(packageRoot.path)/Traces/trips/ride\n/nonexistent/trip.gpx\n".write(
+                toFile: "\(dir)/manifest.txt", atomically: true, encoding: .utf8)
+            let r = try Run(["tune", "\(dir)/manifest.txt", "--require", "enRoute.hirer.displayErrorP95<=30m"])
+            #expect(r.status == 66, "\(r.stderr)")
+            #expect(r.stderr.contains("/nonexistent/trip.gpx"))
+        }
+    }
+}
