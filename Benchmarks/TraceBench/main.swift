@@ -478,7 +478,8 @@ do {
     options.tracekitVersion = "bench"
     let candidatesCase = "loaded trip replayed under 8 candidate policies (Replay.run(LoadedTrip)), per candidate × fix, 1M-point GPX"
     if bench.filter.map({ candidatesCase.contains($0) }) ?? true,
-        let trip = try! Replay.load([TraceInput(path: path)], scenario: ScenarioSpec(), options: options) {
+        let trip = try! Replay.load([TraceInput(path: path)], scenario: ScenarioSpec(), options: options)
+    {
         print("  loaded trip: \(trip.fixes) fixes, \(trip.bytes) bytes (\(fmt(Double(trip.bytes) / Double(trip.fixes), 1)) bytes a fix)")
         let filters: [Double] = [0, 5, 10, 20, 40, 80, 160, 320]
         let candidates = bench.measure(candidatesCase, items: n * filters.count) {
@@ -836,7 +837,9 @@ do {
         tune(jobs: 1).chosenEvaluation.objective
     }
     if let one {
-        print("  candidates × fixes, one core: \(fmt(1e9 / one.median / 1e6, 2)) M per second; the tune: \(fmt(one.median * Double(evaluations) / 1e9, 2)) s")
+        print(
+            "  candidates × fixes, one core: \(fmt(1e9 / one.median / 1e6, 2)) M per second; the tune: \(fmt(one.median * Double(evaluations) / 1e9, 2)) s"
+        )
     }
     let two = bench.measure("tune of Traces/ over the default space, 2 jobs (per candidate × fix)", items: evaluations) {
         tune(jobs: 2).chosenEvaluation.objective

@@ -26,6 +26,7 @@ enum TuneCommand {
         var html: OutputFile?
         var jobs: BatchCommand.WorkerCount?
         var rounds = Rounds(checked: 4)
+        var checkStart: Percent?
         var inputs = ReplayInputs()
         var split = SplitOptions()
         var arguments: [String] = []
@@ -35,6 +36,18 @@ enum TuneCommand {
     enum Judge: String, ArgumentChoice {
         case every, pooled
         var judgement: CorpusJudgement { self == .every ? .everyTrip : .pooled }
+    }
+
+    /// A percentage, written `2%` or `2` (0 to 100).
+    struct Percent: ExpressibleByArgument {
+        var value: Double
+        init(argument: String) throws(InvalidArgument) {
+            let text = argument.hasSuffix("%") ? String(argument.dropLast()) : argument
+            guard let v = Double(text), v.isFinite, (0...100).contains(v) else {
+                throw .expected("a percentage from 0 to 100 (e.g. 2%)", got: argument)
+            }
+            value = v
+        }
     }
 
     /// The most rounds of the search.
@@ -90,9 +103,14 @@ enum TuneCommand {
             the corpus; a trip beyond either is read from its file at each replay instead (slower, \
             the same figures), never left out.
 
+            In CI, --check-start PERCENT checks the policy a team ships (--policy): exit 1 when it \
+            misses a requirement, or when the tuned policy costs more than PERCENT less (it is no \
+            longer on the frontier of its corpus).
+
             Exit status: 0 every requirement met (--out written); 1 no candidate meets them all \
             (one line on stderr per requirement the tuned policy misses, naming the state, the \
-            viewer and the best value any candidate reached; --out is not written); 64 usage (a \
+            viewer and the best value any candidate reached; --out is not written), or a \
+            --check-start that fails (--out written); 64 usage (a \
             malformed requirement or objective); 65 a bad space, policy or input file, or a trip \
             that cannot be replayed; 66 an input that cannot be read.
             """,
@@ -126,6 +144,11 @@ enum TuneCommand {
                 "jobs", short: "j", \.jobs, valueName: "N",
                 help: "Worker threads, each replaying one trip under one candidate at a time (default: the processors available)."),
             .value("rounds", \.rounds, valueName: "N", help: "The most rounds of the search (each sweeps every tuned state once)."),
+            .value(
+                "check-start", \.checkStart, valueName: "PERCENT",
+                help:
+                    "For CI: exit 1 when the start policy (--policy, the one shipped) misses a requirement, or when the tuned policy costs more than PERCENT less than it (the start is off the frontier)."
+            ),
         ]
             + ReplayInputs.options.filter { replayOptionNames.contains($0.spec.name) }.map { $0.on(\.inputs) }
             + SplitOptions.options.map { $0.on(\.split) },
@@ -206,11 +229,35 @@ enum TuneCommand {
             for line in report.missedLines { printToStandardError("tracekit: \(line)") }
             throw CLIError(code: .regression, message: "no policy written: no candidate meets every requirement")
         }
+        if let slack = o.checkStart?.value {
+            let start = outcome.startEvaluation, tuned = outcome.chosenEvaluation
+            var problems = start.violated.map { "tune: the start policy '\(outcome.start.name)' misses \(requirements[$0].text)" }
+            let saving = start.objective > 0 ? (start.objective - tuned.objective) / start.objective * 100 : 0
+            if saving > slack {
+                problems.append(
+                    "tune: the start policy '\(outcome.start.name)' is off the frontier: the tuned policy costs \(DecimalText.fixed(saving, 1)) % less (\(report.objective(start.objective)) → \(report.objective(tuned.objective))), more than --check-start \(DecimalText.fixed(slack, 1)) %"
+                )
+            }
+            if !problems.isEmpty {
+                try writePolicy(
+                    o, outcome, requirements: requirements, objective: objective, trips: trips.count, start: options.policy.name)
+                try output.flush()
+                for line in problems.dropLast() { printToStandardError("tracekit: \(line)") }
+                throw CLIError(code: .regression, message: problems.last!)
+            }
+        }
+        try writePolicy(o, outcome, requirements: requirements, objective: objective, trips: trips.count, start: options.policy.name)
+    }
+
+    /// `--out`: the tuned policy as a policy file naming where it came from.
+    static func writePolicy(
+        _ o: Options, _ outcome: TuneOutcome, requirements: [Requirement], objective: TuneObjective, trips: Int, start: String
+    ) throws(CLIError) {
         if let out = o.out?.path {
             var policy = outcome.chosen
             policy.tuning = PolicyTuning(
-                tracekitVersion: TraceKitCommand.version, corpus: o.arguments, trips: trips.count, requirements: requirements.map(\.text),
-                judged: o.judge.rawValue, objective: objective.description, start: options.policy.name)
+                tracekitVersion: TraceKitCommand.version, corpus: o.arguments, trips: trips, requirements: requirements.map(\.text),
+                judged: o.judge.rawValue, objective: objective.description, start: start)
             try writeAtomically(out, JSONWriter.string(policy.fileJSON) + "\n")
         }
     }

@@ -59,16 +59,29 @@ struct TuneReport {
             : "pooled over the corpus (percentiles over every sample, maxima over all trips)"
     }
 
-    var headerLines: [String] {
+    /// The header: what was tuned, how it was replayed, the search, how requirements are judged.
+    var header: [(label: String, text: String)] {
         let states = request.space.states
+        let trips = request.trips.count
         return [
-            "Tune: \(request.trips.count) trip\(request.trips.count == 1 ? "" : "s") from \(inputs.joined(separator: ", ")) · start \(outcome.start.name) · minimise \(objectiveName) · \(request.jobs) job\(request.jobs == 1 ? "" : "s") · tracekit \(TraceKitCommand.version)",
-            (outcome.startResults.first.map { "view \($0.view.summary) · " } ?? "")
-                + "energy \(outcome.startResults.first?.energyModel ?? "")",
-            "Search: \(states.map { "\($0.state.displayName) (\(request.space.candidates($0.state, start: outcome.start[$0.state], base: outcome.start[$0.state]).count) rows)" }.joined(separator: ", ")); \(outcome.candidates) candidate policies in \(outcome.rounds) round\(outcome.rounds == 1 ? "" : "s"), \(outcome.replays) trip replays, \(outcome.tripsInMemory) of \(request.trips.count) trips in memory (\(DecimalText.fixed(Double(outcome.bytesInMemory) / 1e6, 1)) MB of fixes)",
-            "Judged: \(judgedText)",
+            (
+                "Tune",
+                "\(trips) trip\(trips == 1 ? "" : "s") from \(inputs.joined(separator: ", ")) · start \(outcome.start.name) · minimise \(objectiveName) · \(request.jobs) job\(request.jobs == 1 ? "" : "s") · tracekit \(TraceKitCommand.version)"
+            ),
+            (
+                "Replay",
+                (outcome.startResults.first.map { "view \($0.view.summary) · " } ?? "")
+                    + "energy \(outcome.startResults.first?.energyModel ?? "")"
+            ),
+            (
+                "Search",
+                "\(states.map { "\($0.state.displayName) (\(request.space.candidates($0.state, start: outcome.start[$0.state], base: outcome.start[$0.state]).count) rows)" }.joined(separator: ", ")); \(outcome.candidates) candidate policies in \(outcome.rounds) round\(outcome.rounds == 1 ? "" : "s"), \(outcome.replays) trip replays, \(outcome.tripsInMemory) of \(trips) trips in memory (\(DecimalText.fixed(Double(outcome.bytesInMemory) / 1e6, 1)) MB of fixes)"
+            ),
+            ("Judged", judgedText),
         ]
     }
+
+    var headerLines: [String] { header.map { "\($0.label): \($0.text)" } }
 
     var verdict: String {
         let s = outcome.startEvaluation, c = outcome.chosenEvaluation
@@ -232,6 +245,8 @@ struct TuneReport {
     struct FrontierPoint {
         var objective: Double
         var value: Double
+        /// The requirements the candidate misses (any requirement, not only the frontier's).
+        var misses: [Int]
         var row: StatePolicy
         var isStart: Bool
         var isTuned: Bool
@@ -259,8 +274,8 @@ struct TuneReport {
                 index[i] = points.count
                 points.append(
                     FrontierPoint(
-                        objective: sweep.evaluations[i].objective, value: v, row: sweep.rows[i], isStart: i == 0, isTuned: i == sweep.chosen
-                    ))
+                        objective: sweep.evaluations[i].objective, value: v, misses: sweep.evaluations[i].violated, row: sweep.rows[i],
+                        isStart: i == 0, isTuned: i == sweep.chosen))
             }
             let front = sweep.frontier(ri, upper: r.comparison.upper).compactMap { index[$0] }
             return Frontier(
@@ -278,7 +293,7 @@ struct TuneReport {
         return parts.joined(separator: " · ")
     }
 
-    static let frontierHeader = ["Objective", "Figure", "Row", ""]
+    static let frontierHeader = ["Objective", "Figure", "Meets", "Row", ""]
     func frontierRows(_ f: Frontier) -> [[String]] {
         let r = requirements[f.requirement]
         var shown = f.front
@@ -289,15 +304,13 @@ struct TuneReport {
             let marks = [p.isTuned ? "tuned" : nil, p.isStart ? "start" : nil, f.front.contains(i) ? nil : "off the frontier"].compactMap {
                 $0
             }
-            return [
-                objective(p.objective), (r.comparison.holds(p.value, r.bound) ? "✓ " : "✗ ") + Self.figure(p.value, r), rowText(p.row),
-                marks.joined(separator: ", "),
-            ]
+            let meets = p.misses.isEmpty ? "✓ all" : "✗ misses " + p.misses.map { requirements[$0].text }.joined(separator: ", ")
+            return [objective(p.objective), Self.figure(p.value, r), meets, rowText(p.row), marks.joined(separator: ", ")]
         }
     }
 
     func frontierCaption(_ f: Frontier) -> String {
-        "\(f.state.displayName): \(objectiveName) against \(requirements[f.requirement].text), round \(f.round) (\(f.points.count) candidates with the figure, \(f.front.count) on the frontier)"
+        "\(f.state.displayName): \(objectiveName) against \(requirements[f.requirement].text), round \(f.round) (\(f.points.count) candidates with the figure, \(f.front.count) on the frontier; Meets: every requirement, or those the row misses)"
     }
 
     var limitNote: String? {
@@ -319,7 +332,8 @@ struct TuneReport {
             "Changed fields\n"
             + (changes.isEmpty ? "none: the start's rows are kept\n" : TextTable.aligned(header: Self.changeHeader, rows: changeRows))
             + "\n"
-        out += "Per state and role, start → tuned (sums over the trips; p95 of the pooled samples; the largest max)\n"
+        out +=
+            "Per state and role, start → tuned (role: the phone that sends and spends; its display error and staleness are what its viewers saw of it; sums over the trips, p95 of the pooled samples, the largest max)\n"
         out += TextTable.aligned(header: Self.stateHeader, rows: stateRows) + "\n"
         if !outcome.limits.isEmpty {
             out += "The limit\n" + TextTable.aligned(header: Self.limitHeader, rows: limitRows)
@@ -338,7 +352,8 @@ struct TuneReport {
             "## Changed fields\n\n"
             + (changes.isEmpty ? "None: the start's rows are kept.\n" : TextTable.markdown(header: Self.changeHeader, rows: changeRows))
             + "\n"
-        out += "## Per state and role, start → tuned\n\nSums over the trips; p95 of the pooled samples; the largest max.\n\n"
+        out +=
+            "## Per state and role, start → tuned\n\nRole: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max.\n\n"
         out += TextTable.markdown(header: Self.stateHeader, rows: stateRows) + "\n"
         if !outcome.limits.isEmpty { out += "## The limit\n\n" + TextTable.markdown(header: Self.limitHeader, rows: limitRows) + "\n" }
         if let note = limitNote { out += note + "\n\n" }
@@ -352,20 +367,19 @@ struct TuneReport {
     var html: String {
         let esc = HTMLPage.escape
         var body = "<h1>tracekit tune</h1>\n<dl class=\"summary\">\n"
-        for line in headerLines {
-            let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
-            body += parts.count == 2 ? "<dt>\(esc(parts[0]))</dt><dd>\(esc(parts[1]))</dd>\n" : "<dt></dt><dd>\(esc(line))</dd>\n"
-        }
+        for (label, text) in header { body += "<dt>\(esc(label))</dt><dd>\(esc(text))</dd>\n" }
         body += "</dl>\n<p class=\"verdict \(outcome.feasible ? "pass" : "fail")\">\(outcome.feasible ? "✓" : "✗") \(esc(verdict))</p>\n"
         body += "<h2>Requirements</h2>\n" + HTMLPage.table(Self.requirementHeader, requirementRows)
         body += "<h2>Changed fields</h2>\n"
         body += changes.isEmpty ? "<p>None: the start's rows are kept.</p>\n" : HTMLPage.table(Self.changeHeader, changeRows)
         body +=
-            "<h2>Per state and role, start → tuned</h2>\n<p class=\"note\">Sums over the trips; p95 of the pooled samples; the largest max.</p>\n"
+            "<h2>Per state and role, start → tuned</h2>\n<p class=\"note\">Role: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max.</p>\n"
         body += HTMLPage.table(Self.stateHeader, stateRows, numeric: [2, 3, 4, 5, 6, 7])
         if !outcome.limits.isEmpty { body += "<h2>The limit</h2>\n" + HTMLPage.table(Self.limitHeader, limitRows, numeric: [2, 3, 4]) }
         if let note = limitNote { body += "<p class=\"note\">\(esc(note))</p>\n" }
-        if !frontiers.isEmpty { body += "<h2>Frontiers</h2>\n" + HTMLPage.inline(svg: TuneSVG.render(self)) }
+        if !frontiers.isEmpty {
+            body += "<h2>Frontiers</h2>\n<div id=\"frontiers\">\n" + HTMLPage.inline(svg: TuneSVG.render(self)) + "</div>\n"
+        }
         for f in frontiers {
             body += HTMLPage.table(Self.frontierHeader, frontierRows(f), caption: frontierCaption(f))
         }

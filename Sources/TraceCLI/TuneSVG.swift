@@ -3,15 +3,16 @@ import TraceDomain
 
 /// `tune --svg FILE` (and the frontiers of `tune --html`): one panel per tuned state, the
 /// objective (vertical) against the figure of the requirement the state is judged by
-/// (horizontal): every candidate of the state's last sweep as a grey dot, the frontier as a line
+/// (horizontal): every candidate of the state's last sweep as a grey dot (hollow when it misses
+/// some requirement), the frontier as a line
 /// through its points, the bound as a dashed vertical line with the side that meets it shaded, the
 /// start as a hollow black square and the tuned row as an orange diamond (also named in the
 /// legend, so nothing is told by colour alone). Self-contained: no script, no external reference,
 /// fonts by generic family; deterministic (fixed decimals). Elements carry classes (`candidate`,
 /// `frontier`, `bound`, `start`, `tuned`) and `data-state`.
 enum TuneSVG {
-    static let width = 760.0, panelHeight = 300.0
-    static let plot = (x: 90.0, y: 40.0, w: 620.0, h: 200.0)
+    static let width = 760.0, panelHeight = 320.0
+    static let plot = (x: 90.0, y: 64.0, w: 620.0, h: 190.0)
 
     static func render(_ report: TuneReport) -> String {
         let frontiers = report.frontiers
@@ -45,7 +46,13 @@ enum TuneSVG {
         func Y(_ v: Double) -> Double { py + ph - (v - y0) / (y1 - y0) * ph }
         let state = f.state.key
         var out = "<g data-state=\"\(state)\">\n"
-        out += ReplaySVG.text(20, top + 22, report.frontierCaption(f), size: 13, weight: "bold") + "\n"
+        out +=
+            ReplaySVG.text(20, top + 22, "\(f.state.displayName): \(report.objectiveName) against \(r.text)", size: 13, weight: "bold")
+            + "\n"
+        out +=
+            ReplaySVG.text(
+                20, top + 42, "round \(f.round): \(f.points.count) candidates with the figure, \(f.front.count) on the frontier", size: 11)
+            + "\n"
         // The side of the bound that meets it.
         let bx = X(r.bound)
         let (sx, sw) = r.comparison.upper ? (px, bx - px) : (bx, px + pw - bx)
@@ -64,7 +71,7 @@ enum TuneSVG {
         out += ReplaySVG.text(px - 6, py + ph, report.objective(y0), size: 11, anchor: "end") + "\n"
         for p in f.points {
             out +=
-                "<circle class=\"candidate\" cx=\"\(n(X(p.value)))\" cy=\"\(n(Y(p.objective)))\" r=\"2.5\" fill=\"#9a9a9a\"><title>\(HTMLPage.escape(report.rowText(p.row)))</title></circle>\n"
+                "<circle class=\"candidate\" cx=\"\(n(X(p.value)))\" cy=\"\(n(Y(p.objective)))\" r=\"2.5\" \(p.misses.isEmpty ? "fill=\"#6f6f6f\"" : "fill=\"none\" stroke=\"#6f6f6f\"")><title>\(HTMLPage.escape(report.rowText(p.row) + (p.misses.isEmpty ? "" : " (misses a requirement)")))</title></circle>\n"
         }
         let front = f.front.map { f.points[$0] }
         if !front.isEmpty {
@@ -81,8 +88,8 @@ enum TuneSVG {
             out +=
                 "<polygon class=\"tuned\" points=\"\(n(cx)),\(n(cy - 7)) \(n(cx + 7)),\(n(cy)) \(n(cx)),\(n(cy + 7)) \(n(cx - 7)),\(n(cy))\" fill=\"#e69f00\" stroke=\"#111111\"><title>tuned: \(HTMLPage.escape(report.rowText(p.row)))</title></polygon>\n"
         }
-        // Legend.
-        let ly = top + 22
+        // Legend, right of the second line.
+        let ly = top + 42
         out += "<rect x=\"470\" y=\"\(n(ly - 9))\" width=\"10\" height=\"10\" fill=\"none\" stroke=\"#111111\" stroke-width=\"1.8\"/>"
         out += ReplaySVG.text(484, ly, "start", size: 11) + "\n"
         out +=
@@ -90,8 +97,9 @@ enum TuneSVG {
         out += ReplaySVG.text(542, ly, "tuned", size: 11) + "\n"
         out += "<line x1=\"585\" y1=\"\(n(ly - 4))\" x2=\"605\" y2=\"\(n(ly - 4))\" stroke=\"#0072b2\" stroke-width=\"1.8\"/>"
         out += ReplaySVG.text(609, ly, "frontier", size: 11) + "\n"
-        out += "<circle cx=\"666\" cy=\"\(n(ly - 4))\" r=\"2.5\" fill=\"#9a9a9a\"/>"
+        out += "<circle cx=\"666\" cy=\"\(n(ly - 4))\" r=\"2.5\" fill=\"#6f6f6f\"/>"
         out += ReplaySVG.text(672, ly, "candidate", size: 11) + "\n"
+        out += ReplaySVG.text(px + pw, top + 58, "hollow: misses a requirement", size: 10, anchor: "end") + "\n"
         return out + "</g>\n"
     }
 }

@@ -39,10 +39,12 @@ struct BrowserTests {
                 #expect(!load.dom.contains(external), "\(name) at \(width) px: the DOM holds \(external)")
             }
             dom(load.dom)
-            let measured = try Chromium.load(try Chromium.measuringCopy(of: html, width: width, in: folder), width: max(width, 500) + 40, height: 1000)
+            let measured = try Chromium.load(
+                try Chromium.measuringCopy(of: html, width: width, in: folder), width: max(width, 500) + 40, height: 1000)
             let scroll = Chromium.scrollWidth(measured.dom)
             #expect(scroll != nil && scroll! <= width, "\(name) at \(width) px: the page is \(scroll.map(String.init) ?? "?") px wide")
-            let shot = try Chromium.load(page, width: width, height: height, screenshot: shots.appendingPathComponent("\(name)-\(width).png"))
+            let shot = try Chromium.load(
+                page, width: width, height: height, screenshot: shots.appendingPathComponent("\(name)-\(width).png"))
             #expect(shot.console.isEmpty && shot.requests.isEmpty)
             var image = try #require(shot.screenshot)
             #expect(image.width == width && image.height == height)
@@ -137,6 +139,32 @@ struct BrowserTests {
                 #expect(Self.occurrences("class=\"track\"", in: dom) >= 12)
             },
             pixels: { image, width in Self.expectMapDrawn(image, width, name: "batch-traces") })
+    }
+
+    @Test("tune --html of two demo trips: the verdict, the requirements, the frontiers drawn with the start and the tuned row")
+    func tuneHTML() throws {
+        let dir = scratchFolder.appendingPathComponent("tune-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let out = dir.appendingPathComponent("tune.html")
+        let r = try Run([
+            "tune", "Traces/trips/ride", "Traces/trips/dog-walk", "--space", try TuneCommandTests.space(dir.path), "--require",
+            "enRoute.hirer.displayErrorP95<=30m", "--html", out.path,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try String(contentsOf: out, encoding: .utf8)
+        try Self.check(
+            html, name: "tune", section: "frontiers", height: 1200,
+            dom: { dom in
+                #expect(dom.contains("class=\"verdict pass\""))
+                #expect(dom.contains("enRoute.hirer.displayErrorP95&lt;=30m"))
+                #expect(Self.occurrences("class=\"frontier\"", in: dom) == 2)
+                #expect(Self.occurrences("class=\"tuned\"", in: dom) == 2 && dom.contains("class=\"start\""))
+            },
+            pixels: { image, width in
+                // The frontier's blue line and the tuned row's orange diamond are drawn.
+                let blue = image.count(Self.enRoute, tolerance: 40), orange = image.count("#e69f00", tolerance: 40)
+                #expect(blue > 100 && orange > 50, "tune at \(width) px: \(blue) frontier and \(orange) tuned pixels")
+            })
     }
 
     /// The map's panel (its background, #f7f7f4) is on the screenshot, and inside it the tracks

@@ -127,6 +127,30 @@ extension TuneCommandTests {
         #expect(r.stdout.isEmpty)
     }
 
+    @Test("--check-start: a shipped policy off the frontier or missing a requirement fails; the tuned one, re-tuned, passes")
+    func checkStart() throws {
+        try Self.scratch { dir in
+            let base = [
+                "tune", "Traces/trips/ride", "Traces/trips/dog-walk", "--space", try Self.space(dir), "--require",
+                "enRoute.hirer.displayErrorP95<=30m",
+            ]
+            // The seed misses the requirement on the ride (36 m).
+            let seed = try Run(base + ["--check-start", "1%", "--out", "\(dir)/tuned.json"])
+            #expect(seed.status == 1)
+            #expect(
+                seed.stderr.contains("tracekit: tune: the start policy 'seed' misses enRoute.hirer.displayErrorP95<=30m"), "\(seed.stderr)")
+            // The tuned policy as the start: nothing cheaper meets the requirement.
+            let again = try Run(base + ["--policy", "\(dir)/tuned.json", "--check-start", "0"])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("Met: the start already is the cheapest policy found"))
+            // A loose requirement the seed meets, but far from the cheapest.
+            let loose = try Run(Array(base.dropLast()) + ["enRoute.hirer.displayErrorP95<=500m", "--check-start", "2"])
+            #expect(loose.status == 1)
+            #expect(loose.stderr.contains("is off the frontier: the tuned policy costs"), "\(loose.stderr)")
+            #expect(try Run(Array(base.dropLast()) + ["enRoute.hirer.displayErrorP95<=500m", "--check-start", "101"]).status == 64)
+        }
+    }
+
     @Test("a requirement file: comments and blank lines skipped; a bad line named by file and line")
     func requirementFile() throws {
         try Self.scratch { dir in
