@@ -71,8 +71,9 @@ test: deps browser
 ## Job 2: a Parquet table of pings built by Spark from the bundled trips, grouped by request, each
 ## group streamed in its task to `tracekit batch - --trip REQUEST.csv --index I --of N --jsonl`,
 ## the lines reduced by `tracekit merge` and compared byte for byte with `tracekit batch` over the
-## same requests' CSVs in a folder. One line per check, closing with "N passed, N failed"; exit 1
-## when one fails.
+## same requests' CSVs in a folder. Before them, Tools/scale-out-recipes.sh runs the README's
+## Hadoop, GitHub Actions and Kubernetes recipes' shard and merge commands here (a few seconds).
+## One line per check, closing with "N passed, N failed"; exit 1 when one fails.
 PYSPARK_VERSION := 4.0.1
 SPARK_VENV := .build/spark-venv
 SPARK_DEB_PACKAGES := openjdk-17-jre-headless python3-venv
@@ -84,6 +85,7 @@ test-spark: deps
 	  echo "Installing: pyspark==$(PYSPARK_VERSION) into $(SPARK_VENV)"; \
 	  $(SPARK_VENV)/bin/pip install -q --disable-pip-version-check pyspark==$(PYSPARK_VERSION); }
 	$(SWIFT) build -c release --product tracekit
+	Tools/scale-out-recipes.sh .build/release/tracekit
 	$(SPARK_VENV)/bin/python Tools/spark/test_spark.py --tracekit .build/release/tracekit
 
 ## test-sanitize: every test built and run with address sanitizer (and LeakSanitizer), then with
