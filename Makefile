@@ -60,7 +60,7 @@ test: deps browser
 	  echo; Tools/test-summary.sh .build/test.log; exit $$status
 	$(MAKE) gate
 
-## test-spark: TraceKit on Spark, checked (not part of `make test`). Installs what is missing and
+## test-spark: TraceKit on Spark, checked (not part of `make test`; .ci/run runs it after). Installs what is missing and
 ## only that: Debian's Java runtime (openjdk-17-jre-headless) and python3-venv, and PySpark
 ## 4.0.1 (PYSPARK_VERSION) in a virtual environment under .build/spark-venv (the engine's Python, not the
 ## product's; skipped when that version is there); builds tracekit in release; runs
@@ -69,8 +69,11 @@ test: deps browser
 ## for byte with `tracekit batch Traces/ --jobs 1` (table, --write-baseline, the gate with --junit
 ## and --markdown, exit status).
 ## Job 2: a Parquet table of pings built by Spark from the bundled trips, grouped by request, each
-## group streamed to `tracekit replay -` and written as a CSV corpus merged as in job 1, compared
-## with the same CSVs replayed on one machine. One line per check; exit 1 when one fails.
+## group streamed in its task to `tracekit batch - --trip REQUEST.csv --index I --of N --jsonl`,
+## the lines reduced by `tracekit merge` and compared byte for byte with `tracekit batch` over the
+## same requests' CSVs in a folder. Before them, Tools/scale-out-recipes.sh runs the README's
+## Hadoop, GitHub Actions and Kubernetes recipes' shard and merge commands here (a few seconds).
+## One line per check, closing with "N passed, N failed"; exit 1 when one fails.
 PYSPARK_VERSION := 4.0.1
 SPARK_VENV := .build/spark-venv
 SPARK_DEB_PACKAGES := openjdk-17-jre-headless python3-venv
@@ -82,6 +85,7 @@ test-spark: deps
 	  echo "Installing: pyspark==$(PYSPARK_VERSION) into $(SPARK_VENV)"; \
 	  $(SPARK_VENV)/bin/pip install -q --disable-pip-version-check pyspark==$(PYSPARK_VERSION); }
 	$(SWIFT) build -c release --product tracekit
+	Tools/scale-out-recipes.sh .build/release/tracekit
 	$(SPARK_VENV)/bin/python Tools/spark/test_spark.py --tracekit .build/release/tracekit
 
 ## test-sanitize: every test built and run with address sanitizer (and LeakSanitizer), then with

@@ -23,7 +23,8 @@ public struct BatchTrip: Hashable, Sendable {
     /// The trip's name in reports and baselines: its path relative to the folder or manifest that
     /// listed it (as given on the command line for a file named there).
     public var id: String
-    /// The file to open: `id` resolved against the folder or manifest.
+    /// The file to open: `id` resolved against the folder or manifest; "-" for a trip whose
+    /// trace is read from standard input (``standardInput(named:)``).
     public var path: String
     public var kind: Kind
     /// One trip of a split recording (``split(rules:options:)``): replay only the fixes timed
@@ -38,6 +39,18 @@ public struct BatchTrip: Hashable, Sendable {
         self.kind = kind
         self.window = window
     }
+
+    /// A trip whose one trace is read from standard input (a request's pings streamed by an
+    /// engine such as Spark), named `id` as the file of that name in the corpus would be. It is
+    /// read as that file would be: in the format its name's extension says (unless the batch
+    /// reads every file in one format), as the helper's trace with the roles and states its rows
+    /// give, and without a sidecar.
+    public static func standardInput(named id: String) -> BatchTrip {
+        BatchTrip(id: id, path: "-", kind: .trace)
+    }
+
+    /// Whether the trace is read from standard input.
+    public var isStandardInput: Bool { path == "-" }
 
     /// The trips of this file's recording (``TripSplit/find(_:options:rules:)`` on the helper's
     /// trace, or on a sidecar's traces), one batch trip each, named `ID#NN` in time order (NN
@@ -72,7 +85,7 @@ public struct BatchTrip: Hashable, Sendable {
             sidecar = path
         case .trace:
             let candidate = Replay.sidecarPath(besides: path)
-            sidecar = access(candidate, R_OK) == 0 ? candidate : nil
+            sidecar = !isStandardInput && access(candidate, R_OK) == 0 ? candidate : nil
             inputs = [TraceInput(path: path, defaultRole: .helper, provenance: .flag)]
         }
         if let sidecar {
@@ -142,6 +155,8 @@ public struct BatchTrip: Hashable, Sendable {
     private func prepared(_ options: ReplayOptions) throws(BatchTripError) -> ([TraceInput], ScenarioSpec, ReplayOptions) {
         var (inputs, spec) = try resolved()
         if kind == .sidecar { inputs = [] }  // the sidecar names them
+        var options = options
+        if isStandardInput && options.inputFormat == nil { options.inputFormat = TraceFormat(pathExtension: id) }
         if noTrip {
             throw BatchTripError(
                 .data, "\(path): no trip to replay: the recording never went farther than the long stay's radius between its gaps and stays"

@@ -26,6 +26,12 @@ enum BatchCommand {
         var inputs = ReplayInputs()
         var split = SplitOptions()
         var jsonl = false
+        /// `--corpus`: the corpus's name in the reports and the lines (nil: the inputs as given).
+        var corpus: String?
+        /// `--trip NAME --index I --of N`: one trip of a batch, its trace on standard input.
+        var trip: String?
+        var index: TripIndex?
+        var of: BatchSize?
         /// The baseline, the gate and the report files (shared with `merge`).
         var gate = GateOptions()
         /// The inputs: folders, manifests, sidecars or traces.
@@ -35,6 +41,20 @@ enum BatchCommand {
     /// Worker threads.
     struct WorkerCount: WholeNumberArgument {
         static let range = 1...1024
+        var value: Int
+        init(checked value: Int) { self.value = value }
+    }
+
+    /// `--index I`: a trip's place in its batch's order (0 first).
+    struct TripIndex: WholeNumberArgument {
+        static let range = 0...999_999_999_999_999
+        var value: Int
+        init(checked value: Int) { self.value = value }
+    }
+
+    /// `--of N`: the trips in the whole batch.
+    struct BatchSize: WholeNumberArgument {
+        static let range = 1...999_999_999_999_999
         var value: Int
         init(checked value: Int) { self.value = value }
     }
@@ -50,6 +70,20 @@ enum BatchCommand {
             threads. Reports come in the trips' order whatever finishes first; --jsonl instead \
             streams one JSON object per trip to standard output as each finishes. A trip that \
             fails to replay is reported with its reason and the rest still run.
+
+            --corpus NAME names the corpus in the reports and in every --jsonl line, where it is \
+            part of the batch's identity (default: the inputs as given): shards that read one \
+            corpus under different paths, or trips streamed one by one, name it alike so that \
+            'tracekit merge' takes their lines as one batch's.
+
+            --trip NAME --index I --of N makes the line of one trip of a larger batch whose trace \
+            comes on standard input (input '-', with --jsonl; an engine's group of pings streamed \
+            as CSV with role and state columns): NAME is the trip's name, as the file of that \
+            name in the corpus would be named, and its extension says how standard input is \
+            read; I its place in the batch's order (a folder batch sorts names by their bytes), \
+            N the batch's size. The lines of every trip so streamed, merged, are the reports of \
+            one 'tracekit batch' over those files (give --corpus the folder as that batch names \
+            it). Not with --shard or --split.
 
             The report, in this order: the verdict on one line (with the counts); the trips \
             replayed (status against the baseline, time, updates sent and energy in mAh per phone, \
@@ -69,7 +103,9 @@ enum BatchCommand {
             Exit status: 0 all trips replayed and the gate passed; 1 a regression (under --strict \
             also an improvement, a figure that appeared or disappeared, or a new trip), a baseline \
             trip that was not run, or a trip that failed to replay; 65 a bad or refused baseline \
-            or tolerance file; 66 an input that cannot be read.
+            or tolerance file; 64 usage (also --trip, --index and --of not given together, an \
+            index outside the batch, a name without a trace extension); 66 an input that cannot \
+            be read.
             """,
         positionals: [PositionalSpec(name: "INPUT…", help: "A folder of trips, a manifest ('-': standard input), or a sidecar or trace.")],
         variadic: true,
@@ -97,7 +133,19 @@ enum BatchCommand {
                     "jsonl", \.jsonl,
                     help:
                         "Write one JSON object per trip (schema tracekit-batch-trip/2: everything 'tracekit merge' needs; with --html also the trip's picture) to standard output as each finishes, instead of the report."
-                )
+                ),
+                .value(
+                    "corpus", \.corpus, valueName: "NAME",
+                    help:
+                        "The corpus's name in the reports and the --jsonl lines, part of the batch's identity (default: the inputs as given)."
+                ),
+                .value(
+                    "trip", \.trip, valueName: "NAME",
+                    help:
+                        "With input '-' and --jsonl: standard input is this one trip's trace (read as its name's extension says), not a manifest."
+                ),
+                .value("index", \.index, valueName: "I", help: "With --trip: the trip's index in the batch's order (0 ≤ I < N)."),
+                .value("of", \.of, valueName: "N", help: "With --trip: the trips in the whole batch."),
             ] + GateOptions.options.map { $0.on(\.gate) } + [],
         examples: [
             "tracekit batch Traces/ --baseline Traces/baseline.json",
@@ -106,6 +154,7 @@ enum BatchCommand {
             "tracekit batch corpus/ --compare quiet.json",
             "find corpus -name '*.scenario.json' | tracekit batch - --jsonl --jobs 4",
             "tracekit batch manifest.txt --shard 3/16 --jsonl > shard-3.jsonl   # then: tracekit merge shard-*.jsonl",
+            "tracekit batch - --trip r42.csv --index 7 --of 900 --corpus requests/ --jsonl --jobs 1 < r42.csv > r42.jsonl",
         ])
 
     static func run(_ o: Options, _ output: Output) throws(CLIError) {
@@ -128,21 +177,28 @@ enum BatchCommand {
         }
         let baseline = gate.baseline
 
+        let streamed = try StreamedTrip(o)
         var trips: [BatchTrip]
-        do {
-            trips = try TripDiscovery.trips(inputs: o.arguments)
-        } catch {
-            throw CLIError(error)
+        if let streamed {
+            trips = [streamed.trip]
+        } else {
+            do {
+                trips = try TripDiscovery.trips(inputs: o.arguments)
+            } catch {
+                throw CLIError(error)
+            }
         }
         options.rules.recordingGapSeconds = o.split.gap.seconds
         // --split: each trip of each recording its own row, `FILE#NN` (before sharding, so a
         // shard's rows are the same whatever the shard count).
         if o.split.split { trips = trips.flatMap { $0.split(rules: o.split.rules, options: options) } }
         // Indices in the whole batch's order (a shard keeps them, so its lines name them).
-        var indices = Array(trips.indices)
+        var indices = streamed.map { [$0.index] } ?? Array(trips.indices)
+        let corpus = o.corpus.map { [$0] } ?? o.arguments
         let batch = BatchLineHeader(
-            inputs: o.arguments, trips: trips.count, jobs: jobs, header: BaselineHeader(options), policyB: policyB?.name,
-            joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour, reading: BatchLineHeader.reading(options, split: o.split))
+            inputs: corpus, trips: streamed?.count ?? trips.count, jobs: jobs, header: BaselineHeader(options),
+            policyB: policyB?.name, joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour,
+            reading: BatchLineHeader.reading(options, split: o.split))
         if let shard {
             trips = shard.select(trips)
             indices = shard.select(indices)
@@ -170,12 +226,55 @@ enum BatchCommand {
         progress.finish()
 
         var report = BatchReport(
-            inputs: o.arguments, header: BaselineHeader(options), policyB: policyB?.name, jobs: jobs,
+            inputs: corpus, header: BaselineHeader(options), policyB: policyB?.name, jobs: jobs,
             shard: shard, trips: runs.map { $0! }, strict: o.gate.strict,
             joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour)
         report.pools = pools
         try conclude(
-            &report, gate: gate, sharded: shard != nil, writeBaseline: baselinePath, outputs: outputs, table: !jsonl, output: output)
+            &report, gate: gate, sharded: shard != nil || streamed != nil, writeBaseline: baselinePath, outputs: outputs, table: !jsonl,
+            output: output)
+    }
+
+    /// `--trip NAME --index I --of N`: one trip of a batch whose trace comes on standard input (a
+    /// request's pings grouped and streamed by an engine), with what a lone stream cannot know:
+    /// its name (as the file of that name in the corpus), its index in the batch's order and the
+    /// batch's size. Its `--jsonl` line is the line `tracekit batch` over the corpus would write
+    /// for that file but for where the trace was read: the line's `path` ("-"), the file names in
+    /// its replay and a failure's reason (`<stdin>`).
+    struct StreamedTrip {
+        var trip: BatchTrip
+        var index: Int
+        var count: Int
+
+        /// nil without `--trip`, `--index` and `--of`.
+        /// - Throws: ``CLIError`` 64 when they are not given together, with other inputs than
+        ///   "-", without `--jsonl`, with `--shard` or `--split`, for an index outside the batch or
+        ///   a name that no trace file could have.
+        init?(_ o: Options) throws(CLIError) {
+            guard o.trip != nil || o.index != nil || o.of != nil else { return nil }
+            guard let name = o.trip, let index = o.index?.value, let count = o.of?.value else {
+                let missing = [("--trip NAME", o.trip == nil), ("--index I", o.index == nil), ("--of N", o.of == nil)]
+                throw .usage(
+                    "a trip streamed on standard input needs its name, its index and the batch's size: give \(missing.filter(\.1).map(\.0).joined(separator: " and "))"
+                )
+            }
+            guard o.arguments == ["-"] else {
+                throw .usage(
+                    "with --trip the one input is '-', the trip's trace on standard input (given: \(o.arguments.joined(separator: " ")))")
+            }
+            guard o.jsonl else { throw .usage("--trip makes the trip's line of a batch, for 'tracekit merge': give --jsonl") }
+            guard o.shard == nil else { throw .usage("--trip is one trip of the batch already; --shard does not apply") }
+            guard !o.split.split else { throw .usage("--split does not apply to a trip streamed with --trip: split the recording before") }
+            guard index < count else { throw .usage("--index \(index) is outside a batch of \(count) trips (--of \(count)): 0 ≤ I < N") }
+            guard TripDiscovery.isTrace(name) else {
+                throw .usage(
+                    "--trip '\(name)': the name of a trace file, whose extension says how standard input is read (\(TripDiscovery.traceExtensions.sorted().map { "." + $0 }.joined(separator: ", ")))"
+                )
+            }
+            trip = .standardInput(named: name)
+            self.index = index
+            self.count = count
+        }
     }
 
     /// The baseline and the tolerances of a gate: the baseline's, then the tolerance file's, then
@@ -273,7 +372,9 @@ enum BatchCommand {
                 let r = try trip.replay(options: options)
                 var report = TripReport(r)
                 report.views = PooledViews(r)
-                if options.recordTrack { report.svg = ReplaySVG.render(r, policy: options.policy) }
+                if options.recordTrack {
+                    report.svg = ReplaySVG.render(r, policy: options.policy, name: trip.isStandardInput ? trip.id : nil)
+                }
                 var resultB: ReplayResult?
                 if let policyB {
                     var o = options

@@ -6,7 +6,8 @@ import TraceReplay
 /// What every line of one batch says of the batch (`batch` in a line): enough for `tracekit
 /// merge` to write the reports one `tracekit batch` over the whole corpus writes.
 struct BatchLineHeader: Hashable, Sendable {
-    /// The command line's inputs, as given.
+    /// The corpus's name: the command line's inputs as given, or `--corpus NAME` (which trips
+    /// streamed one by one with `--trip` and shards that mount the corpus elsewhere state alike).
     var inputs: [String]
     /// Trips in the whole batch (before `--shard`): the indices run 0..<trips.
     var trips: Int

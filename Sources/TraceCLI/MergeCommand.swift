@@ -30,8 +30,11 @@ enum MergeCommand {
             reported as not run and fails the merge. --html draws each trip's picture when its \
             line carries one (the shards ran with --html).
 
-            Every line must come from the same batch (inputs, size, policy, energy model and \
-            profile, view, compared policy; --jobs may differ: the table shows the largest). The \
+            Every line must come from the same batch (the corpus: its inputs as given or \
+            --corpus; size, policy, energy model and profile, view, compared policy, reading \
+            options; --jobs may differ: the table shows the largest): the shards of one \
+            'batch --shard I/N', or trips streamed one by one with 'batch - --trip NAME --index I \
+            --of N --corpus NAME'. The \
             same trip twice (a retried task) counts once when its lines are identical and is \
             refused, naming it, when they differ. Blank lines are skipped.
 

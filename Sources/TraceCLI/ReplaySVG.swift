@@ -46,14 +46,17 @@ enum ReplaySVG {
 
     static let energyColour = "#6a3d9a"
 
-    /// The picture of `r`, replayed with `policy` and ``ReplayOptions/recordTrack`` on.
-    static func render(_ r: ReplayResult, policy: SharingPolicy) -> String {
+    /// The picture of `r`, replayed with `policy` and ``ReplayOptions/recordTrack`` on, titled
+    /// with its traces' file names, or with `name` (a trip streamed on standard input is named by
+    /// its trip's name, as its file in the corpus would be).
+    static func render(_ r: ReplayResult, policy: SharingPolicy, name: String? = nil) -> String {
         guard let track = r.track else { preconditionFailure("the SVG needs a replay with recordTrack") }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out +=
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         // File names only, and at most about a line's width.
-        var names = r.scenario.traces.map { String($0.path.split(separator: "/").last ?? Substring($0.path)) }.joined(separator: ", ")
+        var names = (name.map { [$0] } ?? r.scenario.traces.map(\.path)).map { String($0.split(separator: "/").last ?? Substring($0)) }
+            .joined(separator: ", ")
         if names.count > 80 { names = String(names.prefix(79)) + "…" }
         // The picture's title, for screen readers and as the tooltip of the inline SVG.
         out += "<title>TraceKit replay: \(HTMLPage.escape(names)): map of the tracks, updates and frames by state; updates and energy over time</title>\n"

@@ -1,15 +1,22 @@
 """Spark job 2: a table of pings as fleets store them (Parquet: request id, role, time, latitude,
 longitude, accuracy, speed, state), grouped by request, each request's pings streamed to TraceKit
-on standard input as CSV with role and state columns.
+on standard input as CSV with role and state columns, the per-request lines reduced by
+`tracekit merge`.
 
-Two reductions, because of what TraceKit reads today:
+Each group is one trip of one batch: the task runs
 
-- `replay_requests`: each group piped to `tracekit replay - --input-format csv --format json`,
-  one `tracekit-replay/2` report per request. `tracekit merge` cannot reduce these: it reads only
-  `tracekit-batch-trip/2` lines, and `batch` takes its trips from files, not standard input
-  (README, "Scale-out on Spark").
-- `write_requests`: each group written as `REQUEST.csv` into a folder the executors share, which
-  corpus_job.py then replays one shard per task for `tracekit merge`.
+    tracekit batch - --trip REQUEST.csv --index I --of N --corpus CORPUS --jsonl --jobs 1
+
+with the request's CSV on standard input, where I is the request's place among the N requests'
+names sorted by their bytes (the order of a folder batch; the names are collected on the driver
+and broadcast) and CORPUS the batch's name. The lines,
+saved as text files, merge into the reports of one `tracekit batch CORPUS --jobs 1` over a folder
+CORPUS holding each request as REQUEST.csv (README, "Scale-out on Spark").
+
+Usage, in local mode or on a cluster:
+
+    python Tools/spark/pings_job.py --tracekit .build/release/tracekit --table pings.parquet \
+        --corpus requests/ --partitions 4 --out /tmp/request-lines    # then: tracekit merge /tmp/request-lines/part-*
 
 The engine's Python, not the product's.
 """
@@ -77,33 +84,91 @@ def request_csv(pings):
     return out.getvalue()
 
 
-def replay_csv(tracekit, text, cwd=None):
-    """`tracekit replay -` on one request's CSV: (exit status, the tracekit-replay/2 JSON)."""
-    done = subprocess.run([tracekit, "replay", "-", "--input-format", "csv", "--format", "json"],
-                          input=text, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    return done.returncode, done.stdout
+def request_texts(spark, table, partitions):
+    """Each request's CSV, made by Spark SQL in the JVM (no ping passes through Python): an RDD
+    of (trip name, CSV text) in `partitions` partitions. The same rows as request_csv's (by role,
+    then time; times in UTC to the millisecond), numbers as Spark writes a double (`1.0E-4` for
+    0.0001, which TraceKit reads alike). Sets the session's time zone to UTC.
+    """
+    from pyspark.sql import functions as F
+
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
+
+    def cell(column):
+        return F.coalesce(F.col(column).cast("string"), F.lit(""))
+
+    line = F.concat_ws(",", F.col("role"), F.date_format("time", "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"),
+                       *(cell(c) for c in COLUMNS[2:]))
+    rows = F.sort_array(F.collect_list(F.struct("role", "time", line.alias("line"))))
+    texts = spark.read.parquet(table).groupBy("request_id").agg(F.concat_ws("\n", rows.getField("line")).alias("csv"))
+    header = ",".join(COLUMNS) + "\n"
+    return texts.repartition(partitions).rdd.map(lambda r: (trip_name(r[0]), header + r[1] + "\n"))
 
 
-def grouped(spark, table, partitions):
-    """The table's pings grouped by request: an RDD of (request id, [ping dict])."""
-    rows = spark.read.parquet(table).rdd.map(lambda r: (r["request_id"], r.asDict()))
-    return rows.groupByKey(partitions).mapValues(list)
+def trip_name(request):
+    """A request's trip name: the name of its CSV in the folder a batch would read."""
+    return f"{request}.csv"
 
 
-def replay_requests(spark, table, tracekit, partitions):
-    """Each request's pings streamed to `tracekit replay -`: {request id: (exit status, JSON)}."""
-    return dict(grouped(spark, table, partitions).mapValues(lambda p: replay_csv(tracekit, request_csv(p))).collect())
+def stream_lines(tracekit, corpus, indices, extra):
+    """The function each partition runs: each of its requests streamed to `tracekit batch - --trip`,
+    one JSON line each; `indices` (a broadcast) gives each trip name's place in the batch.
+
+    `tracekit batch` exits 0, or 1 when the trip failed to replay (its line says so and the merge
+    reports it); any other status (usage) fails the task, and Spark's retry streams the requests
+    again, which the merge counts once.
+    """
+    from corpus_job import executable
+
+    def run(groups):
+        count = len(indices.value)
+        for name, text in groups:
+            command = [executable(tracekit), "batch", "-", "--trip", name, "--index", str(indices.value[name]),
+                       "--of", str(count), "--corpus", corpus, "--jsonl", "--jobs", "1", *extra]
+            done = subprocess.run(command, input=text, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if done.returncode not in (0, 1):
+                raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()}")
+            # Split at "\n" only (str.splitlines() also breaks inside a JSON string at U+2028 and others).
+            yield from (line for line in done.stdout.split("\n") if line)
+
+    return run
 
 
-def write_requests(spark, table, folder, partitions):
-    """Each request's pings written as FOLDER/REQUEST.csv (a folder the executors share): a corpus
-    for corpus_job.py. Returns the requests written."""
+def run_job(spark, table, tracekit, corpus, partitions, out, extra=()):
+    """Streams every request of the Parquet `table` to TraceKit on `partitions` Spark tasks and
+    saves the lines under `out` (part-NNNNN files). Returns the number of requests (the batch's size).
 
-    def write(kv):
-        request, pings = kv
-        with open(os.path.join(folder, f"{request}.csv"), "w") as f:
-            f.write(request_csv(pings))
-        return request
+    The requests' trip names (the table's distinct request ids, without their pings) are collected
+    on the driver, sorted by their bytes as a folder batch sorts file names, numbered and broadcast
+    (about 100 bytes a request: some 100 MB for a million), so each line names its place in the batch.
+    """
+    ids = spark.read.parquet(table).select("request_id").distinct().collect()
+    names = sorted((trip_name(r[0]) for r in ids), key=lambda name: name.encode("utf-8"))
+    indices = spark.sparkContext.broadcast({name: i for i, name in enumerate(names)})
+    request_texts(spark, table, partitions).mapPartitions(stream_lines(tracekit, corpus, indices, list(extra))).saveAsTextFile(out)
+    indices.unpersist()
+    return len(names)
 
-    os.makedirs(folder, exist_ok=True)
-    return sorted(grouped(spark, table, partitions).map(write).collect())
+
+def main():
+    import argparse
+
+    from pyspark.sql import SparkSession
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tracekit", default="./tracekit", help="the tracekit binary, as the executors see it")
+    parser.add_argument("--table", required=True, help="the Parquet table of pings")
+    parser.add_argument("--corpus", required=True, help="the batch's name, as 'tracekit batch' would be given the folder")
+    parser.add_argument("--partitions", type=int, default=2, help="tasks")
+    parser.add_argument("--out", required=True, help="folder for the lines (part-NNNNN files)")
+    parser.add_argument("batch_options", nargs="*", help="more batch options after --, e.g. -- --policy quiet.json")
+    args = parser.parse_args()
+    spark = SparkSession.builder.appName("tracekit-pings").config("spark.sql.session.timeZone", "UTC").getOrCreate()
+    for module in ("corpus_job.py", "pings_job.py"):  # the executors' Python imports them
+        spark.sparkContext.addPyFile(os.path.join(os.path.dirname(os.path.abspath(__file__)), module))
+    run_job(spark, args.table, args.tracekit, args.corpus, args.partitions, args.out, args.batch_options)
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()
