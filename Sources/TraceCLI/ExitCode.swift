@@ -33,7 +33,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         switch self {
         case .success: "success"
         case .regression:
-            "batch, merge: a regression beyond tolerance, a baseline trip not run, or a trip that failed to replay; tune: no candidate meets every requirement"
+            "batch, merge: a regression beyond tolerance, a baseline trip not run, or a trip that failed to replay; tune: the search found no policy that meets every requirement, or --check-start failed"
         case .usage: "usage error (unknown option, missing or malformed argument)"
         case .dataError: "bad input data (the message names the file and line)"
         case .noInput: "an input file could not be opened"

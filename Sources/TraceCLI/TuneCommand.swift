@@ -95,7 +95,9 @@ enum TuneCommand {
             objective, then fewer updates sent, then the fewest fields changed from the start. \
             The figures printed for the start and the tuned policy are their own full replays: \
             'tracekit batch CORPUS --policy tuned.json' with the same replay options gives the \
-            same per-trip figures. Beside each display-error requirement of a state, the limit: \
+            same per-trip figures (without --emulate-accuracy and --smooth, which batch does not \
+            take: with them 'replay' and 'compare' reproduce each trip; the per-viewer figures of \
+            the requirements are tune's own). Beside each display-error requirement of a state, the limit: \
             the fewest updates a phone knowing its true position could send to keep every recorded \
             fix within the bound, and the tuned policy's updates as a ratio to it.
 
@@ -107,9 +109,11 @@ enum TuneCommand {
             misses a requirement, or when the tuned policy costs more than PERCENT less (it is no \
             longer on the frontier of its corpus).
 
-            Exit status: 0 every requirement met (--out written); 1 no candidate meets them all \
+            Exit status: 0 every requirement met (--out written); 1 the search found no policy \
+            that meets them all \
             (one line on stderr per requirement the tuned policy misses, naming the state, the \
-            viewer and the best value any candidate reached; --out is not written), or a \
+            viewer and the best value any candidate reached, or that none meets it together \
+            with the others; --out is not written), or a \
             --check-start that fails (--out written); 64 usage (a \
             malformed requirement or objective); 65 a bad space, policy or input file, or a trip \
             that cannot be replayed; 66 an input that cannot be read.
@@ -186,7 +190,11 @@ enum TuneCommand {
         } else {
             space = TuneSpace.defaults(for: options.policy, emulation: emulation)
         }
-        guard !space.states.isEmpty else { throw .usage("nothing to tune: every state's tier is off in the start policy") }
+        guard !space.states.isEmpty else {
+            throw o.space == nil
+                ? .usage("nothing to tune: every state's tier is off in the start policy")
+                : .data("\(o.space!): nothing to tune: the space leaves every state whose tier is on at the start's row")
+        }
 
         var trips: [BatchTrip]
         do {
@@ -216,6 +224,11 @@ enum TuneCommand {
         }
         bar.finish()
 
+        for (i, r) in requirements.enumerated() where outcome.bestReached[i] == nil {
+            printToStandardError(
+                "tracekit: warning: tune: no trip has a figure for \(r.text) under any candidate (a state no trip enters, a viewer never shown that position, an arrival not judged): it was not judged"
+            )
+        }
         let report = TuneReport(outcome: outcome, inputs: o.arguments)
         switch o.format {
         case .table: output.write(report.table)
@@ -227,7 +240,7 @@ enum TuneCommand {
         guard outcome.feasible else {
             try output.flush()
             for line in report.missedLines { printToStandardError("tracekit: \(line)") }
-            throw CLIError(code: .regression, message: "no policy written: no candidate meets every requirement")
+            throw CLIError(code: .regression, message: "no policy written: the search found no policy that meets every requirement")
         }
         if let slack = o.checkStart?.value {
             let start = outcome.startEvaluation, tuned = outcome.chosenEvaluation
@@ -265,10 +278,13 @@ enum TuneCommand {
     /// The requirements of a file: one per line, `#` to the end of a line a comment, blank lines
     /// skipped; a bad one names the file and line (65).
     static func readRequirements(_ file: String) throws(CLIError) -> [Requirement] {
-        let text = String(decoding: try readSmallFile(file), as: UTF8.self)
+        var bytes = try readSmallFile(file)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // a UTF-8 byte order mark
         var list: [Requirement] = []
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.prefix { $0 != "#" }.trimmingCharacters(in: " \t\r")
+        // Lines end at LF (a CR before it is trimmed): split the bytes, since Swift reads CR LF as
+        // one Character.
+        for (i, raw) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let line = String(decoding: raw, as: UTF8.self).prefix { $0 != "#" }.trimmingCharacters(in: " \t\r")
             guard !line.isEmpty else { continue }
             do { list.append(try Requirement(parsing: String(line))) } catch { throw .data("\(file):\(i + 1): \(error.description)") }
         }

@@ -75,7 +75,7 @@ struct TuneReport {
             ),
             (
                 "Search",
-                "\(states.map { "\($0.state.displayName) (\(request.space.candidates($0.state, start: outcome.start[$0.state], base: outcome.start[$0.state]).count) rows)" }.joined(separator: ", ")); \(outcome.candidates) candidate policies in \(outcome.rounds) round\(outcome.rounds == 1 ? "" : "s"), \(outcome.replays) trip replays, \(outcome.tripsInMemory) of \(trips) trips in memory (\(DecimalText.fixed(Double(outcome.bytesInMemory) / 1e6, 1)) MB of fixes)"
+                "\(states.map { "\($0.state.displayName) (\(request.space.candidates($0.state, start: outcome.start[$0.state], base: outcome.start[$0.state]).count) rows)" }.joined(separator: ", ")); \(outcome.candidates) candidate policies in \(outcome.rounds) round\(outcome.rounds == 1 ? "" : "s")\(outcome.converged ? "" : " (stopped by --rounds before a round changed nothing: the bindings and frontiers are of the last sweeps)"), \(outcome.replays) trip replays, \(outcome.tripsInMemory) of \(trips) trips in memory (\(DecimalText.fixed(Double(outcome.bytesInMemory) / 1e6, 1)) MB of fixes)"
             ),
             ("Judged", judgedText),
         ]
@@ -94,7 +94,7 @@ struct TuneReport {
                 : "Met: the tuned policy meets every requirement, changing \(changed) field\(changed == 1 ? "" : "s"); \(figures)"
         }
         let missed = c.violated.count
-        return "Not met: no candidate meets every requirement (\(missed) missed by the best found); \(figures)"
+        return "Not met: the search found no policy that meets every requirement (\(missed) missed by the best found); \(figures)"
     }
 
     /// One line per requirement the tuned policy misses (stderr, exit 1).
@@ -108,8 +108,14 @@ struct TuneReport {
                 case .arrival(let p): "at the \(p.rawValue), "
                 }
             let who = r.figure == .sentPerMinute ? "phone \(r.role.key)" : "viewer \(r.role.key)"
+            let best = outcome.bestReached[i]
+            // Some candidate met it, but none together with every other requirement.
+            if let best, r.comparison.holds(best, r.bound) {
+                return
+                    "tune: the search found no policy that meets \(r.text) (\(at)\(who)) together with the other requirements: alone, a candidate reached \(Self.figure(best, r))"
+            }
             return
-                "tune: no candidate meets \(r.text) (\(at)\(who)): the best any candidate reached is \(Self.figure(outcome.bestReached[i], r))"
+                "tune: the search found no policy that meets \(r.text) (\(at)\(who)): the best any candidate reached is \(Self.figure(best, r))"
         }
     }
 
@@ -216,12 +222,13 @@ struct TuneReport {
         return rows
     }
 
-    static let limitHeader = ["Requirement", "State", "Updates sent (tuned)", "Fewest possible", "Ratio"]
+    static let limitHeader = ["Requirement", "State", "Updates sent (tuned)", "Fewest possible", "Ratio", "Trips left out"]
     var limitRows: [[String]] {
         outcome.limits.map {
             [
                 requirements[$0.requirement].text, $0.state.displayName, "\($0.sent)", "\($0.minimum)",
                 $0.ratio.map { "\(DecimalText.fixed($0, 2))×" } ?? "—",
+                $0.tripsLeftOut == 0 ? "none" : "\($0.tripsLeftOut) (a stay too long to compute)",
             ]
         }
     }
@@ -301,9 +308,10 @@ struct TuneReport {
         shown.sort { (f.points[$0].objective, $0) < (f.points[$1].objective, $1) }
         return shown.map { i in
             let p = f.points[i]
-            let marks = [p.isTuned ? "tuned" : nil, p.isStart ? "start" : nil, f.front.contains(i) ? nil : "off the frontier"].compactMap {
-                $0
-            }
+            let marks = [p.isTuned ? "tuned" : nil, p.isStart ? "start's row" : nil, f.front.contains(i) ? nil : "off the frontier"]
+                .compactMap {
+                    $0
+                }
             let meets = p.misses.isEmpty ? "✓ all" : "✗ misses " + p.misses.map { requirements[$0].text }.joined(separator: ", ")
             return [objective(p.objective), Self.figure(p.value, r), meets, rowText(p.row), marks.joined(separator: ", ")]
         }
@@ -430,7 +438,7 @@ struct TuneReport {
             .object([
                 ("requirement", .string(requirements[$0.requirement].text)), ("state", .string($0.state.key)),
                 ("sent", .number(Double($0.sent))), ("minimum", .number(Double($0.minimum))),
-                ("ratio", $0.ratio.map { .number($0) } ?? .null),
+                ("ratio", $0.ratio.map { .number($0) } ?? .null), ("tripsLeftOut", .number(Double($0.tripsLeftOut))),
             ])
         }
         let fronts: [JSONValue] = frontiers.map { f in

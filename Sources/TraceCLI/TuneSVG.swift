@@ -6,7 +6,7 @@ import TraceDomain
 /// (horizontal): every candidate of the state's last sweep as a grey dot (hollow when it misses
 /// some requirement), the frontier as a line
 /// through its points, the bound as a dashed vertical line with the side that meets it shaded, the
-/// start as a hollow black square and the tuned row as an orange diamond (also named in the
+/// start's row (with the other states at their tuned rows) as a hollow black square and the tuned row as an orange diamond (also named in the
 /// legend, so nothing is told by colour alone). Self-contained: no script, no external reference,
 /// fonts by generic family; deterministic (fixed decimals). Elements carry classes (`candidate`,
 /// `frontier`, `bound`, `start`, `tuned`) and `data-state`.
@@ -91,7 +91,7 @@ enum TuneSVG {
         // Legend, right of the second line.
         let ly = top + 42
         out += "<rect x=\"470\" y=\"\(n(ly - 9))\" width=\"10\" height=\"10\" fill=\"none\" stroke=\"#111111\" stroke-width=\"1.8\"/>"
-        out += ReplaySVG.text(484, ly, "start", size: 11) + "\n"
+        out += ReplaySVG.text(484, ly, "start's row", size: 11) + "\n"
         out +=
             "<polygon points=\"531,\(n(ly - 10)) 538,\(n(ly - 4)) 531,\(n(ly + 2)) 524,\(n(ly - 4))\" fill=\"#e69f00\" stroke=\"#111111\"/>"
         out += ReplaySVG.text(542, ly, "tuned", size: 11) + "\n"

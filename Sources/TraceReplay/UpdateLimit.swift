@@ -24,9 +24,16 @@ public enum UpdateLimit {
     /// The indices of the fixes a minimum schedule sends, for `positions` in time order: every
     /// fix is within `boundMetres` of the last sent fix at or before it. Empty for no position.
     public static func fewestSends(_ positions: [Coordinate], boundMetres: Double) -> [Int] {
+        fewestSends(positions, boundMetres: boundMetres, maximumDistances: .max)!
+    }
+
+    /// ``fewestSends(_:boundMetres:)``, giving up (nil) after `maximumDistances` distances: a
+    /// phone standing still for hours within the bound makes every cover as long as the stay.
+    public static func fewestSends(_ positions: [Coordinate], boundMetres: Double, maximumDistances: Int) -> [Int]? {
         guard !positions.isEmpty else { return [] }
         let geodesic = Geodesic()
         var reachMemo = [Int](repeating: -1, count: positions.count)
+        var distances = 0
         /// The last fix index covered by a send at `j`.
         func reach(_ j: Int) -> Int {
             if reachMemo[j] >= 0 { return reachMemo[j] }
@@ -36,6 +43,7 @@ public enum UpdateLimit {
             {
                 r += 1
             }
+            distances += r - j + 1
             reachMemo[j] = r
             return r
         }
@@ -47,7 +55,9 @@ public enum UpdateLimit {
             for k in stride(from: last - 1, to: current, by: -1) where reach(k) > bestReach {
                 best = k
                 bestReach = reach(k)
+                if distances > maximumDistances { return nil }
             }
+            if distances > maximumDistances { return nil }
             sends.append(best)
             current = best
         }

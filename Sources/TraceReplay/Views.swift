@@ -205,7 +205,7 @@ struct Views {
                     cells[c].error.add(error)
                     if perViewer { pairCells[Self.pairIndex(state, vi, r)].error.add(error) }
                 } else {
-                    pending[r].append(PendingSample(time: time, state: state, viewer: vi, drawn: drawn))
+                    pending[r].append(PendingSample(time: time, state: state, viewer: UInt8(vi), drawn: drawn))
                 }
             }
         }
@@ -274,7 +274,7 @@ struct Views {
             }
             let error = TangentPlane.distance(from: c, to: p.drawn, fallback: geodesic)
             cells[p.state.rawValue * 3 + r].error.add(error)
-            if !pairCells.isEmpty { pairCells[Self.pairIndex(p.state, p.viewer, r)].error.add(error) }
+            if !pairCells.isEmpty { pairCells[Self.pairIndex(p.state, Int(p.viewer), r)].error.add(error) }
         }
         pending[r].removeAll(keepingCapacity: true)
     }
@@ -289,7 +289,8 @@ struct Views {
     private struct PendingSample {
         var time: Int64
         var state: FulfilmentState
-        var viewer: Int
+        /// The viewer's raw value (a byte: the sample stays 32 bytes).
+        var viewer: UInt8
         var drawn: Coordinate
     }
 }

@@ -202,7 +202,10 @@ struct BaselineGateTests {
         // Improvements only: marked ▼, an improvement row that fails only under --strict.
         let groups = better.groups.filter { $0.improvements > 0 }
         #expect(!groups.isEmpty)
-        #expect(groups.allSatisfy { $0.marker == "▼" && $0.rowClass(strict: false) == "improvement" && $0.rowClass(strict: true) == "regression" })
+        #expect(
+            groups.allSatisfy {
+                $0.marker == "▼" && $0.rowClass(strict: false) == "improvement" && $0.rowClass(strict: true) == "regression"
+            })
     }
 
     @Test("missing and new trips; a shard does not miss the others'; a p95 that appears")

@@ -31,6 +31,9 @@ struct RequirementTests {
             ("enRoute.hirer.errorP95<=25m", "unknown figure 'errorP95'"), ("enRoute.hirer.displayErrorP95<=25s", "unit 's' does not fit"),
             ("enRoute.hirer.displayErrorP95<=m", "no bound"), ("arrival.office.hirer<=5s", "unknown arrival 'office'"),
             ("enRoute.hirer.stalenessP95<=5m", "unit 'm' does not fit"), ("enRoute.hirer.sentPerMinute<=5s", "does not fit"),
+            ("trip.hirer.stalenessMax<=\(String(repeating: "9", count: 308))min", "the bound is too large"),
+            ("enRoute.hirer.displayErrorP95<=1e3m", "does not fit"), ("arrival.pickup.helper<=5s", "the hirer or the delegate"),
+            ("", "no comparison"), ("<=5m", "expected SCOPE.ROLE.FIGURE"),
         ])
     func refuses(text: String, expected: String) {
         #expect {
@@ -47,7 +50,10 @@ struct RequirementTests {
         for _ in 0..<90 { a.add(1) }
         for _ in 0..<10 { a.add(50) }  // trip a's p95: 50
         for _ in 0..<100 { b.add(2) }  // trip b's p95: 2
-        let samples: [RequirementSample] = [.samples(a), .none, .samples(b)]
+        func helper(_ h: QuantileHistogram) -> RequirementSample {
+            .views([QuantileHistogram(), h, QuantileHistogram()], neverShown: false)
+        }
+        let samples: [RequirementSample] = [helper(a), .none, helper(b)]
         let every = r.corpusValue(samples, judgement: .everyTrip)
         #expect(every?.value == 50 && every?.trip == 0)
         // Pooled: 200 samples, 10 of them 50 m: the p95 is below them.
@@ -59,6 +65,23 @@ struct RequirementTests {
         #expect(rate.corpusValue([.rate(updates: 10, seconds: 60), .rate(updates: 2, seconds: 120)], judgement: .everyTrip)?.value == 10)
         let lower = try Requirement(parsing: "trip.helper.sentPerMinute>=2")
         #expect(lower.corpusValue([.rate(updates: 10, seconds: 60), .rate(updates: 2, seconds: 120)], judgement: .everyTrip)?.value == 1)
+    }
+
+    @Test("a view figure is the worst sender's; a sender that never reached the viewer's map is infinitely wrong")
+    func views() throws {
+        let r = try Requirement(parsing: "atPickup.hirer.displayErrorMax<=30m")
+        var near = QuantileHistogram(), far = QuantileHistogram()
+        near.add(5)
+        far.add(40)
+        #expect(r.value(.views([QuantileHistogram(), near, far], neverShown: false)) == 40)
+        #expect(r.value(.views([QuantileHistogram(), near, QuantileHistogram()], neverShown: true)) == .infinity)
+        #expect(r.value(.views([QuantileHistogram(), QuantileHistogram(), QuantileHistogram()], neverShown: false)) == nil)
+        // Pooled: each sender's samples merged apart, never shown anywhere stays never shown.
+        let pooled = RequirementSample.views([QuantileHistogram(), near, QuantileHistogram()], neverShown: false)
+            .pooled(with: .views([QuantileHistogram(), far, QuantileHistogram()], neverShown: false), upper: true)
+        #expect(r.value(pooled) == 40)
+        #expect(r.value(pooled.pooled(with: .views([QuantileHistogram(), near, near], neverShown: true), upper: true)) == .infinity)
+        #expect(r.excess(.infinity) >= 1e9)
     }
 
     @Test("excess: 0 when met, relative beyond, a strict bound met with equality still fails")

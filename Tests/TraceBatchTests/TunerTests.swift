@@ -127,10 +127,22 @@ struct TunerTests {
     func limit() throws {
         let outcome = try Tuner.run(try Self.request(["enRoute.hirer.displayErrorMax<=80m"]))
         let limit = try #require(outcome.limits.first)
-        #expect(limit.state == .enRoute && limit.minimum > 0)
-        // A policy that keeps the maximum needs at least the minimum (the network's delays only add).
-        if outcome.feasible { #expect(limit.sent >= limit.minimum) }
+        #expect(limit.state == .enRoute && limit.tripsLeftOut == 0)
+        // By hand: the fewest sends over each trip's recorded helper fixes in En Route.
+        var minimum = 0
+        for (t, result) in outcome.chosenResults.enumerated() {
+            let trip = try #require(try Self.trips[t].load(options: ReplayOptions()))
+            let from = try #require(result.scenario.timeline.first { $0.state == .enRoute }).time.nanoseconds
+            let to = try #require(result.scenario.timeline.first { $0.state == .atPickup }).time.nanoseconds
+            let fixes = trip.fixes(of: .helper)
+            let inState = fixes.times.indices.filter { fixes.times[$0] >= from && fixes.times[$0] < to }.map { fixes.coordinates[$0] }
+            minimum += UpdateLimit.fewestSends(inState, boundMetres: 80).count
+        }
+        #expect(limit.minimum == minimum && minimum > 0)
+        #expect(limit.sent == outcome.chosenResults.reduce(0) { $0 + $1.states[FulfilmentState.enRoute.rawValue][.helper]!.sentUpdates })
         #expect(outcome.limits.count == 1)
+        // Only upper bounds of a display error in a state have one.
+        #expect(try Tuner.run(try Self.request(["enRoute.hirer.displayErrorMax>=1m"])).limits.isEmpty)
     }
 
     @Test("over the corpus's memory bound, trips are replayed from their files: the same outcome, no trip left out")

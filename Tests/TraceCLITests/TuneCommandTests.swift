@@ -79,12 +79,26 @@ extension TuneCommandTests {
             #expect(r.status == 1)
             #expect(
                 r.stderr.contains(
-                    "tracekit: tune: no candidate meets enRoute.hirer.displayErrorP95<=2m (in En Route, viewer hirer): the best any candidate reached is"
+                    "tracekit: tune: the search found no policy that meets enRoute.hirer.displayErrorP95<=2m (in En Route, viewer hirer): the best any candidate reached is"
                 ), "\(r.stderr)")
             #expect(!r.stderr.contains("arrival.pickup.hirer<=30s ("))
             #expect(r.stderr.contains("no policy written"))
             #expect(r.stdout.contains("Not met"))
             #expect(!FileManager.default.fileExists(atPath: "\(dir)/tuned.json"))
+        }
+    }
+
+    @Test("requirements each met by some candidate but never together: the line says so")
+    func jointlyInfeasible() throws {
+        try Self.scratch { dir in
+            let r = try Run([
+                "tune", "Traces/trips/ride", "--space", try Self.space(dir), "--require", "enRoute.hirer.displayErrorP95<=20m", "--require",
+                "enRoute.helper.sentPerMinute<=10",
+            ])
+            #expect(r.status == 1)
+            // A 10 m filter keeps the hirer's view within 20 m, sending about 45 a minute; 75 m sends
+            // under 10 a minute, the view 80 m off.
+            #expect(r.stderr.contains("together with the other requirements: alone, a candidate reached"), "\(r.stderr)")
         }
     }
 
@@ -159,6 +173,20 @@ extension TuneCommandTests {
             let r = try Run(["tune", "Traces/trips/ride", "--require-file", "\(dir)/req.txt"])
             #expect(r.status == 65)
             #expect(r.stderr.contains("\(dir)/req.txt:4: requirement 'bogus'"), "\(r.stderr)")
+        }
+    }
+
+    @Test("a requirement file with CR LF line ends and a byte order mark; a requirement nothing has is warned about")
+    func crlf() throws {
+        try Self.scratch { dir in
+            try "\u{FEFF}# the hirer's view\r\nenRoute.hirer.displayErrorP95<=30m\r\n\r\narrival.dropoff.delegate<=5s\r\n".write(
+                toFile: "\(dir)/req.txt", atomically: true, encoding: .utf8)
+            let r = try Run([
+                "tune", "Traces/trips/ride", "--space", try Self.space(dir), "--require-file", "\(dir)/req.txt", "--format", "json",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("enRoute.hirer.displayErrorP95<=30m") && r.stdout.contains("arrival.dropoff.delegate<=5s"))
+            #expect(r.stderr.contains("tracekit: warning: tune: no trip has a figure for arrival.dropoff.delegate<=5s"), "\(r.stderr)")
         }
     }
 

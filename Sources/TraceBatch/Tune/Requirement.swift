@@ -154,8 +154,17 @@ public struct Requirement: Hashable, Sendable, CustomStringConvertible {
         guard let scale = Self.scale(unit, figure) else {
             throw fail("unit '\(unit)' does not fit \(figure.rawValue): expected \(Self.units(figure))")
         }
+        guard number * scale <= Self.largestBound else {
+            throw fail("the bound is too large: at most \(JSONWriter.number(Self.largestBound)) in the figure's unit")
+        }
+        if case .arrival = scope, role == .helper {
+            throw fail("the helper's own arrival is not shown to the helper: the viewer of an arrival is the hirer or the delegate")
+        }
         self.init(scope: scope, role: role, figure: figure, comparison: Comparison(rawValue: op)!, bound: number * scale)
     }
+
+    /// The largest bound (metres, seconds or updates a minute): 10^12, beyond any figure.
+    public static let largestBound = 1e12
 
     /// The first comparison operator in `s` (`<=` and `>=` before `<` and `>`).
     private static func operatorRange(_ s: String) -> Range<String.Index>? {
@@ -204,20 +213,39 @@ public enum CorpusJudgement: String, CaseIterable, Hashable, Sendable {
 
 /// One trip's contribution to a requirement's corpus figure.
 public enum RequirementSample: Hashable, Sendable {
-    /// The trip has no such figure (a state it never entered, a viewer shown nothing there, an
-    /// arrival not judged): it does not count.
+    /// The trip has no such figure (a state it never entered, a viewer shown nothing there by
+    /// the policy, an arrival not judged): it does not count.
     case none
-    /// A view figure's samples.
-    case samples(QuantileHistogram)
+    /// A view figure's samples per sender the viewer is shown (indexed by ``TraceDomain/Role``'s
+    /// raw value; empty for the others), and whether some sender the viewer was shown never
+    /// reached its map in the scope: every sample of it without an update (an infinite error and
+    /// staleness, which no bound meets).
+    case views([QuantileHistogram], neverShown: Bool)
     /// Updates sent over seconds.
     case rate(updates: Int, seconds: Double)
     /// A single value (an arrival's delay; infinity: never seen).
     case value(Double)
+
+    /// `self` and `other` pooled, for ``CorpusJudgement/pooled``: each sender's samples merged,
+    /// updates and seconds summed, a single value the worse by `upper` (larger is worse when
+    /// true). The order of pooling changes nothing the figures read (counts, bins, maxima).
+    public func pooled(with other: RequirementSample, upper: Bool) -> RequirementSample {
+        switch (self, other) {
+        case (.none, let x), (let x, .none): return x
+        case (.views(let a, let na), .views(let b, let nb)):
+            var merged = a
+            for i in merged.indices where i < b.count { merged[i].merge(b[i]) }
+            return .views(merged, neverShown: na || nb)
+        case (.rate(let n, let t), .rate(let m, let u)): return .rate(updates: n + m, seconds: t + u)
+        case (.value(let x), .value(let y)): return .value(upper ? max(x, y) : min(x, y))
+        default: return self  // samples of different requirements are never pooled
+        }
+    }
 }
 
 extension Requirement {
-    /// What `result` (replayed with ``ReplayOptions/viewerFigures``) contributes to this
-    /// requirement.
+    /// What `result` (replayed with ``TraceReplay/ReplayOptions/viewerFigures``) contributes to
+    /// this requirement.
     public func sample(_ result: ReplayResult) -> RequirementSample {
         switch (scope, figure) {
         case (.arrival(let point), _):
@@ -237,48 +265,47 @@ extension Requirement {
             guard let m, m.seconds > 0 else { return .none }
             return .rate(updates: m.sentUpdates, seconds: m.seconds)
         default:
-            var pooled = QuantileHistogram()
+            var senders = [QuantileHistogram](repeating: QuantileHistogram(), count: Role.allCases.count)
+            var without = [Int](repeating: 0, count: Role.allCases.count)
             var any = false
             for v in result.viewerViews where v.viewer == role && v.sender != role && (state == nil || v.state == state) {
-                let h = figure == .displayErrorP95 || figure == .displayErrorMax ? v.view.displayErrorHistogram : v.view.stalenessHistogram
-                pooled.merge(h)
-                any = any || h.count > 0
+                let error = figure == .displayErrorP95 || figure == .displayErrorMax
+                senders[v.sender.rawValue].merge(error ? v.view.displayErrorHistogram : v.view.stalenessHistogram)
+                without[v.sender.rawValue] += v.view.withoutUpdate
+                any = true
             }
-            return any ? .samples(pooled) : .none
+            guard any else { return .none }
+            let neverShown = senders.indices.contains { senders[$0].count == 0 && without[$0] > 0 }
+            return .views(senders, neverShown: neverShown)
         }
     }
 
-    /// The figure of one trip's sample; nil for ``RequirementSample/none``.
+    /// The figure of one trip's sample (or of pooled samples); nil for
+    /// ``RequirementSample/none``. A view figure is the worst of the senders the viewer is shown
+    /// (the hirer who sees the helper and, for a ride, is shown nothing else, is judged on the
+    /// helper), infinite when one of them never reached the viewer's map.
     public func value(_ s: RequirementSample) -> Double? {
         switch s {
-        case .none: nil
-        case .value(let v): v
-        case .rate(let n, let seconds): Double(n) / (seconds / 60)
-        case .samples(let h): figure.isPercentile ? h.quantile(0.95) : h.max
+        case .none: return nil
+        case .value(let v): return v
+        case .rate(let n, let seconds): return Double(n) / (seconds / 60)
+        case .views(let senders, let neverShown):
+            if neverShown { return .infinity }
+            let values = senders.filter { $0.count > 0 }.compactMap { figure.isPercentile ? $0.quantile(0.95) : $0.max }
+            return values.max()
         }
     }
+
+    /// Whether the corpus's figure is pooled from the trips' samples (``CorpusJudgement/pooled``,
+    /// except an arrival's delay, which is the worst trip's either way).
+    public func pools(_ judgement: CorpusJudgement) -> Bool { judgement == .pooled && figure != .arrivalDelay }
 
     /// The corpus's figure from the trips' samples under `judgement`, and the trip it comes from
     /// (the worst one's index when judged trip by trip; nil when pooled); nil when no trip has
     /// the figure.
     public func corpusValue(_ samples: [RequirementSample], judgement: CorpusJudgement) -> (value: Double, trip: Int?)? {
-        if judgement == .pooled && figure != .arrivalDelay {
-            var pooled = QuantileHistogram(), updates = 0, seconds = 0.0, any = false
-            for s in samples {
-                switch s {
-                case .samples(let h):
-                    pooled.merge(h)
-                    any = true
-                case .rate(let n, let t):
-                    updates += n
-                    seconds += t
-                    any = true
-                case .none, .value: break
-                }
-            }
-            guard any else { return nil }
-            return figure == .sentPerMinute
-                ? (Double(updates) / (seconds / 60), nil) : (figure.isPercentile ? pooled.quantile(0.95) : pooled.max).map { ($0, nil) }
+        if pools(judgement) {
+            return value(samples.reduce(RequirementSample.none) { $0.pooled(with: $1, upper: comparison.upper) }).map { ($0, nil) }
         }
         var worst: (value: Double, trip: Int?)?
         for (i, s) in samples.enumerated() {

@@ -159,6 +159,9 @@ public struct TuneLimit: Hashable, Sendable {
     public var sent: Int
     /// The fewest updates that keep every recorded fix within the bound.
     public var minimum: Int
+    /// Trips left out of both counts: a stay so long that the minimum would take more than
+    /// ``Tuner/limitDistances`` distances.
+    public var tripsLeftOut = 0
     /// `sent / minimum`; nil when the minimum is 0.
     public var ratio: Double? { minimum > 0 ? Double(sent) / Double(minimum) : nil }
 }
@@ -184,6 +187,9 @@ public struct TuneOutcome: Sendable {
     /// Candidate policies evaluated (each over the whole corpus), rounds run, and replays.
     public var candidates: Int
     public var rounds: Int
+    /// Whether the last round changed nothing; false: ``TuneRequest/maximumRounds`` ran out
+    /// first, and the last sweeps (the bindings, the frontiers) saw an earlier incumbent.
+    public var converged: Bool
     public var replays: Int
     /// Fixes replayed over every candidate and trip (candidate × fix evaluations).
     public var fixEvaluations: Int
@@ -229,7 +235,7 @@ public enum Tuner {
         var incumbent = start
         var incumbentEvaluation = startEvaluation
         var sweeps: [FulfilmentState: StateSweep] = [:]
-        var rounds = 0
+        var rounds = 0, converged = false
         for round in 1...max(1, request.maximumRounds) {
             rounds = round
             var changed = false
@@ -251,11 +257,16 @@ public enum Tuner {
                     changed = true
                 }
             }
-            if !changed { break }
+            if !changed {
+                converged = true
+                break
+            }
         }
 
         var chosen = incumbent
-        chosen.name = start.name == "seed" ? "tuned" : "\(start.name), tuned"
+        // Named after the start, once: a tuned policy tuned again keeps its name.
+        chosen.name = start.name == "seed" ? "tuned" : start.name.hasSuffix("tuned") ? start.name : "\(start.name), tuned"
+        chosen.tuning = nil
         let startResults = try corpus.results(start, options: options)
         let chosenResults = try corpus.results(chosen, options: options)
         let orderedSweeps = request.space.states.compactMap { sweeps[$0.state] }
@@ -264,7 +275,7 @@ public enum Tuner {
             chosenEvaluation: incumbentEvaluation, startResults: startResults, chosenResults: chosenResults, sweeps: orderedSweeps,
             bestReached: search.bestReached, bindings: bindings(orderedSweeps, request.requirements),
             limits: limits(request.requirements, results: chosenResults, corpus: corpus),
-            candidates: search.candidates, rounds: rounds, replays: search.replays + 2 * corpus.trips.count,
+            candidates: search.candidates, rounds: rounds, converged: converged, replays: search.replays + 2 * corpus.trips.count,
             fixEvaluations: search.fixEvaluations, tripsInMemory: corpus.loaded.count { $0 != nil },
             bytesInMemory: corpus.loaded.reduce(0) { $0 + ($1?.bytes ?? 0) })
     }
@@ -291,32 +302,48 @@ public enum Tuner {
         return result
     }
 
-    /// The limit of each display-error requirement of a state (``TuneLimit``).
+    /// The most distances the limit computes per trip, state and sender (about a second's work):
+    /// beyond it the trip is left out of the limit, and the limit says how many were.
+    static let limitDistances = 50_000_000
+
+    /// The limit of each upper display-error requirement of a state (``TuneLimit``): over every
+    /// stretch of the timeline in the state, the recorded fixes of each sender the viewer sees.
     static func limits(_ requirements: [Requirement], results: [ReplayResult], corpus: Corpus) -> [TuneLimit] {
         guard corpus.loaded.allSatisfy({ $0 != nil }) else { return [] }
         var limits: [TuneLimit] = []
         for (ri, r) in requirements.enumerated() {
-            guard let state = r.state, r.figure == .displayErrorP95 || r.figure == .displayErrorMax else { continue }
-            var sent = 0, minimum = 0
+            guard let state = r.state, r.figure == .displayErrorP95 || r.figure == .displayErrorMax, r.comparison.upper else { continue }
+            var limit = TuneLimit(requirement: ri, state: state, sent: 0, minimum: 0)
             for (t, result) in results.enumerated() {
                 guard let trip = corpus.loaded[t] else { continue }
                 let senders = Set(
                     result.viewerViews.filter { $0.state == state && $0.viewer == r.role && $0.sender != r.role }.map(\.sender))
                 guard !senders.isEmpty else { continue }
                 let timeline = result.scenario.timeline
-                guard let entry = timeline.firstIndex(where: { $0.state == state }) else { continue }
-                let from = timeline[entry].time.nanoseconds
-                let to = entry + 1 < timeline.count ? timeline[entry + 1].time.nanoseconds : Int64.max
+                let stretches = timeline.indices.filter { timeline[$0].state == state }.map { i in
+                    timeline[i].time.nanoseconds..<(i + 1 < timeline.count ? timeline[i + 1].time.nanoseconds : Int64.max)
+                }
+                var sent = 0, minimum = 0, complete = true
                 for sender in senders.sorted(by: { $0.rawValue < $1.rawValue }) {
                     sent += result.states[state.rawValue][sender]?.sentUpdates ?? 0
                     let fixes = trip.fixes(of: sender)
-                    let inState = fixes.times.indices.filter { fixes.times[$0] >= from && fixes.times[$0] < to }.map {
-                        fixes.coordinates[$0]
+                    for stretch in stretches {
+                        let inState = fixes.times.indices.filter { stretch.contains(fixes.times[$0]) }.map { fixes.coordinates[$0] }
+                        guard let sends = UpdateLimit.fewestSends(inState, boundMetres: r.bound, maximumDistances: limitDistances) else {
+                            complete = false
+                            break
+                        }
+                        minimum += sends.count
                     }
-                    minimum += UpdateLimit.fewestSends(inState, boundMetres: r.bound).count
+                }
+                if complete {
+                    limit.sent += sent
+                    limit.minimum += minimum
+                } else {
+                    limit.tripsLeftOut += 1
                 }
             }
-            limits.append(TuneLimit(requirement: ri, state: state, sent: sent, minimum: minimum))
+            limits.append(limit)
         }
         return limits
     }
@@ -330,24 +357,38 @@ struct Corpus: Sendable {
     let loaded: [LoadedTrip?]
     let jobs: Int
 
+    /// Loads `trips` on `jobs` workers, `jobs` trips at a time, keeping them in corpus order while
+    /// their bytes fit `memoryLimit`: at most that plus `jobs` trips in memory at once; once the
+    /// bound is reached the rest are not loaded (they are replayed from their files).
     init(_ trips: [BatchTrip], options: ReplayOptions, memoryLimit: Int, jobs: Int) throws(TuneError) {
         self.trips = trips
         self.jobs = jobs
         self.options = trips.map { $0.options(options) }
-        let outcomes = BatchRunner(jobs: jobs).map(count: trips.count) { i -> Result<LoadedTrip?, BatchTripError> in
-            do throws(BatchTripError) { return .success(try trips[i].load(options: options)) } catch { return .failure(error) }
-        }
         var loaded: [LoadedTrip?] = []
         var bytes = 0
-        for (i, o) in outcomes.enumerated() {
-            switch o {
-            case .failure(let e): throw TuneError(trip: trips[i].id, error: e)
-            case .success(let t):
-                if let t, bytes + t.bytes <= memoryLimit {
-                    bytes += t.bytes
-                    loaded.append(t)
-                } else {
-                    loaded.append(nil)
+        var full = false
+        var next = 0
+        while next < trips.count {
+            let batch = Array(next..<min(trips.count, next + max(1, jobs)))
+            next = batch.last! + 1
+            guard !full else {
+                loaded += batch.map { _ in nil }
+                continue
+            }
+            let outcomes = BatchRunner(jobs: jobs).map(count: batch.count) { k -> Result<LoadedTrip?, BatchTripError> in
+                do throws(BatchTripError) { return .success(try trips[batch[k]].load(options: options)) } catch { return .failure(error) }
+            }
+            for (k, o) in outcomes.enumerated() {
+                switch o {
+                case .failure(let e): throw TuneError(trip: trips[batch[k]].id, error: e)
+                case .success(let t):
+                    if let t, !full, bytes + t.bytes <= memoryLimit {
+                        bytes += t.bytes
+                        loaded.append(t)
+                    } else {
+                        if t != nil { full = true }
+                        loaded.append(nil)
+                    }
                 }
             }
         }
@@ -409,65 +450,98 @@ struct Search {
         var samples: [RequirementSample]
     }
 
+    /// One candidate's figures as its trips come in: sums and per-trip values kept by trip (so
+    /// they add up in corpus order whatever the workers' order), pooled samples merged at once
+    /// (memory per candidate, not per trip).
+    struct Tally {
+        var objective: [Double]
+        var sent: [Int]
+        var fixes: [Int]
+        /// Per requirement judged trip by trip: each trip's value (nil: no figure).
+        var values: [[Double?]]
+        /// Per requirement pooled: the samples so far.
+        var pooled: [RequirementSample]
+        var remaining: Int
+
+        init(trips: Int, requirements: Int) {
+            objective = Array(repeating: 0, count: trips)
+            sent = Array(repeating: 0, count: trips)
+            fixes = Array(repeating: 0, count: trips)
+            values = Array(repeating: Array(repeating: nil, count: trips), count: requirements)
+            pooled = Array(repeating: .none, count: requirements)
+            remaining = trips
+        }
+    }
+
     /// The corpus figures of each of `policies` (cached ones not replayed again).
+    /// - Throws: ``TuneError`` for the first trip, in corpus order, that fails to replay.
     mutating func evaluate(_ policies: [SharingPolicy], progress: (Int, Int) -> Void) throws(TuneError) -> [CorpusEvaluation] {
         var queue: [SharingPolicy] = []
         var queued: Set<SharingPolicy> = []
         for p in policies where cache[p] == nil && queued.insert(p).inserted { queue.append(p) }
         let todo = queue
         let trips = corpus.trips.count
-        let requirements = request.requirements, objective = request.objective, pooled = request.judgement == .pooled
+        let requirements = request.requirements, objective = request.objective, judgement = request.judgement
         let corpus = self.corpus
-        var figures = [[TripFigures?]](repeating: [TripFigures?](repeating: nil, count: trips), count: todo.count)
-        var remaining = [Int](repeating: trips, count: todo.count)
+        var tallies = [Tally](repeating: Tally(trips: trips, requirements: requirements.count), count: todo.count)
         var done = policies.count - todo.count
-        var failure: TuneError?
+        var failure: (trip: Int, error: BatchTripError)?
         progress(done, policies.count)
         BatchRunner(jobs: request.jobs).run(count: todo.count * trips) { item -> Result<TripFigures, BatchTripError> in
             let (p, t) = item.quotientAndRemainder(dividingBy: trips)
             do throws(BatchTripError) {
                 let r = try corpus.replay(t, policy: todo[p])
-                let samples = requirements.map { req -> RequirementSample in
-                    let s = req.sample(r)
-                    // Judged trip by trip, only the trip's value is kept, not its samples.
-                    if !pooled, case .samples = s { return req.value(s).map { .value($0) } ?? .none }
-                    return s
-                }
                 return .success(
                     TripFigures(
                         objective: objective.value(r), sent: r.roleTotals.reduce(0) { $0 + $1.sentUpdates },
-                        fixes: r.roleTotals.reduce(0) { $0 + $1.rawFixes }, samples: samples))
+                        fixes: r.roleTotals.reduce(0) { $0 + $1.rawFixes }, samples: requirements.map { $0.sample(r) }))
             } catch {
                 return .failure(error)
             }
         } completed: { item, result in
             let (p, t) = item.quotientAndRemainder(dividingBy: trips)
             switch result {
-            case .success(let f): figures[p][t] = f
-            case .failure(let e): if failure == nil { failure = TuneError(trip: corpus.trips[t].id, error: e) }
+            case .success(let f):
+                tallies[p].objective[t] = f.objective
+                tallies[p].sent[t] = f.sent
+                tallies[p].fixes[t] = f.fixes
+                for (ri, r) in requirements.enumerated() {
+                    if r.pools(judgement) {
+                        tallies[p].pooled[ri] = tallies[p].pooled[ri].pooled(with: f.samples[ri], upper: r.comparison.upper)
+                    } else {
+                        tallies[p].values[ri][t] = r.value(f.samples[ri])
+                    }
+                }
+            case .failure(let e):
+                if failure.map({ t < $0.trip }) ?? true { failure = (t, e) }
             }
-            remaining[p] -= 1
-            if remaining[p] == 0 {
+            tallies[p].remaining -= 1
+            if tallies[p].remaining == 0 {
                 done += 1
                 progress(done, policies.count)
             }
         }
-        if let failure { throw failure }
+        if let failure { throw TuneError(trip: corpus.trips[failure.trip].id, error: failure.error) }
         for (p, policy) in todo.enumerated() {
-            let trips = figures[p].map { $0! }
+            let tally = tallies[p]
             // Sums in trip order, whatever order the workers finished in.
             var e = CorpusEvaluation(
-                objective: trips.reduce(0) { $0 + $1.objective }, sent: trips.reduce(0) { $0 + $1.sent }, values: [], excess: [])
+                objective: tally.objective.reduce(0, +), sent: tally.sent.reduce(0, +), values: [], excess: [])
             for (ri, r) in requirements.enumerated() {
-                let v = r.corpusValue(trips.map { $0.samples[ri] }, judgement: request.judgement)
+                let v: (value: Double, trip: Int?)?
+                if r.pools(judgement) {
+                    v = r.value(tally.pooled[ri]).map { ($0, nil) }
+                } else {
+                    v = r.corpusValue(tally.values[ri].map { $0.map { .value($0) } ?? .none }, judgement: .everyTrip)
+                }
                 e.values.append(v.map { CorpusEvaluation.CorpusValue(value: $0.value, trip: $0.trip) })
                 e.excess.append(v.map { r.excess($0.value) } ?? 0)
                 if let v = v?.value, bestReached[ri].map({ r.comparison.upper ? v < $0 : v > $0 }) ?? true { bestReached[ri] = v }
             }
             cache[policy] = e
             candidates += 1
-            replays += trips.count
-            fixEvaluations += trips.reduce(0) { $0 + $1.fixes }
+            replays += trips
+            fixEvaluations += tally.fixes.reduce(0, +)
         }
         return policies.map { cache[$0]! }
     }
