@@ -372,7 +372,13 @@ struct Engine<Observer: ReplayObserver> {
                 recorder?.delivered(shown, role: role, state: state, seconds: now, sent: sends)
             }
         }
-        if !realistic { views.sample(sender: role, truth: c, at: clock, state: state, viewers: viewers, into: &meters[state, role]) }
+        if !realistic {
+            if options.viewerFigures {
+                views.samplePerViewer(sender: role, truth: c, at: clock, state: state, viewers: viewers, into: &meters[state, role])
+            } else {
+                views.sample(sender: role, truth: c, at: clock, viewers: viewers, into: &meters[state, role])
+            }
+        }
         if recorder != nil { record(state: state, at: now, clock: clock) }
     }
 

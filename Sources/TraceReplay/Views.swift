@@ -97,32 +97,53 @@ struct Views {
     /// At `sender`'s raw fix `truth` taken at `time` (request clock), samples what each of
     /// `viewers` draws of it into `cell`: the display error and staleness, or one more sample
     /// without an update.
-    /// With ``ReplayOptions/viewerFigures``, each sample also goes to its viewer's cell of `state`.
+    /// What `viewer` vi draws of sender r's position at `time` (request clock) against the truth
+    /// `c`: the display error and the staleness; nil when it has accepted no update from r.
     @inline(__always)
-    mutating func sample(
+    private func measured(_ vi: Int, _ r: Int, truth c: Coordinate, at time: Int64) -> (error: Double, staleness: Double)? {
+        guard let pair = received[Self.index(vi, r)] else { return nil }
+        let drawn = viewer.draw(pair, at: time, geodesic: geodesic)
+        // The update just forwarded from this very fix (a pass-through position): 0 m, as the
+        // tangent plane gives for identical points inside its domain.
+        let error =
+            drawn == c && abs(c.latitude) <= TangentPlane.maximumLatitude
+            ? 0 : TangentPlane.distance(from: c, to: drawn, fallback: geodesic)
+        return (error, Double(time - pair.last.time) / 1e9)
+    }
+
+    /// At `sender`'s raw fix `truth` taken at `time` (request clock), samples what each of
+    /// `viewers` draws of it into `cell`: the display error and staleness, or one more sample
+    /// without an update.
+    @inline(__always)
+    func sample(sender: Role, truth c: Coordinate, at time: Int64, viewers: RoleSet, into cell: inout MeterCell) {
+        let r = sender.rawValue
+        for vi in 0..<3 where viewers.rawValue & (1 << vi) != 0 {
+            if let m = measured(vi, r, truth: c, at: time) {
+                cell.error.add(m.error)
+                cell.staleness.add(m.staleness)
+            } else {
+                cell.withoutUpdate += 1
+            }
+        }
+    }
+
+    /// ``sample(sender:truth:at:viewers:into:)``, each sample also in its viewer's cell of `state`
+    /// (with ``ReplayOptions/viewerFigures``; a method of its own, so that the replay that does
+    /// not ask for them runs the loop it ran before).
+    mutating func samplePerViewer(
         sender: Role, truth c: Coordinate, at time: Int64, state: FulfilmentState, viewers: RoleSet, into cell: inout MeterCell
     ) {
         let r = sender.rawValue
-        let perViewer = !pairCells.isEmpty
         for vi in 0..<3 where viewers.rawValue & (1 << vi) != 0 {
-            if let pair = received[Self.index(vi, r)] {
-                let drawn = viewer.draw(pair, at: time, geodesic: geodesic)
-                // The update just forwarded from this very fix (a pass-through position): 0 m, as
-                // the tangent plane gives for identical points inside its domain.
-                let error =
-                    drawn == c && abs(c.latitude) <= TangentPlane.maximumLatitude
-                    ? 0 : TangentPlane.distance(from: c, to: drawn, fallback: geodesic)
-                let staleness = Double(time - pair.last.time) / 1e9
-                cell.error.add(error)
-                cell.staleness.add(staleness)
-                if perViewer {
-                    let p = Self.pairIndex(state, vi, r)
-                    pairCells[p].error.add(error)
-                    pairCells[p].staleness.add(staleness)
-                }
+            let p = Self.pairIndex(state, vi, r)
+            if let m = measured(vi, r, truth: c, at: time) {
+                cell.error.add(m.error)
+                cell.staleness.add(m.staleness)
+                pairCells[p].error.add(m.error)
+                pairCells[p].staleness.add(m.staleness)
             } else {
                 cell.withoutUpdate += 1
-                if perViewer { pairCells[Self.pairIndex(state, vi, r)].withoutUpdate += 1 }
+                pairCells[p].withoutUpdate += 1
             }
         }
     }
