@@ -93,12 +93,12 @@ enum TuneSVG {
         out += "<rect x=\"470\" y=\"\(n(ly - 9))\" width=\"10\" height=\"10\" fill=\"none\" stroke=\"#111111\" stroke-width=\"1.8\"/>"
         out += ReplaySVG.text(484, ly, "start's row", size: 11) + "\n"
         out +=
-            "<polygon points=\"531,\(n(ly - 10)) 538,\(n(ly - 4)) 531,\(n(ly + 2)) 524,\(n(ly - 4))\" fill=\"#e69f00\" stroke=\"#111111\"/>"
-        out += ReplaySVG.text(542, ly, "tuned", size: 11) + "\n"
-        out += "<line x1=\"585\" y1=\"\(n(ly - 4))\" x2=\"605\" y2=\"\(n(ly - 4))\" stroke=\"#0072b2\" stroke-width=\"1.8\"/>"
-        out += ReplaySVG.text(609, ly, "frontier", size: 11) + "\n"
-        out += "<circle cx=\"666\" cy=\"\(n(ly - 4))\" r=\"2.5\" fill=\"#6f6f6f\"/>"
-        out += ReplaySVG.text(672, ly, "candidate", size: 11) + "\n"
+            "<polygon points=\"561,\(n(ly - 10)) 568,\(n(ly - 4)) 561,\(n(ly + 2)) 554,\(n(ly - 4))\" fill=\"#e69f00\" stroke=\"#111111\"/>"
+        out += ReplaySVG.text(572, ly, "tuned", size: 11) + "\n"
+        out += "<line x1=\"608\" y1=\"\(n(ly - 4))\" x2=\"628\" y2=\"\(n(ly - 4))\" stroke=\"#0072b2\" stroke-width=\"1.8\"/>"
+        out += ReplaySVG.text(632, ly, "frontier", size: 11) + "\n"
+        out += "<circle cx=\"684\" cy=\"\(n(ly - 4))\" r=\"2.5\" fill=\"#6f6f6f\"/>"
+        out += ReplaySVG.text(690, ly, "candidate", size: 11) + "\n"
         out += ReplaySVG.text(px + pw, top + 58, "hollow: misses a requirement", size: 10, anchor: "end") + "\n"
         return out + "</g>\n"
     }

@@ -77,7 +77,7 @@ public struct Requirement: Hashable, Sendable, CustomStringConvertible {
     public var comparison: Comparison
     /// In the figure's unit (metres, seconds, updates per minute).
     public var bound: Double
-    /// As written (spaces removed).
+    /// The requirement in its normal form: no spaces, the bound in the figure's unit (`1km` reads `1000m`, `2min` reads `120s`).
     public var text: String
 
     public init(scope: Scope, role: Role, figure: Figure, comparison: Comparison, bound: Double) {
