@@ -75,7 +75,7 @@ struct TuneReport {
             ),
             (
                 "Search",
-                "\(states.map { "\($0.state.displayName) (\(request.space.candidates($0.state, start: outcome.start[$0.state], base: outcome.start[$0.state]).count) rows)" }.joined(separator: ", ")); \(outcome.candidates) candidate policies in \(outcome.rounds) round\(outcome.rounds == 1 ? "" : "s")\(outcome.converged ? "" : " (stopped by --rounds before a round changed nothing: the bindings and frontiers are of the last sweeps)"), \(outcome.replays) trip replays, \(outcome.tripsInMemory) of \(trips) trips in memory (\(DecimalText.fixed(Double(outcome.bytesInMemory) / 1e6, 1)) MB of fixes)"
+                "\(states.map { "\($0.state.displayName) (\(request.space.candidates($0.state, start: outcome.start[$0.state], base: outcome.start[$0.state]).count) rows)" }.joined(separator: ", ")); \(outcome.candidates) candidate policies in \(outcome.rounds) round\(outcome.rounds == 1 ? "" : "s")\(outcome.converged ? "" : " (stopped by --rounds before a round changed nothing: the bindings and frontiers are of the last sweeps)"), \(outcome.evaluations) trip evaluations (\(outcome.evaluations - outcome.sharedEvaluations) full replays, \(outcome.sharedEvaluations) shared with a replay that made the same decisions), \(outcome.tripsInMemory) of \(trips) trips in memory (\(DecimalText.fixed(Double(outcome.bytesInMemory) / 1e6, 1)) MB of fixes and schedules)"
             ),
             ("Judged", judgedText),
         ]
@@ -485,6 +485,7 @@ struct TuneReport {
                     ("statesTuned", .array(request.space.states.map { .string($0.state.key) })),
                     ("candidates", .number(Double(outcome.candidates))),
                     ("rounds", .number(Double(outcome.rounds))), ("replays", .number(Double(outcome.replays))),
+                    ("evaluations", .number(Double(outcome.evaluations))), ("sharedEvaluations", .number(Double(outcome.sharedEvaluations))),
                     ("fixEvaluations", .number(Double(outcome.fixEvaluations))), ("tripsInMemory", .number(Double(outcome.tripsInMemory))),
                     ("bytesInMemory", .number(Double(outcome.bytesInMemory))),
                 ])

@@ -135,12 +135,30 @@ extension Replay {
     public static func run<Observer: ReplayObserver>(_ trip: LoadedTrip, options: ReplayOptions, observer: inout Observer)
         throws(ReplayError) -> ReplayResult
     {
-        if let name = trip.reading.mismatch(options) {
-            throw .invalid(
-                "the trip was loaded with other '\(name)' options than this replay's: load it again with them (a loaded trip fixes read, inputFormat, rules, window and memoryLimitFixes)"
-            )
-        }
+        try check(trip, options)
         return try run(trip, checked: options, observer: &observer)
+    }
+
+    /// ``run(_:options:)``, recording the phones' inputs on the way (``DecisionSchedule``): the
+    /// schedule finds, without a replay, which other policies would make the same decisions on
+    /// this trip. The result is the plain replay's.
+    /// - Throws: ``ReplayError``, as ``run(_:options:)``.
+    public static func runRecordingDecisions(_ trip: LoadedTrip, options: ReplayOptions) throws(ReplayError)
+        -> (result: ReplayResult, schedule: DecisionSchedule)
+    {
+        try check(trip, options)
+        var engine = Engine(trip: trip, options: options, observer: NoReplayObserver())
+        engine.decisions = DecisionSchedule(options: options)
+        guard let result = try engine.run() else { preconditionFailure("a replay from memory is never abandoned") }
+        return (result, engine.decisions!)
+    }
+
+    /// - Throws: ``ReplayError/invalid(_:)`` naming the first option `trip` fixes that `options` sets otherwise.
+    private static func check(_ trip: LoadedTrip, _ options: ReplayOptions) throws(ReplayError) {
+        guard let name = trip.reading.mismatch(options) else { return }
+        throw .invalid(
+            "the trip was loaded with other '\(name)' options than this replay's: load it again with them (a loaded trip fixes read, inputFormat, rules, window and memoryLimitFixes)"
+        )
     }
 
     /// ``run(_:options:observer:)`` with options known to match the trip's.

@@ -89,7 +89,9 @@ struct Engine<Observer: ReplayObserver> {
     var afterCancellation = 0
     private var lastPosition: [Coordinate?] = [nil, nil, nil]
     /// What each phone sent last in the current state (its last two updates), for the send rule.
-    private var lastSent = RoleTable<ViewPair?>(repeating: nil)
+    private var sent = SentMemory()
+    /// The phones' inputs, recorded for ``DecisionSchedule`` when asked (nil: not recorded).
+    var decisions: DecisionSchedule?
     private var lastTime = [Int64](repeating: .min, count: 3)
     var outOfOrder: [Int] = []
 
@@ -167,6 +169,10 @@ struct Engine<Observer: ReplayObserver> {
         let start = machine.currentAction
         let tiers = roles.map { ($0, phones[$0.rawValue].apply(start)) }
         meters = Meters(start: lo, profile: options.energyProfile, tiers: tiers)
+        if decisions != nil {
+            decisions!.start = lo
+            for role in roles { decisions!.change(role, action: start, resetsSent: false) }
+        }
         views.nextTick = lo
 
         // The merge.
@@ -275,10 +281,13 @@ struct Engine<Observer: ReplayObserver> {
         advanceViews(before: t)
         guard let (left, action) = timeline.handle(event, at: t, provenance: provenance, detail: detail) else { return }
         meters.close(left, at: t)
-        lastSent = RoleTable(repeating: nil)  // a state's first delivered fix is always sent
+        sent.reset()  // a state's first delivered fix is always sent
         viewerSets = nil
         if !action.cancelled { meters.enter(action.state) }
+        var resets = true
         for role in Role.allCases where meters.takesPart(role) {
+            decisions?.change(role, action: action, resetsSent: resets)
+            resets = false
             let tier = phones[role.rawValue].apply(action)
             meters[energyOf: role].setTier(tier, at: seconds(t))
         }
@@ -335,6 +344,7 @@ struct Engine<Observer: ReplayObserver> {
         let viewers = relay.viewers(
             ofLocationFrom: role, in: state, isRide: isRide, pickupHandedOff: timeline.machine.request.pickupHandedOff)
         if taking {
+            decisions?.offer(fix, clock: clock, role: role, state: state)
             let outcome = phones[r].offer(fix, at: now)
             if outcome.delivered {
                 meters[state, role].delivered += 1
@@ -343,7 +353,11 @@ struct Engine<Observer: ReplayObserver> {
                 // the display error below is measured from the raw fix, the truth.
                 let shown = outcome.coordinate
                 let update = ViewUpdate(coordinate: shown, time: clock, speed: fix.speed, course: fix.course)
-                let sends = phones[r].use == .shares && sendRuleSends(update, role: role, state: state)
+                let sends =
+                    phones[r].use == .shares
+                    && sent.sends(
+                        update, role: role, rule: options.send ?? options.policy[state].send, row: options.policy[state],
+                        viewer: options.viewer, geodesic: geodesic)
                 var forwarded = RoleSet()
                 if sends {
                     meters[state, role].sent += 1
@@ -380,32 +394,6 @@ struct Engine<Observer: ReplayObserver> {
             }
         }
         if recorder != nil { record(state: state, at: now, clock: clock) }
-    }
-
-    /// Whether the send rule in force (``ReplayOptions/send``, else the state's
-    /// ``TraceSharing/StatePolicy/send``) sends `update`, a delivered fix of `role`'s phone, which
-    /// shares in `state`; a sent update becomes the phone's last sent.
-    ///
-    /// Dead reckoning: the phone predicts what a viewer draws at the fix's time from the updates
-    /// it sent before in this state (the viewer model in force, ``ReplayOptions/viewer``, without
-    /// the network: the phone cannot know an update's fate), and sends when the prediction is more
-    /// than the threshold from the fix, or the heartbeat has passed since its last send, or it has
-    /// sent nothing yet in this state.
-    @inline(__always)
-    private mutating func sendRuleSends(_ update: ViewUpdate, role: Role, state: FulfilmentState) -> Bool {
-        let rule = options.send ?? options.policy[state].send
-        guard case .deadReckoning(_, let heartbeat) = rule else { return true }
-        if let pair = lastSent[role],
-            let threshold = rule.thresholdMetres(in: options.policy[state])
-        {
-            let predicted = options.viewer.draw(pair, at: update.time, geodesic: geodesic)
-            let due = Double(update.time &- pair.last.time) / 1e9 >= heartbeat
-            guard due || TangentPlane.distance(from: predicted, to: update.coordinate, fallback: geodesic) > threshold else {
-                return false
-            }
-        }
-        lastSent[role] = options.viewer.accept(update, after: lastSent[role], geodesic: geodesic)
-        return true
     }
 
     /// The picture's series sample (at `now`, request clock `clock`) and, at a state's first fix,

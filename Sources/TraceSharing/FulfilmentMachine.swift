@@ -66,6 +66,23 @@ public struct SharingAction: Hashable, Sendable {
     public var annotations: [Role: Set<MapAnnotation>]
 }
 
+extension SharingAction {
+    /// This action with the phone settings of `row` (its tier, distance filter, delivery model and
+    /// accuracy gate), set as the machine sets them: the action a policy gives at the same point
+    /// when it differs from this action's only in those fields of the state's row, with the tier
+    /// off in both or in neither (whether the tier is off decides each phone's location use and
+    /// who sees whom; the rest of the row decides nothing else). TraceReplay's decision pass
+    /// replays recorded state changes under candidate policies with it.
+    public func withPhoneSettings(of row: StatePolicy) -> SharingAction {
+        var a = self
+        a.tier = cancelled ? .off : row.tier
+        a.distanceFilter = row.distanceFilter
+        a.delivery = row.delivery
+        a.accuracyGate = row.accuracyGate
+        return a
+    }
+}
+
 /// The fulfilment state machine of one request: a value that takes an event and returns the
 /// action to perform. The per-state behaviour comes from a ``SharingPolicy`` (data); the machine
 /// only knows which transitions exist.

@@ -123,6 +123,48 @@ struct TunerTests {
         #expect(one.candidates == two.candidates && one.fixEvaluations == two.fixEvaluations)
     }
 
+    /// The replay options and space of ``shared(setting:)``: the default phone, accuracy emulated
+    /// with the tier tuned, and a dead-reckoning send rule.
+    static func sharingRequest(_ setting: Int, shares: Bool) throws -> TuneRequest {
+        var options = ReplayOptions()
+        var space = TuneSpace(states: [
+            (
+                .enRoute,
+                TuneSpace.Axes(
+                    distanceFilters: [0, 10, 30, 75, 200], deliveries: [.coreLocation, .distanceOrTime(interval: 30)],
+                    accuracyGates: [nil, AccuracyGate(maximumAccuracy: 20)])
+            ),
+            (.atPickup, TuneSpace.Axes(distanceFilters: [0, 13, 50], deliveries: [.coreLocation], accuracyGates: [nil])),
+            (.inTask, TuneSpace.Axes(distanceFilters: [0, 20, 100], deliveries: [.coreLocation, .androidFused(interval: 10, minUpdateInterval: nil)], accuracyGates: [nil])),
+        ])
+        switch setting {
+        case 1:
+            options.phone.accuracyEmulation = .white
+            space.states[0].axes.tiers = [AccuracyTier.best, .nearestTenMeters, .hundredMeters]
+        case 2: options.send = .deadReckoning(thresholdMetres: nil, heartbeatSeconds: 30)
+        default: break
+        }
+        var request = TuneRequest(
+            trips: trips + [trip("third-party-pickup")], options: options,
+            requirements: try ["enRoute.hirer.displayErrorP95<=40m", "inTask.hirer.stalenessP95<=60s"].map { try Requirement(parsing: $0) },
+            space: space, jobs: 2)
+        request.sharesReplays = shares
+        return request
+    }
+
+    @Test("replays shared by equal decisions: every candidate's figures those of its own full replay", arguments: [0, 1, 2])
+    func shared(setting: Int) throws {
+        let full = try Tuner.run(try Self.sharingRequest(setting, shares: false))
+        let shared = try Tuner.run(try Self.sharingRequest(setting, shares: true))
+        #expect(full.sharedEvaluations == 0 && full.replays == full.evaluations + 2 * 3)
+        #expect(shared.sharedEvaluations > 0 && shared.replays == shared.evaluations - shared.sharedEvaluations + 2 * 3)
+        #expect(shared.evaluations == full.evaluations && shared.fixEvaluations == full.fixEvaluations)
+        #expect(shared.sweeps.map(\.evaluations) == full.sweeps.map(\.evaluations))
+        #expect(shared.sweeps.map(\.rows) == full.sweeps.map(\.rows))
+        #expect(shared.chosen == full.chosen && shared.chosenEvaluation == full.chosenEvaluation)
+        #expect(shared.chosenResults == full.chosenResults && shared.bestReached == full.bestReached)
+    }
+
     @Test("the limit: the minimum over the viewer's senders' fixes in the state, never above the updates a bound-keeping policy sends")
     func limit() throws {
         let outcome = try Tuner.run(try Self.request(["enRoute.hirer.displayErrorMax<=80m"]))

@@ -67,9 +67,15 @@ public struct TuneRequest: Sendable {
     public var jobs: Int
     /// The most rounds of the search (each sweeps every tuned state once).
     public var maximumRounds = 4
-    /// The most bytes of fixes held in memory over the whole corpus; the trips beyond it are read
-    /// from their files at each replay (slower, the same figures).
+    /// The most bytes held in memory over the whole corpus: each trip's fixes
+    /// (``TraceReplay/LoadedTrip/bytes``) and its decision schedule
+    /// (``TraceReplay/DecisionSchedule/bytes(fixes:)``); the trips beyond it are read from their
+    /// files at each replay (slower, the same figures).
     public var memoryLimitCorpusBytes = 1 << 30
+    /// Whether a trip is replayed once per distinct set of decisions (``TraceReplay/DecisionKey``)
+    /// rather than once per candidate: the same figures, found without the replays that would
+    /// repeat one. Off replays every candidate on every trip in full (the tests compare the two).
+    public var sharesReplays = true
 
     public init(
         trips: [BatchTrip], options: ReplayOptions, requirements: [Requirement], judgement: CorpusJudgement = .everyTrip,
@@ -190,10 +196,16 @@ public struct TuneOutcome: Sendable {
     /// Whether the last round changed nothing; false: ``TuneRequest/maximumRounds`` ran out
     /// first, and the last sweeps (the bindings, the frontiers) saw an earlier incumbent.
     public var converged: Bool
+    /// Trip evaluations of the search (candidates × trips), and how many were answered by the
+    /// figures of an earlier replay with the same decisions (``TuneRequest/sharesReplays``).
+    public var evaluations: Int
+    public var sharedEvaluations: Int
+    /// Full replays: the search's (``evaluations`` − ``sharedEvaluations``), plus each trip's under
+    /// the start and under the chosen policy for the figures reported.
     public var replays: Int
     /// Fixes replayed over every candidate and trip (candidate × fix evaluations).
     public var fixEvaluations: Int
-    /// Trips held in memory, and the bytes their fixes take.
+    /// Trips held in memory, and the bytes their fixes and decision schedules take.
     public var tripsInMemory: Int
     public var bytesInMemory: Int
 
@@ -275,9 +287,10 @@ public enum Tuner {
             chosenEvaluation: incumbentEvaluation, startResults: startResults, chosenResults: chosenResults, sweeps: orderedSweeps,
             bestReached: search.bestReached, bindings: bindings(orderedSweeps, request.requirements),
             limits: limits(request.requirements, results: chosenResults, corpus: corpus),
-            candidates: search.candidates, rounds: rounds, converged: converged, replays: search.replays + 2 * corpus.trips.count,
+            candidates: search.candidates, rounds: rounds, converged: converged, evaluations: search.evaluations,
+            sharedEvaluations: search.shared, replays: search.replays + 2 * corpus.trips.count,
             fixEvaluations: search.fixEvaluations, tripsInMemory: corpus.loaded.count { $0 != nil },
-            bytesInMemory: corpus.loaded.reduce(0) { $0 + ($1?.bytes ?? 0) })
+            bytesInMemory: corpus.loaded.reduce(0) { $0 + ($1?.bytes ?? 0) } + search.schedules.reduce(0) { $0 + ($1?.bytes ?? 0) })
     }
 
     /// The requirements that decide the choice, from each state's last sweep.
@@ -382,8 +395,8 @@ struct Corpus: Sendable {
                 switch o {
                 case .failure(let e): throw TuneError(trip: trips[batch[k]].id, error: e)
                 case .success(let t):
-                    if let t, !full, bytes + t.bytes <= memoryLimit {
-                        bytes += t.bytes
+                    if let t, !full, bytes + Self.bytes(t) <= memoryLimit {
+                        bytes += Self.bytes(t)
                         loaded.append(t)
                     } else {
                         if t != nil { full = true }
@@ -395,10 +408,19 @@ struct Corpus: Sendable {
         self.loaded = loaded
     }
 
-    /// Trip `i` replayed under `policy`.
-    func replay(_ i: Int, policy: SharingPolicy) throws(BatchTripError) -> ReplayResult {
+    /// The bytes a trip held takes: its fixes and, once recorded, its decision schedule.
+    static func bytes(_ t: LoadedTrip) -> Int { t.bytes + DecisionSchedule.bytes(fixes: t.fixes) }
+
+    /// Trip `i`'s options with `policy`.
+    func options(_ i: Int, policy: SharingPolicy) -> ReplayOptions {
         var o = options[i]
         o.policy = policy
+        return o
+    }
+
+    /// Trip `i` replayed under `policy`.
+    func replay(_ i: Int, policy: SharingPolicy) throws(BatchTripError) -> ReplayResult {
+        let o = options(i, policy: policy)
         if let trip = loaded[i] {
             do { return try Replay.run(trip, options: o) } catch { throw BatchTripError(error) }
         }
@@ -429,9 +451,17 @@ struct Search {
     let options: ReplayOptions
     let start: SharingPolicy
     var cache: [SharingPolicy: CorpusEvaluation] = [:]
+    /// Per trip: its decision schedule, from its first replay (nil: not yet, or not in memory).
+    var schedules: [DecisionSchedule?]
+    /// Per trip: the figures of each decision key replayed so far.
+    var known: [[DecisionKey: TripFigures]]
     var bestReached: [Double?]
     var candidates = 0
+    /// Trip evaluations (candidates × trips), the full replays among them, and those answered
+    /// by an earlier replay with the same decisions.
+    var evaluations = 0
     var replays = 0
+    var shared = 0
     var fixEvaluations = 0
 
     init(request: TuneRequest, corpus: Corpus, options: ReplayOptions, start: SharingPolicy) {
@@ -440,6 +470,8 @@ struct Search {
         self.options = options
         self.start = start
         bestReached = Array(repeating: nil, count: request.requirements.count)
+        schedules = Array(repeating: nil, count: corpus.trips.count)
+        known = Array(repeating: [:], count: corpus.trips.count)
     }
 
     /// One trip's replay reduced to what the search keeps.
@@ -450,9 +482,8 @@ struct Search {
         var samples: [RequirementSample]
     }
 
-    /// One candidate's figures as its trips come in: sums and per-trip values kept by trip (so
-    /// they add up in corpus order whatever the workers' order), pooled samples merged at once
-    /// (memory per candidate, not per trip).
+    /// One candidate's figures, its trips added in corpus order: sums and per-trip values kept by
+    /// trip, pooled samples merged as they come.
     struct Tally {
         var objective: [Double]
         var sent: [Int]
@@ -461,7 +492,6 @@ struct Search {
         var values: [[Double?]]
         /// Per requirement pooled: the samples so far.
         var pooled: [RequirementSample]
-        var remaining: Int
 
         init(trips: Int, requirements: Int) {
             objective = Array(repeating: 0, count: trips)
@@ -469,11 +499,32 @@ struct Search {
             fixes = Array(repeating: 0, count: trips)
             values = Array(repeating: Array(repeating: nil, count: trips), count: requirements)
             pooled = Array(repeating: .none, count: requirements)
-            remaining = trips
+        }
+
+        /// Trip `t`'s figures.
+        mutating func add(_ f: TripFigures, trip t: Int, _ requirements: [Requirement], judgement: CorpusJudgement) {
+            objective[t] = f.objective
+            sent[t] = f.sent
+            fixes[t] = f.fixes
+            for (ri, r) in requirements.enumerated() {
+                if r.pools(judgement) {
+                    pooled[ri] = pooled[ri].pooled(with: f.samples[ri], upper: r.comparison.upper)
+                } else {
+                    values[ri][t] = r.value(f.samples[ri])
+                }
+            }
         }
     }
 
     /// The corpus figures of each of `policies` (cached ones not replayed again).
+    ///
+    /// Each (candidate, trip) is answered by a full replay, or by the figures of an earlier one
+    /// with the same decisions on that trip (``TraceReplay/DecisionKey``, with
+    /// ``TuneRequest/sharesReplays``): the keys are found first, on the workers; then one replay
+    /// per new key, the first candidate in order to have it (so the replays done are the same
+    /// whatever the workers' order); then the tallies, in corpus order. A trip's first replay
+    /// records its schedule (``TraceReplay/DecisionSchedule``); a trip not held in memory is
+    /// always replayed from its files.
     /// - Throws: ``TuneError`` for the first trip, in corpus order, that fails to replay.
     mutating func evaluate(_ policies: [SharingPolicy], progress: (Int, Int) -> Void) throws(TuneError) -> [CorpusEvaluation] {
         var queue: [SharingPolicy] = []
@@ -481,55 +532,108 @@ struct Search {
         for p in policies where cache[p] == nil && queued.insert(p).inserted { queue.append(p) }
         let todo = queue
         let trips = corpus.trips.count
-        let requirements = request.requirements, objective = request.objective, judgement = request.judgement
-        let corpus = self.corpus
-        var tallies = [Tally](repeating: Tally(trips: trips, requirements: requirements.count), count: todo.count)
-        var done = policies.count - todo.count
-        var failure: (trip: Int, error: BatchTripError)?
+        let requirements = request.requirements, objective = request.objective
+        let corpus = self.corpus, schedules = self.schedules
+        let items = todo.count * trips
+        let runner = BatchRunner(jobs: request.jobs)
+
+        // The keys: each candidate's decisions on each trip with a schedule.
+        let keys: [DecisionKey?] =
+            request.sharesReplays
+            ? runner.map(count: items) { item in
+                let (p, t) = item.quotientAndRemainder(dividingBy: trips)
+                return schedules[t]?.key(under: todo[p])
+            } : Array(repeating: nil, count: items)
+
+        // The plan: an item is known (an earlier replay had its key), follows the first item of
+        // this call with its key, or is replayed.
+        var figures = [TripFigures?](repeating: nil, count: items)
+        var replayed: [Int] = []
+        var followers: [Int: [Int]] = [:]
+        var first = [[DecisionKey: Int]](repeating: [:], count: trips)
+        for item in 0..<items {
+            let t = item % trips
+            guard let key = keys[item] else {
+                replayed.append(item)
+                continue
+            }
+            if let known = known[t][key] {
+                figures[item] = known
+                shared += 1
+            } else if let leader = first[t][key] {
+                followers[leader, default: []].append(item)
+                shared += 1
+            } else {
+                first[t][key] = item
+                replayed.append(item)
+            }
+        }
+
+        var waiting = [Int](repeating: 0, count: todo.count)
+        for item in 0..<items where figures[item] == nil { waiting[item / trips] += 1 }
+        var done = policies.count - todo.count + waiting.count { $0 == 0 }
         progress(done, policies.count)
-        BatchRunner(jobs: request.jobs).run(count: todo.count * trips) { item -> Result<TripFigures, BatchTripError> in
-            let (p, t) = item.quotientAndRemainder(dividingBy: trips)
+        var failure: (trip: Int, error: BatchTripError)?
+        let recordedSchedules = request.sharesReplays
+        let replaying = replayed
+        runner.run(count: replaying.count) { k -> Result<(TripFigures, DecisionSchedule?), BatchTripError> in
+            let (p, t) = replaying[k].quotientAndRemainder(dividingBy: trips)
             do throws(BatchTripError) {
-                let r = try corpus.replay(t, policy: todo[p])
+                let r: ReplayResult
+                var schedule: DecisionSchedule?
+                if recordedSchedules && schedules[t] == nil, let trip = corpus.loaded[t] {
+                    do throws(ReplayError) {
+                        (r, schedule) = try Replay.runRecordingDecisions(trip, options: corpus.options(t, policy: todo[p]))
+                    } catch {
+                        throw BatchTripError(error)
+                    }
+                } else {
+                    r = try corpus.replay(t, policy: todo[p])
+                }
                 return .success(
-                    TripFigures(
+                    (TripFigures(
                         objective: objective.value(r), sent: r.roleTotals.reduce(0) { $0 + $1.sentUpdates },
-                        fixes: r.roleTotals.reduce(0) { $0 + $1.rawFixes }, samples: requirements.map { $0.sample(r) }))
+                        fixes: r.roleTotals.reduce(0) { $0 + $1.rawFixes }, samples: requirements.map { $0.sample(r) }), schedule))
             } catch {
                 return .failure(error)
             }
-        } completed: { item, result in
-            let (p, t) = item.quotientAndRemainder(dividingBy: trips)
+        } completed: { k, result in
+            let item = replayed[k]
+            let t = item % trips
             switch result {
-            case .success(let f):
-                tallies[p].objective[t] = f.objective
-                tallies[p].sent[t] = f.sent
-                tallies[p].fixes[t] = f.fixes
-                for (ri, r) in requirements.enumerated() {
-                    if r.pools(judgement) {
-                        tallies[p].pooled[ri] = tallies[p].pooled[ri].pooled(with: f.samples[ri], upper: r.comparison.upper)
-                    } else {
-                        tallies[p].values[ri][t] = r.value(f.samples[ri])
+            case .success(let (f, schedule)):
+                var resolved = [item] + (followers[item] ?? [])
+                if let schedule, self.schedules[t] == nil {
+                    // The trip's first replay: its schedule, and this candidate's key found now.
+                    self.schedules[t] = schedule
+                    if let key = schedule.key(under: todo[item / trips]) { known[t][key] = f }
+                    resolved = [item]
+                } else if let key = keys[item] {
+                    known[t][key] = f
+                }
+                for i in resolved {
+                    figures[i] = f
+                    waiting[i / trips] -= 1
+                    if waiting[i / trips] == 0 {
+                        done += 1
+                        progress(done, policies.count)
                     }
                 }
             case .failure(let e):
                 if failure.map({ t < $0.trip }) ?? true { failure = (t, e) }
             }
-            tallies[p].remaining -= 1
-            if tallies[p].remaining == 0 {
-                done += 1
-                progress(done, policies.count)
-            }
         }
         if let failure { throw TuneError(trip: corpus.trips[failure.trip].id, error: failure.error) }
+        replays += replayed.count
+
         for (p, policy) in todo.enumerated() {
-            let tally = tallies[p]
-            // Sums in trip order, whatever order the workers finished in.
+            var tally = Tally(trips: trips, requirements: requirements.count)
+            for t in 0..<trips { tally.add(figures[p * trips + t]!, trip: t, requirements, judgement: request.judgement) }
             var e = CorpusEvaluation(
                 objective: tally.objective.reduce(0, +), sent: tally.sent.reduce(0, +), values: [], excess: [])
             for (ri, r) in requirements.enumerated() {
                 let v: (value: Double, trip: Int?)?
-                if r.pools(judgement) {
+                if r.pools(request.judgement) {
                     v = r.value(tally.pooled[ri]).map { ($0, nil) }
                 } else {
                     v = r.corpusValue(tally.values[ri].map { $0.map { .value($0) } ?? .none }, judgement: .everyTrip)
@@ -540,9 +644,9 @@ struct Search {
             }
             cache[policy] = e
             candidates += 1
-            replays += trips
             fixEvaluations += tally.fixes.reduce(0, +)
         }
+        evaluations += items
         return policies.map { cache[$0]! }
     }
 

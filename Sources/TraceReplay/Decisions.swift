@@ -1,0 +1,216 @@
+public import TraceSharing
+import TraceDomain
+import TraceGeodesy
+import TraceProj
+
+/// What the send rule remembers: each phone's last two updates sent in the current state
+/// (cleared at each state change: a state's first delivered fix is always sent). The replay and
+/// the decision pass (``DecisionSchedule``) decide with the same code.
+struct SentMemory {
+    private var last = RoleTable<ViewPair?>(repeating: nil)
+
+    mutating func reset() { last = RoleTable(repeating: nil) }
+
+    /// Whether `rule` (with the state's row `row`) sends `update`, a delivered fix of `role`'s
+    /// phone, which shares in the state; a sent update becomes the phone's last sent.
+    ///
+    /// Dead reckoning: the phone predicts what a viewer draws at the fix's time from the updates
+    /// it sent before in this state (`viewer`, without the network: the phone cannot know an
+    /// update's fate), and sends when the prediction is more than the threshold from the fix, or
+    /// the heartbeat has passed since its last send, or it has sent nothing yet in this state.
+    @inline(__always)
+    mutating func sends(
+        _ update: ViewUpdate, role: Role, rule: SendRule, row: StatePolicy, viewer: ViewerModel, geodesic: Geodesic
+    ) -> Bool {
+        guard case .deadReckoning(_, let heartbeat) = rule else { return true }
+        if let pair = last[role], let threshold = rule.thresholdMetres(in: row) {
+            let predicted = viewer.draw(pair, at: update.time, geodesic: geodesic)
+            let due = Double(update.time &- pair.last.time) / 1e9 >= heartbeat
+            guard due || TangentPlane.distance(from: predicted, to: update.coordinate, fallback: geodesic) > threshold else {
+                return false
+            }
+        }
+        last[role] = viewer.accept(update, after: last[role], geodesic: geodesic)
+        return true
+    }
+}
+
+/// The decisions a policy makes on a trip held in memory, found without replaying it.
+///
+/// In a replay the policy's per-state rows act in one place: the phones. At each state change a
+/// phone takes the state's row (its tier, distance filter, delivery model, accuracy gate: the
+/// ``TraceSharing/SharingAction``); at each raw fix it delivers it or not (``PhoneModel``), and the
+/// send rule sends a delivered fix or not (``SentMemory``). Everything else — the timeline, the
+/// clock, who takes part and who sees whom, the recorded positions — does not depend on those
+/// fields. So the schedule, recorded from one replay (``Replay/runRecordingDecisions(_:options:)``),
+/// keeps the phones' inputs in replay order (each offered fix with its request-clock time and state,
+/// each state change with the action it brought), and ``key(under:)`` runs the phones alone over
+/// them under another policy. Its ``DecisionKey`` is the whole outcome: per offered fix, whether it
+/// was delivered and whether it was sent (and, when accuracy emulation or smoothing changes the
+/// positions, the position and accuracy delivered); per state change, each phone's tier. Two
+/// policies with equal keys on a trip give the same replay from there on, figure for figure: the
+/// replay's network draws, radio, views, arrivals and meters see nothing else of the policy.
+/// `tracekit tune` replays one policy of each key in full and gives the others its figures
+/// (``TraceBatch``'s `Tuner`; tested against full replays of every candidate).
+///
+/// A policy that differs from the recorded one in anything but the rows' tier, distance filter,
+/// delivery model, accuracy gate and send rule, or that turns a state's tier off or on, has no
+/// key: nil (``decidesAlone(_:)``).
+///
+/// **Memory**: 64 bytes per offered fix (the fix, 48, its clock time and state), plus the state
+/// changes (``bytes``); a key is a word per run of equal outcomes (4 words per delivered fix with
+/// positions).
+public struct DecisionSchedule: Sendable {
+    struct Offer {
+        var fix: ReplayFix
+        var clock: Int64
+        var role: Role
+        var state: FulfilmentState
+    }
+
+    /// A state change (or the start) for one phone, before offer `at`, with the action the
+    /// recorded policy gave.
+    struct Change {
+        var at: Int
+        var role: Role
+        var action: SharingAction
+        /// Whether the send rule's memory is cleared first (a state change; not the start).
+        var resetsSent: Bool
+    }
+
+    let options: ReplayOptions
+    /// The request clock's start (``Meters/start``): a fix's replay time is `clock - start`.
+    var start: Int64 = 0
+    var offers: [Offer] = []
+    var changes: [Change] = []
+
+    init(options: ReplayOptions) {
+        self.options = options
+    }
+
+    /// Offered fixes recorded.
+    public var offered: Int { offers.count }
+
+    /// Bytes held (offers and state changes; capacity not counted).
+    public var bytes: Int {
+        offers.count * MemoryLayout<Offer>.stride + changes.count * MemoryLayout<Change>.stride
+    }
+
+    /// The bytes a schedule of `fixes` offered fixes takes at most, before it is recorded.
+    public static func bytes(fixes: Int) -> Int { fixes * MemoryLayout<Offer>.stride }
+
+    mutating func offer(_ fix: ReplayFix, clock: Int64, role: Role, state: FulfilmentState) {
+        offers.append(Offer(fix: fix, clock: clock, role: role, state: state))
+    }
+
+    mutating func change(_ role: Role, action: SharingAction, resetsSent: Bool) {
+        changes.append(Change(at: offers.count, role: role, action: action, resetsSent: resetsSent))
+    }
+
+    /// Whether `policy` differs from the recorded one only where the phones decide: the rows'
+    /// tier (off in both or in neither: it decides who uses location and who sees whom), distance
+    /// filter, delivery model, accuracy gate and send rule, the name and tuning provenance aside.
+    public func decidesAlone(_ policy: SharingPolicy) -> Bool {
+        var p = policy
+        let recorded = options.policy
+        p.name = recorded.name
+        p.tuning = recorded.tuning
+        for s in FulfilmentState.allCases {
+            guard (policy[s].tier == .off) == (recorded[s].tier == .off) else { return false }
+            p[s].tier = recorded[s].tier
+            p[s].distanceFilter = recorded[s].distanceFilter
+            p[s].delivery = recorded[s].delivery
+            p[s].accuracyGate = recorded[s].accuracyGate
+            p[s].send = recorded[s].send
+        }
+        return p == recorded
+    }
+
+    /// The phones' decisions under `policy` (the recorded options otherwise); nil when the policy
+    /// differs from the recorded one beyond what the phones decide (``decidesAlone(_:)``).
+    public func key(under policy: SharingPolicy) -> DecisionKey? {
+        guard decidesAlone(policy) else { return nil }
+        let geodesic = Geodesic()
+        let positions = !options.phone.isPassThrough
+        var phones = Role.allCases.map { PhoneModel(role: $0, configuration: options.phone) }
+        var sent = SentMemory()
+        var key = DecisionKey.Builder()
+        var next = 0
+        func applyChanges(through i: Int) {
+            while next < changes.count, changes[next].at <= i {
+                let c = changes[next]
+                if c.resetsSent { sent.reset() }
+                let tier = phones[c.role.rawValue].apply(c.action.withPhoneSettings(of: policy[c.action.state]))
+                key.change(role: c.role, tier: tier)
+                next += 1
+            }
+        }
+        for (i, o) in offers.enumerated() {
+            applyChanges(through: i)
+            let r = o.role.rawValue
+            let outcome = phones[r].offer(o.fix, at: Double(o.clock &- start) / 1e9)
+            guard outcome.delivered else {
+                key.outcome(0)
+                continue
+            }
+            let update = ViewUpdate(coordinate: outcome.coordinate, time: o.clock, speed: o.fix.speed, course: o.fix.course)
+            let rule = options.send ?? policy[o.state].send
+            let sends =
+                phones[r].use == .shares
+                && sent.sends(update, role: o.role, rule: rule, row: policy[o.state], viewer: options.viewer, geodesic: geodesic)
+            if positions {
+                key.delivered(sent: sends, coordinate: outcome.coordinate, accuracy: outcome.accuracy)
+            } else {
+                key.outcome(sends ? 2 : 1)
+            }
+        }
+        applyChanges(through: .max)
+        return key.key
+    }
+}
+
+/// The phones' decisions on one trip under one policy (``DecisionSchedule/key(under:)``): equal
+/// keys, equal replays. Compared exactly, word for word (no digest, so no collision).
+public struct DecisionKey: Hashable, Sendable {
+    let words: [UInt64]
+
+    /// Words held.
+    public var count: Int { words.count }
+
+    /// Runs of equal outcomes, one word each: the outcome in the top 2 bits (0 not delivered,
+    /// 1 delivered, 2 delivered and sent), the run's length below; a phone's tier at a state
+    /// change is a word of its own (3 in the top bits, then the role and the tier); with positions
+    /// each delivered fix is a run of one followed by its latitude, longitude and accuracy bits.
+    /// Read word by word with the schedule's positions setting, the encoding is unambiguous.
+    struct Builder {
+        var words: [UInt64] = []
+        /// Whether the last word is a run that the next equal outcome may lengthen.
+        var open = false
+
+        static let lengthMask: UInt64 = (1 << 62) - 1
+
+        mutating func outcome(_ code: UInt64) {
+            if open, let last = words.last, last >> 62 == code, last & Self.lengthMask < Self.lengthMask {
+                words[words.count - 1] = last + 1
+            } else {
+                words.append(code << 62 | 1)
+                open = true
+            }
+        }
+
+        mutating func delivered(sent: Bool, coordinate: Coordinate, accuracy: Double?) {
+            words.append((sent ? 2 : 1) << 62 | 1)
+            words.append(coordinate.latitude.bitPattern)
+            words.append(coordinate.longitude.bitPattern)
+            words.append(accuracy.map(\.bitPattern) ?? Double.nan.bitPattern)
+            open = false
+        }
+
+        mutating func change(role: Role, tier: AccuracyTier) {
+            words.append(3 << 62 | UInt64(role.rawValue) << 8 | UInt64(tier.rawValue))
+            open = false
+        }
+
+        var key: DecisionKey { DecisionKey(words: words) }
+    }
+}
