@@ -11,8 +11,9 @@ struct SentMemory {
 
     mutating func reset() { last = RoleTable(repeating: nil) }
 
-    /// Whether `rule` (with the state's row `row`) sends `update`, a delivered fix of `role`'s
-    /// phone, which shares in the state; a sent update becomes the phone's last sent.
+    /// Whether the send rule in force in `state` (`override`, else the row's ``StatePolicy/send``
+    /// in `policy`) sends `update`, a delivered fix of `role`'s phone, which shares in the state;
+    /// a sent update becomes the phone's last sent.
     ///
     /// Dead reckoning: the phone predicts what a viewer draws at the fix's time from the updates
     /// it sent before in this state (`viewer`, without the network: the phone cannot know an
@@ -20,10 +21,12 @@ struct SentMemory {
     /// the heartbeat has passed since its last send, or it has sent nothing yet in this state.
     @inline(__always)
     mutating func sends(
-        _ update: ViewUpdate, role: Role, rule: SendRule, row: StatePolicy, viewer: ViewerModel, geodesic: Geodesic
+        _ update: ViewUpdate, role: Role, state: FulfilmentState, policy: SharingPolicy, override: SendRule?, viewer: ViewerModel,
+        geodesic: Geodesic
     ) -> Bool {
+        let rule = override ?? policy[state].send
         guard case .deadReckoning(_, let heartbeat) = rule else { return true }
-        if let pair = last[role], let threshold = rule.thresholdMetres(in: row) {
+        if let pair = last[role], let threshold = rule.thresholdMetres(in: policy[state]) {
             let predicted = viewer.draw(pair, at: update.time, geodesic: geodesic)
             let due = Double(update.time &- pair.last.time) / 1e9 >= heartbeat
             guard due || TangentPlane.distance(from: predicted, to: update.coordinate, fallback: geodesic) > threshold else {
@@ -154,10 +157,10 @@ public struct DecisionSchedule: Sendable {
                 continue
             }
             let update = ViewUpdate(coordinate: outcome.coordinate, time: o.clock, speed: o.fix.speed, course: o.fix.course)
-            let rule = options.send ?? policy[o.state].send
             let sends =
                 phones[r].use == .shares
-                && sent.sends(update, role: o.role, rule: rule, row: policy[o.state], viewer: options.viewer, geodesic: geodesic)
+                && sent.sends(
+                    update, role: o.role, state: o.state, policy: policy, override: options.send, viewer: options.viewer, geodesic: geodesic)
             if positions {
                 key.delivered(sent: sends, coordinate: outcome.coordinate, accuracy: outcome.accuracy)
             } else {

@@ -356,8 +356,8 @@ struct Engine<Observer: ReplayObserver> {
                 let sends =
                     phones[r].use == .shares
                     && sent.sends(
-                        update, role: role, rule: options.send ?? options.policy[state].send, row: options.policy[state],
-                        viewer: options.viewer, geodesic: geodesic)
+                        update, role: role, state: state, policy: options.policy, override: options.send, viewer: options.viewer,
+                        geodesic: geodesic)
                 var forwarded = RoleSet()
                 if sends {
                     meters[state, role].sent += 1
