@@ -812,7 +812,8 @@ do {
 // MARK: Tune: the bundled corpus (Traces/, 12 trips) over the default space (En Route, At Pickup
 // and In Task, 133 rows each), with 1 worker and with 2: the whole tune's time, candidate × fix
 // evaluations per second, and the throughput gained on two cores (issue 21's targets: the tune
-// under 10 s, 25 M candidate × fix a second on one core, 2 jobs at least 1.8×).
+// under 10 s, 25 M candidate × fix a second on one core, 2 jobs at least 1.8×). The same-run
+// baseline: the tune with every candidate replayed in full on every trip (`sharesReplays` off).
 do {
     let root = String(#filePath.dropLast("Benchmarks/TraceBench/main.swift".count))
     var trips = (try? TripDiscovery.trips(inputs: [root + "Traces/"])) ?? []
@@ -822,17 +823,21 @@ do {
     let requirements = ["enRoute.hirer.displayErrorP95<=150m", "atPickup.hirer.stalenessP95<=120s", "arrival.pickup.hirer<=30s"].map {
         try! Requirement(parsing: $0)
     }
-    func tune(jobs: Int) -> TuneOutcome {
-        try! Tuner.run(
-            TuneRequest(
-                trips: trips, options: options, requirements: requirements, judgement: .pooled,
-                space: TuneSpace.defaults(for: .seed, emulation: false), jobs: jobs))
+    func tune(jobs: Int, shares: Bool = true) -> TuneOutcome {
+        var request = TuneRequest(
+            trips: trips, options: options, requirements: requirements, judgement: .pooled,
+            space: TuneSpace.defaults(for: .seed, emulation: false), jobs: jobs)
+        request.sharesReplays = shares
+        return try! Tuner.run(request)
     }
     let probe = tune(jobs: 2)
     let evaluations = probe.fixEvaluations
     print(
-        "  tune of Traces/: \(trips.count) trips, \(probe.candidates) candidates in \(probe.rounds) rounds, \(probe.replays) replays, \(evaluations) candidate × fix evaluations, \(probe.bytesInMemory) bytes of fixes held"
+        "  tune of Traces/: \(trips.count) trips, \(probe.candidates) candidates in \(probe.rounds) rounds, \(probe.evaluations) trip evaluations, \(probe.replays) full replays (\(probe.sharedEvaluations) evaluations shared), \(evaluations) candidate × fix evaluations, \(probe.bytesInMemory) bytes of fixes and schedules held"
     )
+    let full = bench.measure("tune of Traces/ over the default space, 1 job, every candidate replayed in full (per candidate × fix)", items: evaluations) {
+        tune(jobs: 1, shares: false).chosenEvaluation.objective
+    }
     let one = bench.measure("tune of Traces/ over the default space, 1 job (per candidate × fix)", items: evaluations) {
         tune(jobs: 1).chosenEvaluation.objective
     }
@@ -846,6 +851,7 @@ do {
     }
     if let two { print("  the tune on 2 jobs: \(fmt(two.median * Double(evaluations) / 1e9, 2)) s") }
     bench.ratio("tune 2 jobs / 1 job (time)", two, over: one)
+    bench.ratio("tune 1 job, one replay per set of decisions / every candidate replayed (time)", one, over: full)
 }
 
 if let jsonPath {

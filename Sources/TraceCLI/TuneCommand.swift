@@ -89,9 +89,12 @@ enum TuneCommand {
             must: percentiles over every sample of every trip, maxima over all, updates per \
             minute as all over all minutes (an arrival is still the worst trip's).
 
-            The search: coordinate descent over the states, each candidate replayed in full over \
-            every trip (the update gate carries its last delivered fix from state to state, so \
-            states are not independent), keeping the best by requirements' excess, then the \
+            The search: coordinate descent over the states, each candidate judged on the figures \
+            of a full replay of every trip (the update gate carries its last delivered fix from \
+            state to state, so states are not independent): candidates whose phones make the \
+            same decisions on a trip (the same fixes delivered and sent, the same tiers) share \
+            one replay, found by running the phones alone over the trip's recorded inputs; \
+            keeping the best by requirements' excess, then the \
             objective, then fewer updates sent, then the fewest fields changed from the start. \
             The figures printed for the start and the tuned policy are their own full replays: \
             'tracekit batch CORPUS --policy tuned.json' with the same replay options gives the \
@@ -101,9 +104,10 @@ enum TuneCommand {
             the fewest updates a phone knowing its true position could send to keep every recorded \
             fix within the bound, and the tuned policy's updates as a ratio to it.
 
-            Memory: each trip's fixes (24 to 48 bytes a fix) up to 24 MiB a trip and 1 GiB for \
-            the corpus; a trip beyond either is read from its file at each replay instead (slower, \
-            the same figures), never left out.
+            Memory: each trip's fixes (24 to 48 bytes a fix) up to 24 MiB a trip, and with its \
+            phones' recorded inputs (64 bytes a fix) up to 1 GiB for the corpus; a trip beyond \
+            either is read from its file at each replay instead (slower, the same figures), never \
+            left out.
 
             In CI, --check-start PERCENT checks the policy a team ships (--policy): exit 1 when it \
             misses a requirement, or when the tuned policy costs more than PERCENT less (it is no \
