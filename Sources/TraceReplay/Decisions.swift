@@ -87,8 +87,10 @@ public struct DecisionSchedule: Sendable {
     var offers: [Offer] = []
     var changes: [Change] = []
 
-    init(options: ReplayOptions) {
+    /// An empty schedule, room made for `capacity` offers (a trip's fixes: at most one offer each).
+    init(options: ReplayOptions, capacity: Int) {
         self.options = options
+        offers.reserveCapacity(capacity)
     }
 
     /// Offered fixes recorded.

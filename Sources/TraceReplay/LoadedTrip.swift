@@ -148,7 +148,7 @@ extension Replay {
     {
         try check(trip, options)
         var engine = Engine(trip: trip, options: options, observer: NoReplayObserver())
-        engine.decisions = DecisionSchedule(options: options)
+        engine.decisions = DecisionSchedule(options: options, capacity: trip.fixes)
         guard let result = try engine.run() else { preconditionFailure("a replay from memory is never abandoned") }
         return (result, engine.decisions!)
     }

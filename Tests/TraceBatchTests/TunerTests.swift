@@ -121,6 +121,7 @@ struct TunerTests {
         #expect(one.chosenResults == two.chosenResults)
         #expect(one.sweeps.map(\.evaluations) == two.sweeps.map(\.evaluations))
         #expect(one.candidates == two.candidates && one.fixEvaluations == two.fixEvaluations)
+        #expect(one.replays == two.replays && one.sharedEvaluations == two.sharedEvaluations && one.sharedEvaluations > 0)
     }
 
     /// The replay options and space of ``shared(setting:)``: the default phone, accuracy emulated

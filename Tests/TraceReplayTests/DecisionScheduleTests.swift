@@ -12,13 +12,13 @@ import TraceSharing
 struct DecisionScheduleTests {
     /// The phone configurations, send rules and networks the key must hold under.
     enum Setting: String, CaseIterable, CustomStringConvertible {
-        case plain, emulatedTiers, smoothed, deadReckoning, idealNetwork
+        case plain, plainTiers, emulatedTiers, smoothed, deadReckoning, idealNetwork
         var description: String { rawValue }
 
         var options: ReplayOptions {
             var o = ReplayOptions()
             switch self {
-            case .plain: break
+            case .plain, .plainTiers: break
             case .emulatedTiers: o.phone.accuracyEmulation = .white
             case .smoothed: o.phone.smoothing = .on(mode: .drive)
             case .deadReckoning: break  // the rows' own send rules, below
@@ -45,7 +45,9 @@ struct DecisionScheduleTests {
                 }
             }
             var all: [SharingPolicy] = []
-            let tiers: [AccuracyTier] = self == .emulatedTiers ? [.best, .hundredMeters] : [SharingPolicy.seed[.enRoute].tier]
+            // Tiers without emulation: the same fixes delivered, other energy (the key's tier words).
+            let tiers: [AccuracyTier] =
+                self == .emulatedTiers || self == .plainTiers ? [.best, .hundredMeters] : [SharingPolicy.seed[.enRoute].tier]
             for filter in [0.0, 10, 40, 150] {
                 for delivery in [DeliveryModel.coreLocation, .distanceOrTime(interval: 20)] {
                     for gate in [nil, AccuracyGate(maximumAccuracy: 20)] {
@@ -115,6 +117,10 @@ struct DecisionScheduleTests {
         var off = SharingPolicy.seed
         off[.enRoute].tier = .off
         #expect(schedule.key(under: off) == nil)
+        let dark = try #require(FulfilmentState.allCases.first { SharingPolicy.seed[$0].tier == .off })
+        var on = SharingPolicy.seed
+        on[dark].tier = .best
+        #expect(schedule.key(under: on) == nil)
         var unseen = SharingPolicy.seed
         unseen[.enRoute].hirerAnnotations = []
         #expect(schedule.key(under: unseen) == nil)

@@ -203,7 +203,8 @@ public struct TuneOutcome: Sendable {
     /// Full replays: the search's (``evaluations`` − ``sharedEvaluations``), plus each trip's under
     /// the start and under the chosen policy for the figures reported.
     public var replays: Int
-    /// Fixes replayed over every candidate and trip (candidate × fix evaluations).
+    /// Fixes over every candidate and trip (candidate × fix evaluations), whether the trip was
+    /// replayed for the candidate or shared another candidate's replay.
     public var fixEvaluations: Int
     /// Trips held in memory, and the bytes their fixes and decision schedules take.
     public var tripsInMemory: Int
@@ -221,14 +222,16 @@ public struct TuneError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The search (``run(_:progress:)``): each trip read once and held in memory, every candidate
-/// replayed in full over the corpus, coordinate descent over the tuned states.
+/// judged on full replays over the corpus (one per set of decisions on a trip: ``TuneRequest/sharesReplays``),
+/// coordinate descent over the tuned states.
 public enum Tuner {
     /// Tunes `request`'s start policy. `progress(done, total)` is called on the calling thread
     /// after each candidate of a sweep (total: the sweep's candidates).
     ///
     /// The search: evaluate the start; then, round after round, sweep each tuned state in order:
     /// try every candidate row of that state (``TuneSpace/candidates(_:start:base:)``) with the
-    /// other states at the incumbent's rows, each a full replay of every trip, and keep the best
+    /// other states at the incumbent's rows, each judged on a full replay of every trip (shared by
+    /// the candidates whose phones decide alike on it: ``TuneRequest/sharesReplays``), keep the best
     /// by (total excess over the requirements, objective, updates sent, fields changed from the
     /// start, candidate order). Stop after a round that changes nothing, or after
     /// ``TuneRequest/maximumRounds``. Every figure is a full replay's, so the states' coupling (the
@@ -239,7 +242,8 @@ public enum Tuner {
         var options = request.options
         options.viewerFigures = true
         options.recordTrack = false
-        let corpus = try Corpus(request.trips, options: options, memoryLimit: request.memoryLimitCorpusBytes, jobs: request.jobs)
+        let corpus = try Corpus(
+            request.trips, options: options, memoryLimit: request.memoryLimitCorpusBytes, schedules: request.sharesReplays, jobs: request.jobs)
         let start = request.options.policy
         var search = Search(request: request, corpus: corpus, options: options, start: start)
 
@@ -373,7 +377,7 @@ struct Corpus: Sendable {
     /// Loads `trips` on `jobs` workers, `jobs` trips at a time, keeping them in corpus order while
     /// their bytes fit `memoryLimit`: at most that plus `jobs` trips in memory at once; once the
     /// bound is reached the rest are not loaded (they are replayed from their files).
-    init(_ trips: [BatchTrip], options: ReplayOptions, memoryLimit: Int, jobs: Int) throws(TuneError) {
+    init(_ trips: [BatchTrip], options: ReplayOptions, memoryLimit: Int, schedules: Bool, jobs: Int) throws(TuneError) {
         self.trips = trips
         self.jobs = jobs
         self.options = trips.map { $0.options(options) }
@@ -395,8 +399,8 @@ struct Corpus: Sendable {
                 switch o {
                 case .failure(let e): throw TuneError(trip: trips[batch[k]].id, error: e)
                 case .success(let t):
-                    if let t, !full, bytes + Self.bytes(t) <= memoryLimit {
-                        bytes += Self.bytes(t)
+                    if let t, !full, bytes + Self.bytes(t, schedule: schedules) <= memoryLimit {
+                        bytes += Self.bytes(t, schedule: schedules)
                         loaded.append(t)
                     } else {
                         if t != nil { full = true }
@@ -408,8 +412,8 @@ struct Corpus: Sendable {
         self.loaded = loaded
     }
 
-    /// The bytes a trip held takes: its fixes and, once recorded, its decision schedule.
-    static func bytes(_ t: LoadedTrip) -> Int { t.bytes + DecisionSchedule.bytes(fixes: t.fixes) }
+    /// The bytes a trip held takes: its fixes and, when the tune records one, its decision schedule.
+    static func bytes(_ t: LoadedTrip, schedule: Bool) -> Int { t.bytes + (schedule ? DecisionSchedule.bytes(fixes: t.fixes) : 0) }
 
     /// Trip `i`'s options with `policy`.
     func options(_ i: Int, policy: SharingPolicy) -> ReplayOptions {
@@ -453,8 +457,10 @@ struct Search {
     var cache: [SharingPolicy: CorpusEvaluation] = [:]
     /// Per trip: its decision schedule, from its first replay (nil: not yet, or not in memory).
     var schedules: [DecisionSchedule?]
-    /// Per trip: the figures of each decision key replayed so far.
-    var known: [[DecisionKey: TripFigures]]
+    /// Per trip: each distinct decision key seen so far, numbered in the order found, and the
+    /// figures of the numbers replayed. Memory grows with the distinct keys, not the candidates.
+    var keyNumbers: [[DecisionKey: Int]]
+    var known: [[Int: TripFigures]]
     var bestReached: [Double?]
     var candidates = 0
     /// Trip evaluations (candidates × trips), the full replays among them, and those answered
@@ -471,7 +477,16 @@ struct Search {
         self.start = start
         bestReached = Array(repeating: nil, count: request.requirements.count)
         schedules = Array(repeating: nil, count: corpus.trips.count)
+        keyNumbers = Array(repeating: [:], count: corpus.trips.count)
         known = Array(repeating: [:], count: corpus.trips.count)
+    }
+
+    /// The number of `key` on trip `t`, a new one when it is new.
+    mutating func number(_ key: DecisionKey, trip t: Int) -> Int {
+        if let n = keyNumbers[t][key] { return n }
+        let n = keyNumbers[t].count
+        keyNumbers[t][key] = n
+        return n
     }
 
     /// One trip's replay reduced to what the search keeps.
@@ -520,11 +535,12 @@ struct Search {
     ///
     /// Each (candidate, trip) is answered by a full replay, or by the figures of an earlier one
     /// with the same decisions on that trip (``TraceReplay/DecisionKey``, with
-    /// ``TuneRequest/sharesReplays``): the keys are found first, on the workers; then one replay
-    /// per new key, the first candidate in order to have it (so the replays done are the same
-    /// whatever the workers' order); then the tallies, in corpus order. A trip's first replay
-    /// records its schedule (``TraceReplay/DecisionSchedule``); a trip not held in memory is
-    /// always replayed from its files.
+    /// ``TuneRequest/sharesReplays``): the keys are found first, on the workers, a bounded number
+    /// at a time, each kept as its number on the trip; then one replay per new key, the first
+    /// candidate in order to have it (so the replays done are the same whatever the workers'
+    /// order); then the tallies, in corpus order. The start's replay of a trip records its schedule
+    /// (``TraceReplay/DecisionSchedule``), which the start is evaluated alone, first, to give; a
+    /// trip not held in memory is always replayed from its files.
     /// - Throws: ``TuneError`` for the first trip, in corpus order, that fails to replay.
     mutating func evaluate(_ policies: [SharingPolicy], progress: (Int, Int) -> Void) throws(TuneError) -> [CorpusEvaluation] {
         var queue: [SharingPolicy] = []
@@ -537,34 +553,43 @@ struct Search {
         let items = todo.count * trips
         let runner = BatchRunner(jobs: request.jobs)
 
-        // The keys: each candidate's decisions on each trip with a schedule.
-        let keys: [DecisionKey?] =
-            request.sharesReplays
-            ? runner.map(count: items) { item in
-                let (p, t) = item.quotientAndRemainder(dividingBy: trips)
-                return schedules[t]?.key(under: todo[p])
-            } : Array(repeating: nil, count: items)
+        // The keys: each candidate's decisions on each trip with a schedule, as numbers (a chunk
+        // of keys at a time: memory for the distinct keys, not for every candidate's).
+        var numbers = [Int?](repeating: nil, count: items)
+        if request.sharesReplays && schedules.contains(where: { $0 != nil }) {
+            let chunk = 64 * max(1, request.jobs)
+            for from in stride(from: 0, to: items, by: chunk) {
+                let count = min(chunk, items - from)
+                let keys = runner.map(count: count) { k in
+                    let (p, t) = (from + k).quotientAndRemainder(dividingBy: trips)
+                    return schedules[t]?.key(under: todo[p])
+                }
+                for (k, key) in keys.enumerated() {
+                    if let key { numbers[from + k] = number(key, trip: (from + k) % trips) }
+                }
+            }
+        }
 
         // The plan: an item is known (an earlier replay had its key), follows the first item of
         // this call with its key, or is replayed.
         var figures = [TripFigures?](repeating: nil, count: items)
         var replayed: [Int] = []
         var followers: [Int: [Int]] = [:]
-        var first = [[DecisionKey: Int]](repeating: [:], count: trips)
+        var first = [[Int: Int]](repeating: [:], count: trips)
         for item in 0..<items {
             let t = item % trips
-            guard let key = keys[item] else {
+            guard let n = numbers[item] else {
                 replayed.append(item)
                 continue
             }
-            if let known = known[t][key] {
+            if let known = known[t][n] {
                 figures[item] = known
                 shared += 1
-            } else if let leader = first[t][key] {
+            } else if let leader = first[t][n] {
                 followers[leader, default: []].append(item)
                 shared += 1
             } else {
-                first[t][key] = item
+                first[t][n] = item
                 replayed.append(item)
             }
         }
@@ -574,14 +599,14 @@ struct Search {
         var done = policies.count - todo.count + waiting.count { $0 == 0 }
         progress(done, policies.count)
         var failure: (trip: Int, error: BatchTripError)?
-        let recordedSchedules = request.sharesReplays
+        let recordedSchedules = request.sharesReplays, start = self.start
         let replaying = replayed
         runner.run(count: replaying.count) { k -> Result<(TripFigures, DecisionSchedule?), BatchTripError> in
             let (p, t) = replaying[k].quotientAndRemainder(dividingBy: trips)
             do throws(BatchTripError) {
                 let r: ReplayResult
                 var schedule: DecisionSchedule?
-                if recordedSchedules && schedules[t] == nil, let trip = corpus.loaded[t] {
+                if recordedSchedules && schedules[t] == nil && todo[p] == start, let trip = corpus.loaded[t] {
                     do throws(ReplayError) {
                         (r, schedule) = try Replay.runRecordingDecisions(trip, options: corpus.options(t, policy: todo[p]))
                     } catch {
@@ -603,13 +628,13 @@ struct Search {
             switch result {
             case .success(let (f, schedule)):
                 var resolved = [item] + (followers[item] ?? [])
-                if let schedule, self.schedules[t] == nil {
-                    // The trip's first replay: its schedule, and this candidate's key found now.
+                if let schedule {
+                    // The start's replay of the trip: its schedule, and the start's key found now.
                     self.schedules[t] = schedule
-                    if let key = schedule.key(under: todo[item / trips]) { known[t][key] = f }
+                    if let key = schedule.key(under: todo[item / trips]) { known[t][number(key, trip: t)] = f }
                     resolved = [item]
-                } else if let key = keys[item] {
-                    known[t][key] = f
+                } else if let n = numbers[item] {
+                    known[t][n] = f
                 }
                 for i in resolved {
                     figures[i] = f
