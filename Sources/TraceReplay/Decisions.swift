@@ -179,9 +179,6 @@ public struct DecisionSchedule: Sendable {
 public struct DecisionKey: Hashable, Sendable {
     let words: [UInt64]
 
-    /// Words held.
-    public var count: Int { words.count }
-
     /// Runs of equal outcomes, one word each: the outcome in the top 2 bits (0 not delivered,
     /// 1 delivered, 2 delivered and sent), the run's length below; a phone's tier at a state
     /// change is a word of its own (3 in the top bits, then the role and the tier); with positions
