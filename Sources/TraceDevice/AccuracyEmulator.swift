@@ -40,7 +40,7 @@ struct AccuracyEmulator: Sendable {
     private var noise: Noise
     /// Whether emulation is on: off, ``emulate(_:at:accuracy:tier:)`` returns at once on this flag
     /// (matching the noise enum, whose payloads are large, cost about 90 instructions per fix).
-    private let emulates: Bool
+    let emulates: Bool
     private let convention: AccuracyConvention
     /// Time of the last draw, seconds (nil before the first).
     private var lastDraw: Double?

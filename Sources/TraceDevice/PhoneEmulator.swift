@@ -105,6 +105,14 @@ public struct PhoneEmulator: Sendable {
         return SmoothingConfiguration(tier: tier, mode: mode, convention: configuration.convention, gate: threshold)
     }
 
+    /// Whether this phone and `other` deliver every later fix alike, given the same rows and fixes:
+    /// the same configuration and gate (``UpdateGate/decidesAlike(_:)``), with neither accuracy
+    /// emulation nor smoothing, whose memory (the noise, the filter) is not compared: with either
+    /// on, false.
+    public func decidesAlike(_ other: PhoneEmulator) -> Bool {
+        !smooths && !emulator.emulates && configuration == other.configuration && gate.decidesAlike(other.gate)
+    }
+
     /// Offers a recorded fix at `fix`, taken at `time` seconds (non-decreasing), with its reported
     /// horizontal accuracy (metres) and speed (m/s), either possibly absent; returns what the
     /// phone does with it.

@@ -157,6 +157,23 @@ public struct UpdateGate: Sendable {
         return deliver
     }
 
+    /// Whether this gate and `other` decide every later offer alike, given the same rows and fixes:
+    /// the same settings, and the same memory (the last delivered fix, its time and the delivered
+    /// speed, compared bit for bit). The exact solver is not compared: give both the same.
+    public func decidesAlike(_ other: UpdateGate) -> Bool {
+        guard tier == other.tier, distanceFilter.bitPattern == other.distanceFilter.bitPattern, accuracyGate == other.accuracyGate,
+            delivery == other.delivery, stateDelivery == other.stateDelivery, deliveryOverride == other.deliveryOverride,
+            deliveredSpeed.bitPattern == other.deliveredSpeed.bitPattern
+        else { return false }
+        switch (lastDelivered, other.lastDelivered) {
+        case (nil, nil): return true
+        case (let a?, let b?):
+            return a.coordinate.latitude.bitPattern == b.coordinate.latitude.bitPattern
+                && a.coordinate.longitude.bitPattern == b.coordinate.longitude.bitPattern && a.time.bitPattern == b.time.bitPattern
+        default: return false
+        }
+    }
+
     private func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
         // TangentPlane.distance(from:to:fallback:) spelled out, so that only the rare fallback
         // goes through the existential.

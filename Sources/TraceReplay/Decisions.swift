@@ -11,6 +11,17 @@ struct SentMemory {
 
     mutating func reset() { last = RoleTable(repeating: nil) }
 
+    /// Equal bit for bit.
+    func isIdentical(to o: SentMemory) -> Bool {
+        Role.allCases.allSatisfy { r in
+            switch (last[r], o.last[r]) {
+            case (nil, nil): true
+            case (let a?, let b?): a.isIdentical(to: b)
+            default: false
+            }
+        }
+    }
+
     /// Whether the send rule in force in `state` (`override`, else the row's ``StatePolicy/send``
     /// in `policy`) sends `update`, a delivered fix of `role`'s phone, which shares in the state;
     /// a sent update becomes the phone's last sent.
@@ -101,8 +112,12 @@ public struct DecisionSchedule: Sendable {
         offers.count * MemoryLayout<Offer>.stride + changes.count * MemoryLayout<Change>.stride
     }
 
-    /// The bytes a schedule of `fixes` offered fixes takes at most, before it is recorded.
-    public static func bytes(fixes: Int) -> Int { fixes * MemoryLayout<Offer>.stride }
+    /// The bytes a schedule of `fixes` offered fixes takes at most, before it is recorded, with a
+    /// trace's kept points (``DecisionTrace/bytesPerPoint``); not counted: the state changes (a few
+    /// a trip) and the trace's key (a word per run).
+    public static func bytes(fixes: Int) -> Int {
+        fixes * MemoryLayout<Offer>.stride + (fixes / stride + 1) * DecisionTrace.bytesPerPoint
+    }
 
     mutating func offer(_ fix: ReplayFix, clock: Int64, role: Role, state: FulfilmentState) {
         offers.append(Offer(fix: fix, clock: clock, role: role, state: state))
@@ -135,14 +150,123 @@ public struct DecisionSchedule: Sendable {
     /// differs from the recorded one beyond what the phones decide (``decidesAlone(_:)``).
     public func key(under policy: SharingPolicy) -> DecisionKey? {
         guard decidesAlone(policy) else { return nil }
+        var pass = Pass(self, policy)
+        while pass.i < offers.count { pass.step() }
+        return pass.finish()
+    }
+
+    /// Offers between the points where a pass's state is kept (``trace(under:)``), a power of two;
+    /// a key's runs also end there, so that keys can be joined at those points.
+    static let stride = 64
+
+    /// The decisions of `policy` with what the pass held every ``stride`` offers, for
+    /// ``key(under:near:)``; nil where ``key(under:)`` is nil. The points are kept only when the
+    /// phones can be compared (neither accuracy emulation nor smoothing: their noise and filters
+    /// are not); without them ``key(under:near:)`` runs whole passes.
+    public func trace(under policy: SharingPolicy) -> DecisionTrace? {
+        guard decidesAlone(policy) else { return nil }
+        var pass = Pass(self, policy)
+        var points: [DecisionTrace.Point] = []
+        let keeps = options.phone.accuracyEmulation == .off && options.phone.smoothing == .off
+        if keeps { points.reserveCapacity(offers.count / Self.stride + 1) }
+        while pass.i < offers.count {
+            if keeps && pass.i % Self.stride == 0 { points.append(pass.point) }
+            pass.step()
+        }
+        var touches = [FulfilmentState: (first: Int, last: Int)]()
+        func touch(_ s: FulfilmentState, _ i: Int) {
+            let t = touches[s] ?? (i, i)
+            touches[s] = (min(t.first, i), max(t.last, i))
+        }
+        for (i, o) in offers.enumerated() { touch(o.state, i) }
+        for c in changes { touch(c.action.state, c.at) }
+        return DecisionTrace(policy: policy, key: pass.finish(), points: points, touches: touches)
+    }
+
+    /// ``key(under:)``, equal word for word, found from the trace of a policy that differs from
+    /// `policy` in a few states: the phones run only from the last kept point before those states'
+    /// first offer or change, and stop at the first kept point after their last one where both
+    /// phones and the send rule's memory are as in the trace (the rest of the key is the trace's).
+    /// A policy that differs in no state the trip reaches has the trace's key.
+    public func key(under policy: SharingPolicy, near trace: DecisionTrace) -> DecisionKey? {
+        keyAndOffersRun(under: policy, near: trace)?.key
+    }
+
+    /// ``key(under:near:)``, the number of offers the phones ran over to find it, and the offer
+    /// where the pass joined the trace's key (nil: it ran to the end, or did not run).
+    func keyAndOffersRun(under policy: SharingPolicy, near trace: DecisionTrace) -> (key: DecisionKey, offers: Int, joined: Int?)? {
+        guard decidesAlone(policy) else { return nil }
+        var first = Int.max, last = -1
+        for s in FulfilmentState.allCases where !Self.decidesAlike(policy[s], trace.policy[s]) {
+            guard let t = trace.touches[s] else { continue }
+            first = min(first, t.first)
+            last = max(last, t.last)
+        }
+        guard last >= 0 else { return (trace.key, 0, nil) }
+        guard !trace.points.isEmpty else { return key(under: policy).map { ($0, offers.count, nil) } }
+        let start = trace.points[first / Self.stride]
+        var pass = Pass(self, policy, from: start, of: trace.key)
+        while pass.i < offers.count {
+            if pass.i > last && pass.i % Self.stride == 0 {
+                let point = trace.points[pass.i / Self.stride]
+                if pass.matches(point) { return (pass.finish(joining: trace.key, at: point), pass.i - start.offer, pass.i) }
+            }
+            pass.step()
+        }
+        return (pass.finish(), pass.i - start.offer, nil)
+    }
+
+    /// Whether two rows set the phones alike: tier, distance filter, delivery model, accuracy gate
+    /// and send rule.
+    static func decidesAlike(_ a: StatePolicy, _ b: StatePolicy) -> Bool {
+        a.tier == b.tier && a.distanceFilter.bitPattern == b.distanceFilter.bitPattern && a.delivery == b.delivery
+            && a.accuracyGate == b.accuracyGate && a.send == b.send
+    }
+
+    /// The phones run over the schedule under one policy, an offer at a time.
+    struct Pass {
+        let schedule: DecisionSchedule
+        let policy: SharingPolicy
         let geodesic = Geodesic()
-        let positions = !options.phone.isPassThrough
-        var phones = Role.allCases.map { PhoneModel(role: $0, configuration: options.phone) }
+        let positions: Bool
+        var phones: [PhoneModel]
         var sent = SentMemory()
         var key = DecisionKey.Builder()
-        var next = 0
-        func applyChanges(through i: Int) {
-            while next < changes.count, changes[next].at <= i {
+        /// The next state change to apply, and the next offer.
+        var next = 0, i = 0
+
+        init(_ schedule: DecisionSchedule, _ policy: SharingPolicy) {
+            self.schedule = schedule
+            self.policy = policy
+            positions = !schedule.options.phone.isPassThrough
+            phones = Role.allCases.map { PhoneModel(role: $0, configuration: schedule.options.phone) }
+        }
+
+        /// A pass resumed at a kept point of another policy's pass, whose key is `key`.
+        init(_ schedule: DecisionSchedule, _ policy: SharingPolicy, from point: DecisionTrace.Point, of key: DecisionKey) {
+            self.init(schedule, policy)
+            phones = point.phones
+            sent = point.sent
+            next = point.next
+            i = point.offer
+            self.key.words = Array(key.words[..<point.words])
+        }
+
+        /// What the pass holds before offer ``i``.
+        var point: DecisionTrace.Point {
+            DecisionTrace.Point(offer: i, next: next, words: key.words.count, phones: phones, sent: sent)
+        }
+
+        /// Whether the pass, before offer ``i``, holds what `point` holds (so that it decides the
+        /// rest alike, where the policies' rows agree).
+        func matches(_ point: DecisionTrace.Point) -> Bool {
+            point.offer == i && point.next == next && sent.isIdentical(to: point.sent)
+                && phones.indices.allSatisfy { phones[$0].decidesAlike(point.phones[$0]) }
+        }
+
+        mutating func applyChanges(through offer: Int) {
+            let changes = schedule.changes
+            while next < changes.count, changes[next].at <= offer {
                 let c = changes[next]
                 if c.resetsSent { sent.reset() }
                 let tier = phones[c.role.rawValue].apply(c.action.withPhoneSettings(of: policy[c.action.state]))
@@ -150,28 +274,76 @@ public struct DecisionSchedule: Sendable {
                 next += 1
             }
         }
-        for (i, o) in offers.enumerated() {
+
+        /// Offer ``i``, with the state changes before it.
+        @inline(__always)
+        mutating func step() {
+            if i % DecisionSchedule.stride == 0 { key.open = false }
             applyChanges(through: i)
+            let o = schedule.offers[i]
+            i += 1
             let r = o.role.rawValue
-            let outcome = phones[r].offer(o.fix, at: Double(o.clock &- start) / 1e9)
+            let outcome = phones[r].offer(o.fix, at: Double(o.clock &- schedule.start) / 1e9)
             guard outcome.delivered else {
                 key.outcome(0)
-                continue
+                return
             }
             let update = ViewUpdate(coordinate: outcome.coordinate, time: o.clock, speed: o.fix.speed, course: o.fix.course)
             let sends =
                 phones[r].use == .shares
                 && sent.sends(
-                    update, role: o.role, state: o.state, policy: policy, override: options.send, viewer: options.viewer, geodesic: geodesic)
+                    update, role: o.role, state: o.state, policy: policy, override: schedule.options.send, viewer: schedule.options.viewer,
+                    geodesic: geodesic)
             if positions {
                 key.delivered(sent: sends, coordinate: outcome.coordinate, accuracy: outcome.accuracy)
             } else {
                 key.outcome(sends ? 2 : 1)
             }
         }
-        applyChanges(through: .max)
-        return key.key
+
+        /// The key, after the state changes after the last offer.
+        mutating func finish() -> DecisionKey {
+            applyChanges(through: .max)
+            return key.key
+        }
+
+        /// The key: this pass's words, then `key`'s from `point` on.
+        func finish(joining key: DecisionKey, at point: DecisionTrace.Point) -> DecisionKey {
+            DecisionKey(words: self.key.words + key.words[point.words...])
+        }
     }
+}
+
+/// One policy's decisions on a trip (``DecisionSchedule/trace(under:)``), with what its pass held
+/// every ``DecisionSchedule/stride`` offers: the phones, the send rule's memory and the key's length.
+/// From it, ``DecisionSchedule/key(under:near:)`` finds the key of a policy that differs in a few
+/// states by running the phones only where they can decide otherwise.
+///
+/// **Memory**: the key, and a point per 64 offers of ``bytesPerPoint`` bytes (2,624 on x86_64:
+/// 41 bytes an offer; none with accuracy emulation or smoothing).
+public struct DecisionTrace: Sendable {
+    struct Point: Sendable {
+        var offer: Int
+        var next: Int
+        var words: Int
+        var phones: [PhoneModel]
+        var sent: SentMemory
+    }
+
+    let policy: SharingPolicy
+    let key: DecisionKey
+    let points: [Point]
+    /// Each state's first and last offer or change.
+    let touches: [FulfilmentState: (first: Int, last: Int)]
+
+    /// Bytes a kept point takes: the point, its phones and the send rule's memory (array headers
+    /// included).
+    public static var bytesPerPoint: Int {
+        MemoryLayout<Point>.stride + 2 * 32 + Role.allCases.count * (MemoryLayout<PhoneModel>.stride + MemoryLayout<ViewPair?>.stride)
+    }
+
+    /// Bytes held: the key's words and the points.
+    public var bytes: Int { key.words.count * 8 + points.count * Self.bytesPerPoint }
 }
 
 /// The phones' decisions on one trip under one policy (``DecisionSchedule/key(under:)``): equal

@@ -35,6 +35,12 @@ struct PhoneModel {
         return own.tier
     }
 
+    /// Whether this phone and `other` deliver every later fix alike (``TraceDevice/PhoneEmulator/decidesAlike(_:)``)
+    /// and use location alike.
+    func decidesAlike(_ other: PhoneModel) -> Bool {
+        role == other.role && use == other.use && emulator.decidesAlike(other.emulator)
+    }
+
     /// What the phone does with a raw fix taken at `seconds` on the replay's clock: whether it is
     /// delivered, and the position it reports (the fix itself when the pipeline passes through).
     @inline(__always)

@@ -71,6 +71,15 @@ struct ViewUpdate {
     var course: Double
 }
 
+extension ViewUpdate {
+    /// Equal bit for bit.
+    func isIdentical(to o: ViewUpdate) -> Bool {
+        coordinate.latitude.bitPattern == o.coordinate.latitude.bitPattern
+            && coordinate.longitude.bitPattern == o.coordinate.longitude.bitPattern && time == o.time
+            && speed.bitPattern == o.speed.bitPattern && course.bitPattern == o.course.bitPattern
+    }
+}
+
 /// The last two updates a viewer accepted from one sender (the sender keeps the same of what it
 /// sent, for the dead-reckoning rule), and, for an extrapolating viewer, where the marker stops.
 struct ViewPair {
@@ -87,6 +96,25 @@ struct ViewPair {
     var near = true
     /// The velocity, for drawings beyond the tangent plane's domain: m/s and degrees.
     var speed = 0.0, course = 0.0
+}
+
+extension ViewPair {
+    /// Equal bit for bit.
+    func isIdentical(to o: ViewPair) -> Bool {
+        guard last.isIdentical(to: o.last), near == o.near, speed.bitPattern == o.speed.bitPattern,
+            course.bitPattern == o.course.bitPattern
+        else { return false }
+        switch (previous, o.previous) {
+        case (nil, nil): break
+        case (let a?, let b?): guard a.isIdentical(to: b) else { return false }
+        default: return false
+        }
+        switch (stop, o.stop) {
+        case (nil, nil): return true
+        case (let a?, let b?): return a.latitude.bitPattern == b.latitude.bitPattern && a.longitude.bitPattern == b.longitude.bitPattern
+        default: return false
+        }
+    }
 }
 
 extension ViewerModel {

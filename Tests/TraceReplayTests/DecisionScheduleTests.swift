@@ -12,7 +12,7 @@ import TraceSharing
 struct DecisionScheduleTests {
     /// The phone configurations, send rules and networks the key must hold under.
     enum Setting: String, CaseIterable, CustomStringConvertible {
-        case plain, plainTiers, emulatedTiers, smoothed, deadReckoning, idealNetwork
+        case plain, plainTiers, emulatedTiers, smoothed, deadReckoning, deadReckoningExtrapolated, idealNetwork
         var description: String { rawValue }
 
         var options: ReplayOptions {
@@ -22,6 +22,7 @@ struct DecisionScheduleTests {
             case .emulatedTiers: o.phone.accuracyEmulation = .white
             case .smoothed: o.phone.smoothing = .on(mode: .drive)
             case .deadReckoning: break  // the rows' own send rules, below
+            case .deadReckoningExtrapolated: o.viewer = .extrapolate(maximumSeconds: ViewerModel.defaultExtrapolationSeconds)
             case .idealNetwork: o.network = .ideal
             }
             return o
@@ -32,7 +33,7 @@ struct DecisionScheduleTests {
         /// policies deliver the same fixes and send different ones), so that several share their
         /// decisions and several do not.
         var policies: [SharingPolicy] {
-            if self == .deadReckoning {
+            if self == .deadReckoning || self == .deadReckoningExtrapolated {
                 return [0.0, 10, 40].flatMap { filter in
                     [nil, 15.0, 60].map { threshold in
                         var p = SharingPolicy.seed
@@ -99,7 +100,11 @@ struct DecisionScheduleTests {
         // The grid has fewer distinct decisions than policies on every bundled trip, and on each
         // demo trip (all of whose states are entered) more than one (a real recording may never
         // reach En Route or In Task).
-        #expect(shared > 0, "\(sidecar) \(setting): no two policies shared their decisions")
+        // (Under an extrapolating viewer the dead-reckoning grid's policies all send differently:
+        // that setting is here for DecisionTraceTests, where the send rule's memory must match.)
+        if setting != .deadReckoningExtrapolated {
+            #expect(shared > 0, "\(sidecar) \(setting): no two policies shared their decisions")
+        }
         if sidecar.hasPrefix("trips/") { #expect(groups.count > 1, "\(sidecar) \(setting): every policy made the same decisions") }
     }
 
@@ -124,5 +129,102 @@ struct DecisionScheduleTests {
         var unseen = SharingPolicy.seed
         unseen[.enRoute].hirerAnnotations = []
         #expect(schedule.key(under: unseen) == nil)
+    }
+}
+
+/// ``DecisionSchedule/key(under:near:)``: the key found from a base policy's trace, running the
+/// phones only where a candidate can decide otherwise, is the whole pass's key, word for word.
+@Suite("Replay: a candidate's decisions found from a base's trace (DecisionTrace)")
+struct DecisionTraceTests {
+    /// Single-state sweeps of every state the phones use, from two bases, and candidates that
+    /// differ from the base in two states.
+    static func candidates(near base: SharingPolicy, setting: DecisionScheduleTests.Setting) -> [SharingPolicy] {
+        var all = setting.policies
+        for state in FulfilmentState.allCases where base[state].tier != .off {
+            for filter in [0.0, 25, 300] {
+                for delivery in [DeliveryModel.coreLocation, .distanceOrTime(interval: 15), .androidFused(interval: 5, minUpdateInterval: nil)] {
+                    var p = base
+                    p[state].distanceFilter = filter
+                    p[state].delivery = delivery
+                    all.append(p)
+                    if setting == .deadReckoning || setting == .deadReckoningExtrapolated {
+                        p[state].send = .deadReckoning(thresholdMetres: filter == 0 ? nil : filter, heartbeatSeconds: 20)
+                        all.append(p)
+                    }
+                }
+            }
+        }
+        var two = base
+        two[.enRoute].distanceFilter = 50
+        two[.inTask].accuracyGate = AccuracyGate(maximumAccuracy: 15)
+        all.append(two)
+        return all
+    }
+
+    @Test("equal to the whole pass's key, word for word; the phones run over fewer offers", arguments: DecisionScheduleTests.sidecars, DecisionScheduleTests.Setting.allCases)
+    func equalToTheWholePass(sidecar: String, setting: DecisionScheduleTests.Setting) throws {
+        let options = setting.options
+        let trip = try #require(try Replay.load([], scenario: try LoadedTripTests.spec(sidecar), options: options))
+        let (_, schedule) = try Replay.runRecordingDecisions(trip, options: options)
+        var moved = SharingPolicy.seed
+        moved[.enRoute].distanceFilter = 30
+        moved[.inTask].delivery = .distanceOrTime(interval: 10)
+        var bases = [SharingPolicy.seed, moved]
+        if setting == .deadReckoning || setting == .deadReckoningExtrapolated {
+            // Dead reckoning in every state: the send rule's memory decides after the swept state.
+            var reckoning = SharingPolicy.seed
+            for s in FulfilmentState.allCases { reckoning[s].send = .deadReckoning(thresholdMetres: 150, heartbeatSeconds: 90) }
+            bases.append(reckoning)
+        }
+        var run = 0, whole = 0, joins = 0
+        for base in bases {
+            let trace = try #require(schedule.trace(under: base))
+            #expect(trace.key == schedule.key(under: base))
+            for policy in Self.candidates(near: base, setting: setting) {
+                let found = try #require(schedule.keyAndOffersRun(under: policy, near: trace))
+                #expect(found.key == schedule.key(under: policy), "\(sidecar) \(setting)")
+                if let joined = found.joined {
+                    // Joined only where the whole pass holds what the base's held: both phones and
+                    // the send rule's memory, bit for bit.
+                    let mine = try #require(schedule.trace(under: policy)).points[joined / DecisionSchedule.stride]
+                    let theirs = trace.points[joined / DecisionSchedule.stride]
+                    #expect(mine.offer == joined && theirs.offer == joined)
+                    #expect(mine.sent.isIdentical(to: theirs.sent), "\(sidecar) \(setting): the send rule's memory differs at \(joined)")
+                    #expect(mine.phones.indices.allSatisfy { mine.phones[$0].decidesAlike(theirs.phones[$0]) })
+                    joins += 1
+                }
+                run += found.offers
+                whole += schedule.offered
+                if setting == .emulatedTiers || setting == .smoothed {
+                    // No points kept: a whole pass, or none when no state the trip reaches differs.
+                    #expect(found.offers == 0 || found.offers == schedule.offered)
+                }
+            }
+        }
+        var framed = SharingPolicy.seed
+        framed[.enRoute].frame += 100
+        #expect(schedule.key(under: framed, near: try #require(schedule.trace(under: .seed))) == nil)
+        // The points are kept without emulation or smoothing; there the passes run over fewer
+        // offers than whole passes on every trip that enters more than one state.
+        if setting != .emulatedTiers && setting != .smoothed && schedule.changes.count > 2 {
+            #expect(run < whole, "\(sidecar) \(setting): \(run) of \(whole) offers run")
+            // Each demo trip's states are all entered: some candidate's pass joins the base's key.
+            if sidecar.hasPrefix("trips/") { #expect(joins > 0, "\(sidecar) \(setting): no pass joined the base's key") }
+        }
+    }
+}
+
+extension DecisionTraceTests {
+    @Test("the schedule's bytes bound counts a trace's kept points")
+    func traceBytes() throws {
+        let sidecar = try #require(DecisionScheduleTests.sidecars.first { $0.contains("ride") })
+        let trip = try #require(try Replay.load([], scenario: try LoadedTripTests.spec(sidecar), options: ReplayOptions()))
+        let (_, schedule) = try Replay.runRecordingDecisions(trip, options: ReplayOptions())
+        let trace = try #require(schedule.trace(under: .seed))
+        #expect(trace.points.count == (schedule.offered + DecisionSchedule.stride - 1) / DecisionSchedule.stride)
+        // The offers and the points (the state changes, a few a trip, are not in the bound).
+        let held = schedule.offered * MemoryLayout<DecisionSchedule.Offer>.stride + trace.points.count * DecisionTrace.bytesPerPoint
+        #expect(held <= DecisionSchedule.bytes(fixes: trip.fixes))
+        #expect(trace.bytes >= trace.points.count * DecisionTrace.bytesPerPoint)
     }
 }

@@ -262,7 +262,7 @@ public enum Tuner {
                     p[state] = row
                     return p
                 }
-                let evaluations = try search.evaluate(policies, progress: progress)
+                let evaluations = try search.evaluate(policies, near: incumbent, progress: progress)
                 // The incumbent's own row is among the candidates: it stays unless another is better.
                 var best = 0
                 for i in rows.indices.dropFirst() where search.better(i, than: best, evaluations, policies) { best = i }
@@ -536,13 +536,17 @@ struct Search {
     /// Each (candidate, trip) is answered by a full replay, or by the figures of an earlier one
     /// with the same decisions on that trip (``TraceReplay/DecisionKey``, with
     /// ``TuneRequest/sharesReplays``): the keys are found first, on the workers, a bounded number
-    /// at a time, each kept as its number on the trip; then one replay per new key, the first
+    /// at a time, each kept as its number on the trip (with `base`, the sweep's incumbent, from
+    /// its trace on each trip: ``TraceReplay/DecisionSchedule/key(under:near:)`` runs the phones
+    /// only over the swept state and until they decide as under the base again); then one replay per new key, the first
     /// candidate in order to have it (so the replays done are the same whatever the workers'
     /// order); then the tallies, in corpus order. The start's replay of a trip records its schedule
     /// (``TraceReplay/DecisionSchedule``), which the start is evaluated alone, first, to give; a
     /// trip not held in memory is always replayed from its files.
     /// - Throws: ``TuneError`` for the first trip, in corpus order, that fails to replay.
-    mutating func evaluate(_ policies: [SharingPolicy], progress: (Int, Int) -> Void) throws(TuneError) -> [CorpusEvaluation] {
+    mutating func evaluate(_ policies: [SharingPolicy], near base: SharingPolicy? = nil, progress: (Int, Int) -> Void) throws(TuneError)
+        -> [CorpusEvaluation]
+    {
         var queue: [SharingPolicy] = []
         var queued: Set<SharingPolicy> = []
         for p in policies where cache[p] == nil && queued.insert(p).inserted { queue.append(p) }
@@ -557,11 +561,15 @@ struct Search {
         // of keys at a time: memory for the distinct keys, not for every candidate's).
         var numbers = [Int?](repeating: nil, count: items)
         if request.sharesReplays && schedules.contains(where: { $0 != nil }) {
+            // The base's decisions on each trip, with the points a candidate's pass can start from
+            // and join again: a sweep's candidates differ from it in one state.
+            let traces = base.map { base in runner.map(count: trips) { t in schedules[t]?.trace(under: base) } } ?? []
             let chunk = 64 * max(1, request.jobs)
             for from in stride(from: 0, to: items, by: chunk) {
                 let count = min(chunk, items - from)
                 let keys = runner.map(count: count) { k in
                     let (p, t) = (from + k).quotientAndRemainder(dividingBy: trips)
+                    if let trace = traces.isEmpty ? nil : traces[t] { return schedules[t]?.key(under: todo[p], near: trace) }
                     return schedules[t]?.key(under: todo[p])
                 }
                 for (k, key) in keys.enumerated() {
