@@ -93,7 +93,9 @@ enum TuneCommand {
             of a full replay of every trip (the update gate carries its last delivered fix from \
             state to state, so states are not independent): candidates whose phones make the \
             same decisions on a trip (the same fixes delivered and sent, the same tiers) share \
-            one replay, found by running the phones alone over the trip's recorded inputs; \
+            one replay, found by running the phones alone over the trip's recorded inputs (only \
+            over the swept state and until they decide as under the sweep's base again, without \
+            --emulate-accuracy and --smooth); \
             keeping the best by requirements' excess, then the \
             objective, then fewer updates sent, then the fewest fields changed from the start. \
             The figures printed for the start and the tuned policy are their own full replays: \

@@ -155,8 +155,7 @@ public struct DecisionSchedule: Sendable {
         return pass.finish()
     }
 
-    /// Offers between the points where a pass's state is kept (``trace(under:)``), a power of two;
-    /// a key's runs also end there, so that keys can be joined at those points.
+    /// Offers between the points where a pass's state is kept (``trace(under:)``).
     static let stride = 64
 
     /// The decisions of `policy` with what the pass held every ``stride`` offers, for
@@ -249,12 +248,13 @@ public struct DecisionSchedule: Sendable {
             sent = point.sent
             next = point.next
             i = point.offer
-            self.key.words = Array(key.words[..<point.words])
+            self.key.resume(key, at: point)
         }
 
         /// What the pass holds before offer ``i``.
         var point: DecisionTrace.Point {
-            DecisionTrace.Point(offer: i, next: next, words: key.words.count, phones: phones, sent: sent)
+            let (words, runPrefix) = key.position
+            return DecisionTrace.Point(offer: i, next: next, words: words, runPrefix: runPrefix, phones: phones, sent: sent)
         }
 
         /// Whether the pass, before offer ``i``, holds what `point` holds (so that it decides the
@@ -278,7 +278,6 @@ public struct DecisionSchedule: Sendable {
         /// Offer ``i``, with the state changes before it.
         @inline(__always)
         mutating func step() {
-            if i % DecisionSchedule.stride == 0 { key.open = false }
             applyChanges(through: i)
             let o = schedule.offers[i]
             i += 1
@@ -309,13 +308,15 @@ public struct DecisionSchedule: Sendable {
 
         /// The key: this pass's words, then `key`'s from `point` on.
         func finish(joining key: DecisionKey, at point: DecisionTrace.Point) -> DecisionKey {
-            DecisionKey(words: self.key.words + key.words[point.words...])
+            var joined = self.key
+            joined.join(key, at: point)
+            return joined.key
         }
     }
 }
 
 /// One policy's decisions on a trip (``DecisionSchedule/trace(under:)``), with what its pass held
-/// every ``DecisionSchedule/stride`` offers: the phones, the send rule's memory and the key's length.
+/// every ``DecisionSchedule/stride`` offers: the phones, the send rule's memory and where the key stood.
 /// From it, ``DecisionSchedule/key(under:near:)`` finds the key of a policy that differs in a few
 /// states by running the phones only where they can decide otherwise.
 ///
@@ -325,7 +326,10 @@ public struct DecisionTrace: Sendable {
     struct Point: Sendable {
         var offer: Int
         var next: Int
+        /// The key's word where the pass stood: the open run's, or the next word.
         var words: Int
+        /// The outcomes of the open run before the point (0: no run open).
+        var runPrefix: UInt64
         var phones: [PhoneModel]
         var sent: SentMemory
     }
@@ -386,5 +390,54 @@ public struct DecisionKey: Hashable, Sendable {
         }
 
         var key: DecisionKey { DecisionKey(words: words) }
+
+        /// Where the builder stands: the open run's word and its length so far, or the next word
+        /// and 0.
+        var position: (words: Int, runPrefix: UInt64) {
+            open ? (words.count - 1, words[words.count - 1] & Self.lengthMask) : (words.count, 0)
+        }
+
+        /// `count` more outcomes `code`, as that many calls of ``outcome(_:)`` would add them.
+        mutating func outcomes(_ code: UInt64, count: UInt64) {
+            var count = count
+            while count > 0 {
+                if open, let last = words.last, last >> 62 == code, last & Self.lengthMask < Self.lengthMask {
+                    let added = min(count, Self.lengthMask - last & Self.lengthMask)
+                    words[words.count - 1] = last + added
+                    count -= added
+                } else {
+                    let added = min(count, Self.lengthMask)
+                    words.append(code << 62 | added)
+                    count -= added
+                    open = true
+                }
+            }
+        }
+
+        /// The builder of `key`'s pass at `point`: its words before the point, its run there open.
+        mutating func resume(_ key: DecisionKey, at point: DecisionTrace.Point) {
+            words = Array(key.words[..<point.words])
+            open = false
+            if point.runPrefix > 0 { outcomes(key.words[point.words] >> 62, count: point.runPrefix) }
+        }
+
+        /// `key`'s words after `point`, added as its pass added them (a run open here takes the
+        /// outcomes of the same code that follow).
+        mutating func join(_ key: DecisionKey, at point: DecisionTrace.Point) {
+            var j = point.words
+            if point.runPrefix > 0 {
+                // The rest of the run open at the point (none when it ended there).
+                let w = key.words[j]
+                outcomes(w >> 62, count: w & Self.lengthMask - point.runPrefix)
+                j += 1
+            }
+            if j < key.words.count, open, let last = words.last, key.words[j] >> 62 == last >> 62 {
+                // A run of the open run's code (a run word: only code-0 runs stay open with
+                // positions, and those words are runs in both encodings).
+                outcomes(key.words[j] >> 62, count: key.words[j] & Self.lengthMask)
+                j += 1
+            }
+            words += key.words[j...]
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TraceDomain
+import TraceGeodesy
 import TraceSharing
 
 @testable import TraceReplay
@@ -226,5 +227,69 @@ extension DecisionTraceTests {
         let held = schedule.offered * MemoryLayout<DecisionSchedule.Offer>.stride + trace.points.count * DecisionTrace.bytesPerPoint
         #expect(held <= DecisionSchedule.bytes(fixes: trip.fixes))
         #expect(trace.bytes >= trace.points.count * DecisionTrace.bytesPerPoint)
+    }
+}
+
+extension DecisionTraceTests {
+    /// One step of a pass, as the key's builder sees it.
+    enum Step {
+        case outcome(UInt64)
+        case delivered(sent: Bool)
+        case change(Role)
+
+        static let somewhere = try! Coordinate(latitude: 1, longitude: 2)
+
+        func add(to b: inout DecisionKey.Builder) {
+            switch self {
+            case .outcome(let code): b.outcome(code)
+            case .delivered(let sent): b.delivered(sent: sent, coordinate: Self.somewhere, accuracy: 5)
+            case .change(let role): b.change(role: role, tier: .best)
+            }
+        }
+    }
+
+    @Test("a builder resumed and joined at a point writes the whole pass's words (random passes, with and without positions)")
+    func builderJoins() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            // SplitMix64: a fixed sequence, the same on every run.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func steps(_ n: Int, positions: Bool) -> [Step] {
+            (0..<n).map { _ in
+                let r = next() % 16
+                if r == 0 { return .change(.helper) }
+                if positions { return r < 10 ? .outcome(0) : .delivered(sent: r.isMultiple(of: 2)) }
+                return .outcome(r < 7 ? 0 : r < 12 ? 1 : 2)
+            }
+        }
+        func build(_ s: [Step]) -> DecisionKey.Builder {
+            var b = DecisionKey.Builder()
+            for step in s { step.add(to: &b) }
+            return b
+        }
+        for round in 0..<2000 {
+            let positions = round.isMultiple(of: 2)
+            // Two passes that differ before the point and agree after it.
+            let before = steps(Int(next() % 20), positions: positions)
+            let other = steps(Int(next() % 20), positions: positions)
+            let after = steps(Int(next() % 20), positions: positions)
+            let base = build(before + after)
+            let (words, runPrefix) = build(before).position
+            let point = DecisionTrace.Point(offer: 0, next: 0, words: words, runPrefix: runPrefix, phones: [], sent: SentMemory())
+            // Resumed from the base's key, the builder is the base's at the point.
+            var resumed = DecisionKey.Builder()
+            resumed.resume(base.key, at: point)
+            for step in after { step.add(to: &resumed) }
+            #expect(resumed.key == base.key)
+            // Joined, the candidate's builder gives its whole pass's words.
+            var candidate = build(other)
+            candidate.join(base.key, at: point)
+            #expect(candidate.key == build(other + after).key, "round \(round)")
+        }
     }
 }
