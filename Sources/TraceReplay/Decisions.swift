@@ -203,7 +203,8 @@ public struct DecisionSchedule: Sendable {
         }
         guard last >= 0 else { return (trace.key, 0, nil) }
         guard !trace.points.isEmpty else { return key(under: policy).map { ($0, offers.count, nil) } }
-        let start = trace.points[first / Self.stride]
+        // (A state entered after the last offer has its first touch there: the last point.)
+        let start = trace.points[min(first / Self.stride, trace.points.count - 1)]
         var pass = Pass(self, policy, from: start, of: trace.key)
         while pass.i < offers.count {
             if pass.i > last && pass.i % Self.stride == 0 {

@@ -293,3 +293,25 @@ extension DecisionTraceTests {
         }
     }
 }
+
+extension DecisionTraceTests {
+    @Test("a state touched only by a change after the last offer, the offers a multiple of the stride")
+    func changeAfterTheLastOffer() throws {
+        let sidecar = try #require(DecisionScheduleTests.sidecars.first { $0.contains("ride") })
+        let trip = try #require(try Replay.load([], scenario: try LoadedTripTests.spec(sidecar), options: ReplayOptions()))
+        let (_, recorded) = try Replay.runRecordingDecisions(trip, options: ReplayOptions())
+        // The schedule cut before its last state change (into Completed, location off: a row
+        // whose filter may still differ), at a multiple of the stride, the change moved there:
+        // that state's only touch is after the last offer.
+        let c = try #require(recorded.changes.last { $0.at >= DecisionSchedule.stride })
+        let end = c.at / DecisionSchedule.stride * DecisionSchedule.stride
+        var schedule = recorded
+        schedule.offers = Array(recorded.offers.prefix(end))
+        schedule.changes = recorded.changes.filter { $0.at < end } + [c].map { var moved = $0; moved.at = end; return moved }
+        #expect(!schedule.offers.contains { $0.state == c.action.state })
+        let trace = try #require(schedule.trace(under: .seed))
+        var policy = SharingPolicy.seed
+        policy[c.action.state].distanceFilter += 7
+        #expect(schedule.key(under: policy, near: trace) == schedule.key(under: policy))
+    }
+}
