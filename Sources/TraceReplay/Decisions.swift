@@ -113,8 +113,9 @@ public struct DecisionSchedule: Sendable {
     }
 
     /// The bytes a schedule of `fixes` offered fixes takes at most, before it is recorded, with a
-    /// trace's kept points (``DecisionTrace/bytesPerPoint``); not counted: the state changes (a few
-    /// a trip) and the trace's key (a word per run).
+    /// trace's kept points (``DecisionTrace/bytesPerPoint``; counted even where none are kept); not
+    /// counted: the state changes (a few a trip) and the trace's key (a word per run, 4 per
+    /// delivered fix with positions).
     public static func bytes(fixes: Int) -> Int {
         fixes * MemoryLayout<Offer>.stride + (fixes / stride + 1) * DecisionTrace.bytesPerPoint
     }
@@ -179,14 +180,15 @@ public struct DecisionSchedule: Sendable {
         }
         for (i, o) in offers.enumerated() { touch(o.state, i) }
         for c in changes { touch(c.action.state, c.at) }
-        return DecisionTrace(policy: policy, key: pass.finish(), points: points, touches: touches)
+        return DecisionTrace(policy: policy, key: pass.finish(), offers: offers.count, points: points, touches: touches)
     }
 
     /// ``key(under:)``, equal word for word, found from the trace of a policy that differs from
     /// `policy` in a few states: the phones run only from the last kept point before those states'
     /// first offer or change, and stop at the first kept point after their last one where both
     /// phones and the send rule's memory are as in the trace (the rest of the key is the trace's).
-    /// A policy that differs in no state the trip reaches has the trace's key.
+    /// A policy that differs in no state the trip reaches has the trace's key. `trace` must come
+    /// from this schedule (``trace(under:)``): one of another trip traps.
     public func key(under policy: SharingPolicy, near trace: DecisionTrace) -> DecisionKey? {
         keyAndOffersRun(under: policy, near: trace)?.key
     }
@@ -194,6 +196,7 @@ public struct DecisionSchedule: Sendable {
     /// ``key(under:near:)``, the number of offers the phones ran over to find it, and the offer
     /// where the pass joined the trace's key (nil: it ran to the end, or did not run).
     func keyAndOffersRun(under policy: SharingPolicy, near trace: DecisionTrace) -> (key: DecisionKey, offers: Int, joined: Int?)? {
+        precondition(trace.offers == offers.count, "a trace of another schedule")
         guard decidesAlone(policy) else { return nil }
         var first = Int.max, last = -1
         for s in FulfilmentState.allCases where !Self.decidesAlike(policy[s], trace.policy[s]) {
@@ -337,6 +340,8 @@ public struct DecisionTrace: Sendable {
 
     let policy: SharingPolicy
     let key: DecisionKey
+    /// The schedule's offers (``DecisionSchedule/key(under:near:)`` checks that they agree).
+    let offers: Int
     let points: [Point]
     /// Each state's first and last offer or change.
     let touches: [FulfilmentState: (first: Int, last: Int)]

@@ -563,7 +563,7 @@ struct Search {
         if request.sharesReplays && schedules.contains(where: { $0 != nil }) {
             // The base's decisions on each trip, with the points a candidate's pass can start from
             // and join again: a sweep's candidates differ from it in one state.
-            let traces = base.map { base in runner.map(count: trips) { t in schedules[t]?.trace(under: base) } } ?? []
+            let traces = items == 0 ? [] : base.map { base in runner.map(count: trips) { t in schedules[t]?.trace(under: base) } } ?? []
             let chunk = 64 * max(1, request.jobs)
             for from in stride(from: 0, to: items, by: chunk) {
                 let count = min(chunk, items - from)
