@@ -18,8 +18,7 @@ public struct RelayTable: Hashable, Sendable {
                 for isRide in [false, true] {
                     for handedOff in [false, true] {
                         let request = RequestContext(category: RequestCategory(name: "", isRide: isRide), pickupHandedOff: handedOff)
-                        let viewers = policy.viewers(ofLocationFrom: sender, in: state, for: request)
-                        table.append(RoleSet(rawValue: viewers.reduce(0) { $0 | RoleSet($1).rawValue }))
+                        table.append(policy.viewerSet(ofLocationFrom: sender, in: state, for: request))
                     }
                 }
             }

@@ -46,15 +46,27 @@ extension SharingPolicy {
     /// `sender`'s phone in `state`: where a delivered update from `sender` may be forwarded now.
     /// Empty when the state's tier is off.
     public func viewers(ofLocationFrom sender: Role, in state: FulfilmentState, for request: RequestContext) -> Set<Role> {
+        Set(viewerSet(ofLocationFrom: sender, in: state, for: request).roles)
+    }
+
+    /// ``viewers(ofLocationFrom:in:for:)`` as a ``RoleSet``, found without allocating.
+    func viewerSet(ofLocationFrom sender: Role, in state: FulfilmentState, for request: RequestContext) -> RoleSet {
         guard self[state].tier != .off else { return [] }
-        var result = Set<Role>()
-        for viewer in request.viewers where viewer != sender {
-            let seen = annotations(seenBy: viewer, in: state, for: request)
-            if seen.contains(where: { $0.liveSource(handedOff: request.pickupHandedOff) == sender }) {
-                result.insert(viewer)
-            }
+        var result = RoleSet()
+        for viewer in Role.allCases where viewer != sender && sees(viewer, liveFrom: sender, in: state, for: request) {
+            result.insert(RoleSet(viewer))
         }
         return result
+    }
+
+    /// Whether one of the annotations `viewer` sees in `state` (``annotations(seenBy:in:for:)``)
+    /// is the live position from `sender`'s phone; read off the rules without building the set
+    /// (``RelayTable`` asks it 168 times per policy: once per replay).
+    func sees(_ viewer: Role, liveFrom sender: Role, in state: FulfilmentState, for request: RequestContext) -> Bool {
+        guard viewer != .delegate || request.pickupHandedOff else { return false }
+        return self[state].annotationRules(for: viewer).contains {
+            (!$0.ridesOnly || request.category.isRide) && $0.annotation.liveSource(handedOff: request.pickupHandedOff) == sender
+        }
     }
 
     /// How `role`'s phone uses location in `state`: it shares when another map shows its position,
@@ -64,7 +76,7 @@ extension SharingPolicy {
     /// accuracy, is the operating system's own position dot: the app requests no updates for it.
     public func locationUse(of role: Role, in state: FulfilmentState, for request: RequestContext) -> LocationUse {
         guard self[state].tier != .off, request.viewers.contains(role) else { return .off }
-        if !viewers(ofLocationFrom: role, in: state, for: request).isEmpty { return .shares }
+        if !viewerSet(ofLocationFrom: role, in: state, for: request).isEmpty { return .shares }
         let own = annotations(seenBy: role, in: state, for: request)
         if own.contains(.ownLocation) || own.contains(where: { $0.liveSource(handedOff: request.pickupHandedOff) == role }) {
             return .ownMapOnly
