@@ -813,7 +813,9 @@ do {
 // and In Task, 133 rows each), with 1 worker and with 2: the whole tune's time, candidate × fix
 // evaluations per second, and the throughput gained on two cores (issue 21's targets: the tune
 // under 10 s, 25 M candidate × fix a second on one core, 2 jobs at least 1.8×). The same-run
-// baseline: the tune with every candidate replayed in full on every trip (`sharesReplays` off).
+// baseline: the tune with every candidate replayed in full on every trip, every view sampled
+// (`sharesReplays` and `samplesJudgedViewsOnly` off); and the tune sampling every view, for the
+// share of the views no requirement reads.
 do {
     let root = String(#filePath.dropLast("Benchmarks/TraceBench/main.swift".count))
     var trips = (try? TripDiscovery.trips(inputs: [root + "Traces/"])) ?? []
@@ -823,11 +825,12 @@ do {
     let requirements = ["enRoute.hirer.displayErrorP95<=150m", "atPickup.hirer.stalenessP95<=120s", "arrival.pickup.hirer<=30s"].map {
         try! Requirement(parsing: $0)
     }
-    func tune(jobs: Int, shares: Bool = true) -> TuneOutcome {
+    func tune(jobs: Int, shares: Bool = true, judgedViewsOnly: Bool = true) -> TuneOutcome {
         var request = TuneRequest(
             trips: trips, options: options, requirements: requirements, judgement: .pooled,
             space: TuneSpace.defaults(for: .seed, emulation: false), jobs: jobs)
         request.sharesReplays = shares
+        request.samplesJudgedViewsOnly = judgedViewsOnly
         return try! Tuner.run(request)
     }
     let probe = tune(jobs: 2)
@@ -836,7 +839,10 @@ do {
         "  tune of Traces/: \(trips.count) trips, \(probe.candidates) candidates in \(probe.rounds) rounds, \(probe.evaluations) trip evaluations, \(probe.replays) full replays (\(probe.sharedEvaluations) evaluations shared), \(evaluations) candidate × fix evaluations, \(probe.bytesInMemory) bytes of fixes and schedules held"
     )
     let full = bench.measure("tune of Traces/ over the default space, 1 job, every candidate replayed in full (per candidate × fix)", items: evaluations) {
-        tune(jobs: 1, shares: false).chosenEvaluation.objective
+        tune(jobs: 1, shares: false, judgedViewsOnly: false).chosenEvaluation.objective
+    }
+    let everyView = bench.measure("tune of Traces/ over the default space, 1 job, every view sampled (per candidate × fix)", items: evaluations) {
+        tune(jobs: 1, judgedViewsOnly: false).chosenEvaluation.objective
     }
     let one = bench.measure("tune of Traces/ over the default space, 1 job (per candidate × fix)", items: evaluations) {
         tune(jobs: 1).chosenEvaluation.objective
@@ -852,6 +858,7 @@ do {
     if let two { print("  the tune on 2 jobs: \(fmt(two.median * Double(evaluations) / 1e9, 2)) s") }
     bench.ratio("tune 2 jobs / 1 job (time)", two, over: one)
     bench.ratio("tune 1 job, one replay per set of decisions / every candidate replayed (time)", one, over: full)
+    bench.ratio("tune 1 job, the judged views sampled / every view sampled (time)", one, over: everyView)
 }
 
 if let jsonPath {

@@ -95,7 +95,8 @@ enum TuneCommand {
             same decisions on a trip (the same fixes delivered and sent, the same tiers) share \
             one replay, found by running the phones alone over the trip's recorded inputs (only \
             over the swept state and until they decide as under the sweep's base again, without \
-            --emulate-accuracy and --smooth); \
+            --emulate-accuracy and --smooth), and sampling only the views the requirements \
+            judge (the other figures are the full replay's); \
             keeping the best by requirements' excess, then the \
             objective, then fewer updates sent, then the fewest fields changed from the start. \
             The figures printed for the start and the tuned policy are their own full replays: \

@@ -71,6 +71,9 @@ public struct ReplayOptions: Sendable {
     /// off by default, since the reports show each sender's view over all its viewers; `tune`
     /// judges a requirement per viewer. The other figures are the same either way.
     public var viewerFigures = false
+    /// The views sampled (``ViewSampling``): every one by default. `tune`'s search narrows it to
+    /// the views its requirements judge; a narrower set leaves the others out of the result.
+    public var sampledViews = ViewSampling.all
     /// With ``recordTrack``: the most points kept per role and state for its path, and again for
     /// its delivered updates (+1, the last), thinned evenly.
     public var trackPointsPerPath = 500

@@ -17,9 +17,23 @@ extension Engine {
     /// clock (``ViewClock``), in time order, up to (not including) trace time `t`. An arrival and a
     /// tick at the same time: the arrival first. Nothing after a cancellation (the request is over;
     /// updates still on their way are never shown).
+    ///
+    /// A tick only samples the views, so when the state shows no viewer of
+    /// ``ReplayOptions/sampledViews`` anything, the arrivals are taken alone and the clock jumps
+    /// to its first tick not before `t` (the state cannot change within one call: a state change
+    /// advances the views to its time first).
     mutating func advanceViews(before t: Int64) {
         guard options.network == .realistic, !timeline.cancelled else { return }
         let ct = meters.clock(t)
+        if viewerSets == nil { viewerSets = currentViewers() }
+        if viewerSets!.isEmpty {
+            while views.nextArrival < t { arrive(views.popArrival()) }
+            if views.nextTick < ct {
+                let period = ViewClock.periodNanoseconds
+                views.nextTick &+= (ct &- views.nextTick &+ period &- 1) / period &* period
+            }
+            return
+        }
         while true {
             let tickDue = views.nextTick < ct
             // Ticks are taken in order, never behind the latest recording gap, so the trace time of
@@ -31,22 +45,23 @@ extension Engine {
                 continue
             }
             guard tickDue else { break }
-            if viewerSets == nil { viewerSets = currentViewers() }
             views.sampleTick(
                 at: tickTime, clock: views.nextTick, state: timeline.machine.state, viewers: viewerSets!, gap: gapNanoseconds)
             views.nextTick &+= ViewClock.periodNanoseconds
         }
     }
 
-    /// Who sees each sender's location now (the relay's decision in the current state; cached in
-    /// ``viewerSets`` until the state changes).
+    /// Who sees each sender's location now and is sampled (the relay's decision in the current
+    /// state, narrowed to ``ReplayOptions/sampledViews``; cached in ``viewerSets`` until the state
+    /// changes).
     @inline(__always)
     private func currentViewers() -> ViewerSets {
         let state = timeline.machine.state, handedOff = timeline.machine.request.pickupHandedOff
+        let sampled = options.sampledViews[state]
         return ViewerSets(
-            hirer: relay.viewers(ofLocationFrom: .hirer, in: state, isRide: isRide, pickupHandedOff: handedOff),
-            helper: relay.viewers(ofLocationFrom: .helper, in: state, isRide: isRide, pickupHandedOff: handedOff),
-            delegate: relay.viewers(ofLocationFrom: .delegate, in: state, isRide: isRide, pickupHandedOff: handedOff))
+            hirer: relay.viewers(ofLocationFrom: .hirer, in: state, isRide: isRide, pickupHandedOff: handedOff).intersection(sampled),
+            helper: relay.viewers(ofLocationFrom: .helper, in: state, isRide: isRide, pickupHandedOff: handedOff).intersection(sampled),
+            delegate: relay.viewers(ofLocationFrom: .delegate, in: state, isRide: isRide, pickupHandedOff: handedOff).intersection(sampled))
     }
 
     /// Realistic network: `update`, sent at trace time `time`, leaves the sender's phone

@@ -80,8 +80,8 @@ struct Engine<Observer: ReplayObserver> {
     var views: Views
     /// The realistic network's figures so far (``NetworkModel/realistic``).
     var network = NetworkTally()
-    /// Who sees each sender's location in the current state; nil after a state change, until the
-    /// viewers' clock needs it.
+    /// Who sees each sender's location in the current state and is sampled
+    /// (``ReplayOptions/sampledViews``); nil after a state change, until the viewers' clock needs it.
     var viewerSets: ViewerSets?
     /// The recording gap, nanoseconds (``InferenceRules/recordingGapSeconds``).
     var gapNanoseconds: Int64 = 0
@@ -387,10 +387,11 @@ struct Engine<Observer: ReplayObserver> {
             }
         }
         if !realistic {
+            let sampled = viewers.intersection(options.sampledViews[state])
             if options.viewerFigures {
-                views.samplePerViewer(sender: role, truth: c, at: clock, state: state, viewers: viewers, into: &meters[state, role])
+                views.samplePerViewer(sender: role, truth: c, at: clock, state: state, viewers: sampled, into: &meters[state, role])
             } else {
-                views.sample(sender: role, truth: c, at: clock, viewers: viewers, into: &meters[state, role])
+                views.sample(sender: role, truth: c, at: clock, viewers: sampled, into: &meters[state, role])
             }
         }
         if recorder != nil { record(state: state, at: now, clock: clock) }

@@ -325,4 +325,7 @@ struct ViewerSets {
 
     @inline(__always)
     subscript(sender: Int) -> RoleSet { sender == 0 ? hirer : sender == 1 ? helper : delegate }
+
+    /// Whether no sender is seen by anyone.
+    var isEmpty: Bool { (hirer.rawValue | helper.rawValue | delegate.rawValue) == 0 }
 }

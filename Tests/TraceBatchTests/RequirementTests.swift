@@ -93,4 +93,20 @@ struct RequirementTests {
         #expect(r.excess(.infinity) >= 1e9)
         #expect(try Requirement(parsing: "trip.helper.sentPerMinute>=2").excess(1) == 0.5)
     }
+
+    @Test("the views the search samples: each view figure's viewer in its state, or in every state for the trip's; not arrivals or rates")
+    func judgedViews() throws {
+        let views = Requirement.judgedViews(
+            try [
+                "enRoute.hirer.displayErrorP95<=25m", "atPickup.delegate.stalenessMax<=60s", "trip.helper.displayErrorMax<=1km",
+                "arrival.pickup.hirer<=5s", "inTask.hirer.sentPerMinute<=6",
+            ].map { try Requirement(parsing: $0) })
+        for state in FulfilmentState.allCases {
+            var expected: RoleSet = .helper
+            if state == .enRoute { expected.insert(.hirer) }
+            if state == .atPickup { expected.insert(.delegate) }
+            #expect(views[state] == expected, "\(state)")
+        }
+        #expect(Requirement.judgedViews([try Requirement(parsing: "arrival.dropoff.hirer<=5s")]) == .none)
+    }
 }

@@ -150,10 +150,13 @@ struct TunerTests {
             requirements: try ["enRoute.hirer.displayErrorP95<=40m", "inTask.hirer.stalenessP95<=60s"].map { try Requirement(parsing: $0) },
             space: space, jobs: 2)
         request.sharesReplays = shares
+        request.samplesJudgedViewsOnly = shares
         return request
     }
 
-    @Test("replays shared by equal decisions: every candidate's figures those of its own full replay", arguments: [0, 1, 2])
+    @Test(
+        "replays shared by equal decisions, sampling only the judged views: every candidate's figures those of its own full replay",
+        arguments: [0, 1, 2])
     func shared(setting: Int) throws {
         let full = try Tuner.run(try Self.sharingRequest(setting, shares: false))
         let shared = try Tuner.run(try Self.sharingRequest(setting, shares: true))

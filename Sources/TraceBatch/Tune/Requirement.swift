@@ -296,6 +296,20 @@ extension Requirement {
         }
     }
 
+    /// The views `requirements` judge (each view figure's viewer, in its state or in every state
+    /// for the trip's): what the search's replays sample (``TraceReplay/ReplayOptions/sampledViews``).
+    public static func judgedViews(_ requirements: [Requirement]) -> ViewSampling {
+        var views = ViewSampling.none
+        for r in requirements where r.figure.isView {
+            switch r.scope {
+            case .state(let s): views.insert(r.role, in: s)
+            case .trip: views.insert(r.role)
+            case .arrival: break
+            }
+        }
+        return views
+    }
+
     /// Whether the corpus's figure is pooled from the trips' samples (``CorpusJudgement/pooled``,
     /// except an arrival's delay, which is the worst trip's either way).
     public func pools(_ judgement: CorpusJudgement) -> Bool { judgement == .pooled && figure != .arrivalDelay }

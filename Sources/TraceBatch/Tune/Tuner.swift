@@ -76,6 +76,12 @@ public struct TuneRequest: Sendable {
     /// rather than once per candidate: the same figures, found without the replays that would
     /// repeat one. Off replays every candidate on every trip in full (the tests compare the two).
     public var sharesReplays = true
+    /// Whether the search's replays sample only the views the requirements judge
+    /// (``Requirement/judgedViews(_:)``, ``TraceReplay/ReplayOptions/sampledViews``): the same
+    /// figures for the search, without the clock ticks of the views no requirement reads. The
+    /// start's and the chosen policy's reported figures always sample every view. Off samples every
+    /// view in every replay (the tests compare the two).
+    public var samplesJudgedViewsOnly = true
 
     public init(
         trips: [BatchTrip], options: ReplayOptions, requirements: [Requirement], judgement: CorpusJudgement = .everyTrip,
@@ -231,7 +237,8 @@ public enum Tuner {
     /// The search: evaluate the start; then, round after round, sweep each tuned state in order:
     /// try every candidate row of that state (``TuneSpace/candidates(_:start:base:)``) with the
     /// other states at the incumbent's rows, each judged on a full replay of every trip (shared by
-    /// the candidates whose phones decide alike on it: ``TuneRequest/sharesReplays``), keep the best
+    /// the candidates whose phones decide alike on it: ``TuneRequest/sharesReplays``; sampling only
+    /// the views the requirements judge: ``TuneRequest/samplesJudgedViewsOnly``), keep the best
     /// by (total excess over the requirements, objective, updates sent, fields changed from the
     /// start, candidate order). Stop after a round that changes nothing, or after
     /// ``TuneRequest/maximumRounds``. Every figure is a full replay's, so the states' coupling (the
@@ -415,16 +422,17 @@ struct Corpus: Sendable {
     /// The bytes a trip held takes: its fixes and, when the tune records one, its decision schedule.
     static func bytes(_ t: LoadedTrip, schedule: Bool) -> Int { t.bytes + (schedule ? DecisionSchedule.bytes(fixes: t.fixes) : 0) }
 
-    /// Trip `i`'s options with `policy`.
-    func options(_ i: Int, policy: SharingPolicy) -> ReplayOptions {
+    /// Trip `i`'s options with `policy`, sampling `views`.
+    func options(_ i: Int, policy: SharingPolicy, views: ViewSampling = .all) -> ReplayOptions {
         var o = options[i]
         o.policy = policy
+        o.sampledViews = views
         return o
     }
 
-    /// Trip `i` replayed under `policy`.
-    func replay(_ i: Int, policy: SharingPolicy) throws(BatchTripError) -> ReplayResult {
-        let o = options(i, policy: policy)
+    /// Trip `i` replayed under `policy`, sampling `views` (every one: figures to report).
+    func replay(_ i: Int, policy: SharingPolicy, views: ViewSampling = .all) throws(BatchTripError) -> ReplayResult {
+        let o = options(i, policy: policy, views: views)
         if let trip = loaded[i] {
             do { return try Replay.run(trip, options: o) } catch { throw BatchTripError(error) }
         }
@@ -540,7 +548,8 @@ struct Search {
     /// its trace on each trip: ``TraceReplay/DecisionSchedule/key(under:near:)`` runs the phones
     /// only over the swept state and until they decide as under the base again); then one replay per new key, the first
     /// candidate in order to have it (so the replays done are the same whatever the workers'
-    /// order); then the tallies, in corpus order. The start's replay of a trip records its schedule
+    /// order; each samples only the views the requirements judge, with
+    /// ``TuneRequest/samplesJudgedViewsOnly``); then the tallies, in corpus order. The start's replay of a trip records its schedule
     /// (``TraceReplay/DecisionSchedule``), which the start is evaluated alone, first, to give; a
     /// trip not held in memory is always replayed from its files.
     /// - Throws: ``TuneError`` for the first trip, in corpus order, that fails to replay.
@@ -608,6 +617,9 @@ struct Search {
         progress(done, policies.count)
         var failure: (trip: Int, error: BatchTripError)?
         let recordedSchedules = request.sharesReplays, start = self.start
+        // What the requirements read of the views, and nothing else (the figures to report come
+        // from the replays of `Corpus.results`, which sample every view).
+        let views = request.samplesJudgedViewsOnly ? Requirement.judgedViews(requirements) : .all
         let replaying = replayed
         runner.run(count: replaying.count) { k -> Result<(TripFigures, DecisionSchedule?), BatchTripError> in
             let (p, t) = replaying[k].quotientAndRemainder(dividingBy: trips)
@@ -616,12 +628,12 @@ struct Search {
                 var schedule: DecisionSchedule?
                 if recordedSchedules && schedules[t] == nil && todo[p] == start, let trip = corpus.loaded[t] {
                     do throws(ReplayError) {
-                        (r, schedule) = try Replay.runRecordingDecisions(trip, options: corpus.options(t, policy: todo[p]))
+                        (r, schedule) = try Replay.runRecordingDecisions(trip, options: corpus.options(t, policy: todo[p], views: views))
                     } catch {
                         throw BatchTripError(error)
                     }
                 } else {
-                    r = try corpus.replay(t, policy: todo[p])
+                    r = try corpus.replay(t, policy: todo[p], views: views)
                 }
                 return .success(
                     (TripFigures(
