@@ -566,24 +566,20 @@ struct Search {
         let items = todo.count * trips
         let runner = BatchRunner(jobs: request.jobs)
 
-        // The keys: each candidate's decisions on each trip with a schedule, as numbers (a chunk
-        // of keys at a time: memory for the distinct keys, not for every candidate's).
+        // The keys: each candidate's decisions on each trip with a schedule, as numbers (each key
+        // numbered as it is found and then dropped: memory for the distinct keys, not for every
+        // candidate's; the numbers are names only, so the order they are given in changes nothing).
         var numbers = [Int?](repeating: nil, count: items)
         if request.sharesReplays && schedules.contains(where: { $0 != nil }) {
             // The base's decisions on each trip, with the points a candidate's pass can start from
             // and join again: a sweep's candidates differ from it in one state.
             let traces = items == 0 ? [] : base.map { base in runner.map(count: trips) { t in schedules[t]?.trace(under: base) } } ?? []
-            let chunk = 64 * max(1, request.jobs)
-            for from in stride(from: 0, to: items, by: chunk) {
-                let count = min(chunk, items - from)
-                let keys = runner.map(count: count) { k in
-                    let (p, t) = (from + k).quotientAndRemainder(dividingBy: trips)
-                    if let trace = traces.isEmpty ? nil : traces[t] { return schedules[t]?.key(under: todo[p], near: trace) }
-                    return schedules[t]?.key(under: todo[p])
-                }
-                for (k, key) in keys.enumerated() {
-                    if let key { numbers[from + k] = number(key, trip: (from + k) % trips) }
-                }
+            runner.run(count: items) { item in
+                let (p, t) = item.quotientAndRemainder(dividingBy: trips)
+                if let trace = traces.isEmpty ? nil : traces[t] { return schedules[t]?.key(under: todo[p], near: trace) }
+                return schedules[t]?.key(under: todo[p])
+            } completed: { item, key in
+                if let key { numbers[item] = number(key, trip: item % trips) }
             }
         }
 
