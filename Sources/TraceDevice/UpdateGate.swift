@@ -33,8 +33,11 @@ public import TraceSharing
 ///
 /// Distance: ``TangentPlane`` (≤ 0.3 mm from the geodesic, a few nanoseconds), with the exact
 /// solver given at initialisation (Karney's geodesic, TraceProj's `Geodesic`) beyond 2 km or 80°
-/// latitude. O(1) per fix, no allocation; a `Sendable` value, one per
-/// device.
+/// latitude. It is measured only when the rule needs it: a rule decided on time alone needs none,
+/// and a fix that ``TangentPlane/Screen`` (the last delivered fix's scale) shows to be short of the
+/// threshold by over 1 % is not delivered without it, the decision the distance would give (the
+/// tests compare every decision and the gate's state with and without the screen). O(1) per fix,
+/// no allocation; a `Sendable` value, one per device.
 public struct UpdateGate: Sendable {
     /// The state's tier; ``AccuracyTier/off`` delivers nothing.
     public var tier: AccuracyTier
@@ -61,6 +64,12 @@ public struct UpdateGate: Sendable {
     /// The exact solver for the rare step beyond the tangent plane's domain (over 2 km, or near a
     /// pole): given, never constructed here, so this module needs no geodesy library of its own.
     private let exact: any GeodesicSolver & Sendable
+    /// The last delivered fix's scale, for fixes certainly short of the filter; made again when
+    /// first needed after a delivery (nil beyond ±80°). Derived from ``lastDelivered``: not
+    /// compared.
+    private var screen: TangentPlane.Screen?
+    /// Whether fixes are screened (the tests compare the decisions without).
+    var screens = true
 
     /// A gate configured from a state's row of the policy; `exact` measures the steps beyond the
     /// tangent plane's domain (TraceProj's `Geodesic()`, Karney's algorithm, in a replay).
@@ -126,30 +135,47 @@ public struct UpdateGate: Sendable {
             deliveredSpeed = Self.usable(speed) ?? 0
             return true
         }
-        let d = distance(last.coordinate, fix)
         // A clock that stepped back: no time elapsed for this fix (see the type's discussion).
         let elapsed = max(time - last.time, 0)
-        let deliver: Bool
+        // Each model's rule as a decision taken on time alone, or a distance the fix must reach
+        // (more than it, when `strictly`).
+        var decided: Bool?
+        var threshold = distanceFilter, strictly = false
         switch delivery {
         case .coreLocation:
-            deliver = d >= distanceFilter
+            break
         case .androidFused(let interval, let minimum):
             // AOSP LocationProviderManager: the fastest-interval check with its jitter allowance,
             // then the distance check, which drops `<=` and is skipped for a filter of 0.
             if elapsed < min(minimum ?? interval, interval) - min(0.1 * interval, 30) {
-                deliver = false
+                decided = false
+            } else if distanceFilter <= 0 {
+                decided = true
             } else {
-                deliver = distanceFilter <= 0 || d > distanceFilter
+                strictly = true
             }
         case .speedElastic:
-            deliver = d >= delivery.elasticFilter(distanceFilter, speed: deliveredSpeed)
+            threshold = delivery.elasticFilter(distanceFilter, speed: deliveredSpeed)
         case .distanceOrTime(let interval):
-            deliver = elapsed >= interval || d >= distanceFilter
+            if elapsed >= interval { decided = true }
         case .distanceAndTime(let interval):
-            deliver = elapsed >= interval && d >= distanceFilter
+            if elapsed < interval { decided = false }
+        }
+        // The distance, measured only when the rule needs it (a fix the screen shows to be short
+        // of the threshold needs none) or the delivered speed does.
+        var d: Double?
+        let deliver: Bool
+        if let decided {
+            deliver = decided
+        } else if isCertainlyBelow(threshold, fix) {
+            deliver = false
+        } else {
+            let measured = distance(last.coordinate, fix)
+            d = measured
+            deliver = strictly ? measured > threshold : measured >= threshold
         }
         if deliver {
-            deliveredSpeed = Self.usable(speed) ?? (elapsed > 0 ? d / elapsed : 0)
+            deliveredSpeed = Self.usable(speed) ?? (elapsed > 0 ? (d ?? distance(last.coordinate, fix)) / elapsed : 0)
             lastDelivered = (fix, time)
         } else if time < last.time {
             lastDelivered = (last.coordinate, time)
@@ -172,6 +198,16 @@ public struct UpdateGate: Sendable {
                 && a.coordinate.longitude.bitPattern == b.coordinate.longitude.bitPattern && a.time.bitPattern == b.time.bitPattern
         default: return false
         }
+    }
+
+    /// Whether the distance from the last delivered fix to `fix` is certainly below `threshold`
+    /// (``TraceGeodesy/TangentPlane/Screen``: the last delivered fix's scale, found once per
+    /// delivered fix when first needed); false says nothing. The decisions are those of the
+    /// distance itself: the screen only answers where the distance would be below by over 1 %.
+    private mutating func isCertainlyBelow(_ threshold: Double, _ fix: Coordinate) -> Bool {
+        guard screens, threshold > 0, let last = lastDelivered else { return false }
+        if screen?.point != last.coordinate { screen = TangentPlane.Screen(last.coordinate) }
+        return screen?.isCertainlyBelow(threshold, to: fix) ?? false
     }
 
     private func distance(_ a: Coordinate, _ b: Coordinate) -> Double {

@@ -56,6 +56,52 @@ public enum TangentPlane {
         return d >= 0 ? d : nil
     }
 
+    /// A point's scale (metres per degree of latitude and of longitude at its own latitude), so
+    /// that a distance from it can be known to be below a threshold without being measured: for a
+    /// filter that most fixes do not pass (``isCertainlyBelow(_:to:)``).
+    ///
+    /// The fast formula takes its scale at the mean latitude of the two points; within 0.05° of
+    /// latitude of this point (5.6 km) and ±``maximumLatitude``, that scale differs from this
+    /// point's by less than 0.3 % (metres per degree of longitude change as tan φ·Δφ/2: 5.7 ×
+    /// 4.4e-4 rad at 80°; of latitude, 3e²·sin φ·cos φ·Δφ/2, 5e-6), so a distance measured with
+    /// this point's scale and found below the threshold by more than 1 % is below it by the
+    /// fast formula too.
+    public struct Screen: Hashable, Sendable {
+        public let point: Coordinate
+        private let perDegreeLatitude: Double
+        private let perDegreeLongitude: Double
+
+        /// The largest latitude difference, degrees, over which the screen decides.
+        static let latitudeSpan = 0.05
+        /// The margin: a distance at this point's scale must be below the threshold by this
+        /// factor (1 %, over three times the largest change of scale).
+        static let margin = 1.01
+
+        /// Nil beyond ±``TangentPlane/maximumLatitude`` (the fast formula's domain).
+        public init?(_ point: Coordinate) {
+            guard abs(point.latitude) <= maximumLatitude else { return nil }
+            self.point = point
+            let u = (point.latitude * (1.0 / 90)) * (point.latitude * (1.0 / 90))
+            perDegreeLatitude = _metresPerDegreeLatitude(_D2(repeating: u))[0]
+            perDegreeLongitude = _metresPerDegreeLongitude(_D2(repeating: u))[0]
+        }
+
+        /// True only when ``TangentPlane/distance(from:to:fallback:)`` from ``point`` to `q` is
+        /// below `threshold` metres (whatever the fallback: the pair is then inside the fast
+        /// formula's domain); false when that cannot be told this way (`q` over 0.05° of latitude
+        /// away or beyond ±``TangentPlane/maximumLatitude``, a threshold not in (0, 1,900] m, a
+        /// distance within 1 % of it), which says nothing.
+        @inline(__always)
+        public func isCertainlyBelow(_ threshold: Double, to q: Coordinate) -> Bool {
+            let dLat = q.latitude - point.latitude
+            guard threshold > 0, threshold <= 1900, abs(dLat) <= Self.latitudeSpan, abs(q.latitude) <= maximumLatitude else { return false }
+            let north = perDegreeLatitude * dLat
+            let east = perDegreeLongitude * _wrappedLongitudeDifference(point.longitude, q.longitude)
+            let bound = threshold / Self.margin
+            return north * north + east * east < bound * bound
+        }
+    }
+
     /// Distance in metres: the fast formula inside its domain, `exact` elsewhere.
     public static func distance(from p: Coordinate, to q: Coordinate, fallback exact: some GeodesicSolver) -> Double {
         distanceIfNear(from: p, to: q) ?? exact.inverse(from: p, to: q).distance

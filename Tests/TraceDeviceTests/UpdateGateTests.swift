@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
-import TraceDevice
 import TraceDomain
 import TraceGeodesy
 import TraceProj
 import TraceSharing
+
+@testable import TraceDevice
 
 @Suite("Update gate (Core Location semantics, the default model)")
 struct UpdateGateTests {
@@ -94,5 +96,40 @@ struct UpdateGateTests {
         var or = UpdateGate(tier: .best, distanceFilter: 50, delivery: .distanceOrTime(interval: 10), exact: Geodesic())
         #expect(Self.offer(&or, [(0, 100), (0, 20), (60, 10), (60, 25)]) == [true, false, true, true])
         #expect(or.lastDelivered?.time == 25)
+    }
+
+    @Test("screening the fixes short of the filter changes no decision and no state, in every model", arguments: 0..<5)
+    func screenedAlike(model: Int) throws {
+        let delivery: DeliveryModel = [
+            .coreLocation, .androidFused(interval: 5, minUpdateInterval: 2), .speedElastic(elasticityMultiplier: 1),
+            .distanceOrTime(interval: 20), .distanceAndTime(interval: 3),
+        ][model]
+        var rng = SplitMix64(seed: UInt64(model) + 7)
+        var screened = 0
+        for walk in 0..<60 {
+            // Walks of several scales at latitudes up to and beyond the screen's domain, across
+            // the antimeridian, with fixes that have a speed and fixes that do not, and a clock
+            // that sometimes steps back.
+            let scale = [0.5, 5, 50, 400][walk % 4]
+            var lat = [0.0, 47.4, -62, 79.99, 85][walk % 5], lon = walk % 3 == 0 ? 179.999 : 8.5
+            let filter = [0.0, 3, 10, 30, 100, 250, 1950][walk % 7]
+            var plain = UpdateGate(tier: .best, distanceFilter: filter, delivery: delivery, exact: Geodesic())
+            plain.screens = false
+            var gate = plain
+            gate.screens = true
+            var time = 0.0
+            for _ in 0..<500 {
+                lat = min(max(lat + rng.uniform(-1, 1) * scale / 111_000, -89.9), 89.9)
+                lon = Coordinate.normalizedLongitude(lon + rng.uniform(-1, 1) * scale / 80_000)
+                time += rng.next() % 10 == 0 ? -rng.uniform(0, 2) : rng.uniform(0.2, 4)
+                let fix = try Coordinate(latitude: lat, longitude: lon)
+                let speed: Double? = rng.next() % 2 == 0 ? rng.uniform(0, 30) : nil
+                let a = plain.offer(fix, at: time, accuracy: nil, speed: speed)
+                let b = gate.offer(fix, at: time, accuracy: nil, speed: speed)
+                #expect(a == b && gate.decidesAlike(plain), "\(delivery) walk \(walk)")
+                if !a && filter > 0 { screened += 1 }
+            }
+        }
+        #expect(screened > 1000, "\(delivery): too few fixes short of the filter to test the screen")
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import TraceGeodesy
 
@@ -85,5 +86,42 @@ struct TangentPlaneTests {
         let east = try #require(TangentPlane.distanceIfNear(from: q, to: try Coordinate(latitude: latitude, longitude: dLon)))
         let n = e.primeVerticalRadius(atLatitude: latitude) * cosDegrees(latitude) * dLon * .pi / 180
         #expect(abs(east - n) / n < 1e-9)
+    }
+
+    @Test("the screen says a distance is below a threshold only when it is, and says so for every one well below")
+    func screen() throws {
+        var rng = SplitMix64(seed: 21)
+        let solver = CountingSolver()
+        var said = 0, tried = 0
+        for _ in 0..<200_000 {
+            // Points up to the domain's edge, partners up to 0.06° away (beyond the screen's span
+            // too), thresholds up to 2.5 km (beyond its limit too), across the antimeridian.
+            let lat = rng.uniform(-80, 80)
+            let p = try Coordinate(latitude: lat, longitude: rng.uniform(-180, 180))
+            let q = try Coordinate(
+                latitude: min(max(lat + rng.uniform(-0.06, 0.06), -90), 90),
+                longitude: Coordinate.normalizedLongitude(p.longitude + rng.uniform(-0.06, 0.06)))
+            let d = TangentPlane.distance(from: p, to: q, fallback: solver)
+            let threshold = rng.next() % 2 == 0 ? rng.uniform(0, 2500) : d * rng.uniform(0.95, 1.1)
+            let screen = try #require(TangentPlane.Screen(p))
+            let below = screen.isCertainlyBelow(threshold, to: q)
+            if below {
+                said += 1
+                #expect(d < threshold, "\(p) \(q) \(threshold)")
+            }
+            // Well below (2 %), within the span and the limit: it must say so.
+            if d < 0.98 * threshold && threshold <= 1900 && abs(q.latitude - lat) <= 0.05 && abs(q.latitude) <= 80 {
+                tried += 1
+                #expect(below, "\(p) \(q) \(threshold)")
+            }
+        }
+        #expect(said > 5_000 && tried > 5_000, "\(said) said, \(tried) tried")
+        // Nothing said beyond the domain, or of a threshold that is not positive.
+        #expect(TangentPlane.Screen(try Coordinate(latitude: 80.5, longitude: 0)) == nil)
+        let screen = try #require(TangentPlane.Screen(try Coordinate(latitude: 79.99, longitude: 0)))
+        #expect(!screen.isCertainlyBelow(1000, to: try Coordinate(latitude: 80.01, longitude: 0)))
+        #expect(!screen.isCertainlyBelow(0, to: screen.point) && !screen.isCertainlyBelow(-1, to: screen.point))
+        #expect(!screen.isCertainlyBelow(.nan, to: screen.point))
+        #expect(screen.isCertainlyBelow(1, to: screen.point))
     }
 }
