@@ -132,19 +132,16 @@ public struct DecisionSchedule: Sendable {
     /// tier (off in both or in neither: it decides who uses location and who sees whom), distance
     /// filter, delivery model, accuracy gate and send rule, the name and tuning provenance aside.
     public func decidesAlone(_ policy: SharingPolicy) -> Bool {
-        var p = policy
-        let recorded = options.policy
-        p.name = recorded.name
-        p.tuning = recorded.tuning
-        for s in FulfilmentState.allCases {
-            guard (policy[s].tier == .off) == (recorded[s].tier == .off) else { return false }
-            p[s].tier = recorded[s].tier
-            p[s].distanceFilter = recorded[s].distanceFilter
-            p[s].delivery = recorded[s].delivery
-            p[s].accuracyGate = recorded[s].accuracyGate
-            p[s].send = recorded[s].send
+        policy.equals(options.policy) { row, recorded in
+            guard (row.tier == .off) == (recorded.tier == .off) else { return false }
+            var r = row
+            r.tier = recorded.tier
+            r.distanceFilter = recorded.distanceFilter
+            r.delivery = recorded.delivery
+            r.accuracyGate = recorded.accuracyGate
+            r.send = recorded.send
+            return r == recorded
         }
-        return p == recorded
     }
 
     /// The phones' decisions under `policy` (the recorded options otherwise); nil when the policy

@@ -28,6 +28,18 @@ public struct SharingPolicy: Hashable, Sendable {
         set { rows[state.rawValue] = newValue }
     }
 
+    /// Whether `self` and `other` are equal but for their names and tuning provenance, their rows
+    /// compared by `sameRows` (state by state, in state order) and everything else by `==`;
+    /// without copying the rows.
+    public func equals(_ other: SharingPolicy, rows sameRows: (StatePolicy, StatePolicy) -> Bool) -> Bool {
+        var rest = self
+        rest.name = other.name
+        rest.tuning = other.tuning
+        rest.rows = other.rows  // the same storage: compared at once
+        guard rest == other else { return false }
+        return zip(rows, other.rows).allSatisfy(sameRows)
+    }
+
     /// The seed's table.
     ///
     /// Map frames, tiers and annotations are the document's. Its wording is read as follows:

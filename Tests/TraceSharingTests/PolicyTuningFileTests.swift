@@ -1,4 +1,5 @@
 import Testing
+import TraceDomain
 import TraceJSON
 
 @testable import TraceSharing
@@ -55,5 +56,20 @@ struct PolicyTuningFileTests {
         #expect {
             _ = try r.tier(JSONParser.parse(Array(#""fast""#.utf8)), "tier[1]")
         } throws: { "\($0)".contains("tier[1]") && "\($0)".contains("unknown tier") }
+    }
+
+    @Test("equal but for the name, the tuning and what the rows' comparison leaves out")
+    func equalsButRows() {
+        var tuned = SharingPolicy.seed
+        tuned.name = "tuned"
+        tuned.tuning = Self.tuning
+        #expect(tuned.equals(.seed, rows: ==) && SharingPolicy.seed.equals(tuned, rows: ==))
+        var filtered = tuned
+        filtered[.inTask].distanceFilter = 7
+        #expect(!filtered.equals(.seed, rows: ==))
+        #expect(filtered.equals(.seed) { $0.distanceFilter == $1.distanceFilter || $0.tier == .hundredMeters })
+        var states: [AccuracyTier] = []
+        #expect(filtered.equals(.seed) { a, _ in states.append(a.tier); return true })
+        #expect(states == FulfilmentState.allCases.map { filtered[$0].tier })
     }
 }
