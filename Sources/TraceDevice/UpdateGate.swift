@@ -159,7 +159,7 @@ public struct UpdateGate: Sendable {
         case .distanceOrTime(let interval):
             if elapsed >= interval { decided = true }
         case .distanceAndTime(let interval):
-            if elapsed < interval { decided = false }
+            if !(elapsed >= interval) { decided = false }
         }
         // The distance, measured only when the rule needs it (a fix the screen shows to be short
         // of the threshold needs none) or the delivered speed does.

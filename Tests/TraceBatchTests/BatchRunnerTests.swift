@@ -55,6 +55,26 @@ struct BatchRunnerTests {
         #expect(peak.load(ordering: .sequentiallyConsistent) == 2)
     }
 
+    @Test("a caller that falls behind holds a bounded number of results: the workers wait for it", arguments: [1, 2, 3])
+    func boundedInFlight(jobs: Int) {
+        let claimed = Atomic<Int>(0)
+        var taken = 0, worst = 0
+        BatchRunner(jobs: jobs).run(
+            count: 300,
+            work: { i in
+                claimed.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                return i
+            },
+            completed: { _, _ in
+                taken += 1
+                worst = max(worst, claimed.load(ordering: .sequentiallyConsistent) - taken)
+                usleep(200)  // a slow caller: writing, hashing
+            })
+        #expect(taken == 300 && claimed.load(ordering: .sequentiallyConsistent) == 300)
+        #expect(worst <= BatchRunner.resultsInFlightPerJob * jobs, "\(worst) claimed and not taken")
+        #expect(worst > 0)
+    }
+
     @Test("no items: nothing runs")
     func empty() {
         #expect(BatchRunner(jobs: 3).map(count: 0) { $0 }.isEmpty)

@@ -543,8 +543,9 @@ struct Search {
     ///
     /// Each (candidate, trip) is answered by a full replay, or by the figures of an earlier one
     /// with the same decisions on that trip (``TraceReplay/DecisionKey``, with
-    /// ``TuneRequest/sharesReplays``): the keys are found first, on the workers, a bounded number
-    /// at a time, each kept as its number on the trip (with `base`, the sweep's incumbent, from
+    /// ``TuneRequest/sharesReplays``): the keys are found first, on the workers, each kept as its
+    /// number on the trip, given on this thread as it comes (``BatchRunner`` holds a bounded number
+    /// not yet numbered) (with `base`, the sweep's incumbent, from
     /// its trace on each trip: ``TraceReplay/DecisionSchedule/key(under:near:)`` runs the phones
     /// only over the swept state and until they decide as under the base again); then one replay per new key, the first
     /// candidate in order to have it (so the replays done are the same whatever the workers'
@@ -567,8 +568,9 @@ struct Search {
         let runner = BatchRunner(jobs: request.jobs)
 
         // The keys: each candidate's decisions on each trip with a schedule, as numbers (each key
-        // numbered as it is found and then dropped: memory for the distinct keys, not for every
-        // candidate's; the numbers are names only, so the order they are given in changes nothing).
+        // numbered as it is found and then dropped, the workers waiting when a few are not yet
+        // numbered: memory for the distinct keys, not for every candidate's; the numbers are names
+        // only, so the order they are given in changes nothing).
         var numbers = [Int?](repeating: nil, count: items)
         if request.sharesReplays && schedules.contains(where: { $0 != nil }) {
             // The base's decisions on each trip, with the points a candidate's pass can start from
