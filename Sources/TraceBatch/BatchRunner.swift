@@ -6,21 +6,23 @@ import Synchronization  // Atomic
     import Darwin
 #endif
 
-/// Runs independent jobs on a bounded pool of worker threads and hands each result to the caller's
-/// thread as it finishes.
+/// Runs independent jobs on a bounded pool of threads, the calling thread among them, and hands
+/// each result to the calling thread as it finishes.
 ///
-/// `jobs` threads (at most the number of items) each take the next unclaimed index, run `work` on
-/// it and queue the result; the calling thread waits for results and passes each to `completed`
-/// in completion order, on its own thread, so `completed` needs no lock and may write output,
-/// draw progress or keep results by index (which restores the items' order whatever the timing).
-/// Memory is bounded: at most ``resultsInFlightPerJob`` × `jobs` items are claimed and not yet
-/// passed to `completed` (a worker waits for the caller when it falls behind), plus what
-/// `completed` keeps.
+/// `jobs` threads (at most the number of items) each take the next unclaimed index and run `work`
+/// on it: the calling thread and `jobs - 1` others, so one job starts no thread and runs every
+/// item where it is called. The calling thread passes each result to `completed`, on its own
+/// thread, in the order it meets them (its own items as it finishes them, the other threads'
+/// between its items and, once none is left to claim, as they come), so `completed` needs no lock
+/// and may write output, draw progress or keep results by index (which restores the items' order
+/// whatever the timing). Memory is bounded: at most ``resultsInFlightPerJob`` items per thread
+/// started are claimed by those threads and not yet passed to `completed` (a thread waits for the
+/// caller when it falls behind), plus the calling thread's own item, plus what `completed` keeps.
 public struct BatchRunner: Sendable {
-    /// Worker threads; at least 1.
+    /// Threads that run the work, the calling thread included; at least 1.
     public var jobs: Int
 
-    /// `jobs` workers; default: the processors this process may run on.
+    /// `jobs` threads; default: the processors this process may run on.
     public init(jobs: Int = BatchRunner.activeProcessors) {
         self.jobs = max(1, jobs)
     }
@@ -30,21 +32,23 @@ public struct BatchRunner: Sendable {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
-    /// Items claimed by the workers and not yet passed to `completed`, per job, at most: enough
-    /// that a worker need not wait for a caller that keeps up, few enough that one that does not
-    /// holds a bounded number of results.
+    /// Items claimed by a started thread and not yet passed to `completed`, per such thread, at
+    /// most: enough that a thread need not wait for a caller that keeps up, few enough that one
+    /// that does not holds a bounded number of results.
     public static let resultsInFlightPerJob = 4
 
-    /// Runs `work` for every index in `0..<count` on the workers; calls `completed(index, result)`
-    /// on the calling thread as each finishes. Returns when all have been passed to `completed`.
+    /// Runs `work` for every index in `0..<count` on the calling thread and `jobs - 1` others;
+    /// calls `completed(index, result)` on the calling thread as each finishes. Returns when all
+    /// have been passed to `completed`. `work` runs on the calling thread's stack as well as on
+    /// the started threads' (8 MiB each).
     public func run<Result: Sendable>(
         count: Int, work: @escaping @Sendable (Int) -> Result, completed: (Int, Result) -> Void
     ) {
         guard count > 0 else { return }
-        let workers = min(jobs, count)
-        let shared = Shared<Result>(count: count, work: work, inFlight: Self.resultsInFlightPerJob * workers)
+        let others = min(jobs, count) - 1
+        let shared = Shared<Result>(count: count, work: work, inFlight: Self.resultsInFlightPerJob * max(1, others))
         var threads: [pthread_t] = []
-        for _ in 0..<workers {
+        for _ in 0..<others {
             let box = Unmanaged.passRetained(shared as AnyObject)
             var attributes = pthread_attr_t()
             pthread_attr_init(&attributes)
@@ -64,15 +68,19 @@ public struct BatchRunner: Sendable {
                 box.release()
             }
         }
-        if threads.isEmpty {
-            // No thread could be started: do the work here, every result queued before any is
-            // taken (so without the bound).
-            shared.unbound()
-            shared.runWorker()
-        }
+        // The calling thread: the others' finished results first (they wait for it once a few are
+        // not yet taken), then an item of its own, passed on as soon as it is done; once none is
+        // left to claim, the others' last results as they come. A thread that could not be
+        // started leaves its share to the rest, the calling thread at least.
         for _ in 0..<count {
-            let (index, result) = shared.take()
-            completed(index, result)
+            if let (index, result) = shared.take(waiting: false) {
+                completed(index, result)
+            } else if let index = shared.claim() {
+                completed(index, work(index))
+            } else {
+                let (index, result) = shared.take(waiting: true)!
+                completed(index, result)
+            }
         }
         for t in threads { pthread_join(t, nil) }
     }
@@ -85,14 +93,14 @@ public struct BatchRunner: Sendable {
     }
 }
 
-/// A worker's loop, type-erased for the thread entry point.
+/// A started thread's loop, type-erased for the thread entry point.
 private protocol BatchWorker: AnyObject {
     func runWorker()
 }
 
-/// What the workers and the caller share: the next index (atomic), the finished results (behind a
-/// mutex), a semaphore counting them, and one counting the items a worker may still claim before
-/// the caller takes a result.
+/// What the threads and the caller share: the next index (atomic), the started threads' finished
+/// results (behind a mutex), a semaphore counting them, and one counting the items a started
+/// thread may still claim before the caller takes a result.
 private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
     // @unchecked: `done` is only touched with `lock` held; `ready` is a POSIX semaphore, safe to
     // use from any thread; everything else is an atomic or immutable. The lock is a pthread mutex,
@@ -127,20 +135,14 @@ private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
         lock.deallocate()
     }
 
-    /// A slot for every item: for a worker on the caller's own thread, which takes no result
-    /// until it has run them all.
-    func unbound() {
-        for _ in 0..<count { sem_post(slots) }
-    }
-
+    /// A started thread's loop: claim, run, queue, until every index is claimed.
     func runWorker() {
         while true {
             // A slot first (given back when the caller takes a result), then an index: no more
-            // than the slots are claimed and not yet taken. A worker that finds none left gives
+            // than the slots are claimed and not yet taken. A thread that finds none left gives
             // its slot back for the others.
             while sem_wait(slots) != 0 {}  // EINTR: wait again
-            let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard i < count else {
+            guard let i = claim() else {
                 sem_post(slots)
                 return
             }
@@ -152,9 +154,21 @@ private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
         }
     }
 
-    /// The next finished result, waiting for one.
-    func take() -> (Int, Result) {
-        while sem_wait(ready) != 0 {}  // EINTR: wait again
+    /// The next unclaimed index; nil when every index is claimed. The calling thread claims
+    /// without a slot: it passes its own result on at once.
+    func claim() -> Int? {
+        let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        return i < count ? i : nil
+    }
+
+    /// The next result a started thread finished, waiting for one when `waiting`; nil when none
+    /// is ready and not `waiting`.
+    func take(waiting: Bool) -> (Int, Result)? {
+        if waiting {
+            while sem_wait(ready) != 0 {}  // EINTR: wait again
+        } else if sem_trywait(ready) != 0 {
+            return nil
+        }
         pthread_mutex_lock(lock)
         let result = done.removeFirst()
         pthread_mutex_unlock(lock)
