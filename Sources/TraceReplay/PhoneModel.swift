@@ -22,7 +22,7 @@ struct PhoneModel {
             configuration, role: role,
             row: StatePolicy(
                 tier: .off, frame: 0, distanceFilter: 0, shows: ShownContent(route: false, routeLines: false, destination: false),
-                hirerAnnotations: [], helperAnnotations: []), exact: Geodesic())
+                hirerAnnotations: [], helperAnnotations: []), exact: Geodesic.wgs84)
     }
 
     /// Applies an action; returns the tier the phone now requests (off when it does not use

@@ -100,8 +100,16 @@ public struct QuantileHistogram: Hashable, Sendable {
         count += other.count
         sum += other.sum
         maximum = Swift.max(maximum, other.maximum)
-        if other.bins.count > bins.count { bins.append(contentsOf: repeatElement(0, count: other.bins.count - bins.count)) }
-        for (i, n) in other.bins.enumerated() { bins[i] += n }
+        let n = other.bins.count
+        if n > bins.count { bins.append(contentsOf: repeatElement(0, count: n - bins.count)) }
+        // Bin by bin, without a bounds or uniqueness check each (vectorised: `tune` merges every
+        // trip's pools for each candidate). A bin's count cannot overflow: it is at most `count`,
+        // which the addition above checked.
+        bins.withUnsafeMutableBufferPointer { mine in
+            other.bins.withUnsafeBufferPointer { theirs in
+                for i in 0..<n { mine[i] &+= theirs[i] }
+            }
+        }
     }
 
     public var mean: Double? { count > 0 ? sum / Double(count) : nil }

@@ -26,7 +26,7 @@ struct Engine<Observer: ReplayObserver> {
     let inputs: [TraceInput]
     var first: Replay.FirstPass
     let spec: ScenarioSpec
-    let geodesic = Geodesic()
+    let geodesic = Geodesic.wgs84
     let pass: ReplayPass
     /// A trip held in memory (``LoadedTrip``): the roles' scans and the scenario, resolved once.
     let prepared: (scans: RoleTable<RoleScan?>, scenario: ResolvedScenario)?

@@ -177,7 +177,7 @@ public struct TripSplitter {
     private let gap: Int64
     private let stayNanoseconds: Int64
     private let radius: Double
-    private let geodesic = Geodesic()
+    private let geodesic = Geodesic.wgs84
     private(set) var split: TripSplit
 
     private struct Candidate {

@@ -8,7 +8,9 @@ public import TraceDomain
 public struct SharingPolicy: Hashable, Sendable {
     /// A name for reports ("seed" for the default).
     public var name: String
-    private var rows: [StatePolicy]
+    /// Internal, visible to inlined code: a row's field read in another module (`policy[state].send`
+    /// on every delivered fix of a replay) is a load, not a copy of the row and its annotation lists.
+    @usableFromInline var rows: [StatePolicy]
     /// Where a tuned policy came from (`tracekit tune --out`); nil for any other. A note for
     /// people: the replay does not read it.
     public var tuning: PolicyTuning?
@@ -23,7 +25,7 @@ public struct SharingPolicy: Hashable, Sendable {
     }
 
     /// The row for `state`.
-    public subscript(state: FulfilmentState) -> StatePolicy {
+    @inlinable public subscript(state: FulfilmentState) -> StatePolicy {
         get { rows[state.rawValue] }
         set { rows[state.rawValue] = newValue }
     }

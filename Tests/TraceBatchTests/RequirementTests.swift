@@ -84,6 +84,38 @@ struct RequirementTests {
         #expect(r.excess(.infinity) >= 1e9)
     }
 
+    @Test("pooling in place equals pooling into a new sample, and changes no sample it shares histograms with")
+    func poolInPlace() throws {
+        var near = QuantileHistogram(), far = QuantileHistogram()
+        near.add(5)
+        far.add(40)
+        let a = RequirementSample.views([QuantileHistogram(), near, QuantileHistogram()], neverShown: false)
+        let b = RequirementSample.views([QuantileHistogram(), far, near], neverShown: false)
+        let samples: [RequirementSample] = [
+            .none, a, b, .rate(updates: 3, seconds: 60), .rate(updates: 1, seconds: 30), .value(2), .value(7),
+        ]
+        for x in samples {
+            for y in samples {
+                for upper in [true, false] {
+                    var pool = x
+                    pool.pool(y, upper: upper)
+                    #expect(pool == x.pooled(with: y, upper: upper))
+                }
+            }
+        }
+        // A pool that took another sample's histograms as they were (the first trip's) merges
+        // into copies: the sample it came from is unchanged.
+        var pool = RequirementSample.none
+        pool.pool(a, upper: true)
+        pool.pool(b, upper: true)
+        pool.pool(b, upper: true)
+        #expect(a == .views([QuantileHistogram(), near, QuantileHistogram()], neverShown: false))
+        let r = try Requirement(parsing: "atPickup.hirer.displayErrorMax<=30m")
+        #expect(r.value(pool) == 40)
+        guard case .views(let h, _) = pool else { Issue.record("not views"); return }
+        #expect(h.map(\.count) == [0, 3, 2])
+    }
+
     @Test("excess: 0 when met, relative beyond, a strict bound met with equality still fails")
     func excess() throws {
         let r = try Requirement(parsing: "enRoute.hirer.displayErrorP95<=20m")

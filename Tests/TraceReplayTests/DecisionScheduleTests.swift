@@ -290,7 +290,26 @@ extension DecisionTraceTests {
             var candidate = build(other)
             candidate.join(base.key, at: point)
             #expect(candidate.key == build(other + after).key, "round \(round)")
+            #expect(candidate.key.hashValue == build(other + after).key.hashValue)
+            // Keys are equal exactly when their words are (the fold decides nothing alone).
+            #expect((candidate.key == base.key) == (candidate.key.words == base.key.words))
         }
+    }
+
+    @Test("keys differing in one word, or only in length, are unequal; equal words, equal keys and hashes")
+    func keyEquality() {
+        let words: [UInt64] = [1 << 62 | 5, 3 << 62 | 2, 2 << 62 | 1, 0 << 62 | 9]
+        let key = DecisionKey(words: words)
+        #expect(key == DecisionKey(words: Array(words)) && key.hashValue == DecisionKey(words: Array(words)).hashValue)
+        for i in words.indices {
+            var other = words
+            other[i] ^= 1
+            #expect(DecisionKey(words: other) != key)
+        }
+        #expect(DecisionKey(words: Array(words.dropLast())) != key)
+        #expect(DecisionKey(words: words + [0]) != key)
+        #expect(DecisionKey(words: []) == DecisionKey(words: []))
+        #expect(Set((0..<1000).map { DecisionKey(words: [UInt64($0)]) }).count == 1000)
     }
 }
 

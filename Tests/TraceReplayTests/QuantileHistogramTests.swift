@@ -49,6 +49,27 @@ struct HistogramMergeTests {
         #expect(QuantileHistogram(count: 0, sum: 0, maximum: 0, bins: []) == QuantileHistogram())
     }
 
+    @Test("a merge into a shorter, a longer or an empty histogram, or of one with itself, leaves the other and its copies alone")
+    func mergeShapes() {
+        var small = QuantileHistogram(), large = QuantileHistogram()
+        for v in [0.5, 3, 7.25, 99] { small.add(v) }
+        for v in [1, 250, 8_000, 0.5] { large.add(v) }
+        let smallCopy = small, largeCopy = large
+        var a = small
+        a.merge(large)  // grows to the longer one's bins
+        var b = large
+        b.merge(small)  // the shorter one's bins only
+        #expect(a.compact.elementsEqual(b.compact, by: { $0 == $1 }) && a.count == 8 && a.maximum == 8_000)
+        #expect(small == smallCopy && large == largeCopy)
+        var empty = QuantileHistogram()
+        empty.merge(large)
+        #expect(empty.compact.elementsEqual(large.compact, by: { $0 == $1 }) && empty.count == large.count)
+        var twice = large
+        twice.merge(twice)
+        #expect(twice.count == 2 * large.count && twice.compact.map(\.count) == large.compact.map { 2 * $0.count })
+        #expect(large == largeCopy)
+    }
+
     @Test(
         "a compact form that is not a histogram is refused",
         arguments: [

@@ -230,15 +230,26 @@ public enum RequirementSample: Hashable, Sendable {
     /// updates and seconds summed, a single value the worse by `upper` (larger is worse when
     /// true). The order of pooling changes nothing the figures read (counts, bins, maxima).
     public func pooled(with other: RequirementSample, upper: Bool) -> RequirementSample {
-        switch (self, other) {
-        case (.none, let x), (let x, .none): return x
-        case (.views(let a, let na), .views(let b, let nb)):
-            var merged = a
+        var pool = self
+        pool.pool(other, upper: upper)
+        return pool
+    }
+
+    /// ``pooled(with:upper:)`` in place: a pool of views merges `other`'s histograms into its
+    /// own without copying them (`tune` pools every trip's samples for each candidate).
+    public mutating func pool(_ other: RequirementSample, upper: Bool) {
+        if case .views(var merged, let na) = self, case .views(let b, let nb) = other {
+            self = .none  // the histograms held once, merged where they are
             for i in merged.indices where i < b.count { merged[i].merge(b[i]) }
-            return .views(merged, neverShown: na || nb)
-        case (.rate(let n, let t), .rate(let m, let u)): return .rate(updates: n + m, seconds: t + u)
-        case (.value(let x), .value(let y)): return .value(upper ? max(x, y) : min(x, y))
-        default: return self  // samples of different requirements are never pooled
+            self = .views(merged, neverShown: na || nb)
+            return
+        }
+        switch (self, other) {
+        case (.none, let x): self = x
+        case (_, .none): break
+        case (.rate(let n, let t), .rate(let m, let u)): self = .rate(updates: n + m, seconds: t + u)
+        case (.value(let x), .value(let y)): self = .value(upper ? max(x, y) : min(x, y))
+        default: break  // samples of different requirements are never pooled
         }
     }
 }
@@ -319,7 +330,7 @@ extension Requirement {
     /// the figure.
     public func corpusValue(_ samples: [RequirementSample], judgement: CorpusJudgement) -> (value: Double, trip: Int?)? {
         if pools(judgement) {
-            return value(samples.reduce(RequirementSample.none) { $0.pooled(with: $1, upper: comparison.upper) }).map { ($0, nil) }
+            return value(samples.reduce(into: RequirementSample.none) { $0.pool($1, upper: comparison.upper) }).map { ($0, nil) }
         }
         var worst: (value: Double, trip: Int?)?
         for (i, s) in samples.enumerated() {

@@ -531,7 +531,7 @@ struct Search {
             fixes[t] = f.fixes
             for (ri, r) in requirements.enumerated() {
                 if r.pools(judgement) {
-                    pooled[ri] = pooled[ri].pooled(with: f.samples[ri], upper: r.comparison.upper)
+                    pooled[ri].pool(f.samples[ri], upper: r.comparison.upper)
                 } else {
                     values[ri][t] = r.value(f.samples[ri])
                 }
