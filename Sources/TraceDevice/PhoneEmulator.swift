@@ -119,7 +119,8 @@ public struct PhoneEmulator: Sendable {
     public mutating func offer(_ fix: Coordinate, at time: Double, accuracy: Double?, speed: Double?) -> PhoneOutcome {
         let tier = gate.tier
         guard tier != .off else { return PhoneOutcome(delivered: false, coordinate: fix, accuracy: accuracy) }
-        var (position, reported) = emulator.emulate(fix, at: time, accuracy: accuracy, tier: tier)
+        // Without emulation the fix passes through: no call for the gate's every offer.
+        var (position, reported) = emulator.emulates ? emulator.emulate(fix, at: time, accuracy: accuracy, tier: tier) : (fix, accuracy)
         if smooths {
             if filter == nil, let c = Self.smoothingConfiguration(configuration, tier) { filter = TrackFilter(configuration: c) }
             if filter != nil {

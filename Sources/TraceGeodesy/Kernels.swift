@@ -109,7 +109,7 @@ func _metresPerDegreeLongitude(_ u: _D2) -> _D2 {
 }
 
 /// Longitude difference lon2 − lon1 in degrees, wrapped to [-180, 180]; inputs in (-180, 180].
-@inline(__always)
+@inlinable @inline(__always)
 func _wrappedLongitudeDifference(_ lon1: _D2, _ lon2: _D2) -> _D2 {
     let d = lon2 - lon1
     let zero = _D2(repeating: 0)
@@ -117,7 +117,7 @@ func _wrappedLongitudeDifference(_ lon1: _D2, _ lon2: _D2) -> _D2 {
 }
 
 /// The scalar form of ``_wrappedLongitudeDifference(_:_:)-(_D2,_D2)``: lane 0 of the broadcast.
-@inline(__always)
+@inlinable @inline(__always)
 func _wrappedLongitudeDifference(_ lon1: Double, _ lon2: Double) -> Double {
     _wrappedLongitudeDifference(_D2(repeating: lon1), _D2(repeating: lon2))[0]
 }

@@ -13,7 +13,7 @@
     import _Builtin_intrinsics.intel
 #endif
 
-typealias _D2 = SIMD2<Double>
+@usableFromInline typealias _D2 = SIMD2<Double>
 
 /// Lane-wise square root, correctly rounded.
 @inline(__always)

@@ -68,14 +68,15 @@ public enum TangentPlane {
     /// fast formula too.
     public struct Screen: Hashable, Sendable {
         public let point: Coordinate
-        private let perDegreeLatitude: Double
-        private let perDegreeLongitude: Double
+        // Visible to inlined code: the update gate asks the screen at most offers of a tune.
+        @usableFromInline let perDegreeLatitude: Double
+        @usableFromInline let perDegreeLongitude: Double
 
         /// The largest latitude difference, degrees, over which the screen decides.
-        static let latitudeSpan = 0.05
+        @usableFromInline static let latitudeSpan = 0.05
         /// The margin: a distance at this point's scale must be below the threshold by this
         /// factor (1 %, over three times the largest change of scale).
-        static let margin = 1.01
+        @usableFromInline static let margin = 1.01
 
         /// Nil beyond ±``TangentPlane/maximumLatitude`` (the fast formula's domain).
         public init?(_ point: Coordinate) {
@@ -91,7 +92,7 @@ public enum TangentPlane {
         /// formula's domain); false when that cannot be told this way (`q` over 0.05° of latitude
         /// away or beyond ±``TangentPlane/maximumLatitude``, a threshold not in (0, 1,900] m, a
         /// distance within 1 % of it), which says nothing.
-        @inline(__always)
+        @inlinable @inline(__always)
         public func isCertainlyBelow(_ threshold: Double, to q: Coordinate) -> Bool {
             let dLat = q.latitude - point.latitude
             guard threshold > 0, threshold <= 1900, abs(dLat) <= Self.latitudeSpan, abs(q.latitude) <= maximumLatitude else { return false }
