@@ -732,6 +732,80 @@ struct DecimalParserTests {
         #expect(c.checked >= 150_000)  // 1,078,911 in all
     }
 
+    /// The exact decimal expansion of `x`, every digit (as Garmin Connect writes coordinates).
+    static func exactExpansion(_ x: Double) -> String {
+        let k = max(0, 52 - Int(x.exponent))
+        // Exact: |x| is a multiple of its ulp, 2^-k.
+        return expansion(UInt64(abs(x) * Double(sign: .plus, exponent: k, significand: 1)), over: k, negative: x < 0)
+    }
+
+    /// The exact decimal expansion of `m · 2^-k`: `m · 5^k · 10^-k`, worked out in base-10⁹ limbs.
+    static func expansion(_ m: UInt64, over k: Int, negative: Bool) -> String {
+        var limbs: [UInt64] = [m % 1_000_000_000, m / 1_000_000_000 % 1_000_000_000, m / 1_000_000_000_000_000_000]
+        for _ in 0..<k {
+            var carry: UInt64 = 0
+            for i in limbs.indices {
+                let v = limbs[i] * 5 + carry
+                limbs[i] = v % 1_000_000_000
+                carry = v / 1_000_000_000
+            }
+            if carry > 0 { limbs.append(carry) }
+        }
+        while limbs.count > 1 && limbs.last == 0 { limbs.removeLast() }
+        var digits = String(limbs.last!)
+        for limb in limbs.dropLast().reversed() { digits += String(repeating: "0", count: 9 - String(limb).count) + String(limb) }
+        if digits.count <= k { digits = String(repeating: "0", count: k - digits.count + 1) + digits }
+        let point = digits.index(digits.endIndex, offsetBy: -k)
+        var fraction = digits[point...]
+        while fraction.last == "0" { fraction = fraction.dropLast() }  // m may be even
+        let text = fraction.isEmpty ? digits[..<point] : digits[..<point] + "." + fraction
+        return (negative ? "-" : "") + text
+    }
+
+    /// More than 19 significant digits: the value between its first 19 digits and those plus one
+    /// unit is read without strtod when both round alike; every value must still be strtod's.
+    @Test("more than 19 significant digits (exact binary expansions, long random digits, near halfway) match strtod bit for bit")
+    func longInputs() {
+        #expect(Self.exactExpansion(0.5) == "0.5" && Self.exactExpansion(-1.25) == "-1.25" && Self.exactExpansion(3) == "3")
+        #expect(Self.expansion(3, over: 53, negative: false) == "0.00000000000000033306690738754696212708950042724609375")
+        #expect(Self.exactExpansion(35.7804112695157527923583984375) == "35.7804112695157527923583984375")
+        var rng = SplitMix64(seed: 0x10A6)
+        var c = Comparison()
+        var text: [UInt8] = []
+        for k in 0..<60_000 {
+            text.removeAll(keepingCapacity: true)
+            switch k % 3 {
+            case 0:
+                // A coordinate or an elevation written exactly.
+                let x = [rng.uniform(-90, 90), rng.uniform(-180, 180), rng.uniform(0, 9_000)][k / 3 % 3]
+                text.append(contentsOf: Self.exactExpansion(x).utf8)
+            case 1:
+                // 20–40 random significant digits around a random point, some with an exponent.
+                if rng.chance(0.5) { text.append(UInt8(ascii: "-")) }
+                let digits = rng.int(20...40), integer = rng.int(1...digits)
+                text.append(rng.nonzeroDigit())
+                for i in 1..<digits {
+                    if i == integer { text.append(UInt8(ascii: ".")) }
+                    text.append(rng.digit())
+                }
+                if rng.chance(0.2) { text.append(contentsOf: "e\(rng.int(-300...300))".utf8) }
+            default:
+                // Just above or below the midpoint of two neighbouring doubles: its exact
+                // expansion with a digit added, or its last digit lowered.
+                let m = UInt64(rng.uniform(1, 2) * 0x1p52)  // x = m · 2^-52 in [1, 2)
+                var mid = Self.expansion(2 * m + 1, over: 53, negative: false)  // (x + x.nextUp) / 2
+                if rng.chance(0.5) {
+                    mid += "\(rng.int(1...9))"
+                } else if let last = mid.last, let d = last.wholeNumberValue, d > 0 {
+                    mid = String(mid.dropLast()) + "\(d - 1)" + "9999"
+                }
+                text.append(contentsOf: mid.utf8)
+            }
+            c.check(text)
+        }
+        #expect(c.mismatches == [])
+    }
+
     /// The in-place common path (`parsePrefix` with 25 bytes readable) takes 16–19-digit
     /// coordinates and measures straight to Eisel–Lemire; every value must still be strtod's.
     @Test("coordinates with 16–19 significant digits read in place match strtod bit for bit")

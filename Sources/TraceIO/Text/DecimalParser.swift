@@ -30,8 +30,11 @@ import Glibc
 /// per Second", 2021) multiplies the normalised `m` by a 128-bit truncated 5^e from a generated
 /// table (`DecimalParser+PowersOfFive.swift`) and returns the correctly rounded normal double
 /// whenever the truncation provably cannot change the rounding (almost always: this is what
-/// 17-digit shortest-printed values take). Everything else (more than 19 significant digits,
-/// larger exponents, subnormals, overflow, the rare undecided products) calls C `strtod` on a
+/// 17-digit shortest-printed values take). With more than 19 significant digits the value lies
+/// strictly between the first 19 digits and those plus one unit: when Eisel–Lemire rounds both
+/// to the same double, that is the value's (rounding is monotonic; Lemire's and fast_float's
+/// method for long inputs). Everything else (larger exponents, subnormals, overflow, the rare
+/// undecided products and long inputs between two doubles) calls C `strtod` on a
 /// NUL-terminated copy of the text (a stack buffer for short inputs, the heap for long ones), with
 /// the "C" numeric locale in force for that call only.
 ///
@@ -45,9 +48,10 @@ import Glibc
 ///
 /// ## Complexity
 ///
-/// O(n) in the length of the text. The fast paths (typical GPS values such as `47.376887123`, and
-/// up to 19 significant digits with any ordinary exponent) do not allocate or call into C; the
-/// fallback costs one copy and one `strtod` call.
+/// O(n) in the length of the text. The fast paths (typical GPS values such as `47.376887123`, up
+/// to 19 significant digits with any ordinary exponent, and longer inputs not within a unit of
+/// their 19th digit of a rounding boundary) do not allocate or call into C; the fallback costs one
+/// copy and one `strtod` call.
 ///
 /// The functions are public but not `@inlinable`: inlining would expose the internals (the
 /// lookup tables, the `strtod` fallback) to other modules, and the call costs about a nanosecond.
@@ -174,7 +178,8 @@ public enum DecimalParser {
         var significantDigits = 0  // digits held in `significand` (leading zeros excluded)
         var scale = 0  // decimal exponent of the last digit held in `significand`
         var sawDigit = false
-        var truncated = false  // a nonzero digit did not fit in `significand`, or the exponent saturated
+        var truncated = false  // a nonzero digit did not fit in `significand`
+        var saturated = false  // the exponent did not fit
 
         // Integer part: a chunk of eight bytes at once when it holds all of it (at most seven
         // digits), then byte by byte (which then stops at once, or reads a longer part).
@@ -259,7 +264,7 @@ public enum DecimalParser {
                 if exponent < 100_000_000 {
                     exponent = exponent &* 10 &+ Int(d)
                 } else {
-                    truncated = true
+                    saturated = true
                 }
                 i &+= 1
             }
@@ -290,6 +295,15 @@ public enum DecimalParser {
                 return (negative ? -value : value, length)
             }
             if let value = eiselLemire(significand, e) { return (negative ? -value : value, length) }
+        } else if !saturated {
+            // More than 19 significant digits (Garmin Connect writes every coordinate's exact
+            // binary expansion, about 30): the value lies strictly between the first 19 digits
+            // and those plus one unit, so when both round to the same double, so does the value
+            // (rounding is monotonic); otherwise strtod.
+            let e = scale &+ exponent
+            if let low = eiselLemire(significand, e), let high = eiselLemire(significand &+ 1, e), low == high {
+                return (negative ? -low : low, length)
+            }
         }
         return (viaStrtod(UnsafeBufferPointer(start: bytes, count: length)), length)
     }
