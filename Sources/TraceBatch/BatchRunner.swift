@@ -49,8 +49,71 @@ public struct BatchRunner: Sendable {
         guard count > 0 else { return }
         let others = min(jobs, count) - 1
         let shared = Shared<Result>(count: count, work: work, inFlight: Self.resultsInFlightPerJob * max(1, others))
+        let threads = Self.start(others, shared)
+        // The calling thread: the others' finished results first (they wait for it once a few are
+        // not yet taken), then an item of its own, passed on as soon as it is done; once none is
+        // left to claim, the others' last results as they come. A thread that could not be
+        // started leaves its share to the rest, the calling thread at least.
+        for _ in 0..<count {
+            if let (index, result) = shared.take(waiting: false, freeingSlot: true) {
+                completed(index, result)
+            } else if let index = shared.claim() {
+                completed(index, work(index))
+            } else {
+                let (index, result) = shared.take(waiting: true, freeingSlot: true)!
+                completed(index, result)
+            }
+        }
+        for t in threads { pthread_join(t, nil) }
+    }
+
+    /// ``run(count:work:completed:)`` with `completed` called in index order, without a barrier:
+    /// at most `window` items (at least 1) are claimed and not yet passed to `completed` — a
+    /// thread, the calling one too, waits for the earliest to be passed before claiming beyond
+    /// them — so at most `window` results are held, done or not, besides what `completed` keeps.
+    /// For results judged in order (a memory bound on what is kept: `tune`'s corpus) when items
+    /// take unequal times.
+    public func runInOrder<Result: Sendable>(
+        count: Int, window: Int, work: @escaping @Sendable (Int) -> Result, completed: (Int, Result) -> Void
+    ) {
+        guard count > 0 else { return }
+        let window = max(1, min(window, count))
+        let shared = Shared<Result>(count: count, work: work, inFlight: window)
+        let threads = Self.start(min(jobs, count) - 1, shared)
+        // The calling thread: what the others finished, then an item of its own when the window
+        // has room, or a wait; each result held until those before it are passed, and its slot
+        // in the window given back when it is.
+        var held: [Int: Result] = [:]
+        var next = 0
+        while next < count {
+            if let (index, result) = shared.take(waiting: false, freeingSlot: false) {
+                held[index] = result
+            } else if shared.claimSlot() {
+                if let index = shared.claim() {
+                    held[index] = work(index)
+                } else {
+                    shared.freeSlot()
+                    let (index, result) = shared.take(waiting: true, freeingSlot: false)!
+                    held[index] = result
+                }
+            } else {
+                let (index, result) = shared.take(waiting: true, freeingSlot: false)!
+                held[index] = result
+            }
+            while let result = held.removeValue(forKey: next) {
+                completed(next, result)
+                next += 1
+                shared.freeSlot()
+            }
+        }
+        for t in threads { pthread_join(t, nil) }
+    }
+
+    /// Starts `count` threads running `shared`'s worker loop; those that could not be started are
+    /// left out (the calling thread does their share).
+    private static func start<Result>(_ count: Int, _ shared: Shared<Result>) -> [pthread_t] {
         var threads: [pthread_t] = []
-        for _ in 0..<others {
+        for _ in 0..<count {
             let box = Unmanaged.passRetained(shared as AnyObject)
             var attributes = pthread_attr_t()
             pthread_attr_init(&attributes)
@@ -70,21 +133,7 @@ public struct BatchRunner: Sendable {
                 box.release()
             }
         }
-        // The calling thread: the others' finished results first (they wait for it once a few are
-        // not yet taken), then an item of its own, passed on as soon as it is done; once none is
-        // left to claim, the others' last results as they come. A thread that could not be
-        // started leaves its share to the rest, the calling thread at least.
-        for _ in 0..<count {
-            if let (index, result) = shared.take(waiting: false) {
-                completed(index, result)
-            } else if let index = shared.claim() {
-                completed(index, work(index))
-            } else {
-                let (index, result) = shared.take(waiting: true)!
-                completed(index, result)
-            }
-        }
-        for t in threads { pthread_join(t, nil) }
+        return threads
     }
 
     /// ``run(count:work:completed:)`` collecting the results in index order.
@@ -164,8 +213,9 @@ private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
     }
 
     /// The next result a started thread finished, waiting for one when `waiting`; nil when none
-    /// is ready and not `waiting`.
-    func take(waiting: Bool) -> (Int, Result)? {
+    /// is ready and not `waiting`. Its slot is given back now when `freeingSlot`, else by the
+    /// caller (``freeSlot()``) once it passes the result on.
+    func take(waiting: Bool, freeingSlot: Bool) -> (Int, Result)? {
         if waiting {
             while sem_wait(ready) != 0 {}  // EINTR: wait again
         } else if sem_trywait(ready) != 0 {
@@ -174,7 +224,13 @@ private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
         pthread_mutex_lock(lock)
         let result = done.removeFirst()
         pthread_mutex_unlock(lock)
-        sem_post(slots)
+        if freeingSlot { sem_post(slots) }
         return result
     }
+
+    /// A slot for the calling thread's own item, if one is free now.
+    func claimSlot() -> Bool { sem_trywait(slots) == 0 }
+
+    /// Gives a slot back.
+    func freeSlot() { sem_post(slots) }
 }

@@ -96,6 +96,41 @@ struct BatchRunnerTests {
         if jobs == 1 { #expect(seen == [caller]) }
     }
 
+    @Test("in order: completed sees every index once, in index order, whatever the items' times", arguments: [1, 2, 3])
+    func inOrder(jobs: Int) {
+        var seen: [Int] = []
+        BatchRunner(jobs: jobs).runInOrder(count: 60, window: 5) { i in
+            // The early items slowest, so that later ones finish first.
+            var x = UInt64(i)
+            for _ in 0..<((60 - i) * 3000) { x = x &* 6364136223846793005 &+ 1442695040888963407 }
+            return (i, x)
+        } completed: { i, r in
+            #expect(r.0 == i)
+            seen.append(i)
+        }
+        #expect(seen == Array(0..<60))
+        var none = 0
+        BatchRunner(jobs: jobs).runInOrder(count: 0, window: 5) { $0 } completed: { _, _ in none += 1 }
+        #expect(none == 0)
+    }
+
+    @Test("in order: no more than the window claimed and not passed, however long the earliest item takes", arguments: [1, 2, 3])
+    func inOrderWindow(jobs: Int) {
+        let claimed = Atomic<Int>(0)
+        var passed = 0, worst = 0
+        BatchRunner(jobs: jobs).runInOrder(count: 40, window: 6) { i in
+            let now = claimed.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+            if i % 10 == 0 { usleep(3000) }  // an earliest item that holds the others up
+            return now
+        } completed: { _, _ in
+            passed += 1
+            worst = max(worst, claimed.load(ordering: .sequentiallyConsistent) - passed)
+        }
+        #expect(passed == 40 && claimed.load(ordering: .sequentiallyConsistent) == 40)
+        #expect(worst <= 6, "\(worst) claimed and not passed")
+        if jobs > 1 { #expect(worst > 0) }
+    }
+
     @Test("no items: nothing runs")
     func empty() {
         #expect(BatchRunner(jobs: 3).map(count: 0) { $0 }.isEmpty)

@@ -1,4 +1,5 @@
 public import TraceDomain
+import Synchronization
 public import TraceReplay
 public import TraceSharing
 
@@ -381,9 +382,12 @@ struct Corpus: Sendable {
     let loaded: [LoadedTrip?]
     let jobs: Int
 
-    /// Loads `trips` on `jobs` workers, `jobs` trips at a time, keeping them in corpus order while
-    /// their bytes fit `memoryLimit`: at most that plus `jobs` trips in memory at once; once the
-    /// bound is reached the rest are not loaded (they are replayed from their files).
+    /// Loads `trips` on `jobs` workers, judging them in corpus order (at most ``loadWindow`` trips
+    /// a job ahead of the earliest not yet judged, without a barrier: a long trip does not hold
+    /// the others up) and keeping them while their bytes fit `memoryLimit`: at most that plus the
+    /// window's trips in memory at once. Once a trip does not fit, the rest are not loaded (they
+    /// are replayed from their files); a trip that fails to load before then stops the tune, the
+    /// first in corpus order.
     init(_ trips: [BatchTrip], options: ReplayOptions, memoryLimit: Int, schedules: Bool, jobs: Int) throws(TuneError) {
         self.trips = trips
         self.jobs = jobs
@@ -391,33 +395,36 @@ struct Corpus: Sendable {
         var loaded: [LoadedTrip?] = []
         var bytes = 0
         var full = false
-        var next = 0
-        while next < trips.count {
-            let batch = Array(next..<min(trips.count, next + max(1, jobs)))
-            next = batch.last! + 1
-            guard !full else {
-                loaded += batch.map { _ in nil }
-                continue
-            }
-            let outcomes = BatchRunner(jobs: jobs).map(count: batch.count) { k -> Result<LoadedTrip?, BatchTripError> in
-                do throws(BatchTripError) { return .success(try trips[batch[k]].load(options: options)) } catch { return .failure(error) }
-            }
-            for (k, o) in outcomes.enumerated() {
-                switch o {
-                case .failure(let e): throw TuneError(trip: trips[batch[k]].id, error: e)
-                case .success(let t):
-                    if let t, !full, bytes + Self.bytes(t, schedule: schedules) <= memoryLimit {
-                        bytes += Self.bytes(t, schedule: schedules)
-                        loaded.append(t)
-                    } else {
-                        if t != nil { full = true }
-                        loaded.append(nil)
-                    }
+        var failure: TuneError?
+        // Set once the rest need not be loaded (the bound reached, or a failure).
+        let done = Atomic<Bool>(false)
+        BatchRunner(jobs: jobs).runInOrder(count: trips.count, window: Self.loadWindow * max(1, jobs)) {
+            i -> Result<LoadedTrip?, BatchTripError> in
+            guard !done.load(ordering: .relaxed) else { return .success(nil) }
+            do throws(BatchTripError) { return .success(try trips[i].load(options: options)) } catch { return .failure(error) }
+        } completed: { i, outcome in
+            switch outcome {
+            case .failure(let e) where !full && failure == nil:
+                failure = TuneError(trip: trips[i].id, error: e)
+                done.store(true, ordering: .relaxed)
+            case .success(let t?) where !full && failure == nil:
+                if bytes + Self.bytes(t, schedule: schedules) <= memoryLimit {
+                    bytes += Self.bytes(t, schedule: schedules)
+                    loaded.append(t)
+                    return
                 }
+                full = true
+                done.store(true, ordering: .relaxed)
+            default: break
             }
+            loaded.append(nil)
         }
+        if let failure { throw failure }
         self.loaded = loaded
     }
+
+    /// Trips a job the load may run ahead of the earliest not yet judged.
+    static let loadWindow = 4
 
     /// The bytes a trip held takes: its fixes and, when the tune records one, its decision schedule.
     static func bytes(_ t: LoadedTrip, schedule: Bool) -> Int { t.bytes + (schedule ? DecisionSchedule.bytes(fixes: t.fixes) : 0) }
@@ -669,28 +676,43 @@ struct Search {
         if let failure { throw TuneError(trip: corpus.trips[failure.trip].id, error: failure.error) }
         replays += replayed.count
 
+        // The tallies, candidate by candidate on the workers (pooling every trip's histograms is
+        // most of their time), then kept in candidate order.
+        let judgement = request.judgement, tripFigures = figures.map { $0! }
+        let tallied = runner.map(count: todo.count) { p -> (CorpusEvaluation, fixes: Int) in
+            Self.evaluation(tripFigures[(p * trips)..<((p + 1) * trips)], requirements, judgement: judgement)
+        }
         for (p, policy) in todo.enumerated() {
-            var tally = Tally(trips: trips, requirements: requirements.count)
-            for t in 0..<trips { tally.add(figures[p * trips + t]!, trip: t, requirements, judgement: request.judgement) }
-            var e = CorpusEvaluation(
-                objective: tally.objective.reduce(0, +), sent: tally.sent.reduce(0, +), values: [], excess: [])
+            let (e, fixes) = tallied[p]
             for (ri, r) in requirements.enumerated() {
-                let v: (value: Double, trip: Int?)?
-                if r.pools(request.judgement) {
-                    v = r.value(tally.pooled[ri]).map { ($0, nil) }
-                } else {
-                    v = r.corpusValue(tally.values[ri].map { $0.map { .value($0) } ?? .none }, judgement: .everyTrip)
-                }
-                e.values.append(v.map { CorpusEvaluation.CorpusValue(value: $0.value, trip: $0.trip) })
-                e.excess.append(v.map { r.excess($0.value) } ?? 0)
-                if let v = v?.value, bestReached[ri].map({ r.comparison.upper ? v < $0 : v > $0 }) ?? true { bestReached[ri] = v }
+                if let v = e.values[ri]?.value, bestReached[ri].map({ r.comparison.upper ? v < $0 : v > $0 }) ?? true { bestReached[ri] = v }
             }
             cache[policy] = e
             candidates += 1
-            fixEvaluations += tally.fixes.reduce(0, +)
+            fixEvaluations += fixes
         }
         evaluations += items
         return policies.map { cache[$0]! }
+    }
+
+    /// One candidate's corpus figures from its trips' (in corpus order), and the fixes replayed.
+    static func evaluation(_ figures: ArraySlice<TripFigures>, _ requirements: [Requirement], judgement: CorpusJudgement)
+        -> (CorpusEvaluation, fixes: Int)
+    {
+        var tally = Tally(trips: figures.count, requirements: requirements.count)
+        for (t, f) in figures.enumerated() { tally.add(f, trip: t, requirements, judgement: judgement) }
+        var e = CorpusEvaluation(objective: tally.objective.reduce(0, +), sent: tally.sent.reduce(0, +), values: [], excess: [])
+        for (ri, r) in requirements.enumerated() {
+            let v: (value: Double, trip: Int?)?
+            if r.pools(judgement) {
+                v = r.value(tally.pooled[ri]).map { ($0, nil) }
+            } else {
+                v = r.corpusValue(tally.values[ri].map { $0.map { .value($0) } ?? .none }, judgement: .everyTrip)
+            }
+            e.values.append(v.map { CorpusEvaluation.CorpusValue(value: $0.value, trip: $0.trip) })
+            e.excess.append(v.map { r.excess($0.value) } ?? 0)
+        }
+        return (e, tally.fixes.reduce(0, +))
     }
 
     /// Fields (tier, distance filter, delivery, accuracy gate) of `p` that differ from the start's.
