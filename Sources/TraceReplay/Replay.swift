@@ -71,6 +71,11 @@ public struct ReplayOptions: Sendable {
     /// off by default, since the reports show each sender's view over all its viewers; `tune`
     /// judges a requirement per viewer. The other figures are the same either way.
     public var viewerFigures = false
+    /// Measure each sender's view over all its viewers (the display error, staleness and samples
+    /// without an update of ``ReplayResult/states`` and ``ReplayResult/roleTotals``): on by
+    /// default, since every report shows them. `tune`'s search, which judges each viewer's view
+    /// (``viewerFigures``), turns them off; every other figure is the same either way.
+    public var senderFigures = true
     /// The views sampled (``ViewSampling``): every one by default. `tune`'s search narrows it to
     /// the views its requirements judge; a narrower set leaves the others out of the result.
     public var sampledViews = ViewSampling.all

@@ -59,7 +59,7 @@ struct Engine<Observer: ReplayObserver> {
         phones = Role.allCases.map { PhoneModel(role: $0, configuration: options.phone) }
         radius = options.rules.dwellRadiusMetres
         helperScanner = RoleScanner(rules: options.rules)
-        views = Views(viewer: options.viewer, geodesic: geodesic, perViewer: options.viewerFigures)
+        views = Views(viewer: options.viewer, geodesic: geodesic, perViewer: options.viewerFigures, perSender: options.senderFigures)
         timeline = Timeline(machine: FulfilmentMachine(category: .ride), events: [], inference: .given)
         meters = Meters(start: 0, profile: options.energyProfile, tiers: [])
         arrivals = Arrivals(pickup: nil, dropoff: nil, dropoffNotBefore: .min, radius: radius)
@@ -390,7 +390,7 @@ struct Engine<Observer: ReplayObserver> {
             let sampled = viewers.intersection(options.sampledViews[state])
             if options.viewerFigures {
                 views.samplePerViewer(sender: role, truth: c, at: clock, state: state, viewers: sampled, into: &meters[state, role])
-            } else {
+            } else if options.senderFigures {
                 views.sample(sender: role, truth: c, at: clock, viewers: sampled, into: &meters[state, role])
             }
         }

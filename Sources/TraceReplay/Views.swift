@@ -43,6 +43,9 @@ struct Views {
     /// With ``ReplayOptions/viewerFigures``: the same samples per state, viewer and sender (state × 9
     /// + viewer × 3 + sender), under either network; empty otherwise.
     private var pairCells: [ViewCell]
+    /// Whether the samples also go to each sender's cell over all its viewers (``cells``, the
+    /// meters): ``ReplayOptions/senderFigures``.
+    private let perSender: Bool
 
     struct ViewCell {
         var error = QuantileHistogram()
@@ -50,9 +53,10 @@ struct Views {
         var withoutUpdate = 0
     }
 
-    init(viewer: ViewerModel, geodesic: Geodesic, perViewer: Bool = false) {
+    init(viewer: ViewerModel, geodesic: Geodesic, perViewer: Bool = false, perSender: Bool = true) {
         self.viewer = viewer
         self.geodesic = geodesic
+        self.perSender = perSender
         pairCells = perViewer ? Array(repeating: ViewCell(), count: FulfilmentState.allCases.count * 9) : []
     }
 
@@ -137,12 +141,14 @@ struct Views {
         for vi in 0..<3 where viewers.rawValue & (1 << vi) != 0 {
             let p = Self.pairIndex(state, vi, r)
             if let m = measured(vi, r, truth: c, at: time) {
-                cell.error.add(m.error)
-                cell.staleness.add(m.staleness)
+                if perSender {
+                    cell.error.add(m.error)
+                    cell.staleness.add(m.staleness)
+                }
                 pairCells[p].error.add(m.error)
                 pairCells[p].staleness.add(m.staleness)
             } else {
-                cell.withoutUpdate += 1
+                if perSender { cell.withoutUpdate += 1 }
                 pairCells[p].withoutUpdate += 1
             }
         }
@@ -213,17 +219,17 @@ struct Views {
             let perViewer = !pairCells.isEmpty
             for vi in 0..<3 where seen.rawValue & (1 << vi) != 0 {
                 guard let pair = received[Self.index(vi, r)] else {
-                    cells[c].withoutUpdate += 1
+                    if perSender { cells[c].withoutUpdate += 1 }
                     if perViewer { pairCells[Self.pairIndex(state, vi, r)].withoutUpdate += 1 }
                     continue
                 }
                 let staleness = Double(clock &- pair.last.time) / 1e9
-                cells[c].staleness.add(staleness)
+                if perSender { cells[c].staleness.add(staleness) }
                 if perViewer { pairCells[Self.pairIndex(state, vi, r)].staleness.add(staleness) }
                 let drawn = viewer.draw(pair, at: clock, geodesic: geodesic)
                 if known {
                     let error = TangentPlane.distance(from: truthCoordinate[r], to: drawn, fallback: geodesic)
-                    cells[c].error.add(error)
+                    if perSender { cells[c].error.add(error) }
                     if perViewer { pairCells[Self.pairIndex(state, vi, r)].error.add(error) }
                 } else {
                     pending[r].append(PendingSample(time: time, state: state, viewer: UInt8(vi), drawn: drawn))
@@ -294,7 +300,7 @@ struct Views {
                         from.longitude + f * Self.wrapped(next.coordinate.longitude - from.longitude)))
             }
             let error = TangentPlane.distance(from: c, to: p.drawn, fallback: geodesic)
-            cells[p.state.rawValue * 3 + r].error.add(error)
+            if perSender { cells[p.state.rawValue * 3 + r].error.add(error) }
             if !pairCells.isEmpty { pairCells[Self.pairIndex(p.state, Int(p.viewer), r)].error.add(error) }
         }
         pending[r].removeAll(keepingCapacity: true)

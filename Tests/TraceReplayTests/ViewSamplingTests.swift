@@ -56,6 +56,22 @@ struct ViewSamplingTests {
             // (Compared as a Bool: a failure names the trip and the set, not two whole results.)
             let same = restored == full
             #expect(same, "\(sidecar) \(setting) \(name)")
+            // Without each sender's view over all its viewers: the viewers' views as sampled,
+            // no sender's view, and every other figure the same.
+            o.senderFigures = false
+            var perViewer = try Replay.run(trip, options: o)
+            let viewersAlike = perViewer.viewerViews == narrow.viewerViews
+            #expect(viewersAlike, "\(sidecar) \(setting) \(name), viewers only")
+            let noSender =
+                perViewer.states.allSatisfy { $0.roles.allSatisfy { $0.view == ViewMetrics(error: QuantileHistogram(), staleness: QuantileHistogram(), withoutUpdate: 0) } }
+                && perViewer.roleTotals.allSatisfy { $0.view == ViewMetrics(error: QuantileHistogram(), staleness: QuantileHistogram(), withoutUpdate: 0) }
+            #expect(noSender, "\(sidecar) \(setting) \(name), viewers only")
+            for i in perViewer.states.indices {
+                for j in perViewer.states[i].roles.indices { perViewer.states[i].roles[j].view = narrow.states[i].roles[j].view }
+            }
+            for i in perViewer.roleTotals.indices { perViewer.roleTotals[i].view = narrow.roleTotals[i].view }
+            let rest = perViewer == narrow
+            #expect(rest, "\(sidecar) \(setting) \(name), viewers only")
         }
         var all = options
         all.sampledViews = .all

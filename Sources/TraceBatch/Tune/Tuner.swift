@@ -78,10 +78,12 @@ public struct TuneRequest: Sendable {
     /// repeat one. Off replays every candidate on every trip in full (the tests compare the two).
     public var sharesReplays = true
     /// Whether the search's replays sample only the views the requirements judge
-    /// (``Requirement/judgedViews(_:)``, ``TraceReplay/ReplayOptions/sampledViews``): the same
-    /// figures for the search, without the clock ticks of the views no requirement reads. The
-    /// start's and the chosen policy's reported figures always sample every view. Off samples every
-    /// view in every replay (the tests compare the two).
+    /// (``Requirement/judgedViews(_:)``, ``TraceReplay/ReplayOptions/sampledViews``), each
+    /// viewer's alone (without each sender's over all its viewers,
+    /// ``TraceReplay/ReplayOptions/senderFigures``, which no requirement reads): the same figures
+    /// for the search, without the clock ticks of the views no requirement reads. The start's and
+    /// the chosen policy's reported figures always sample every view. Off samples every view in
+    /// every replay (the tests compare the two).
     public var samplesJudgedViewsOnly = true
 
     public init(
@@ -429,17 +431,21 @@ struct Corpus: Sendable {
     /// The bytes a trip held takes: its fixes and, when the tune records one, its decision schedule.
     static func bytes(_ t: LoadedTrip, schedule: Bool) -> Int { t.bytes + (schedule ? DecisionSchedule.bytes(fixes: t.fixes) : 0) }
 
-    /// Trip `i`'s options with `policy`, sampling `views`.
-    func options(_ i: Int, policy: SharingPolicy, views: ViewSampling = .all) -> ReplayOptions {
+    /// Trip `i`'s options with `policy`, sampling `views`, each sender's view over all its viewers
+    /// measured or not (`senderFigures`: the search judges each viewer's).
+    func options(_ i: Int, policy: SharingPolicy, views: ViewSampling = .all, senderFigures: Bool = true) -> ReplayOptions {
         var o = options[i]
         o.policy = policy
         o.sampledViews = views
+        o.senderFigures = senderFigures
         return o
     }
 
     /// Trip `i` replayed under `policy`, sampling `views` (every one: figures to report).
-    func replay(_ i: Int, policy: SharingPolicy, views: ViewSampling = .all) throws(BatchTripError) -> ReplayResult {
-        let o = options(i, policy: policy, views: views)
+    func replay(_ i: Int, policy: SharingPolicy, views: ViewSampling = .all, senderFigures: Bool = true) throws(BatchTripError)
+        -> ReplayResult
+    {
+        let o = options(i, policy: policy, views: views, senderFigures: senderFigures)
         if let trip = loaded[i] {
             do { return try Replay.run(trip, options: o) } catch { throw BatchTripError(error) }
         }
@@ -625,6 +631,8 @@ struct Search {
         // What the requirements read of the views, and nothing else (the figures to report come
         // from the replays of `Corpus.results`, which sample every view).
         let views = request.samplesJudgedViewsOnly ? Requirement.judgedViews(requirements) : .all
+        // Nor each sender's view over all its viewers, which no requirement reads.
+        let senderFigures = !request.samplesJudgedViewsOnly
         let replaying = replayed
         runner.run(count: replaying.count) { k -> Result<(TripFigures, DecisionSchedule?), BatchTripError> in
             let (p, t) = replaying[k].quotientAndRemainder(dividingBy: trips)
@@ -633,12 +641,13 @@ struct Search {
                 var schedule: DecisionSchedule?
                 if recordedSchedules && schedules[t] == nil && todo[p] == start, let trip = corpus.loaded[t] {
                     do throws(ReplayError) {
-                        (r, schedule) = try Replay.runRecordingDecisions(trip, options: corpus.options(t, policy: todo[p], views: views))
+                        (r, schedule) = try Replay.runRecordingDecisions(
+                            trip, options: corpus.options(t, policy: todo[p], views: views, senderFigures: senderFigures))
                     } catch {
                         throw BatchTripError(error)
                     }
                 } else {
-                    r = try corpus.replay(t, policy: todo[p], views: views)
+                    r = try corpus.replay(t, policy: todo[p], views: views, senderFigures: senderFigures)
                 }
                 return .success(
                     (TripFigures(
