@@ -806,6 +806,17 @@ struct DecimalParserTests {
         #expect(c.mismatches == [])
     }
 
+    /// An exponent too long to hold, offset back into range by a run of 10⁸ zeros: strtod's
+    /// answer (infinity, zero), not the fast path's (the exponent stops counting at 10⁸).
+    @Test("a saturated exponent offset by 10^8 zeros is strtod's")
+    func saturatedExponent() {
+        let zeros = [UInt8](repeating: UInt8(ascii: "0"), count: 100_000_000)
+        let up = Array("0.".utf8) + zeros + Array("1e100000000000".utf8)
+        let down = Array("1".utf8) + zeros + Array("e-1000000000000".utf8)
+        #expect(parse(up) == .infinity && strtodReference(up) == .infinity)
+        #expect(parse(down)?.bitPattern == 0 && strtodReference(down)?.bitPattern == 0)
+    }
+
     /// The in-place common path (`parsePrefix` with 25 bytes readable) takes 16–19-digit
     /// coordinates and measures straight to Eisel–Lemire; every value must still be strtod's.
     @Test("coordinates with 16–19 significant digits read in place match strtod bit for bit")

@@ -274,7 +274,7 @@ public enum DecimalParser {
         if whole { guard i == n else { return nil } }
         let length = i
 
-        if !truncated {
+        if !truncated && !saturated {
             if significand == 0 { return (negative ? -0.0 : 0.0, length) }
             let e = scale &+ exponent
             if significand <= 1 << 53 {
