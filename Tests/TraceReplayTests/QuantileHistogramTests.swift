@@ -27,6 +27,24 @@ struct HistogramTests {
         }
         #expect(QuantileHistogram().quantile(0.95) == nil)
     }
+
+    /// 0.95·n is not whole for 10, 30 and 70 samples: the rank is ⌈9.5⌉ = 10, ⌈28.5⌉ = 29 and
+    /// ⌈66.5⌉ = 67, where rounding down gives 9, 28 and 66, and rounding to nearest even gives 10,
+    /// 28 and 66. The samples are 1 … n in steps of 1 (exact bins), added in a shuffled order.
+    @Test("the p95 rank is ⌈0.95·n⌉ where 0.95·n is not whole (10, 30 and 70 samples)", arguments: [(10, 10.0), (30, 29.0), (70, 67.0)])
+    func fractionalRank(samples n: Int, expected: Double) {
+        var values = (1...n).map(Double.init)
+        var rng = SplitMix64(seed: UInt64(n))
+        for i in stride(from: values.count - 1, to: 0, by: -1) {
+            values.swapAt(i, Int(rng.next() % UInt64(i + 1)))
+        }
+        var h = QuantileHistogram()
+        for v in values { h.add(v) }
+        let rank = Int((0.95 * Double(n)).rounded(.up))
+        #expect(Double(rank) == expected)
+        #expect(h.quantile(0.95) == expected)
+        #expect(h.quantile(0.5) == Double((n + 1) / 2))
+    }
 }
 
 @Suite("Replay: p95 histogram, merged and compact")
