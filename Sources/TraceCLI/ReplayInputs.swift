@@ -28,7 +28,8 @@ struct ReplayInputs: OptionGroup {
     var smooth = OnlineSmoothing.off
     var delivery: DeliveryModel?
     var network = NetworkModel.realistic
-    var viewer = ViewerModel.last
+    /// Nil: paired with the send rules (``ViewerModel/paired(with:send:)``).
+    var viewer: ViewerModel?
     var send: SendRule?
     var reading = ReadingOptions()
 
@@ -81,7 +82,7 @@ struct ReplayInputs: OptionGroup {
         .value(
             "viewer", \.viewer, valueName: "MODEL",
             help:
-                "What a viewer's map draws between updates: extrapolate[:SECONDS] (along the update's velocity for at most SECONDS after its fix, default 10) or last (the last received position, the default)."
+                "What a viewer's map draws between updates: extrapolate[:SECONDS] (along the update's velocity for at most SECONDS after its fix, default 10) or last (the last received position). Default: extrapolate when a sharing state's send rule is deadReckoning (a rule that predicts needs a viewer that predicts), else last."
         ),
         .value(
             "send", \.send, valueName: "RULE",
@@ -114,7 +115,7 @@ struct ReplayInputs: OptionGroup {
         options.inputFormat = reading.format
         options.receiverRadio = receiverRadio == .on
         options.network = network
-        options.viewer = viewer
+        options.chosenViewer = viewer
         options.tracekitVersion = TraceKitCommand.version
         options.phone = phone
         options.send = send

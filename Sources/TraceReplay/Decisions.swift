@@ -100,6 +100,8 @@ public struct DecisionSchedule: Sendable {
 
     /// An empty schedule, room made for `capacity` offers (a trip's fixes: at most one offer each).
     init(options: ReplayOptions, capacity: Int) {
+        var options = options
+        options.chosenViewer = options.viewer  // resolved once: the pass asks at every delivered fix
         self.options = options
         offers.reserveCapacity(capacity)
     }

@@ -23,9 +23,16 @@ public struct ReplayOptions: Sendable {
     /// How updates travel to the viewers (`--network`): realistic by default, with the energy
     /// profile's network constants (``TraceEnergy/NetworkProfile``) and the seed of ``phone``.
     public var network = NetworkModel.realistic
-    /// What a viewer's map draws between updates (`--viewer`): the last received position by
-    /// default.
-    public var viewer = ViewerModel.last
+    /// What a viewer's map draws between updates (`--viewer`), when chosen; nil (the default):
+    /// the model paired with the send rules (``ViewerModel/paired(with:send:)``: the extrapolating
+    /// viewer when a sharing state's rule predicts, else the last received position).
+    public var chosenViewer: ViewerModel?
+    /// The viewer the replay draws with: ``chosenViewer``, else the one paired with the send
+    /// rules. Setting it chooses it.
+    public var viewer: ViewerModel {
+        get { chosenViewer ?? ViewerModel.paired(with: policy, send: send) }
+        set { chosenViewer = newValue }
+    }
     /// How every phone is emulated besides its state's policy row (TraceDevice's pipeline): accuracy
     /// emulation (off by default), its seed, smoothing before the filter (off by default) and a
     /// delivery model that replaces every state's. The default passes fixes through unchanged.

@@ -72,6 +72,7 @@ extension Engine {
         {
             warnings.append(w)
         }
+        if let w = Replay.viewerPairingWarning(options) { warnings.append(w) }
         var result = ReplayResult(
             tracekitVersion: options.tracekitVersion,
             policy: PolicyLabel(name: options.policy.name, fileVersion: SharingPolicy.fileVersion),

@@ -21,6 +21,8 @@ enum ReplayPass {
 /// meters (``Meters``), and assembles the result (ReplayEngine+Result.swift).
 struct Engine<Observer: ReplayObserver> {
     let options: ReplayOptions
+    /// The viewer model, resolved once (``ReplayOptions/viewer``: chosen, or paired with the send rules).
+    let viewer: ViewerModel
     private(set) var observer: Observer
     var recorder: TrackRecorder?
     let inputs: [TraceInput]
@@ -59,7 +61,8 @@ struct Engine<Observer: ReplayObserver> {
         phones = Role.allCases.map { PhoneModel(role: $0, configuration: options.phone) }
         radius = options.rules.dwellRadiusMetres
         helperScanner = RoleScanner(rules: options.rules)
-        views = Views(viewer: options.viewer, geodesic: geodesic, perViewer: options.viewerFigures, perSender: options.senderFigures)
+        viewer = options.viewer
+        views = Views(viewer: viewer, geodesic: geodesic, perViewer: options.viewerFigures, perSender: options.senderFigures)
         timeline = Timeline(machine: FulfilmentMachine(category: .ride), events: [], inference: .given)
         meters = Meters(start: 0, profile: options.energyProfile, tiers: [])
         arrivals = Arrivals(pickup: nil, dropoff: nil, dropoffNotBefore: .min, radius: radius)
@@ -356,7 +359,7 @@ struct Engine<Observer: ReplayObserver> {
                 let sends =
                     phones[r].use == .shares
                     && sent.sends(
-                        update, role: role, state: state, policy: options.policy, override: options.send, viewer: options.viewer,
+                        update, role: role, state: state, policy: options.policy, override: options.send, viewer: viewer,
                         geodesic: geodesic)
                 var forwarded = RoleSet()
                 if sends {

@@ -13,6 +13,9 @@ public struct ViewSettings: Hashable, Sendable {
     /// The seed of the network's draws (the replay's seed, ``ReplayOptions/phone``).
     public var seed: UInt64
     public var viewer: ViewerModel
+    /// Whether ``viewer`` was not chosen but paired with a send rule that predicts
+    /// (``ViewerModel/paired(with:send:)``): reports name the pairing.
+    public var pairedWithSendRule = false
     /// The send rule that replaced every state's (``ReplayOptions/send``); nil: the policy's.
     public var send: SendRule?
 
@@ -23,6 +26,7 @@ public struct ViewSettings: Hashable, Sendable {
         profileName = options.energyProfile.name
         seed = options.phone.seed
         viewer = options.viewer
+        pairedWithSendRule = options.chosenViewer == nil && viewer.predicts
         send = options.send
     }
 
@@ -54,7 +58,8 @@ public struct ViewSettings: Hashable, Sendable {
             n =
                 "network realistic (\(profileName): uplink \(Self.ms(p.uplinkSeconds)), backend median \(Self.ms(p.backendMedianSeconds)) σ \(JSONWriter.number(p.backendSigma)), loss \(JSONWriter.number(p.lossProbability * 100)) %), seed \(seed)"
         }
-        return "\(n) · viewer \(viewer.summary)" + (send.map { " · send \($0.summary) in every state" } ?? "")
+        let paired = pairedWithSendRule ? " (paired with the dead-reckoning send rule)" : ""
+        return "\(n) · viewer \(viewer.summary)\(paired)" + (send.map { " · send \($0.summary) in every state" } ?? "")
     }
 
     private static func ms(_ s: Double) -> String { "\(JSONWriter.number((s * 1000).rounded())) ms" }
@@ -77,6 +82,7 @@ public struct ViewSettings: Hashable, Sendable {
         case .extrapolate(let s):
             members += [("viewer", .string("extrapolate")), ("extrapolationSeconds", .number(s))]
         }
+        if pairedWithSendRule { members.append(("viewerPairedWithSendRule", .bool(true))) }
         if let send { members.append(("send", send.fileJSON)) }
         members.append(("summary", .string(summary)))
         return .object(members)

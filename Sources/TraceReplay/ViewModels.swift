@@ -4,6 +4,7 @@ import TraceGeodesy
 import TraceJSON
 import TraceProj
 import TraceSimulation
+public import TraceSharing
 
 /// How an update travels from the sender's phone to each viewer (README, "The other party's
 /// view"; `--network`).
@@ -36,6 +37,35 @@ public enum ViewerModel: Hashable, Sendable {
     /// stops: a phone that stands still delivers no fix through a distance filter, so nothing
     /// tells the viewer it stopped, and its marker runs on for the limit.
     public static let defaultExtrapolationSeconds = 10.0
+
+    /// The viewer a replay uses when none is chosen: a send rule that predicts needs a viewer that
+    /// predicts. Dead reckoning sends a fix when the position the viewer would draw is more than
+    /// its threshold from it; a viewer that draws the last received position predicts nothing, so
+    /// the rule would send what a distance filter of the same threshold sends (plus its
+    /// heartbeat). So: ``extrapolate(maximumSeconds:)`` at ``defaultExtrapolationSeconds`` when
+    /// `send` is dead reckoning, or when it is nil and a state where a phone shares its location
+    /// has a dead-reckoning rule in `policy`; else ``last``.
+    public static func paired(with policy: SharingPolicy, send: SendRule?) -> ViewerModel {
+        predicts(policy: policy, send: send) ? .extrapolate(maximumSeconds: defaultExtrapolationSeconds) : .last
+    }
+
+    /// Whether the send rules in effect predict: `send` is dead reckoning, or it is nil and a state
+    /// of `policy` whose tier is on has a dead-reckoning rule.
+    public static func predicts(policy: SharingPolicy, send: SendRule?) -> Bool {
+        if let send { return send != .everyDelivered }
+        return FulfilmentState.allCases.contains { state in
+            let row = policy[state]
+            if row.tier == .off { return false }
+            if case .deadReckoning = row.send { return true }
+            return false
+        }
+    }
+
+    /// Whether this model predicts the sender's motion between updates.
+    public var predicts: Bool {
+        if case .extrapolate = self { return true }
+        return false
+    }
 
     /// "last" or "extrapolate:10" (the command line's form).
     public var key: String {
@@ -207,5 +237,16 @@ struct NetworkDraw {
         // exp(σz) with IEEE arithmetic only (the same on every platform); its exp takes [-700, 0].
         let e = max(min(profile.backendSigma * z, 700), -700)
         backendSeconds = profile.backendMedianSeconds * (e <= 0 ? DeterministicMath.exp(e) : 1 / DeterministicMath.exp(-e))
+    }
+}
+
+extension Replay {
+    /// The warning for a viewer chosen to draw the last received position next to a send rule
+    /// that predicts (``ViewerModel/paired(with:send:)``), or nil: such a rule then sends what a
+    /// distance filter of its threshold would.
+    public static func viewerPairingWarning(_ options: ReplayOptions) -> String? {
+        guard options.chosenViewer == .last, ViewerModel.predicts(policy: options.policy, send: options.send) else { return nil }
+        return
+            "the viewer draws the last received position, which predicts nothing: the dead-reckoning send rule sends what a distance filter of its threshold would (with its heartbeat); leave --viewer out, or give --viewer extrapolate, for a viewer that predicts"
     }
 }

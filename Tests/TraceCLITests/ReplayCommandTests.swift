@@ -276,6 +276,16 @@ struct ReplayCommandTests {
             .write(toFile: policy, atomically: true, encoding: .utf8)
         let p = try Run(ride + ["--policy", policy])
         #expect(p.status == 0 && p.stderr.isEmpty, "\(p.stderr)")
+        // The pairing, named in the report; an explicit last-position viewer warns once.
+        let table = ["replay", "--scenario", "Traces/trips/ride/ride.scenario.json"]
+        let paired = try Run(table + ["--send", "deadReckoning:30"])
+        #expect(paired.status == 0 && paired.stderr.isEmpty)
+        #expect(paired.stdout.contains("viewer extrapolates up to 10 s (paired with the dead-reckoning send rule)"))
+        let last = try Run(table + ["--send", "deadReckoning:30", "--viewer", "last"])
+        #expect(last.status == 0 && !last.stdout.contains("paired with"))
+        #expect(
+            last.stderr.components(separatedBy: "\n").filter { $0.contains("sends what a distance filter of its threshold would") }.count
+                == 1, "\(last.stderr)")
         let bad = try Run(["replay", "Traces/georust-garmin-activity.gpx", "--send", "deadReckoning:0"])
         #expect(bad.status == 64 && bad.stdout.isEmpty)
         #expect(

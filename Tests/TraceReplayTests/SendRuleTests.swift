@@ -117,4 +117,55 @@ struct SendRuleTests {
         #expect(e0.sent == 121 && e1.sent == 5 && e1.radio.totalJoules < e0.radio.totalJoules)
         #expect(e1.fixesJoules == e0.fixesJoules)  // delivered fixes are the OS's, whatever is sent
     }
+
+    /// The straight 10 m/s walk of ``straight()`` with a 30 m dead-reckoning rule. Under the
+    /// default extrapolating viewer (10 s) the phone sends the first fix, the one 40 m off that
+    /// gives a velocity (4 s), then, as the marker stops 10 s after each update's fix, the fix
+    /// 10 + 4 s after the last sent (40 m > 30 m; at 13 s it is 30 m, not more): 0, 4, 18, …, 116.
+    /// Under the last-position viewer, every fix more than 30 m from the last sent: every 4th.
+    @Test("no viewer chosen: dead reckoning (the --send override or a policy row) pairs with the extrapolating viewer, and says so")
+    func pairing() throws {
+        let points = line(from: P(north: 0, east: 0, t: 0), count: 121, stepNorth: 10, dt: 1)
+        let rule = SendRule.deadReckoning(thresholdMetres: 30, heartbeatSeconds: 30)
+        var spec = ScenarioSpec()
+        spec.timeline = try timeline([(.accepted, 0), (.enRoute, 0)])
+        spec.pickup = Sourced(try .init(latitude: 48, longitude: 8), .flag)
+        let path = try temp(gpx([(nil, points)]))
+        func run(_ configure: (inout ReplayOptions) -> Void) throws -> (sent: [Int], result: ReplayResult) {
+            var o = ReplayOptions()
+            o.policy[.enRoute].distanceFilter = 0
+            configure(&o)
+            var seen = Collect()
+            let r = try Replay.run([TraceInput(path: path)], scenario: spec, options: o, observer: &seen)
+            return (seen.sent, r)
+        }
+        let paired = try run { $0.send = rule }
+        let extrapolating = try run {
+            $0.send = rule
+            $0.viewer = .extrapolate(maximumSeconds: ViewerModel.defaultExtrapolationSeconds)
+        }
+        let last = try run {
+            $0.send = rule
+            $0.viewer = .last
+        }
+        #expect(paired.sent == [0] + Array(stride(from: 4, through: 120, by: 14)))
+        #expect(paired.sent == extrapolating.sent)
+        #expect(last.sent == Array(stride(from: 0, through: 120, by: 4)))
+        #expect(paired.result.view.viewer == .extrapolate(maximumSeconds: ViewerModel.defaultExtrapolationSeconds))
+        #expect(paired.result.view.pairedWithSendRule && !extrapolating.result.view.pairedWithSendRule)
+        #expect(paired.result.view.summary.contains("viewer extrapolates up to 10 s (paired with the dead-reckoning send rule)"))
+        // The warning only for a last-position viewer chosen next to a rule that predicts.
+        let warns = { (r: ReplayResult) in r.warnings.contains { $0.contains("sends what a distance filter of its threshold would") } }
+        #expect(warns(last.result) && !warns(paired.result) && !warns(extrapolating.result))
+        // A policy row's rule pairs too; every delivered fix sent keeps the last-position viewer,
+        // and so does a dead-reckoning row in a state whose tier is off (nothing is sent there).
+        let row = try run { $0.policy[.enRoute].send = rule }
+        #expect(row.sent == paired.sent && row.result.view.pairedWithSendRule)
+        let plain = try run { _ in }
+        #expect(plain.result.view.viewer == .last && !plain.result.view.pairedWithSendRule && plain.sent.count == 121)
+        var offRow = SharingPolicy.seed
+        offRow[.completed].send = rule
+        #expect(offRow[.completed].tier == .off && ViewerModel.paired(with: offRow, send: nil) == .last)
+    }
 }
+
