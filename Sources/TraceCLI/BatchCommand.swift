@@ -519,6 +519,9 @@ struct TripReport: Sendable {
     var maxima: ViewMaxima?
     var maximaB: ViewMaxima?
     var inferred: [String]
+    /// The traces' data problems and what was done with them, one text per kind
+    /// (``TraceReplay/DataProblem/text``); empty when clean.
+    var dataProblems: [String] = []
     /// The picture, for `--html`.
     var svg: String?
     /// The view samples under each policy, until they are pooled (``BatchReport/Pools``).
@@ -547,6 +550,7 @@ extension TripReport {
         }
         worstView = r.worstView
         inferred = r.scenario.assumedItems
+        dataProblems = r.dataProblems.map(\.text)
     }
 }
 

@@ -53,7 +53,7 @@ struct BatchLineHeader: Hashable, Sendable {
 /// One line of `batch --jsonl`, schema `tracekit-batch-trip/2`: a trip's index in the batch's
 /// order, its name, the batch it belongs to, and everything the reports and the gate keep of it
 /// (``TripReport``, the gate's figures, its view samples, `--compare`'s side), with the whole
-/// replay (`tracekit-replay/2`) for other readers. README, "Scale-out".
+/// replay (`tracekit-replay/3`) for other readers. README, "Scale-out".
 enum BatchLine {
     static let schema = "tracekit-batch-trip/2"
 
@@ -110,6 +110,7 @@ enum BatchLine {
                 .object([("displayErrorP95", json(r.worstView.displayErrorP95)), ("stalenessP95", json(r.worstView.stalenessP95))])
             ),
             ("inferred", .array(r.inferred.map { .string($0) })),
+            ("dataProblems", .array(r.dataProblems.map { .string($0) })),
         ]
         if let m = r.maxima { report.append(("maxima", json(m))) }
         if let svg = r.svg { report.append(("svg", .string(svg))) }
@@ -264,7 +265,7 @@ private struct JSONLineReader: JSONFieldReading {
 
     func report(_ v: JSONValue?, metrics: TripMetrics) throws(JSONFileError) -> TripReport {
         let o = try object(
-            v, "report", allowed: ["fixes", "seconds", "category", "phones", "perPhone", "worstView", "inferred", "maxima", "svg"])
+            v, "report", allowed: ["fixes", "seconds", "category", "phones", "perPhone", "worstView", "inferred", "dataProblems", "maxima", "svg"])
         var phones: [TripPhone] = []
         for (i, p) in try array(o["perPhone"], "report.perPhone").enumerated() {
             let q = "report.perPhone[\(i)]"
@@ -278,7 +279,14 @@ private struct JSONLineReader: JSONFieldReading {
         let w = try object(o["worstView"], "report.worstView", allowed: ["displayErrorP95", "stalenessP95"])
         var inferred: [String] = []
         for (i, x) in try array(o["inferred"], "report.inferred").enumerated() { inferred.append(try string(x, "report.inferred[\(i)]")) }
-        return TripReport(
+        // Absent from lines written before it was named.
+        var problems: [String] = []
+        if o["dataProblems"] != nil {
+            for (i, x) in try array(o["dataProblems"], "report.dataProblems").enumerated() {
+                problems.append(try string(x, "report.dataProblems[\(i)]"))
+            }
+        }
+        var report = TripReport(
             metrics: metrics, fixes: try int(o["fixes"], "report.fixes", limit: 1e15),
             seconds: try nonNegative(o["seconds"], "report.seconds"),
             category: try string(o["category"], "report.category"), phones: try int(o["phones"], "report.phones"), perPhone: phones,
@@ -287,6 +295,8 @@ private struct JSONLineReader: JSONFieldReading {
                 stalenessP95: try figure(w["stalenessP95"], "report.worstView.stalenessP95")),
             maxima: try o["maxima"].map { (m) throws(JSONFileError) in try maxima(m, "report.maxima") }, inferred: inferred,
             svg: try o["svg"].map { (s) throws(JSONFileError) in try string(s, "report.svg") })
+        report.dataProblems = problems
+        return report
     }
 
     func role(_ v: JSONValue?, _ path: String) throws(JSONFileError) -> Role {

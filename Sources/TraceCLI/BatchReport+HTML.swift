@@ -80,6 +80,13 @@ extension BatchReport {
         }
         body += "</section>\n"
 
+        let problems = dataProblemRows
+        if !problems.isEmpty {
+            body += "<section id=\"data-problems\">\n<h2>Data problems</h2>\n"
+            body += HTMLPage.table(["Trip", "Problems in the traces, and what was done with them"], problems)
+            body += "</section>\n"
+        }
+
         let inferred = inferredRows
         if !inferred.isEmpty {
             body += "<section id=\"inferred\">\n<h2>Inferred items</h2>\n" + HTMLPage.table(["Trip", "Inferred from the traces"], inferred)

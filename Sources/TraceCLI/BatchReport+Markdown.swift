@@ -66,6 +66,7 @@ extension BatchReport {
             out += "\n<details><summary>Every trip (\(rows.count))</summary>\n\n"
             out += TextTable.markdown(header: Self.tripHeader, rows: rows.map(\.cells))
             out += "\n" + Self.tripLegend + "\n"
+            for r in dataProblemRows { out += "- `\(r[0])` data: \(r[1])\n" }
             for r in inferredRows { out += "- `\(r[0])` inferred: \(r[1])\n" }
             out += "\n</details>\n"
         }

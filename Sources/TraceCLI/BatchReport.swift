@@ -155,10 +155,10 @@ struct BatchReport {
     // MARK: The trips
 
     static let tripHeader = [
-        "Trip", "Status", "Time", "Updates sent", "Energy mAh", "Worst display error p95", "Worst staleness p95", "Category", "Inferred",
+        "Trip", "Status", "Data", "Time", "Updates sent", "Energy mAh", "Worst display error p95", "Worst staleness p95", "Category", "Inferred",
     ]
     /// The trips table's columns right-aligned as figures (HTML).
-    static let tripNumeric: Set<Int> = [2]
+    static let tripNumeric: Set<Int> = [3]
 
     /// A trip's standing against the baseline, in words and markers, and its row's class
     /// (`regression`, `improvement`, nil): "▲ 6 regressions", "▼ 2 improvements", "passed",
@@ -195,7 +195,8 @@ struct BatchReport {
             let r = t.report, s = status(t.trip.id, compared: compared, new: new)
             return (
                 [
-                    t.trip.id, s.text, InfoCommand.duration(r.seconds),
+                    t.trip.id, s.text, r.dataProblems.isEmpty ? "clean" : "⚠ \(Self.plural(r.dataProblems.count, "kind")) of problem",
+                    InfoCommand.duration(r.seconds),
                     r.perPhone.map { "\($0.role.key) \($0.sent)" }.joined(separator: ", "),
                     r.perPhone.map { "\($0.role.key) \(ReplayReport.fixed($0.milliampHours, 1))" }.joined(separator: ", "),
                     Self.worst(r.worstView.displayErrorP95, "m"), Self.worst(r.worstView.stalenessP95, "s"), r.category,
@@ -207,7 +208,12 @@ struct BatchReport {
 
     /// What the trips table's columns hold, in a line under it.
     static let tripLegend =
-        "Worst: the largest p95 of any state and sender (whose position the viewers saw). Inferred: scenario items taken from the traces (listed at the end)."
+        "Data: ⚠ marks a trip whose traces had problems, so its figures are computed on the data as read (each listed at the end, with what was done). Worst: the largest p95 of any state and sender (whose position the viewers saw). Inferred: scenario items taken from the traces (listed at the end)."
+
+    /// The trips whose traces had problems, and the problems with what was done with them.
+    var dataProblemRows: [[String]] {
+        replayed.filter { !$0.report.dataProblems.isEmpty }.map { [$0.trip.id, $0.report.dataProblems.joined(separator: ", ")] }
+    }
 
     /// The trips that failed: name and reason.
     var failedRows: [[String]] { failed.map { [$0.trip.id, $0.error.message] } }
@@ -511,6 +517,10 @@ struct BatchReport {
         for c in corpusTables {
             out += "\n\(c.title)\n"
             out += TextTable.aligned(header: Self.aggregateHeader, rows: aggregateRows(c.aggregate))
+        }
+        if !dataProblemRows.isEmpty {
+            out += "\nData problems, and what was done with them\n"
+            for r in dataProblemRows { out += "  \(r[0]): \(r[1])\n" }
         }
         if !inferredRows.isEmpty {
             out += "\nInferred items\n"

@@ -32,7 +32,7 @@ enum ConvertCommand {
         .value("to", short: "t", \.to, valueName: "FORMAT", help: "Output format (default: from OUT's extension)."),
         .value("input-format", \.reading.inputFormat, valueName: "FORMAT", help: "Input format (default: from IN's extension)."),
         .value(
-            "on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: report, skip or fail (see 'tracekit info')."),
+            "on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: filter (the default), report, skip or fail (see 'tracekit info')."),
         .value(
             "max-speed", \.reading.maxSpeed, valueName: "SPEED",
             help: "Implied motion beyond this speed (m/s, or 360km/h; 'off') is a speed spike or a teleport (see 'tracekit info')."),

@@ -41,12 +41,12 @@ enum InfoCommand {
             .value(
                 "on-problem", \.reading.onProblem, valueName: "POLICY",
                 help:
-                    "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."
+                    "Per-point problems: filter (the default: drop speed spikes, a new segment at each teleport, as a phone's location stack would; the rest as report), report (drop only unusable points; the raw trace), skip (drop every point with a problem), fail (stop at the first)."
             ),
             .value(
                 "max-speed", \.reading.maxSpeed, valueName: "SPEED",
                 help:
-                    "Implied motion: a track point that would take the device faster than this (m/s, or with a unit: 360km/h, 224mph; 'off') is a speed spike (away and back: dropped under skip) or a teleport (the track goes on from it: a new segment under skip); a jump within the fixes' accuracies, or within 1 s × the limit, is not motion."
+                    "Implied motion: a track point that would take the device faster than this (m/s, or with a unit: 360km/h, 224mph; 'off') is a speed spike (away and back: dropped under filter and skip) or a teleport (the track goes on from it: a new segment under filter and skip); a jump within the fixes' accuracies, or within 1 s × the limit, is not motion."
             ),
             .value(
                 "utc-offset", \.reading.utcOffset, valueName: "HOURS",

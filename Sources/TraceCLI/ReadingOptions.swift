@@ -5,7 +5,7 @@ import TraceJSON
 /// share (each declares them with its own help).
 struct ReadingOptions: OptionGroup {
     var inputFormat: InputFormat?
-    var onProblem = ProblemPolicy.report
+    var onProblem = ProblemPolicy.default
     /// `--max-speed`: the implied-motion limit (``ImpliedMotion``).
     var maxSpeed = SpeedLimit(metresPerSecond: ImpliedMotion.defaultMaximumSpeed)
     var utcOffset: UTCOffset?

@@ -68,7 +68,7 @@ enum ReplayCommand {
             .value(
                 "format", short: "f", \.format, valueName: "FORMAT",
                 help:
-                    "Report format: an aligned table; JSON (schema tracekit-replay/2); CSV, one row per state and role with every metric, units in the column names; Markdown for a pull-request comment."
+                    "Report format: an aligned table; JSON (schema tracekit-replay/3); CSV, one row per state and role with every metric, units in the column names; Markdown for a pull-request comment."
             ),
             .value(
                 "svg", \.svg, valueName: "FILE",
@@ -102,7 +102,7 @@ enum ReplayCommand {
         if options.split.split { return try runTrips(options, job, output) }
         let svg = options.svg?.path, html = options.html?.path, geojson = options.geojson?.path
         job.options.recordTrack = svg != nil || html != nil
-        let result: ReplayResult
+        var result: ReplayResult
         if let geojson {
             let file: AtomicFile
             do { file = try AtomicFile(path: geojson) } catch { throw CLIError(writing: error) }
@@ -119,6 +119,7 @@ enum ReplayCommand {
             var none = NoReplayObserver()
             result = try job.replay(observer: &none)
         }
+        result.asEachState = try job.asEachState(for: result, asked: options.inputs.asEachState)
         Job.warn(result)
         if let svg { try writeAtomically(svg, ReplaySVG.render(result, policy: job.options.policy)) }
         if let html { try writeAtomically(html, ReplayHTML.render(result, policy: job.options.policy)) }
@@ -159,6 +160,22 @@ enum ReplayCommand {
         var inputs: [TraceInput]
         var spec: ScenarioSpec
         var options: ReplayOptions
+
+        /// The recording of `result` replayed as each live state (``TraceReplay/Replay/asEachState(_:scenario:options:span:)``)
+        /// when `asked` (`--as-each-state`) or when it has no credible pickup; nil otherwise.
+        /// Standard input cannot be read again: asked, that is a usage error; otherwise nil.
+        func asEachState(for result: ReplayResult, asked: Bool) throws(CLIError) -> [StateAnswer]? {
+            guard asked || result.scenario.pickupInference == .noStop else { return nil }
+            if inputs.contains(where: { $0.path == "-" }) || spec.traces.values.contains(where: { $0.value == "-" }) {
+                if asked { throw .usage("--as-each-state reads the recording once per state: give a file, not standard input") }
+                return nil
+            }
+            do {
+                return try Replay.asEachState(inputs, scenario: spec, options: options, span: (result.start, result.end))
+            } catch {
+                throw Self.cliError(error)
+            }
+        }
 
         /// - Parameter command: the command's name, for the message when there is nothing to replay.
         init(_ given: ReplayInputs, traces: [String], command: String) throws(CLIError) {

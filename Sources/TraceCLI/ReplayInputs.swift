@@ -31,6 +31,8 @@ struct ReplayInputs: OptionGroup {
     /// Nil: paired with the send rules (``ViewerModel/paired(with:send:)``).
     var viewer: ViewerModel?
     var send: SendRule?
+    /// `--as-each-state`: also replay the whole recording as each live state.
+    var asEachState = false
     var reading = ReadingOptions()
 
     static let options: [Option<ReplayInputs>] = [
@@ -89,13 +91,18 @@ struct ReplayInputs: OptionGroup {
             help:
                 "Replace every state's send rule (which delivered fixes the app sends): everyDelivered, or deadReckoning[:METRES[,HEARTBEAT]]: a delivered fix is sent when the position the viewer would draw at its time, predicted from the updates sent before, is more than METRES (default: the state's distance filter) from it, or when HEARTBEAT seconds (default 30) have passed since the last send; a sharing state's first fix is always sent."
         ),
+        .flag(
+            "as-each-state", \.asEachState,
+            help:
+                "Also replay the whole recording as each live state (En Route, At Pickup, In Task: that state's policy row and viewers throughout) and report each: updates delivered and sent, the view, battery per hour and per km. Automatic when the recording has no stop after setting off (no credible pickup)."
+        ),
         .value(
             "input-format", \.reading.inputFormat, valueName: "FORMAT",
             help: "Read the traces as this format instead of guessing from the extension."),
         .value(
             "on-problem", \.reading.onProblem, valueName: "POLICY",
             help:
-                "Per-point problems: report (drop only unusable points), skip (drop every point with a problem), fail (stop at the first)."),
+                "Per-point problems: filter (the default: drop speed spikes, a new segment at each teleport, as a phone's location stack would; the rest as report), report (drop only unusable points; the raw trace), skip (drop every point with a problem), fail (stop at the first)."),
         .value(
             "max-speed", \.reading.maxSpeed, valueName: "SPEED",
             help: "Implied motion beyond this speed (m/s, or 360km/h; 'off') is a speed spike or a teleport (see 'tracekit info')."),

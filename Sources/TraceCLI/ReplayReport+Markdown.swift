@@ -9,7 +9,11 @@ extension ReplayReport {
     static func markdown(_ r: ReplayResult) -> String {
         let s = r.scenario
         var out = "### TraceKit replay: " + s.traces.map { "`\($0.path)`" }.joined(separator: ", ") + "\n\n"
-        out += ReplaySummary(r).markdown + "\n"
+        let summary = ReplaySummary(r)
+        out += summary.markdown + "\n"
+        // No credible pickup: the summary's answer as each state is the report (the inferred
+        // timeline's tables would rest on a pickup placed at the first fix).
+        if summary.answersPerState { return out }
         func source<T>(_ item: Sourced<T>) -> String {
             switch item.provenance {
             case .default: "default"

@@ -13,14 +13,32 @@ import TraceSharing
 /// phone; what dominates the cost; the arrivals as seen, an expected absence said as such. Times
 /// of day follow ``ReportClock``'s rule.
 enum ReplayReport {
+    /// The header's policy, phones, view and time lines.
+    static func modelLines(_ r: ReplayResult) -> String {
+        var out =
+            "  policy     \(r.policy.name) · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · tracekit \(r.tracekitVersion)\n"
+        if !r.phone.isPassThrough { out += "  phones     \(r.phone.summary)\n" }
+        if !r.view.isIdeal { out += "  view       \(r.view.summary)\n" }
+        out += "  time       \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))\(excludedNote(r)))\n"
+        return out
+    }
+
     static func table(_ r: ReplayResult) -> String {
-        var out = ReplaySummary(r).table + "\n"
+        let summary = ReplaySummary(r)
+        var out = summary.table + "\n"
         let s = r.scenario
         let traces = s.traces.map { t in
             "\(t.path) (" + t.roles.map { "\($0.role.key) \($0.fixes) fixes" }.joined(separator: ", ") + ")"
         }
         out += "Replay: \(traces.joined(separator: "; "))\n"
         out += "  category   \(s.category.value.name)\(s.category.value.isRide ? "" : " (not a ride)")\(label(s.category))\n"
+        if summary.answersPerState {
+            // No credible pickup: the answer is the summary's, state by state; the inferred
+            // timeline's tables would rest on a pickup placed at the first fix.
+            out += "  pickup     none credible: no stop after setting off (README \"Replay: a plain recording\")\n"
+            out += modelLines(r)
+            return out
+        }
         if s.pickupHandedOff.value { out += "  pickup handed off to the delegate\(label(s.pickupHandedOff))\n" }
         for (name, p) in [("pickup", s.pickup), ("dropoff", s.dropoff)] {
             let pad = String(repeating: " ", count: 11 - name.count)  // the values start in one column
@@ -43,11 +61,7 @@ enum ReplayReport {
         if let c = s.cancelledAt { out += "  cancelled  \(c.value.iso8601)\(label(c))\n" }
         let assumed = s.assumedItems
         out += "  inferred   \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", "))\n"
-        out +=
-            "  policy     \(r.policy.name) · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off") · tracekit \(r.tracekitVersion)\n"
-        if !r.phone.isPassThrough { out += "  phones     \(r.phone.summary)\n" }
-        if !r.view.isIdeal { out += "  view       \(r.view.summary)\n" }
-        out += "  time       \(r.start.iso8601) … \(r.end.iso8601) (\(InfoCommand.duration(r.durationSeconds))\(excludedNote(r)))\n"
+        out += modelLines(r)
 
         for phone in r.energy where phone.hasTrace {
             let role = phone.role

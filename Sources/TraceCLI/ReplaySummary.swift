@@ -4,7 +4,7 @@ import TraceJSON
 import TraceReplay
 
 /// What a replay's reader wants first, before the per-phone tables: the trip (traces, category,
-/// span), the time in each state entered, the updates each phone sent, each phone's battery in mAh
+/// span), the traces' data problems and what was done with them, the time in each state entered, the updates each phone sent, each phone's battery in mAh
 /// and as a percentage of the profile's reference battery, and the worst view any party had of
 /// another (``ReplayResult/worstView``). Plain values, so that every report lays it out its own
 /// way: the table and Markdown from ``lines``, HTML from the properties.
@@ -62,6 +62,19 @@ struct ReplaySummary: Hashable, Sendable {
     var worstDisplayError: String?
     /// E.g. "staleness p95 230.0 s (the helper saw the hirer, En Route)"; nil likewise.
     var worstStaleness: String?
+    /// The traces' problems and what was done with them (``ReplayResult/dataProblems``), e.g.
+    /// "6 speed spikes dropped, 45 teleports: a new segment at each"; empty when clean.
+    var dataProblems: [String]
+    /// The policy the traces were read under, e.g. "filter".
+    var onProblem: String
+    /// How the pickup was found (``TraceReplay/PickupInference``).
+    var pickupInference: PickupInference
+    /// The recording replayed as each live state, when it was.
+    var asEachState: [StateAnswer]?
+
+    /// Whether the recording had no credible pickup: the report answers per state instead of
+    /// showing an inferred timeline.
+    var answersPerState: Bool { pickupInference == .noStop && asEachState != nil }
 
     init(_ r: ReplayResult) {
         let s = r.scenario
@@ -84,6 +97,10 @@ struct ReplaySummary: Hashable, Sendable {
                 percentOfReferenceBattery: e.percentOfReferenceBattery,
                 battery: "\(p.role.key) \(DecimalText.fixed(e.milliampHours, 1)) mAh, \(Self.percent(e.percentOfReferenceBattery)) of \(battery)")
         }
+        pickupInference = r.scenario.pickupInference
+        asEachState = r.asEachState
+        dataProblems = r.dataProblems.map(\.text)
+        onProblem = r.problemPolicy.rawValue
         let worst = r.worstView
         worstDisplayError = worst.displayErrorP95.map {
             "\(Self.seen($0, in: r)) \(DecimalText.fixed($0.value, 1)) m off (p95) in \($0.state.displayName)"
@@ -93,16 +110,29 @@ struct ReplaySummary: Hashable, Sendable {
         }
     }
 
-    /// The summary's lines, in order: trip, states, sent, battery, worst view.
+    /// The data line's text: the problems and what was done with them, the policy, and that the
+    /// figures below come from that data; "clean" when there were none.
+    var dataText: String {
+        guard !dataProblems.isEmpty else { return "clean: no problem in the traces" }
+        return dataProblems.joined(separator: ", ") + " (read with --on-problem \(onProblem))"
+    }
+
+    /// The summary's lines, in order: trip, data, states (and what was inferred, with its
+    /// confidence), the answer as each state when there is one, then sent, battery and worst view
+    /// (marked when the traces had problems). A recording without a credible pickup
+    /// (``answersPerState``) ends with the answer as each state: the figures of an inferred
+    /// timeline would rest on an invented pickup.
     var lines: [Line] {
         let phonesWithout = phones.filter { !$0.hasTrace }.map(\.role)
         let sentText = phones.map { "\($0.role) \($0.sent) update\($0.sent == 1 ? "" : "s")" }.joined(separator: ", ")
-        let worst = [worstDisplayError, worstStaleness].compactMap { $0 }
-        return [
+        var worst = [worstDisplayError, worstStaleness].compactMap { $0 }
+        if !worst.isEmpty && !dataProblems.isEmpty { worst[worst.count - 1] += " (on data with problems: see data)" }
+        let head = [
             Line(label: "trip", text: "\(traces.joined(separator: ", ")); \(category); \(span) (\(duration))"),
-            Line(
-                label: "states",
-                text: states.isEmpty ? "none lasted" : states.map { "\($0.state) \($0.duration)" }.joined(separator: ", ")),
+            Line(label: "data", text: dataText),
+        ]
+        if answersPerState { return head + timelineLines + perStateLines }
+        return head + timelineLines + perStateLines + [
             Line(
                 label: "sent",
                 text: sentText
@@ -110,6 +140,58 @@ struct ReplaySummary: Hashable, Sendable {
             Line(label: "battery", text: phones.map(\.battery).joined(separator: "; ")),
             Line(label: "worst view", text: worst.isEmpty ? "no viewer received an update" : worst.joined(separator: "; ")),
         ]
+    }
+
+    /// The states line, and a line saying what was inferred and how confidently when the pickup
+    /// was not given.
+    var timelineLines: [Line] {
+        let fix = "give the scenario instead: --scenario FILE, or --pickup LAT,LON and --timeline STATE@TIME,…"
+        if answersPerState {
+            return [
+                Line(
+                    label: "states",
+                    text:
+                        "no stop between setting off and the end, so no pickup to infer: the whole recording is replayed as each live state below (\(fix))"
+                )
+            ]
+        }
+        let statesLine = Line(
+            label: "states", text: states.isEmpty ? "none lasted" : states.map { "\($0.state) \($0.duration)" }.joined(separator: ", "))
+        let what: String
+        switch pickupInference {
+        case .given, .none: return [statesLine]
+        case .partyTrace(let role): what = "the pickup at the \(role.key)'s first position"
+        case .dwell(let seconds): what = "the pickup at the helper's first stop after setting off (\(InfoCommand.duration(seconds)))"
+        case .noStop: what = "the pickup at the helper's first position (no stop after setting off)"
+        }
+        return [
+            statesLine,
+            Line(label: "inferred", text: "\(what), and the timeline from it; confidence \(pickupInference.confidence); \(fix)"),
+        ]
+    }
+
+    /// One line per live state of the answer as each state: "as En Route": each phone's updates
+    /// delivered and sent, its viewers' view (p95), and its battery in all, per hour and per km.
+    var perStateLines: [Line] {
+        (asEachState ?? []).map { a in
+            let phones = a.phones.map { p -> String in
+                var t = p.hasTrace ? "\(p.role.key) \(p.deliveredFixes) delivered, \(p.sentUpdates) sent" : "\(p.role.key) (no trace)"
+                if let e = p.displayErrorP95Metres {
+                    let who = p.viewers.map(\.key).joined(separator: " and ")
+                    t += ", seen by the \(who) \(DecimalText.fixed(e, 1)) m off"
+                    if let s = p.stalenessP95Seconds { t += " and \(DecimalText.fixed(s, 1)) s stale" }
+                    t += " (p95)"
+                }
+                let rates = [
+                    p.milliampHoursPerHour.map { "\(DecimalText.fixed($0, 1)) mAh/h" },
+                    p.milliampHoursPerKilometre.map { "\(DecimalText.fixed($0, 2)) mAh/km" },
+                ].compactMap { $0 }
+                return t + "; \(DecimalText.fixed(p.milliampHours, 1)) mAh" + (rates.isEmpty ? "" : " (\(rates.joined(separator: ", ")))")
+            }
+            return Line(
+                label: "as \(a.state.displayName)",
+                text: "\(a.tier.key): " + phones.joined(separator: "; "))
+        }
     }
 
     /// The summary as the terminal table's block: a title, then one indented line per item with

@@ -43,7 +43,7 @@ enum SplitCommand {
             .value("to", short: "t", \.to, valueName: "FORMAT", help: "The trips' format (default: IN's when it is written, else GPX)."),
             .value("format", short: "f", \.format, valueName: "FORMAT", help: "The summary's format."),
             .value("input-format", \.reading.inputFormat, valueName: "FORMAT", help: "Read IN as this format."),
-            .value("on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: report, skip or fail."),
+            .value("on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: filter (the default), report, skip or fail (see 'tracekit info')."),
             .value("utc-offset", \.reading.utcOffset, valueName: "HOURS", help: "CSV zone-less times: hours east of UTC."),
             .list("column", \.reading.columns, valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
         ],

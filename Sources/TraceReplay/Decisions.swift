@@ -100,8 +100,6 @@ public struct DecisionSchedule: Sendable {
 
     /// An empty schedule, room made for `capacity` offers (a trip's fixes: at most one offer each).
     init(options: ReplayOptions, capacity: Int) {
-        var options = options
-        options.chosenViewer = options.viewer  // resolved once: the pass asks at every delivered fix
         self.options = options
         offers.reserveCapacity(capacity)
     }
@@ -155,6 +153,12 @@ public struct DecisionSchedule: Sendable {
         return pass.finish()
     }
 
+    /// The viewer a replay under `policy` draws with: the one chosen, else the one paired with
+    /// the policy's send rules (``ReplayOptions/viewer``).
+    func viewer(under policy: SharingPolicy) -> ViewerModel {
+        options.chosenViewer ?? ViewerModel.paired(with: policy, send: options.send)
+    }
+
     /// Offers between the points where a pass's state is kept (``trace(under:)``).
     static let stride = 64
 
@@ -204,7 +208,10 @@ public struct DecisionSchedule: Sendable {
             last = max(last, t.last)
         }
         guard last >= 0 else { return (trace.key, 0, nil) }
-        guard !trace.points.isEmpty else { return key(under: policy).map { ($0, offers.count, nil) } }
+        // A pass joins another only under the same viewer (the send rule's memory predicts with it).
+        guard !trace.points.isEmpty, viewer(under: policy) == viewer(under: trace.policy) else {
+            return key(under: policy).map { ($0, offers.count, nil) }
+        }
         // (A state entered after the last offer has its first touch there: the last point.)
         let start = trace.points[min(first / Self.stride, trace.points.count - 1)]
         var pass = Pass(self, policy, from: start, of: trace.key)
@@ -231,6 +238,8 @@ public struct DecisionSchedule: Sendable {
         /// The schedule's state changes, held here: read at every offer.
         let changes: [Change]
         let policy: SharingPolicy
+        /// Resolved once per pass (``DecisionSchedule/viewer(under:)``): the send rule asks at every delivered fix.
+        let viewer: ViewerModel
         let geodesic = Geodesic.wgs84
         let positions: Bool
         var phones: [PhoneModel]
@@ -243,6 +252,7 @@ public struct DecisionSchedule: Sendable {
             self.schedule = schedule
             changes = schedule.changes
             self.policy = policy
+            viewer = schedule.viewer(under: policy)
             positions = !schedule.options.phone.isPassThrough
             phones = Role.allCases.map { PhoneModel(role: $0, configuration: schedule.options.phone) }
         }
@@ -296,7 +306,7 @@ public struct DecisionSchedule: Sendable {
             let sends =
                 phones[r].use == .shares
                 && sent.sends(
-                    update, role: o.role, state: o.state, policy: policy, override: schedule.options.send, viewer: schedule.options.viewer,
+                    update, role: o.role, state: o.state, policy: policy, override: schedule.options.send, viewer: viewer,
                     geodesic: geodesic)
             if positions {
                 key.delivered(sent: sends, coordinate: outcome.coordinate, accuracy: outcome.accuracy)

@@ -59,22 +59,32 @@ enum PointInference {
         var stopEnd: Int64?
     }
 
+    /// The pickup, and how it was found (``PickupInference``).
     static func pickup(
         given: Sourced<Coordinate>?, partyFirst: (role: Role, time: Int64, coordinate: Coordinate)?,
         helper: RoleScan, rules: InferenceRules
-    ) -> Sourced<Coordinate>? {
-        if let given { return given }
+    ) -> (point: Sourced<Coordinate>?, how: PickupInference) {
+        if let given { return (given, .given) }
         if let p = partyFirst {
-            return Sourced(p.coordinate, .inferred, "the \(p.role.key)'s first position (\(Timestamp(nanoseconds: p.time).iso8601))")
+            return (
+                Sourced(p.coordinate, .inferred, "the \(p.role.key)'s first position (\(Timestamp(nanoseconds: p.time).iso8601))"),
+                .partyTrace(p.role)
+            )
         }
         if let departure = helper.departure, let d = helper.dwells.first(where: { $0.start.nanoseconds >= departure }) {
-            return Sourced(d.centre, .inferred, "the centre of the helper's first dwell after setting off (\(describe(d)))")
+            return (
+                Sourced(d.centre, .inferred, "the centre of the helper's first dwell after setting off (\(describe(d)))"),
+                .dwell(seconds: d.end.seconds(since: d.start))
+            )
         }
         if let first = helper.first {
-            return Sourced(
-                first.coordinate, .inferred, "the helper's first position: no dwell after setting off, the trip starts at the pickup")
+            return (
+                Sourced(
+                    first.coordinate, .inferred, "the helper's first position: no dwell after setting off, the trip starts at the pickup"),
+                .noStop
+            )
         }
-        return nil
+        return (nil, PickupInference.none)
     }
 
     static func dropoff(

@@ -60,10 +60,11 @@ extension Engine {
                     path: input.path == "-" ? "<stdin>" : input.path, defaultRole: input.defaultRole, provenance: input.provenance,
                     roles: counts))
         }
-        let scenario = ReplayScenario(
+        var scenario = ReplayScenario(
             category: resolved.category, pickupHandedOff: resolved.handedOff, pickup: resolved.pickup,
             dropoff: resolved.dropoff, traces: traces, timeline: timeline.entries,
             cancelledAt: spec.cancelledAt, rules: options.rules)
+        scenario.pickupInference = resolved.pickupInference
         let gaps = meters.gaps.map { RecordingGap(from: Timestamp(nanoseconds: $0.from), to: Timestamp(nanoseconds: $0.to)) }
         var warnings = resolved.warnings
         if let w = Replay.longRecordingWarning(
@@ -83,6 +84,7 @@ extension Engine {
         result.recordingGaps = gaps
         result.viewerViews = views.viewerViews
         result.view = ViewSettings(options)
+        result.problemPolicy = options.read.policy
         if options.network == .realistic { result.networkFigures = NetworkFigures(network) }
         return result
     }

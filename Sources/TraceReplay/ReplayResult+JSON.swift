@@ -6,7 +6,7 @@ import TraceIO
 public import TraceJSON
 import TraceSharing
 
-/// The result as JSON, schema `tracekit-replay/2` (documented in the README, "Replay: JSON"). Keys
+/// The result as JSON, schema `tracekit-replay/3` (documented in the README, "Replay: JSON"). Keys
 /// and their order are stable, units are in the key names, times are ISO 8601 UTC, absent values
 /// are null. The same result always writes the same bytes.
 extension ReplayResult {
@@ -99,6 +99,10 @@ extension ReplayResult {
                 ])
             ),
             ("inferred", .array(s.assumedItems.map { .string($0) })),
+            (
+                "pickupInference",
+                .object([("how", .string(s.pickupInference.key)), ("confidence", .string(s.pickupInference.confidence))])
+            ),
         ])
         var head: [(String, JSONValue)] = [
             ("schema", .string(ReplayResult.schema)),
@@ -115,6 +119,27 @@ extension ReplayResult {
         // The view, unless it is the ideal one TraceKit measured before (whose bytes stay as they were).
         if !view.isIdeal { head.append(("view", view.json)) }
         if let n = networkFigures { head.append(("network", n.json)) }
+        if let answers = asEachState { head.append(("asEachState", .array(answers.map(\.json)))) }
+        // The data problems of every trace together and what was done with them (the files'
+        // own counts and examples are under "files").
+        head.append(
+            (
+                "data",
+                .object([
+                    ("onProblem", .string(problemPolicy.rawValue)),
+                    (
+                        "problems",
+                        .array(
+                            dataProblems.map {
+                                .object([
+                                    ("kind", .string($0.kind.rawValue)), ("count", .number(Double($0.count))),
+                                    ("treatment", .string($0.treatment)),
+                                ])
+                            })
+                    ),
+                    ("summary", .string(DataProblem.summary(dataProblems))),
+                ])
+            ))
         return .object(
             head + [
                 ("scenario", scenarioJSON),

@@ -270,6 +270,45 @@ public struct FileDiagnostics: Hashable, Sendable {
     public var outOfOrderFixes: Int
 }
 
+/// Points of one problem kind in a replay's traces, and what was done with them
+/// (``ReplayResult/dataProblems``).
+public struct DataProblem: Hashable, Sendable {
+    public var kind: ProblemKind
+    public var count: Int
+    /// ``TraceIO/ProblemPolicy/treatment(of:)``, e.g. "dropped" or "a new segment at each".
+    public var treatment: String
+
+    /// E.g. "6 speed spikes dropped", "45 teleports: a new segment at each".
+    public var text: String {
+        let noun = Self.plural(kind, count)
+        return treatment.hasPrefix("kept") || treatment == "dropped" ? "\(count) \(noun) \(treatment)" : "\(count) \(noun): \(treatment)"
+    }
+
+    /// "speed spike" → "speed spikes", "no time" → "points with no time", and so on.
+    static func plural(_ kind: ProblemKind, _ n: Int) -> String {
+        let one = n == 1
+        switch kind {
+        case .missingCoordinate: return one ? "point without a coordinate" : "points without a coordinate"
+        case .invalidCoordinate: return one ? "invalid coordinate" : "invalid coordinates"
+        case .missingTime: return one ? "point with no time" : "points with no time"
+        case .invalidTime: return one ? "unreadable time" : "unreadable times"
+        case .implausibleTime: return one ? "time before 1970 or after 2100" : "times before 1970 or after 2100"
+        case .timeWentBackwards: return one ? "time going backwards" : "times going backwards"
+        case .duplicateTime: return one ? "duplicate time" : "duplicate times"
+        case .invalidValue: return one ? "unreadable value" : "unreadable values"
+        case .badChecksum: return one ? "bad checksum" : "bad checksums"
+        case .speedSpike: return one ? "speed spike" : "speed spikes"
+        case .teleport: return one ? "teleport" : "teleports"
+        }
+    }
+
+    /// The problems in one line, e.g. "6 speed spikes dropped, 45 teleports: a new segment at
+    /// each"; "none" when there are none.
+    public static func summary(_ problems: [DataProblem]) -> String {
+        problems.isEmpty ? "none" : problems.map(\.text).joined(separator: ", ")
+    }
+}
+
 /// A time with no fix of any trace for longer than the recording gap: the last fix before and the
 /// first after.
 public struct RecordingGap: Hashable, Sendable {
@@ -295,7 +334,7 @@ public struct PolicyLabel: Hashable, Sendable {
 /// same inputs give the same values, and ``json`` the same bytes.
 public struct ReplayResult: Hashable, Sendable {
     /// The JSON schema this result is written in.
-    public static let schema = "tracekit-replay/2"
+    public static let schema = "tracekit-replay/3"
 
     /// The TraceKit version that produced it.
     public var tracekitVersion: String
@@ -342,6 +381,21 @@ public struct ReplayResult: Hashable, Sendable {
     public var viewerViews: [ViewerView] = []
     /// What the realistic network did; nil under the ideal network.
     public var networkFigures: NetworkFigures? = nil
+    /// The whole recording replayed as each live state (``Replay/asEachState(_:scenario:options:span:)``),
+    /// when asked for or when the recording has no credible pickup; nil otherwise.
+    public var asEachState: [StateAnswer]? = nil
+    /// The policy the traces were read under (``ReplayOptions/read``): what was done with each
+    /// problem (``dataProblems``).
+    public var problemPolicy = ProblemPolicy.default
+
+    /// The data problems of every trace file together, by kind in ``ProblemKind`` order, each with
+    /// what was done with it under ``problemPolicy``; empty when the traces were clean. Every
+    /// report names them in its first lines, and marks the figures of a trip that has them.
+    public var dataProblems: [DataProblem] {
+        var counts: [ProblemKind: Int] = [:]
+        for f in files { counts.merge(f.diagnostics.counts, uniquingKeysWith: +) }
+        return counts.keys.sorted().map { DataProblem(kind: $0, count: counts[$0]!, treatment: problemPolicy.treatment(of: $0)) }
+    }
 
     /// Seconds of request time: from ``start`` to ``end`` less the recording gaps.
     public var durationSeconds: Double { end.seconds(since: start) - excludedSeconds }

@@ -183,6 +183,10 @@ public struct ReplayScenario: Hashable, Sendable {
     /// Nil only when nothing gave one and no helper fix exists to infer it from.
     public var pickup: Sourced<Coordinate>?
     public var dropoff: Sourced<Coordinate>?
+    /// How the pickup was found, and so how far an inferred timeline can be trusted:
+    /// ``PickupInference/noStop`` means there was no credible pickup (the reports answer per
+    /// state instead, ``Replay/asEachState(_:scenario:options:span:)``).
+    public var pickupInference = PickupInference.given
     /// The trace files and the roles read from each.
     public var traces: [TraceAssignment]
     /// The states entered, in order, with their times (inferred entries included, as found).

@@ -65,7 +65,7 @@ struct BaselineGateTests {
             ("[]", "b.json:1:1: not a baseline: expected an object"),
             (#"{"trips": []}"#, "b.json:1:1: schema: missing: not a TraceKit baseline"),
             (#"{"schema": "tracekit-baseline/9"}"#, "b.json:1:12: schema: unsupported baseline schema \"tracekit-baseline/9\""),
-            (#"{"schema": "tracekit-replay/2"}"#, "b.json:1:12: schema: unsupported baseline schema \"tracekit-replay/2\""),
+            (#"{"schema": "tracekit-replay/3"}"#, "b.json:1:12: schema: unsupported baseline schema \"tracekit-replay/3\""),
         ])
     func badFiles(text: String, prefix: String) {
         do {

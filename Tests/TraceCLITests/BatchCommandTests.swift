@@ -283,7 +283,7 @@ struct BatchCommandTests {
             #expect(v["report"]?["perPhone"] != nil && v["report"]?["worstView"] != nil && v["views"] != nil)
             guard case .number(let i)? = v["index"]?.kind else { Issue.record("no index"); continue }
             indices.append(Int(i))
-            #expect(v["replay"]?["schema"] == .string("tracekit-replay/2"))
+            #expect(v["replay"]?["schema"] == .string("tracekit-replay/3"))
             guard case .array(let rows)? = v["gate"]?.kind else { Issue.record("no gate rows"); continue }
             #expect(!rows.isEmpty)
         }

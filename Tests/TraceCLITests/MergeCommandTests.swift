@@ -162,7 +162,7 @@ struct MergeCommandTests {
         arguments: [
             ("truncated", "invalid JSON at column"),
             ("foreign", #"(no "schema" member): a foreign line"#),
-            ("other schema", #"(schema "tracekit-replay/2"): a foreign line"#),
+            ("other schema", #"(schema "tracekit-replay/3"): a foreign line"#),
             ("version 1", "a tracekit-batch-trip/1 line carries neither the report's figures nor the view samples"),
             ("bad member", "report.fixes: expected a whole number, found a string"),
             ("another batch", "from another batch (3 trips from Traces/trips, policy seed"),
@@ -176,7 +176,7 @@ struct MergeCommandTests {
                 switch kind {
                 case "truncated": String(first.prefix(first.count / 2))
                 case "foreign": #"{"type": "Feature", "geometry": null}"#
-                case "other schema": #"{"schema": "tracekit-replay/2"}"#
+                case "other schema": #"{"schema": "tracekit-replay/3"}"#
                 case "version 1": first.replacingOccurrences(of: "tracekit-batch-trip/2", with: "tracekit-batch-trip/1")
                 case "bad member": first.replacing(/"fixes":[0-9]+/, with: #""fixes":"many""#, maxReplacements: 1)
                 default: String(try Run(["batch", "Traces/trips", "--jsonl"]).stdout.split(separator: "\n")[0])

@@ -52,7 +52,7 @@ struct ReplayCommandTests {
             #expect(r.stdout.contains(text), "missing \(text)")
         }
         let doc = try json(try Run(["replay", "-f", "json", "Traces/georust-garmin-activity.gpx"]))
-        #expect(doc["schema"] as? String == "tracekit-replay/2")
+        #expect(doc["schema"] as? String == "tracekit-replay/3")
         let totals = (doc["totals"] as? [[String: Any]])?.first { $0["role"] as? String == "helper" }
         #expect(totals?["rawFixes"] as? Int == 988)
         // The location part, from the states' seconds and docs/battery-model.md's powers: At Pickup at

@@ -184,7 +184,7 @@ struct ReportFormatTests {
         let out = dir.appendingPathComponent("ride.svg").path
         let r = try Run(["replay", "--svg", out, "-f", "json"] + Self.ride)
         #expect(r.status == 0 && r.stderr.isEmpty)
-        #expect(try json(r.stdout)["schema"] as? String == "tracekit-replay/2")
+        #expect(try json(r.stdout)["schema"] as? String == "tracekit-replay/3")
         let svg = try String(contentsOfFile: out, encoding: .utf8)
         #expect(wellFormed(svg))
         #expect(!wellFormed(svg.replacingOccurrences(of: "</g>", with: "", options: [], range: svg.range(of: "</g>"))))

@@ -138,7 +138,7 @@ struct GPXReaderTests {
                 .missingTime: 1,
             ])
         let kept = trackPoints(items).count
-        #expect(kept == (policy == .report ? 5 : 1))
+        #expect(kept == (policy == .report || policy == .filter ? 5 : 1))  // filter acts on motion only
         #expect(d.pointsDropped == 7 - kept)
         #expect(d.examples.first { $0.kind == .invalidCoordinate }?.line == 3)
     }

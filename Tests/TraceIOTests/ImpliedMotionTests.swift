@@ -70,7 +70,7 @@ struct ImpliedMotionTests {
     func spike() throws {
         // Row 5 (line 7) is 1.11 km north of its neighbours, 1 s from each.
         let bytes = motionCSV(walk(10) { i, r in if i == 5 { r.lat += 0.01 } })
-        let report = try read(bytes)
+        let report = try read(bytes, ReadOptions(policy: .report))
         #expect(report.points.count == 10)
         #expect(report.diagnostics.counts == [.speedSpike: 1])
         #expect(
@@ -81,6 +81,10 @@ struct ImpliedMotionTests {
         #expect(skip.points.count == 9 && !skip.points.contains { $0.coordinate.latitude > 47.005 })
         #expect(skip.shape == "T S P P P P P P P P P")
         #expect(skip.diagnostics.counts == [.speedSpike: 1] && skip.diagnostics.pointsDropped == 1)
+        // The default, filter, drops the spike as skip does (the file has no other problem).
+        let filter = try read(bytes)
+        #expect(ReadOptions().policy == .filter)
+        #expect(filter.points == skip.points && filter.shape == skip.shape && filter.diagnostics == skip.diagnostics)
         let e = failure(bytes)
         #expect(e?.description == "motion.csv:7: speed spike: 1.12 km in 1 s and 1.1 km back in 1 s, beyond the 100 m allowed at 100 m/s")
     }
@@ -89,7 +93,7 @@ struct ImpliedMotionTests {
     func teleport() throws {
         // From row 4 (line 6) on, the track is 5.56 km further north.
         let bytes = motionCSV(walk(10) { i, r in if i >= 4 { r.lat += 0.05 } })
-        let report = try read(bytes)
+        let report = try read(bytes, ReadOptions(policy: .report))
         #expect(report.points.count == 10 && report.shape == "T S P P P P P P P P P P")
         #expect(report.diagnostics.counts == [.teleport: 1])
         #expect(report.diagnostics.examples.map(\.description) == ["line 6: teleport: 5.57 km in 1 s, beyond the 100 m allowed at 100 m/s"])
@@ -97,6 +101,8 @@ struct ImpliedMotionTests {
         #expect(skip.points == report.points)
         #expect(skip.shape == "T S P P P P S P P P P P P")
         #expect(skip.diagnostics.counts == [.teleport: 1] && skip.diagnostics.pointsDropped == 0)
+        let filter = try read(bytes)  // the default: a new segment at the teleport, as skip
+        #expect(filter.points == report.points && filter.shape == skip.shape && filter.diagnostics == skip.diagnostics)
         #expect(failure(bytes)?.description == "motion.csv:6: teleport: 5.57 km in 1 s, beyond the 100 m allowed at 100 m/s")
         // Two fixes away that do not fit each other either: both are teleports.
         let twice = motionCSV(walk(10) { i, r in if i >= 4 { r.lat += 0.05 * Double(min(i - 3, 2)) } })

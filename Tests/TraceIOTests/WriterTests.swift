@@ -18,7 +18,7 @@ func writeTemporary(_ items: [TraceItem], _ format: TraceFormat) throws -> Strin
 }
 
 func readAll(_ path: String) throws -> [TraceItem] {
-    var reader = try openTrace(path)
+    var reader = try openTrace(path, options: ReadOptions(policy: .report))  // every item as written
     var items: [TraceItem] = []
     while let item = try reader.next() { items.append(item) }
     return items

@@ -13,7 +13,7 @@ import TraceSharing
 struct DecisionScheduleTests {
     /// The phone configurations, send rules and networks the key must hold under.
     enum Setting: String, CaseIterable, CustomStringConvertible {
-        case plain, plainTiers, emulatedTiers, smoothed, deadReckoning, deadReckoningExtrapolated, idealNetwork
+        case plain, plainTiers, emulatedTiers, smoothed, deadReckoning, deadReckoningExtrapolated, deadReckoningPaired, idealNetwork
         var description: String { rawValue }
 
         var options: ReplayOptions {
@@ -22,7 +22,11 @@ struct DecisionScheduleTests {
             case .plain, .plainTiers: break
             case .emulatedTiers: o.phone.accuracyEmulation = .white
             case .smoothed: o.phone.smoothing = .on(mode: .drive)
-            case .deadReckoning: break  // the rows' own send rules, below
+            // The rows' own send rules, below, under the last-position viewer chosen (without a
+            // choice, a dead-reckoning row pairs with the extrapolating viewer: deadReckoningPaired,
+            // whose start, the seed, sends every delivered fix and so draws the last position).
+            case .deadReckoning: o.viewer = .last
+            case .deadReckoningPaired: break
             case .deadReckoningExtrapolated: o.viewer = .extrapolate(maximumSeconds: ViewerModel.defaultExtrapolationSeconds)
             case .idealNetwork: o.network = .ideal
             }
@@ -34,7 +38,7 @@ struct DecisionScheduleTests {
         /// policies deliver the same fixes and send different ones), so that several share their
         /// decisions and several do not.
         var policies: [SharingPolicy] {
-            if self == .deadReckoning || self == .deadReckoningExtrapolated {
+            if self == .deadReckoning || self == .deadReckoningExtrapolated || self == .deadReckoningPaired {
                 return [0.0, 10, 40].flatMap { filter in
                     [nil, 15.0, 60].map { threshold in
                         var p = SharingPolicy.seed
@@ -103,7 +107,7 @@ struct DecisionScheduleTests {
         // reach En Route or In Task).
         // (Under an extrapolating viewer the dead-reckoning grid's policies all send differently:
         // that setting is here for DecisionTraceTests, where the send rule's memory must match.)
-        if setting != .deadReckoningExtrapolated {
+        if setting != .deadReckoningExtrapolated && setting != .deadReckoningPaired {
             #expect(shared > 0, "\(sidecar) \(setting): no two policies shared their decisions")
         }
         if sidecar.hasPrefix("trips/") { #expect(groups.count > 1, "\(sidecar) \(setting): every policy made the same decisions") }

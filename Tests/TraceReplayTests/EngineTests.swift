@@ -95,7 +95,7 @@ struct EngineTests {
         let path = try temp(gpx([(nil, InferenceTests.trip)]))
         let a = JSONWriter.string(try replay(path).json)
         let b = JSONWriter.string(try replay(path).json)
-        #expect(a == b && a.contains("\"schema\": \"tracekit-replay/2\""))
+        #expect(a == b && a.contains("\"schema\": \"tracekit-replay/3\""))
     }
 
     @Test("a file not in time order is replayed sorted; over the memory limit, late fixes are skipped and counted")

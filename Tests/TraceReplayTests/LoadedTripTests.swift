@@ -55,7 +55,7 @@ struct LoadedTripTests {
         for (spec, options) in [(given, ReplayOptions()), (Self.inferred(given), ReplayOptions()), (Self.inferred(given), small)] {
             let out = try three([], spec, options)
             #expect(out[0] == out[1] && out[1] == out[2], "\(sidecar)")
-            #expect(out[0].contains("\"schema\": \"tracekit-replay/2\""))
+            #expect(out[0].contains("\"schema\": \"tracekit-replay/3\""))
         }
     }
 

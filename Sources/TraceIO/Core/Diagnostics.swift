@@ -23,12 +23,13 @@ public enum ProblemKind: String, CaseIterable, Hashable, Sendable, Comparable {
     case badChecksum = "bad checksum"
     /// A track point that jumps away from the fixes around it and back, faster than
     /// ``ReadOptions/maximumSpeed`` both ways while the fixes before and after it are within it
-    /// (``ImpliedMotion``). Kept under `report`; dropped under `skip` (by the stage ``openTrace``
-    /// puts over the reader).
+    /// (``ImpliedMotion``). Kept under `report`; dropped under `filter` (the default) and `skip`
+    /// (by the stage ``openTrace`` puts over the reader).
     case speedSpike = "speed spike"
     /// A track point that jumps away faster than ``ReadOptions/maximumSpeed`` and does not come
     /// back: the track goes on from it (``ImpliedMotion``). Kept under every policy but `fail`;
-    /// under `skip` a new segment starts at it, so the jump is not a step of the track.
+    /// under `filter` (the default) and `skip` a new segment starts at it, so the jump is not a
+    /// step of the track.
     case teleport = "teleport"
 
     /// Whether the point is dropped: only when it has no usable position.
@@ -52,12 +53,40 @@ public struct Problem: Hashable, Sendable, CustomStringConvertible {
 
 /// What to do with a per-point problem.
 public enum ProblemPolicy: String, CaseIterable, Sendable {
-    /// Keep what is usable: drop only points without a usable position; count every problem.
+    /// Keep what is usable: drop only points without a usable position; count every problem. Speed
+    /// spikes and teleports are kept as they are, so a replay takes them as motion (the raw trace).
     case report
+    /// As a phone's location stack would (the default): a speed spike is dropped and a teleport
+    /// starts a new segment, so neither becomes a step of the track; every other problem as under
+    /// `report`. Everything is counted.
+    case filter
     /// Drop every point that has any problem; count them.
     case skip
     /// Stop at the first problem with an error naming it.
     case fail
+
+    /// The default of every reader and command: ``filter``.
+    public static let `default` = ProblemPolicy.filter
+
+    /// Whether the motion check acts (``ImpliedMotion``): speed spikes dropped, a new segment at
+    /// each teleport (``filter`` and ``skip``).
+    public var actsOnMotion: Bool { self == .filter || self == .skip }
+
+    /// What a reader did with the points that had a problem of `kind` under this policy, for
+    /// reports: "dropped", "kept", "kept without the value", "kept without a time",
+    /// "a new segment at each", "replayed as motion", "sentences ignored".
+    public func treatment(of kind: ProblemKind) -> String {
+        if kind.dropsPoint { return "dropped" }
+        switch kind {
+        case .speedSpike: return actsOnMotion ? "dropped" : "kept, replayed as motion"
+        case .teleport: return actsOnMotion ? "a new segment at each" : "kept, replayed as motion"
+        case .badChecksum: return "sentences ignored"
+        case _ where self == .skip: return "dropped"
+        case .invalidValue: return "kept without the value"
+        case .missingTime, .invalidTime: return "kept without a time"
+        default: return "kept"
+        }
+    }
 }
 
 /// The truth about what a reader could not take: problem counts, the first examples of each,

@@ -35,7 +35,7 @@ import TraceJSON
 /// checked; the points of further labels are not. Points without a time are not checked.
 ///
 /// **Policies.** `report` keeps both kinds and counts them; `fail` stops at the first with an
-/// error naming the file and the line of the fix; `skip` drops each spike and starts a new
+/// error naming the file and the line of the fix; `filter` (the default) and `skip` drop each spike and start a new
 /// segment at each teleport (the fixes after a teleport are the track; dropping them would drop
 /// the rest of the trip), done by the motion stage ``openTrace(_:format:options:)`` puts over the
 /// reader. The state is a few fixes per key: memory does not grow with the file.
@@ -78,7 +78,7 @@ struct TrackSample {
     }
 }
 
-/// What the motion check found, for the motion stage (recorded only under `skip`): the ordinal of
+/// What the motion check found, for the motion stage (recorded only under `filter` and `skip`): the ordinal of
 /// a kept track point (1 for the first) and what it is.
 struct MotionMark: Equatable {
     enum Kind: Equatable { case pending, spike, teleport }
@@ -169,7 +169,7 @@ struct MotionState {
     /// The limit in degrees of ``ImpliedMotion/metresPerDegreeBound`` per nanosecond: the inline
     /// test's allowance for a step.
     let degreesPerNanosecond: Double
-    /// Whether marks are recorded for the motion stage (the `skip` policy).
+    /// Whether marks are recorded for the motion stage (the `filter` and `skip` policies).
     let recordsMarks: Bool
     var unlabelled = MotionTrack(label: nil)
     var labelled: [MotionTrack] = []
@@ -323,7 +323,7 @@ extension PointChecker {
     /// Whether marks are waiting for the motion stage.
     var hasMotionMarks: Bool { !motion.marks.isEmpty }
 
-    /// Whether this checker records marks for the motion stage (the check is on, under `skip`).
+    /// Whether this checker records marks for the motion stage (the check is on, under `filter` or `skip`).
     var motionMarks: Bool { motion.recordsMarks }
 
     /// The key of a role label: 0 for none, 1… for the labels of the segment; nil when the

@@ -4,7 +4,7 @@ protocol CheckedTraceReader: TraceReader {
     var checker: PointChecker { get set }
 }
 
-/// The motion check's actions under the `skip` policy, as a stage over a reader
+/// The motion check's actions under the `filter` and `skip` policies, as a stage over a reader
 /// (``openTrace(_:format:options:)`` puts every reader under one then): each speed spike is
 /// dropped, and a new segment starts at each teleport (``ImpliedMotion``).
 ///

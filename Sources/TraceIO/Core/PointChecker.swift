@@ -39,7 +39,7 @@ struct PointChecker {
     init(file: String, options: ReadOptions) {
         self.file = file
         self.policy = options.policy
-        motion = MotionState(limit: options.maximumSpeed, recordsMarks: options.policy == .skip)
+        motion = MotionState(limit: options.maximumSpeed, recordsMarks: options.policy.actsOnMotion)
     }
 
     /// A new segment: time order restarts, and so does the motion check (its pending fixes are

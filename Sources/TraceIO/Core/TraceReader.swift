@@ -23,8 +23,8 @@ public protocol TraceReader {
 
 /// How to read.
 public struct ReadOptions: Sendable {
-    /// What to do with a per-point problem.
-    public var policy: ProblemPolicy = .report
+    /// What to do with a per-point problem (``ProblemPolicy/default``: `filter`).
+    public var policy: ProblemPolicy = .default
     /// The UTC offset, in seconds east of Greenwich, of times written without a zone. Nil: read
     /// them as UTC and report that assumption.
     public var zonelessUTCOffset: Int?
@@ -40,7 +40,7 @@ public struct ReadOptions: Sendable {
     public var maximumSpeed: Double? = ImpliedMotion.defaultMaximumSpeed
 
     public init(
-        policy: ProblemPolicy = .report, zonelessUTCOffset: Int? = nil, columns: [String: String] = [:],
+        policy: ProblemPolicy = .default, zonelessUTCOffset: Int? = nil, columns: [String: String] = [:],
         maximumSpeed: Double? = ImpliedMotion.defaultMaximumSpeed
     ) {
         self.policy = policy
@@ -51,7 +51,7 @@ public struct ReadOptions: Sendable {
 }
 
 /// Opens a trace file ("-" for standard input) with the reader for `format`, or for the format its
-/// extension names. Under the `skip` policy the reader comes inside the motion stage, which drops
+/// extension names. Under the `filter` (the default) and `skip` policies the reader comes inside the motion stage, which drops
 /// the speed spikes its checks find and starts a new segment at each teleport (``ImpliedMotion``).
 /// - Throws: ``TraceReadError`` when the file cannot be opened or its format is unknown.
 public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadOptions = ReadOptions()) throws(TraceReadError)
@@ -79,7 +79,7 @@ public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadO
 }
 
 /// `reader` as ``openTrace(_:format:options:)`` hands it out: inside the motion stage (``MotionStage``) when its
-/// motion check has actions to take (the `skip` policy), else as it is.
+/// motion check has actions to take (the `filter` and `skip` policies), else as it is.
 func staged<Reader: CheckedTraceReader>(_ reader: Reader) -> any TraceReader {
     reader.checker.motionMarks ? MotionStage(reader) : reader
 }
