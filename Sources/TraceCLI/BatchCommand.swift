@@ -99,7 +99,7 @@ enum BatchCommand {
             figure worse than the baseline by more than both its relative and its absolute \
             tolerance is a regression and fails the gate; better by more than both is an \
             improvement, which passes unless --strict. --strict fails a figure beyond tolerance \
-            in either direction, and one measured in only one of the two. \
+            in either direction, and one measured in only one of the two ('make gate' runs it). \
             Tolerances: the baseline's, then --tolerance-file, then --tolerance flags; defaults: \
             counts 5 % and 2 updates, p95s 10 % and 1 m or 1 s, energy 5 % and 0.5 J.
 
@@ -158,6 +158,7 @@ enum BatchCommand {
             ] + GateOptions.options.map { $0.on(\.gate) } + [],
         examples: [
             "tracekit batch Traces/ --baseline Traces/baseline.json",
+            "tracekit batch Traces/ --baseline Traces/baseline.json --strict   # make gate: a figure beyond tolerance either way fails",
             "tracekit batch Traces/ --write-baseline Traces/baseline.json",
             "tracekit batch corpus/ --policy quiet.json --baseline baseline.json --junit junit.xml --markdown summary.md --html report.html",
             "tracekit batch corpus/ --compare quiet.json",

@@ -210,4 +210,10 @@ struct GateCountTests {
         }
     }
 
+    @Test("make gate runs the strict gate: the Makefile's gate target passes --strict")
+    func makeGateIsStrict() throws {
+        let makefile = try String(contentsOf: packageRoot.appendingPathComponent("Makefile"), encoding: .utf8)
+        let recipe = try #require(makefile.components(separatedBy: "\ngate: ").dropFirst().first?.split(separator: "\n").dropFirst().first)
+        #expect(recipe == "\t$(BIN) batch Traces/ --baseline Traces/baseline.json --strict", "\(recipe)")
+    }
 }
