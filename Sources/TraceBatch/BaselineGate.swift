@@ -158,11 +158,13 @@ public struct GateGroup: Hashable, Sendable {
 
 /// A batch compared with a baseline.
 ///
-/// Every figure of every trip replayed is compared under its metric's tolerance. A trip of the
-/// baseline that was not run is **missing** (it fails: the gate cannot vouch for it), unless the
-/// run is one shard of the corpus; a trip run that the baseline does not list is **new** (passes;
-/// fails under `--strict`). A trip that failed to replay is neither: the batch reports it as a
-/// failure of its own.
+/// Every figure of every trip replayed is compared under its metric's tolerance. The figure (one
+/// metric of one trip, state and role) is the gate's unit: its count is the figures that fail
+/// (``failingFigures(strict:)``), and every report gives that count. A trip of the baseline that
+/// was not run is **missing** (it fails: the gate cannot vouch for it), unless the run is one
+/// shard of the corpus; a trip run that the baseline does not list is **new** (passes; fails
+/// under `--strict`). A trip that failed to replay is neither: the batch reports it as a failure
+/// of its own.
 public struct GateComparison: Hashable, Sendable {
     public var baseline: BaselineHeader
     public var current: BaselineHeader
@@ -272,11 +274,26 @@ public struct GateComparison: Hashable, Sendable {
         return figures
     }
 
+    /// Figures worse beyond tolerance (``GateVerdict/regression``), over every trip.
     public var regressions: Int { trips.reduce(0) { $0 + $1.regressions.count } }
+    /// Figures better beyond tolerance (``GateVerdict/improvement``), over every trip.
     public var improvements: Int { trips.reduce(0) { $0 + $1.improvements.count } }
+    /// Figures measured in only one of the baseline and the run, over every trip.
+    public var appearedOrDisappeared: Int {
+        trips.reduce(0) { $0 + $1.figures.filter { $0.verdict == .appeared || $0.verdict == .disappeared }.count }
+    }
 
-    /// Whether the gate passes: no regression and no missing trip; under `strict` also no
-    /// improvement, no figure that appeared or disappeared, and no new trip.
+    /// The gate's count: the figures that fail it (``ComparedFigure/fails(strict:)``), over every
+    /// trip. The unit is the **figure**, one metric of one trip, state and role, as the
+    /// tolerances are per metric: the regressions; under `strict` also the improvements beyond
+    /// tolerance and the figures that appeared or disappeared. Every report counts this, not the
+    /// lines (a trip, state and role) that show the figures. A missing or new trip is no figure:
+    /// counted apart (``missing``, ``new``).
+    public func failingFigures(strict: Bool) -> Int { trips.reduce(0) { $0 + $1.failures(strict: strict).count } }
+
+    /// Whether the gate passes: no figure fails it (``failingFigures(strict:)``: no regression;
+    /// under `strict` also no improvement and no figure that appeared or disappeared), no missing
+    /// trip, and under `strict` no new trip.
     public func passes(strict: Bool) -> Bool {
         missing.isEmpty && !(strict && !new.isEmpty) && !trips.contains { !$0.failures(strict: strict).isEmpty }
     }

@@ -43,7 +43,7 @@ public enum GateMetric: String, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// The group a JUnit test case holds: updates, view or energy.
+    /// The metric's group: updates, view or energy.
     public var group: GateMetricGroup {
         switch self {
         case .delivered, .sent, .forwarded: .updates
@@ -68,7 +68,8 @@ public enum GateMetric: String, CaseIterable, Hashable, Sendable {
     }
 }
 
-/// The metric groups: one JUnit test case per trip, state, role and group.
+/// The metric groups: updates (delivered, sent, forwarded), view (the p95s), energy (total and
+/// parts).
 public enum GateMetricGroup: String, CaseIterable, Hashable, Sendable {
     case updates, view, energy
 

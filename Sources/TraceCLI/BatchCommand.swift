@@ -95,10 +95,19 @@ enum BatchCommand {
             --write-baseline records, per trip, state and role, updates delivered, sent and \
             forwarded, display error p95, staleness p95 and energy (total and parts), with the \
             policy, the energy model and the TraceKit version (written atomically). --baseline \
-            compares: a figure worse than the baseline by more than both its relative and its \
-            absolute tolerance is a regression. Tolerances: the baseline's, then --tolerance-file, \
-            then --tolerance flags; defaults: counts 5 % and 2 updates, p95s 10 % and 1 m or 1 s, \
-            energy 5 % and 0.5 J.
+            compares figure by figure (a figure: one metric of one trip, state and role): a \
+            figure worse than the baseline by more than both its relative and its absolute \
+            tolerance is a regression and fails the gate; better by more than both is an \
+            improvement, which passes unless --strict. --strict fails a figure beyond tolerance \
+            in either direction, and one measured in only one of the two ('make gate' runs it). \
+            Tolerances: the baseline's, then --tolerance-file, then --tolerance flags; defaults: \
+            counts 5 % and 2 updates, p95s 10 % and 1 m or 1 s, energy 5 % and 0.5 J.
+
+            The gate counts figures, and every report gives the same count in the same words: \
+            the verdict ('31 figures failing the gate (30 worse and 1 better beyond tolerance)'), \
+            the gate's section of the table, --markdown and --html, and --junit's failures (one \
+            test case per figure; a missing trip, or a new one under --strict, is a failing case \
+            of its own). The gate's lines group the figures, one line per trip, state and role.
 
             Exit status: 0 all trips replayed and the gate passed; 1 a regression (under --strict \
             also an improvement, a figure that appeared or disappeared, or a new trip), a baseline \
@@ -149,6 +158,7 @@ enum BatchCommand {
             ] + GateOptions.options.map { $0.on(\.gate) } + [],
         examples: [
             "tracekit batch Traces/ --baseline Traces/baseline.json",
+            "tracekit batch Traces/ --baseline Traces/baseline.json --strict   # make gate: a figure beyond tolerance either way fails",
             "tracekit batch Traces/ --write-baseline Traces/baseline.json",
             "tracekit batch corpus/ --policy quiet.json --baseline baseline.json --junit junit.xml --markdown summary.md --html report.html",
             "tracekit batch corpus/ --compare quiet.json",
@@ -442,7 +452,8 @@ struct GateOptions: OptionGroup {
             "write-baseline", \.writeBaseline, valueName: "FILE",
             help: "Write the baseline of this run (schema tracekit-baseline/3), atomically."),
         .value(
-            "baseline", \.baseline, valueName: "FILE", help: "Compare with this baseline; exit 1 on a regression beyond tolerance."),
+            "baseline", \.baseline, valueName: "FILE",
+            help: "Compare with this baseline, figure by figure; exit 1 when a figure fails the gate (worse beyond tolerance)."),
         .list(
             "tolerance", \.tolerances, valueName: "METRIC=REL,ABS",
             help:
@@ -450,10 +461,15 @@ struct GateOptions: OptionGroup {
         ),
         .value("tolerance-file", \.toleranceFile, valueName: "FILE", help: "A tolerance file (schema tracekit-tolerances/1)."),
         .flag(
-            "strict", \.strict, help: "With --baseline: improvements beyond tolerance fail too (so the baseline gets refreshed)."),
+            "strict", \.strict,
+            help:
+                "With --baseline: a figure beyond tolerance in either direction fails (an improvement too, so the baseline gets refreshed), as do a figure measured in only one of the two and a new trip."
+        ),
         .value(
             "junit", \.junit, valueName: "FILE",
-            help: "Write JUnit XML: a test suite per trip, a test case per state, role and metric group."),
+            help:
+                "Write JUnit XML: a test suite per trip, a test case per figure (state, role and metric); failures: the figures failing the gate."
+        ),
         .value(
             "markdown", \.markdown, valueName: "FILE",
             help:

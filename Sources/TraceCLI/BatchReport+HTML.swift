@@ -8,8 +8,9 @@ import TraceDomain
 /// - `section#trips`: the trips replayed (rows `tr.regression` / `tr.improvement` by their
 ///   standing against the baseline);
 /// - `section#failed` (only when a trip failed): each failed trip and its reason (`tr.failed`);
-/// - `section#gate` (with a baseline): the figures beyond tolerance, one row per trip, state and
-///   role, the missing and new trips, the notes;
+/// - `section#gate` (with a baseline): `p#gate-count`, the gate's count in its unit (figures
+///   failing the gate, as in the verdict); the figures beyond tolerance, one row per trip, state
+///   and role; the missing and new trips, the notes;
 /// - `section#states`: per state and role, the figures before → after (with a baseline or
 ///   `--compare`), and the corpus aggregate;
 /// - `section#inferred` (when any): the scenario items inferred per trip;
@@ -40,11 +41,10 @@ extension BatchReport {
 
         if let gate, let path = baselinePath {
             body += "<section id=\"gate\">\n<h2>Gate against \(esc(path))</h2>\n"
+            body += "<p id=\"gate-count\">\(esc(gateTitle ?? "")).</p>\n"
             for n in gate.notes { body += "<p class=\"note\">Note: \(esc(BatchCommand.namingTheFlag(n)))</p>\n" }
             let groups = gate.groups
-            if groups.isEmpty {
-                body += "<p>No figure beyond tolerance.</p>\n"
-            } else {
+            if !groups.isEmpty {
                 if let legend = gateLegend { body += "<p class=\"legend\">\(esc(legend))</p>\n" }
                 body += HTMLPage.table(
                     ["Trip", "State", "Role", "Verdict", "Figures beyond tolerance"],

@@ -5,14 +5,17 @@ import TraceIO
 /// common Ant/Jenkins schema: `testsuites` > `testsuite` > `testcase` > `failure` | `error`).
 ///
 /// One test suite per trip (`name` and each case's `classname`: the trip's name). With a
-/// baseline, one test case per state, role and metric group (`En Route/helper/updates`,
-/// `…/view`, `…/energy`), failing with the group's diff lines when a figure of the group fails
-/// the gate; a trip new to the baseline is one case, `baseline` (failing under `--strict`).
-/// Without a baseline, one case per trip, `replay`. A trip that failed to replay is one case,
-/// `replay`, with an `error`; a baseline trip that was not run is a suite with one failing case,
-/// `baseline`; a trip of a merged batch in no shard's lines (``notRun``), known only by its index,
-/// a suite `index N` with one `replay` case with an `error`. No times: the same results write the
-/// same bytes.
+/// baseline, one test case per figure, the gate's unit (``BatchReport/gateFailing``): per state,
+/// role and metric (`En Route/helper/sent`, `…/displayErrorP95`, `…/energyTotal`, the metrics
+/// named as `--tolerance` names them), failing with its diff line when the figure fails the gate
+/// (`type` its verdict: `regression`; under `--strict` also `improvement`, `appeared`,
+/// `disappeared`), so that `failures` is the verdict's count of figures failing the gate; a trip
+/// new to the baseline is one case, `baseline` (failing under `--strict`). Without a baseline,
+/// one case per trip, `replay`. A trip that failed to replay is one case, `replay`, with an
+/// `error`; a baseline trip that was not run is a suite with one failing case, `baseline`; a trip
+/// of a merged batch in no shard's lines (``notRun``), known only by its index, a suite `index N`
+/// with one `replay` case with an `error`. A comment after the declaration gives the count in
+/// words, as the verdict does. No times: the same results write the same bytes.
 extension BatchReport {
     var junit: String {
         var suites: [String] = []
@@ -50,26 +53,14 @@ extension BatchReport {
                 suite(id, [("replay", ("replay", e.message, e.message), true)])
             case .success:
                 if let c = compared[id] {
-                    var cases: [(name: String, failure: (type: String, message: String, text: String)?, error: Bool)] = []
-                    var groups: [(key: String, figures: [ComparedFigure])] = []
-                    for f in c.figures {
-                        let key = "\(f.state.displayName)/\(f.role.key)/\(f.metric.group.rawValue)"
-                        if let i = groups.firstIndex(where: { $0.key == key }) {
-                            groups[i].figures.append(f)
-                        } else {
-                            groups.append((key, [f]))
-                        }
-                    }
-                    for g in groups {
-                        let failing = g.figures.filter { $0.fails(strict: strict) }
-                        if let first = failing.first {
-                            let type = failing.contains { $0.verdict == .regression } ? "regression" : "changed"
-                            cases.append((g.key, (type, first.line, failing.map(\.line).joined(separator: "\n")), false))
-                        } else {
-                            cases.append((g.key, nil, false))
-                        }
-                    }
-                    suite(id, cases)
+                    // One case per figure: the gate's unit, so the failures are its count.
+                    suite(
+                        id,
+                        c.figures.map { f in
+                            let name = "\(f.state.displayName)/\(f.role.key)/\(f.metric.rawValue)"
+                            let line = BatchCommand.namingTheFlag(f.line)
+                            return (name, f.fails(strict: strict) ? (f.verdict.rawValue, line, line) : nil, false)
+                        })
                 } else if gate != nil && isNew.contains(id) {
                     let message = "new, not in the baseline"
                     suite(id, [("baseline", strict ? ("new", message, message + " (--strict): refresh the baseline") : nil, false)])
@@ -88,8 +79,19 @@ extension BatchReport {
                 id,
                 [("baseline", ("missing", message, message + ": removed or renamed? refresh the baseline with --write-baseline"), false)])
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        // The count in words, as the verdict gives it, and the trips that fail a case of their own.
+        var count = ""
+        if let gate, let failing = gateFailing {
+            count = "<!-- \(failing): one test case per figure (trip, state, role and metric)"
+            if !gate.missing.isEmpty {
+                count += "; \(gate.missing.count) baseline trip\(gate.missing.count == 1 ? "" : "s") not run, a failing case each"
+            }
+            if strict && !gate.new.isEmpty { count += "; \(Self.plural(gate.new.count, "new trip")) (strict), a failing case each" }
+            count += " -->\n"
+        }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + count
             + "<testsuites name=\"tracekit batch\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
             + suites.joined() + "</testsuites>\n"
     }
+
 }

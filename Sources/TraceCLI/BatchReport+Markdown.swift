@@ -57,7 +57,7 @@ extension BatchReport {
         if let path = baselinePath {
             let lines = gateListing
             out +=
-                "\n<details><summary>Gate against \(path): \(Self.plural(gate?.groups.count ?? 0, "row")) beyond tolerance (trip, state, role)</summary>\n\n"
+                "\n<details><summary>Gate against \(path): \(gateTitle ?? "")</summary>\n\n"
             if let legend = gateLegend { out += legend + "\n\n" }
             for l in lines { out += "- \(l)\n" }
             out += "\n</details>\n"

@@ -107,19 +107,38 @@ struct BatchReport {
         if !notRun.isEmpty {
             parts.append("\(notRun.count) of \(Self.plural(corpusSize, "trip")) not run (in no shard's lines: index \(notRunText))")
         }
-        if let gate, !gate.passes(strict: strict) {
-            var what: [String] = []
-            let regressions = gate.regressions
-            if regressions > 0 { what.append("\(regressions) regression\(regressions == 1 ? "" : "s") beyond tolerance") }
-            if strict {
-                let other = gate.trips.reduce(0) { $0 + $1.failures(strict: true).count } - regressions
-                if other > 0 { what.append("\(other) other change\(other == 1 ? "" : "s") (--strict: refresh the baseline)") }
-                if !gate.new.isEmpty { what.append("\(gate.new.count) new trip\(gate.new.count == 1 ? "" : "s")") }
+        if let gate, let failing = gateFailing, !gate.passes(strict: strict) {
+            // The count first, always (even 0 when only trips fail it), so that every report
+            // carries the same number.
+            var what = [failing]
+            if strict && gate.improvements + gate.appearedOrDisappeared > 0 {
+                what.append(gate.regressions > 0 ? "--strict: once none is worse, refresh the baseline" : "--strict: refresh the baseline")
             }
+            if strict && !gate.new.isEmpty { what.append("\(Self.plural(gate.new.count, "new trip")) (--strict)") }
             if !gate.missing.isEmpty { what.append("\(gate.missing.count) baseline trip\(gate.missing.count == 1 ? "" : "s") not run") }
             parts.append("gate failed against \(baselinePath ?? "the baseline"): " + what.joined(separator: ", "))
         }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// The gate's count in its unit, the figure (one metric of one trip, state and role:
+    /// ``GateComparison/failingFigures(strict:)``), in the words every report uses: "30 figures
+    /// failing the gate (worse beyond tolerance)"; under `--strict` "31 figures failing the gate (30
+    /// worse and 1 better beyond tolerance)"; "0 figures failing the gate". JUnit's failures are
+    /// these figures, each a test case (and the trips missing, or new under `--strict`, each a
+    /// case of its own). Never a "--" (JUnit's comment holds it). Nil without a baseline.
+    var gateFailing: String? {
+        guard let gate else { return nil }
+        let n = gate.failingFigures(strict: strict)
+        let text = "\(Self.plural(n, "figure")) failing the gate"
+        guard n > 0 else { return text }
+        guard strict else { return text + " (worse beyond tolerance)" }
+        let r = gate.regressions, i = gate.improvements, a = gate.appearedOrDisappeared
+        var kinds: [String] = []
+        let beyond = [r > 0 ? "\(r) worse" : nil, i > 0 ? "\(i) better" : nil].compactMap { $0 }
+        if !beyond.isEmpty { kinds.append(beyond.joined(separator: " and ") + " beyond tolerance") }
+        if a > 0 { kinds.append("\(a) measured in only one of the two") }
+        return text + " (" + kinds.joined(separator: ", ") + ")"
     }
 
     // MARK: The verdict
@@ -130,26 +149,33 @@ struct BatchReport {
     /// Whether the batch passes: every trip replayed and the gate (if any) passed.
     var passed: Bool { failureSummary == nil }
 
-    /// The gate's counts: "12 trips compared: 86 regressions and 26 improvements beyond
-    /// tolerance, 40 changes within tolerance (not listed)".
+    /// The gate's other counts, in figures too (the count that fails it is ``gateFailing``): "12
+    /// trips compared, 26 figures better beyond tolerance (pass), 40 figures within tolerance (not
+    /// listed)"; under `--strict` the figures better pass no more ("(strict)" at the end).
     var gateCounts: String? {
         guard let gate else { return nil }
-        var s =
-            "\(Self.plural(gate.trips.count, "trip")) compared: \(Self.plural(gate.regressions, "regression")) and \(Self.plural(gate.improvements, "improvement")) beyond tolerance, \(Self.plural(gate.withinTolerance, "change")) within tolerance (not listed)"
+        var s = "\(Self.plural(gate.trips.count, "trip")) compared"
+        if !strict {
+            if gate.improvements > 0 { s += ", \(Self.plural(gate.improvements, "figure")) better beyond tolerance (pass)" }
+            let a = gate.appearedOrDisappeared
+            if a > 0 { s += ", \(Self.plural(a, "figure")) measured in only one of the two (pass)" }
+        }
+        s += ", \(Self.plural(gate.withinTolerance, "figure")) within tolerance (not listed)"
         // Missing trips (and, under --strict, new ones) fail the gate, so the reason before the
         // counts names them already.
         if !gate.new.isEmpty && !strict { s += ", \(Self.plural(gate.new.count, "new trip"))" }
         return s + (strict ? " (strict)" : "")
     }
 
-    /// The verdict, on one line: passed or FAILED, why, and the counts.
+    /// The verdict, on one line: passed or FAILED, why, and the counts; with a baseline, the
+    /// gate's count (``gateFailing``) whether it passed or not.
     var verdict: String {
         let counts = gateCounts.map { " · " + $0 } ?? ""
         if let why = failureSummary { return "FAILED: \(why)\(counts)" }
-        guard let path = baselinePath else {
+        guard let path = baselinePath, let failing = gateFailing else {
             return "passed: all \(Self.plural(trips.count, "trip")) replayed (no baseline given: nothing gated)"
         }
-        return "passed: gate against \(path): no regression beyond tolerance\(counts)"
+        return "passed: gate against \(path): \(failing)\(counts)"
     }
 
     // MARK: The trips
@@ -161,17 +187,18 @@ struct BatchReport {
     static let tripNumeric: Set<Int> = [3]
 
     /// A trip's standing against the baseline, in words and markers, and its row's class
-    /// (`regression`, `improvement`, nil): "▲ 6 regressions", "▼ 2 improvements", "passed",
-    /// "new"; "replayed" without a baseline. `compared`: the gate's trips by name
-    /// (``comparedByTrip``), `new` its new trips.
+    /// (`regression`, `improvement`, nil): its figures failing the gate, which add up to the
+    /// gate's count ("▲ 6 figures failing" when one is worse, "✗ 2 figures failing (strict)"
+    /// otherwise), "▼ 2 figures better" (passing), "passed", "new"; "replayed" without a
+    /// baseline. `compared`: the gate's trips by name (``comparedByTrip``), `new` its new trips.
     func status(_ id: String, compared: [String: TripComparison], new: Set<String>) -> (text: String, rowClass: String?) {
         guard gate != nil else { return ("replayed", nil) }
         if new.contains(id) { return strict ? ("✗ new (strict)", "regression") : ("new", nil) }
         guard let t = compared[id] else { return ("replayed", nil) }
         let r = t.regressions.count, i = t.improvements.count, failing = t.failures(strict: strict).count
-        if r > 0 { return ("▲ " + Self.plural(r, "regression"), "regression") }
-        if failing > 0 { return ("✗ \(Self.plural(failing, "change")) (strict)", "regression") }
-        if i > 0 { return ("▼ " + Self.plural(i, "improvement"), "improvement") }
+        if r > 0 { return ("▲ \(Self.plural(failing, "figure")) failing", "regression") }
+        if failing > 0 { return ("✗ \(Self.plural(failing, "figure")) failing (strict)", "regression") }
+        if i > 0 { return ("▼ \(Self.plural(i, "figure")) better", "improvement") }
         return ("passed", nil)
     }
 
@@ -229,6 +256,16 @@ struct BatchReport {
     /// tolerance; the missing and new trips; the notes), naming the flag that refreshes a
     /// baseline.
     var gateListing: [String] { gate.map { $0.lines(strict: strict).map(BatchCommand.namingTheFlag) } ?? [] }
+
+    /// The gate section's title, after "Gate against FILE: ", in every format: the gate's count
+    /// (``gateFailing``), then "; nothing beyond tolerance", or "; the figures beyond tolerance,
+    /// one line per trip, state and role" (a line holds every such figure of its place: the lines
+    /// are not what is counted). Nil without a baseline.
+    var gateTitle: String? {
+        guard let gate, let failing = gateFailing else { return nil }
+        return failing
+            + (gate.groups.isEmpty ? "; nothing beyond tolerance" : "; the figures beyond tolerance, one line per trip, state and role")
+    }
 
     /// The gate's lines and each failed trip's reason (standard error, with `--jsonl`).
     var gateLines: [String] { failed.map { "FAILED \($0.trip.id): \($0.error.message)" } + gateListing }
@@ -505,7 +542,7 @@ struct BatchReport {
         }
         if let path = baselinePath {
             let lines = gateListing
-            out += "\nGate against \(path): \(lines.isEmpty ? "nothing beyond tolerance" : "beyond tolerance, by trip, state and role")\n"
+            out += "\nGate against \(path): \(gateTitle ?? "")\n"
             if let legend = gateLegend, !lines.isEmpty { out += legend + "\n" }
             for l in lines { out += "  \(l)\n" }
         }

@@ -48,8 +48,8 @@ struct BatchReportTests {
             let verdict = try #require(Self.lines(r.stdout).first { $0.hasPrefix("Verdict: ") })
             #expect(
                 verdict.hasPrefix(
-                    "Verdict: FAILED: gate failed against \(dir)/b.json: 4 regressions beyond tolerance · 1 trip compared: 4 regressions and 0 improvements beyond tolerance, "
-                ) && verdict.hasSuffix(" changes within tolerance (not listed)"), "\(verdict)")
+                    "Verdict: FAILED: gate failed against \(dir)/b.json: 4 figures failing the gate (worse beyond tolerance) · 1 trip compared, "
+                ) && verdict.hasSuffix(" figures within tolerance (not listed)"), "\(verdict)")
             #expect(!r.stdout.contains("updates delivered 147 → 382"), "a figure within tolerance is listed")
             // The per-state table says which figure regressed, in words, and the others' standing.
             // (Cells compared with their runs of spaces collapsed: the widths follow the longest label.)
@@ -126,7 +126,7 @@ struct BatchReportTests {
             let pass = try BatchCommandTests.read("\(dir)/p.html")
             #expect(
                 pass.contains(
-                    "<p id=\"verdict\" class=\"verdict pass\">✓ passed: gate against \(dir)/b.json: no regression beyond tolerance"))
+                    "<p id=\"verdict\" class=\"verdict pass\">✓ passed: gate against \(dir)/b.json: 0 figures failing the gate"))
             #expect(!pass.contains("id=\"failed\"") && pass.contains("<section id=\"states\">"))
         }
     }

@@ -65,7 +65,7 @@ struct MergeCommandTests {
             let args = ["Traces/", "--policy", policy, "--compare", "seed"]
             let batch = try Run(["batch"] + args + ["--baseline", "Traces/baseline.json"] + Self.reports(dir, "a"))
             #expect(batch.status == 1)
-            #expect(batch.stderr.contains("regressions beyond tolerance"))
+            #expect(batch.stderr.contains(" figures failing the gate (worse beyond tolerance)"))
             #expect(batch.stdout.contains("Per state and role, policy chatty (A) → seed (B)"))
             let files = try Self.shards(dir, count, args)
             let merge = try Run(["merge"] + files + ["--baseline", "Traces/baseline.json"] + Self.reports(dir, "b"))
