@@ -42,7 +42,7 @@ enum CompareCommand {
         options: [
             .list(
                 "policy", \.policies, valueName: "FILE", help: "A policy file, or 'seed' for the default table; give it twice: A, then B.")
-        ] + ReplayInputs.options.map { $0.on(\.inputs) } + SplitOptions.options.map { $0.on(\.split) } + [
+        ] + ReplayInputs.options.filter { $0.spec.name != "as-each-state" }.map { $0.on(\.inputs) } + SplitOptions.options.map { $0.on(\.split) } + [
             .value(
                 "format", short: "f", \.format, valueName: "FORMAT",
                 help: "Output format (JSON schema tracekit-compare/1; with --split, tracekit-compare-trips/1).")

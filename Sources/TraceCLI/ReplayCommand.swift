@@ -165,7 +165,7 @@ enum ReplayCommand {
         /// when `asked` (`--as-each-state`) or when it has no credible pickup; nil otherwise.
         /// Standard input cannot be read again: asked, that is a usage error; otherwise nil.
         func asEachState(for result: ReplayResult, asked: Bool) throws(CLIError) -> [StateAnswer]? {
-            guard asked || result.scenario.pickupInference == .noStop else { return nil }
+            guard asked || result.scenario.lacksCrediblePickup else { return nil }
             if inputs.contains(where: { $0.path == "-" }) || spec.traces.values.contains(where: { $0.value == "-" }) {
                 if asked { throw .usage("--as-each-state reads the recording once per state: give a file, not standard input") }
                 return nil

@@ -69,12 +69,14 @@ struct ReplaySummary: Hashable, Sendable {
     var onProblem: String
     /// How the pickup was found (``TraceReplay/PickupInference``).
     var pickupInference: PickupInference
+    /// ``TraceReplay/ReplayScenario/lacksCrediblePickup``.
+    var lacksCrediblePickup: Bool
     /// The recording replayed as each live state, when it was.
     var asEachState: [StateAnswer]?
 
     /// Whether the recording had no credible pickup: the report answers per state instead of
     /// showing an inferred timeline.
-    var answersPerState: Bool { pickupInference == .noStop && asEachState != nil }
+    var answersPerState: Bool { lacksCrediblePickup && asEachState != nil }
 
     init(_ r: ReplayResult) {
         let s = r.scenario
@@ -98,6 +100,7 @@ struct ReplaySummary: Hashable, Sendable {
                 battery: "\(p.role.key) \(DecimalText.fixed(e.milliampHours, 1)) mAh, \(Self.percent(e.percentOfReferenceBattery)) of \(battery)")
         }
         pickupInference = r.scenario.pickupInference
+        lacksCrediblePickup = r.scenario.lacksCrediblePickup
         asEachState = r.asEachState
         dataProblems = r.dataProblems.map(\.text)
         onProblem = r.problemPolicy.rawValue

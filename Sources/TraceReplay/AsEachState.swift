@@ -74,7 +74,8 @@ public struct StateAnswer: Hashable, Sendable {
         public var stalenessP95Seconds: Double?
         public var joules: Double
         public var milliampHours: Double
-        /// Charge per hour of the state; nil for no time.
+        /// Charge per hour of the state; nil under ``TraceEnergy/EnergyEstimate/minimumRateSeconds``
+        /// (300 s: one-off costs, such as the radio's last tail, would dominate the rate).
         public var milliampHoursPerHour: Double?
         /// Charge per kilometre the helper travelled; nil when it did not move.
         public var milliampHoursPerKilometre: Double?
@@ -151,7 +152,7 @@ extension Replay {
                 role: m.role, hasTrace: r.energy.first { $0.role == m.role }?.hasTrace ?? false, deliveredFixes: m.deliveredFixes,
                 sentUpdates: m.sentUpdates, viewers: m.viewers, displayErrorP95Metres: m.view.displayErrorP95Metres,
                 stalenessP95Seconds: m.view.stalenessP95Seconds, joules: m.energy.totalJoules, milliampHours: mAh,
-                milliampHoursPerHour: seconds > 0 ? mAh * 3600 / seconds : nil,
+                milliampHoursPerHour: seconds >= EnergyEstimate.minimumRateSeconds ? mAh * 3600 / seconds : nil,
                 milliampHoursPerKilometre: helperMetres > 0 ? mAh * 1000 / helperMetres : nil)
         }
         return StateAnswer(state: state, tier: row?.tier ?? .off, seconds: seconds, helperDistanceMetres: helperMetres, phones: phones)

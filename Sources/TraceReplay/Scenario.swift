@@ -187,6 +187,13 @@ public struct ReplayScenario: Hashable, Sendable {
     /// ``PickupInference/noStop`` means there was no credible pickup (the reports answer per
     /// state instead, ``Replay/asEachState(_:scenario:options:span:)``).
     public var pickupInference = PickupInference.given
+
+    /// Whether the whole scenario rests on a pickup that is not credible: no stop after setting
+    /// off (``PickupInference/noStop``) and no timeline entry given. Reports then answer as each
+    /// state (``Replay/asEachState(_:scenario:options:span:)``) instead of showing the timeline.
+    public var lacksCrediblePickup: Bool {
+        pickupInference == .noStop && timeline.allSatisfy { $0.provenance == .inferred }
+    }
     /// The trace files and the roles read from each.
     public var traces: [TraceAssignment]
     /// The states entered, in order, with their times (inferred entries included, as found).

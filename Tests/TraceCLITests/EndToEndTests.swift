@@ -305,7 +305,7 @@ struct TraceCommandsTests {
             "files without an expected count: \(Set(found).subtracting(Self.expectedPoints.keys).sorted())")
         for (file, expected) in Self.expectedPoints.sorted(by: { $0.key < $1.key }) {
             let path = sharedFolder.appendingPathComponent("traces/" + file).path
-            let r = try Run(["info", "--format", "json", path])
+            let r = try Run(["info", "--format", "json", "--on-problem", "report", path])  // every point in the file
             if let expected {
                 #expect(r.status == 0, "\(file): \(r.stderr)")
                 let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]

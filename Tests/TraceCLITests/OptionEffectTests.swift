@@ -444,7 +444,7 @@ struct OptionEffectTests {
             points += (10..<14).map { Point(north: 50_000 + 10 * Double($0), t: $0) }
             let path = "\(dir)/in.gpx"
             try Self.gpx(points, path)
-            let report = try Run(["convert", path, "\(dir)/report.gpx"])
+            let report = try Run(["convert", "--on-problem", "report", path, "\(dir)/report.gpx"])
             #expect(
                 report.status == 0 && report.stderr.contains("1 × speed spike") && report.stderr.contains("1 × teleport"),
                 "\(report.stderr)")
@@ -454,6 +454,10 @@ struct OptionEffectTests {
             #expect(skip.status == 0, "\(skip.stderr)")
             let out = try String(contentsOfFile: "\(dir)/skip.gpx", encoding: .utf8)
             #expect(out.components(separatedBy: "<trkpt").count - 1 == 13 && out.components(separatedBy: "<trkseg>").count - 1 == 2)
+            // The default, filter, does the same with them (the file has no other problem).
+            let filter = try Run(["convert", path, "\(dir)/filter.gpx"])
+            #expect(filter.status == 0 && filter.stderr.contains("1 × speed spike"), "\(filter.stderr)")
+            #expect(try String(contentsOfFile: "\(dir)/filter.gpx", encoding: .utf8) == out)
             let fail = try Run(["convert", "--on-problem", "fail", path, "\(dir)/fail.gpx"])
             #expect(fail.status == 65 && fail.stderr.hasPrefix("tracekit: \(path):7: speed spike: "), "\(fail.stderr)")
         }
@@ -480,10 +484,12 @@ struct OptionEffectTests {
             let clean = try file(try Self.replay([try write(spike: false)] + Self.enRoute))
             #expect(clean["pointsRead"] as? Int == 40 && (clean["problems"] as? [String: Any])?.isEmpty == true, "\(clean)")
             let spiked = try write(spike: true)
-            let report = try file(try Self.replay([spiked] + Self.enRoute))
+            let report = try file(try Self.replay([spiked, "--on-problem", "report"] + Self.enRoute))
             #expect(report["problems"] as? [String: Int] == ["speed spike": 1] && report["pointsDropped"] as? Int == 0, "\(report)")
             let skipped = try file(try Self.replay([spiked, "--on-problem", "skip"] + Self.enRoute))
             #expect(skipped["problems"] as? [String: Int] == ["speed spike": 1] && skipped["pointsDropped"] as? Int == 1, "\(skipped)")
+            let filtered = try file(try Self.replay([spiked] + Self.enRoute))  // the default drops the spike too
+            #expect(filtered["problems"] as? [String: Int] == ["speed spike": 1] && filtered["pointsDropped"] as? Int == 1, "\(filtered)")
         }
     }
 

@@ -35,6 +35,7 @@ struct ReplaySummaryTests {
         let expected = """
             Replay summary
               trip        Traces/trips/ride/hirer.gpx (hirer), Traces/trips/ride/helper.gpx (helper); ride; 2024-05-01 08:01:37 … 08:21:09 UTC (19.5 min)
+              data        clean: no problem in the traces
               states      Accepted 56 s, En Route 8.3 min, At Pickup 2.6 min, In Task 6.5 min, Awaiting Payment 67 s
               sent        helper 148 updates, hirer 16 updates
               battery     helper 54.4 mAh, 1.6 % of a 3,500 mAh battery (assumed); hirer 53.9 mAh, 1.5 % of a 3,500 mAh battery (assumed)
@@ -56,7 +57,7 @@ struct ReplaySummaryTests {
         let md = try Run(Self.ride + ["--format", "markdown"])
         #expect(
             md.stdout.contains(
-                "\n\n- **Trip:** Traces/trips/ride/hirer.gpx (hirer), Traces/trips/ride/helper.gpx (helper); ride; 2024-05-01 08:01:37 … 08:21:09 UTC (19.5 min)\n- **States:** Accepted 56 s"
+                "\n\n- **Trip:** Traces/trips/ride/hirer.gpx (hirer), Traces/trips/ride/helper.gpx (helper); ride; 2024-05-01 08:01:37 … 08:21:09 UTC (19.5 min)\n- **Data:** clean: no problem in the traces\n- **States:** Accepted 56 s"
             ))
         #expect(md.stdout.contains("- **Worst view:** the hirer saw the helper 24.3 m off (p95) in En Route;"))
         #expect(md.stdout.contains("Battery, as % of a 3,500 mAh battery (assumed): helper 754.1 J (54.41 mAh, 1.6 %), hirer 747.5 J (53.93 mAh, 1.5 %)."))

@@ -28,7 +28,7 @@ struct TypedOptionsTests {
         let r = try parse(ReplayCommand.spec, ["t.gpx"]).get()
         #expect(r.format == .table && r.inputs.seed == 20_240_501 && r.inputs.tau.rawValue == 60 && r.inputs.receiverRadio == .on)
         #expect(
-            r.inputs.emulateAccuracy == .off && r.inputs.smooth == .off && r.inputs.reading.onProblem == .report && r.arguments == ["t.gpx"]
+            r.inputs.emulateAccuracy == .off && r.inputs.smooth == .off && r.inputs.reading.onProblem == .filter && r.arguments == ["t.gpx"]
         )
         let s = try parse(SmoothCommand.spec, ["a.gpx", "b.gpx"]).get()
         #expect(s.mode == .walk && s.tier == .best && s.convention == .ios && s.gate.rawValue == 13.8 && !s.rts)
