@@ -27,6 +27,9 @@ enum TuneCommand {
         var jobs: BatchCommand.WorkerCount?
         var rounds = Rounds(checked: 4)
         var checkStart: Percent?
+        var keepTolerance = Tolerance(.standard)
+        var releases: [Release] = []
+        var skipInfeasible = false
         var inputs = ReplayInputs()
         var split = SplitOptions()
         var arguments: [String] = []
@@ -47,6 +50,24 @@ enum TuneCommand {
                 throw .expected("a percentage from 0 to 100 (e.g. 2%)", got: argument)
             }
             value = v
+        }
+    }
+
+    /// How much worse than the start a kept figure may get: `10%,2m,2s`.
+    struct Tolerance: ArgumentRepresentable {
+        var value: KeepTolerance
+        init(_ value: KeepTolerance) { self.value = value }
+        init(argument: String) throws(InvalidArgument) {
+            do { value = try KeepTolerance(parsing: argument) } catch { throw .reasonAboutValue(error.message) }
+        }
+        var argument: String { value.description }
+    }
+
+    /// Figures released from keeping: `all`, `STATE[.VIEWER[.FIGURE]]`, `arrival[.POINT[.VIEWER]]`.
+    struct Release: ExpressibleByArgument {
+        var value: KeepRelease
+        init(argument: String) throws(InvalidArgument) {
+            do { value = try KeepRelease(parsing: argument) } catch { throw .reasonAboutValue(error.message) }
         }
     }
 
@@ -156,6 +177,21 @@ enum TuneCommand {
                 help: "Worker threads, each replaying one trip under one candidate at a time (default: the processors available)."),
             .value("rounds", \.rounds, valueName: "N", help: "The most rounds of the search (each sweeps every tuned state once)."),
             .value(
+                "keep-tolerance", \.keepTolerance, valueName: "REL,M,S",
+                help:
+                    "How much worse than the start each figure no requirement names may get: max(start × (1 + REL), start + M metres or S seconds), e.g. 10%,2m,2s; a part left out keeps its default."
+            ),
+            .list(
+                "release", \.releases, valueName: "FIGURES",
+                help:
+                    "Let the search give up figures no requirement names (repeatable): all, STATE (e.g. atPickup), STATE.VIEWER, STATE.VIEWER.FIGURE (e.g. atPickup.hirer.displayErrorP95), arrival, arrival.POINT or arrival.POINT.VIEWER."
+            ),
+            .flag(
+                "skip-infeasible", \.skipInfeasible,
+                help:
+                    "Leave out the trips on which no candidate meets a requirement judged trip by trip, and search again over the others (the report lists them)."
+            ),
+            .value(
                 "check-start", \.checkStart, valueName: "PERCENT",
                 help:
                     "For CI: exit 1 when the start policy (--policy, the one shipped) misses a requirement, or when the tuned policy costs more than PERCENT less than it (the start is off the frontier)."
@@ -216,6 +252,9 @@ enum TuneCommand {
             trips: trips, options: options, requirements: requirements, judgement: o.judge.judgement, objective: objective, space: space,
             jobs: o.jobs?.value ?? BatchRunner.activeProcessors)
         request.maximumRounds = o.rounds.value
+        request.keep = o.keepTolerance.value
+        request.released = o.releases.map(\.value)
+        request.skipsInfeasibleTrips = o.skipInfeasible
         var bar = ProgressBar()
         let outcome: TuneOutcome
         do {
@@ -236,6 +275,11 @@ enum TuneCommand {
                 "tracekit: warning: tune: no trip has a figure for \(r.text) under any candidate (a state no trip enters, a viewer never shown that position, an arrival not judged): it was not judged"
             )
         }
+        if !outcome.leftOut.isEmpty {
+            printToStandardError(
+                "tracekit: warning: tune: left out \(outcome.leftOut.count) trip\(outcome.leftOut.count == 1 ? "" : "s") on which no candidate meets a requirement (--skip-infeasible): \(outcome.leftOut.joined(separator: ", "))"
+            )
+        }
         let report = TuneReport(outcome: outcome, inputs: o.arguments)
         switch o.format {
         case .table: output.write(report.table)
@@ -251,7 +295,7 @@ enum TuneCommand {
         }
         if let slack = o.checkStart?.value {
             let start = outcome.startEvaluation, tuned = outcome.chosenEvaluation
-            var problems = start.violated.map { "tune: the start policy '\(outcome.start.name)' misses \(requirements[$0].text)" }
+            var problems = start.violated.map { "tune: the start policy '\(outcome.start.name)' misses \(outcome.requirements[$0].text)" }
             let saving = start.objective > 0 ? (start.objective - tuned.objective) / start.objective * 100 : 0
             if saving > slack {
                 problems.append(
@@ -260,13 +304,15 @@ enum TuneCommand {
             }
             if !problems.isEmpty {
                 try writePolicy(
-                    o, outcome, requirements: requirements, objective: objective, trips: trips.count, start: options.policy.name)
+                    o, outcome, requirements: requirements, objective: objective, trips: outcome.request.trips.count,
+                    start: options.policy.name)
                 try output.flush()
                 for line in problems.dropLast() { printToStandardError("tracekit: \(line)") }
                 throw CLIError(code: .regression, message: problems.last!)
             }
         }
-        try writePolicy(o, outcome, requirements: requirements, objective: objective, trips: trips.count, start: options.policy.name)
+        try writePolicy(
+            o, outcome, requirements: requirements, objective: objective, trips: outcome.request.trips.count, start: options.policy.name)
     }
 
     /// `--out`: the tuned policy as a policy file naming where it came from.
