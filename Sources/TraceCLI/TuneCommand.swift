@@ -110,6 +110,17 @@ enum TuneCommand {
             must: percentiles over every sample of every trip, maxima over all, updates per \
             minute as all over all minutes (an arrival is still the worst trip's).
 
+            What no requirement names is kept: every view figure (displayErrorP95, \
+            displayErrorMax, stalenessP95, stalenessMax) of each state and viewer, and every \
+            arrival's delay, the start has may get worse by at most --keep-tolerance (default \
+            10%,2m,2s: max(start × 1.10, start + 2 m or 2 s)), judged like a requirement (with \
+            --judge every, each trip against its own start's value). The report lists the kept \
+            figures and which bind. --release STATE, STATE.VIEWER, STATE.VIEWER.FIGURE, arrival, \
+            arrival.POINT, arrival.POINT.VIEWER or all gives them up. Trips on which no candidate \
+            meets a requirement judged trip by trip (a recording with fixes minutes apart) are \
+            named with the best reached there; --skip-infeasible leaves them out and searches \
+            again without them.
+
             The search: coordinate descent over the states, each candidate judged on the figures \
             of a full replay of every trip (the update gate carries its last delivered fix from \
             state to state, so states are not independent): candidates whose phones make the \
@@ -118,7 +129,7 @@ enum TuneCommand {
             over the swept state and until they decide as under the sweep's base again, without \
             --emulate-accuracy and --smooth), and sampling only the views the requirements \
             judge (the other figures are the full replay's); \
-            keeping the best by requirements' excess, then the \
+            keeping the best by the requirements' and kept figures' excess, then the \
             objective, then fewer updates sent, then the fewest fields changed from the start. \
             The figures printed for the start and the tuned policy are their own full replays: \
             'tracekit batch CORPUS --policy tuned.json' with the same replay options gives the \
@@ -139,9 +150,10 @@ enum TuneCommand {
 
             Exit status: 0 every requirement met (--out written); 1 the search found no policy \
             that meets them all \
-            (one line on stderr per requirement the tuned policy misses, naming the state, the \
-            viewer and the best value any candidate reached, or that none meets it together \
-            with the others; --out is not written), or a \
+            (one line on stderr per requirement or kept figure the tuned policy misses, naming \
+            the state, the viewer and the best value any candidate reached, or that none meets \
+            it together with the others, then one per trip no candidate meets a requirement on; \
+            --out is not written), or a \
             --check-start that fails (--out written); 64 usage (a \
             malformed requirement or objective); 65 a bad space, policy or input file, or a trip \
             that cannot be replayed; 66 an input that cannot be read.
@@ -203,6 +215,7 @@ enum TuneCommand {
             "tracekit tune Traces/ --require 'enRoute.hirer.displayErrorP95<=25m' --require 'arrival.pickup.hirer<=5s' --out tuned.json",
             "tracekit batch Traces/ --policy tuned.json",
             "tracekit tune corpus/ --require-file requirements.txt --minimize energy.helper --judge pooled --html tune.html",
+            "tracekit tune Traces/ --require 'enRoute.hirer.displayErrorP95<=40m' --release atPickup.helper --skip-infeasible",
         ])
 
     static func run(_ o: Options, _ output: Output) throws(CLIError) {
