@@ -507,6 +507,13 @@ struct TuneReport {
     /// The note under the tables that mark figures worse than the start's.
     static let worseNote = "\(worseMarker): worse than the start's."
 
+    /// The note, after a space, when some figure is marked (nothing otherwise: the page as before).
+    var worseNoteIfAny: String {
+        let any =
+            !stateTable.worse.allSatisfy(\.isEmpty) || judged.indices.contains { worse($0) }
+        return any ? " \(Self.worseNote)" : ""
+    }
+
     var table: String {
         var out = headerLines.joined(separator: "\n") + "\n\n" + verdict + "\n\n"
         out += "Requirements\n" + TextTable.aligned(header: Self.requirementHeader, rows: requirementRows) + "\n"
@@ -560,7 +567,7 @@ struct TuneReport {
             + (changes.isEmpty ? "None: the start's rows are kept.\n" : TextTable.markdown(header: Self.changeHeader, rows: changeRows))
             + "\n"
         out +=
-            "## Per state and role, start → tuned\n\nRole: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max. \(Self.worseNote)\n\n"
+            "## Per state and role, start → tuned\n\nRole: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max.\(worseNoteIfAny)\n\n"
         let states = stateTable
         out += TextTable.markdown(header: Self.stateHeader, rows: Self.markdownRows(states.rows, worse: states.worse)) + "\n"
         if !outcome.limits.isEmpty { out += "## The limit\n\n" + TextTable.markdown(header: Self.limitHeader, rows: limitRows) + "\n" }
@@ -601,7 +608,7 @@ struct TuneReport {
         body += "<h2>Changed fields</h2>\n"
         body += changes.isEmpty ? "<p>None: the start's rows are kept.</p>\n" : HTMLPage.table(Self.changeHeader, changeRows)
         body +=
-            "<h2>Per state and role, start → tuned</h2>\n<p class=\"note\">Role: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max. \(esc(Self.worseNote))</p>\n"
+            "<h2>Per state and role, start → tuned</h2>\n<p class=\"note\">Role: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max.\(esc(worseNoteIfAny))</p>\n"
         let states = stateTable
         let cells = Self.htmlRows(states.rows, worse: states.worse)
         body += HTMLPage.table(Self.stateHeader, cells.rows, numeric: [2, 3, 4, 5, 6, 7], cellClasses: cells.classes)
