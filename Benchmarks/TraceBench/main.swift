@@ -825,12 +825,13 @@ do {
     let requirements = ["enRoute.hirer.displayErrorP95<=150m", "atPickup.hirer.stalenessP95<=120s", "arrival.pickup.hirer<=30s"].map {
         try! Requirement(parsing: $0)
     }
-    func tune(jobs: Int, shares: Bool = true, judgedViewsOnly: Bool = true) -> TuneOutcome {
+    func tune(jobs: Int, shares: Bool = true, judgedViewsOnly: Bool = true, keep: Bool = true) -> TuneOutcome {
         var request = TuneRequest(
             trips: trips, options: options, requirements: requirements, judgement: .pooled,
             space: TuneSpace.defaults(for: .seed, emulation: false), jobs: jobs)
         request.sharesReplays = shares
         request.samplesJudgedViewsOnly = judgedViewsOnly
+        if !keep { request.keep = nil }
         return try! Tuner.run(request)
     }
     let probe = tune(jobs: 2)
@@ -838,11 +839,26 @@ do {
     print(
         "  tune of Traces/: \(trips.count) trips, \(probe.candidates) candidates in \(probe.rounds) rounds, \(probe.evaluations) trip evaluations, \(probe.replays) full replays (\(probe.sharedEvaluations) evaluations shared), \(evaluations) candidate × fix evaluations, \(probe.bytesInMemory) bytes of fixes and schedules held"
     )
-    let full = bench.measure("tune of Traces/ over the default space, 1 job, every candidate replayed in full (per candidate × fix)", items: evaluations) {
+    let full = bench.measure(
+        "tune of Traces/ over the default space, 1 job, every candidate replayed in full (per candidate × fix)", items: evaluations
+    ) {
         tune(jobs: 1, shares: false, judgedViewsOnly: false).chosenEvaluation.objective
     }
-    let everyView = bench.measure("tune of Traces/ over the default space, 1 job, every view sampled (per candidate × fix)", items: evaluations) {
+    let everyView = bench.measure(
+        "tune of Traces/ over the default space, 1 job, every view sampled (per candidate × fix)", items: evaluations
+    ) {
         tune(jobs: 1, judgedViewsOnly: false).chosenEvaluation.objective
+    }
+    // The tune without the kept figures (issue 34: every view figure and arrival no requirement
+    // names kept within 10 %, 2 m, 2 s of the start's): the search of before, its own candidates.
+    let unkept = tune(jobs: 2, keep: false)
+    print(
+        "  without the kept figures: \(unkept.candidates) candidates in \(unkept.rounds) rounds, \(unkept.replays) full replays, \(unkept.fixEvaluations) candidate × fix evaluations; kept: \(probe.kept.count) figures"
+    )
+    let nothingKept = bench.measure(
+        "tune of Traces/ over the default space, 1 job, nothing kept (per candidate × fix)", items: unkept.fixEvaluations
+    ) {
+        tune(jobs: 1, keep: false).chosenEvaluation.objective
     }
     let one = bench.measure("tune of Traces/ over the default space, 1 job (per candidate × fix)", items: evaluations) {
         tune(jobs: 1).chosenEvaluation.objective
@@ -859,6 +875,12 @@ do {
     bench.ratio("tune 2 jobs / 1 job (time)", two, over: one)
     bench.ratio("tune 1 job, one replay per set of decisions / every candidate replayed (time)", one, over: full)
     bench.ratio("tune 1 job, the judged views sampled / every view sampled (time)", one, over: everyView)
+    bench.ratio("tune 1 job, the figures kept / nothing kept (per candidate × fix)", one, over: nothingKept)
+    if let one, let nothingKept {
+        print(
+            "  the tune on 1 job, the figures kept / nothing kept (time): \(fmt(one.median * Double(evaluations) / (nothingKept.median * Double(unkept.fixEvaluations)), 3))×"
+        )
+    }
 }
 
 if let jsonPath {

@@ -19,8 +19,8 @@ enum HTMLPage {
     }
 
     /// The whole page: doctype, language, charset, viewport, `title` (escaped here), the style
-    /// sheet, and `body` (HTML, as given).
-    static func document(title: String, body: String) -> String {
+    /// sheet (and `style`, a page's own rules, after it), and `body` (HTML, as given).
+    static func document(title: String, body: String, style: String = "") -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -29,7 +29,7 @@ enum HTMLPage {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title))</title>
         <style>
-        \(css)</style>
+        \(css)\(style)</style>
         </head>
         <body>
         \(body)</body>
@@ -66,10 +66,11 @@ enum HTMLPage {
 
     /// A table in its scroll box. Cells are text (escaped here). `numeric` marks the columns
     /// right-aligned as figures; `rowClasses[i]` (when given) is row i's class, for example
-    /// `regression`; with `rowHeaders` each row's first cell is its header.
+    /// `regression`; `cellClasses[i][j]` (when given) a class of row i's cell j (not a row
+    /// header's), after `num`; with `rowHeaders` each row's first cell is its header.
     static func table(
         _ header: [String], _ rows: [[String]], caption: String? = nil, rowHeaders: Bool = true, numeric: Set<Int> = [],
-        rowClasses: [String?] = []
+        rowClasses: [String?] = [], cellClasses: [[Int: String]] = []
     ) -> String {
         var t = "<div class=\"scroll\"><table>\n"
         if let caption { t += "<caption>\(escape(caption))</caption>\n" }
@@ -81,7 +82,10 @@ enum HTMLPage {
                 if j == 0 && rowHeaders {
                     t += "<th scope=\"row\">\(escape(cell))</th>"
                 } else {
-                    t += numeric.contains(j) ? "<td class=\"num\">\(escape(cell))</td>" : "<td>\(escape(cell))</td>"
+                    let classes = [numeric.contains(j) ? "num" : nil, i < cellClasses.count ? cellClasses[i][j] : nil].compactMap { $0 }
+                    t +=
+                        classes.isEmpty
+                        ? "<td>\(escape(cell))</td>" : "<td class=\"\(classes.joined(separator: " "))\">\(escape(cell))</td>"
                 }
             }
             t += "</tr>\n"

@@ -27,6 +27,9 @@ enum TuneCommand {
         var jobs: BatchCommand.WorkerCount?
         var rounds = Rounds(checked: 4)
         var checkStart: Percent?
+        var keepTolerance = Tolerance(.standard)
+        var releases: [Release] = []
+        var skipInfeasible = false
         var inputs = ReplayInputs()
         var split = SplitOptions()
         var arguments: [String] = []
@@ -47,6 +50,24 @@ enum TuneCommand {
                 throw .expected("a percentage from 0 to 100 (e.g. 2%)", got: argument)
             }
             value = v
+        }
+    }
+
+    /// How much worse than the start a kept figure may get: `10%,2m,2s`.
+    struct Tolerance: ArgumentRepresentable {
+        var value: KeepTolerance
+        init(_ value: KeepTolerance) { self.value = value }
+        init(argument: String) throws(InvalidArgument) {
+            do { value = try KeepTolerance(parsing: argument) } catch { throw .reasonAboutValue(error.message) }
+        }
+        var argument: String { value.description }
+    }
+
+    /// Figures released from keeping: `all`, `STATE[.VIEWER[.FIGURE]]`, `arrival[.POINT[.VIEWER]]`.
+    struct Release: ExpressibleByArgument {
+        var value: KeepRelease
+        init(argument: String) throws(InvalidArgument) {
+            do { value = try KeepRelease(parsing: argument) } catch { throw .reasonAboutValue(error.message) }
         }
     }
 
@@ -89,6 +110,17 @@ enum TuneCommand {
             must: percentiles over every sample of every trip, maxima over all, updates per \
             minute as all over all minutes (an arrival is still the worst trip's).
 
+            What no requirement names is kept: every view figure (displayErrorP95, \
+            displayErrorMax, stalenessP95, stalenessMax) of each state and viewer, and every \
+            arrival's delay, the start has may get worse by at most --keep-tolerance (default \
+            10%,2m,2s: max(start × 1.10, start + 2 m or 2 s)), judged like a requirement (with \
+            --judge every, each trip against its own start's value). The report lists the kept \
+            figures and which bind. --release STATE, STATE.VIEWER, STATE.VIEWER.FIGURE, arrival, \
+            arrival.POINT, arrival.POINT.VIEWER or all gives them up. Trips on which no candidate \
+            meets a requirement judged trip by trip (a recording with fixes minutes apart) are \
+            named with the best reached there; --skip-infeasible leaves them out and searches \
+            again without them.
+
             The search: coordinate descent over the states, each candidate judged on the figures \
             of a full replay of every trip (the update gate carries its last delivered fix from \
             state to state, so states are not independent): candidates whose phones make the \
@@ -97,7 +129,7 @@ enum TuneCommand {
             over the swept state and until they decide as under the sweep's base again, without \
             --emulate-accuracy and --smooth), and sampling only the views the requirements \
             judge (the other figures are the full replay's); \
-            keeping the best by requirements' excess, then the \
+            keeping the best by the requirements' and kept figures' excess, then the \
             objective, then fewer updates sent, then the fewest fields changed from the start. \
             The figures printed for the start and the tuned policy are their own full replays: \
             'tracekit batch CORPUS --policy tuned.json' with the same replay options gives the \
@@ -118,9 +150,10 @@ enum TuneCommand {
 
             Exit status: 0 every requirement met (--out written); 1 the search found no policy \
             that meets them all \
-            (one line on stderr per requirement the tuned policy misses, naming the state, the \
-            viewer and the best value any candidate reached, or that none meets it together \
-            with the others; --out is not written), or a \
+            (one line on stderr per requirement or kept figure the tuned policy misses, naming \
+            the state, the viewer and the best value any candidate reached, or that none meets \
+            it together with the others, then one per trip no candidate meets a requirement on; \
+            --out is not written), or a \
             --check-start that fails (--out written); 64 usage (a \
             malformed requirement or objective); 65 a bad space, policy or input file, or a trip \
             that cannot be replayed; 66 an input that cannot be read.
@@ -156,6 +189,21 @@ enum TuneCommand {
                 help: "Worker threads, each replaying one trip under one candidate at a time (default: the processors available)."),
             .value("rounds", \.rounds, valueName: "N", help: "The most rounds of the search (each sweeps every tuned state once)."),
             .value(
+                "keep-tolerance", \.keepTolerance, valueName: "REL,M,S",
+                help:
+                    "How much worse than the start each figure no requirement names may get: max(start × (1 + REL), start + M metres or S seconds), e.g. 10%,2m,2s; a part left out keeps its default."
+            ),
+            .list(
+                "release", \.releases, valueName: "FIGURES",
+                help:
+                    "Let the search give up figures no requirement names (repeatable): all, STATE (e.g. atPickup), STATE.VIEWER, STATE.VIEWER.FIGURE (e.g. atPickup.hirer.displayErrorP95), arrival, arrival.POINT or arrival.POINT.VIEWER."
+            ),
+            .flag(
+                "skip-infeasible", \.skipInfeasible,
+                help:
+                    "Leave out the trips on which no candidate meets a requirement judged trip by trip, and search again over the others (the report lists them)."
+            ),
+            .value(
                 "check-start", \.checkStart, valueName: "PERCENT",
                 help:
                     "For CI: exit 1 when the start policy (--policy, the one shipped) misses a requirement, or when the tuned policy costs more than PERCENT less than it (the start is off the frontier)."
@@ -167,6 +215,7 @@ enum TuneCommand {
             "tracekit tune Traces/ --require 'enRoute.hirer.displayErrorP95<=25m' --require 'arrival.pickup.hirer<=5s' --out tuned.json",
             "tracekit batch Traces/ --policy tuned.json",
             "tracekit tune corpus/ --require-file requirements.txt --minimize energy.helper --judge pooled --html tune.html",
+            "tracekit tune Traces/ --require 'enRoute.hirer.displayErrorP95<=40m' --release atPickup.helper --skip-infeasible",
         ])
 
     static func run(_ o: Options, _ output: Output) throws(CLIError) {
@@ -216,6 +265,9 @@ enum TuneCommand {
             trips: trips, options: options, requirements: requirements, judgement: o.judge.judgement, objective: objective, space: space,
             jobs: o.jobs?.value ?? BatchRunner.activeProcessors)
         request.maximumRounds = o.rounds.value
+        request.keep = o.keepTolerance.value
+        request.released = o.releases.map(\.value)
+        request.skipsInfeasibleTrips = o.skipInfeasible
         var bar = ProgressBar()
         let outcome: TuneOutcome
         do {
@@ -236,6 +288,11 @@ enum TuneCommand {
                 "tracekit: warning: tune: no trip has a figure for \(r.text) under any candidate (a state no trip enters, a viewer never shown that position, an arrival not judged): it was not judged"
             )
         }
+        if !outcome.leftOut.isEmpty {
+            printToStandardError(
+                "tracekit: warning: tune: left out \(outcome.leftOut.count) trip\(outcome.leftOut.count == 1 ? "" : "s") on which no candidate meets a requirement (--skip-infeasible): \(outcome.leftOut.joined(separator: ", "))"
+            )
+        }
         let report = TuneReport(outcome: outcome, inputs: o.arguments)
         switch o.format {
         case .table: output.write(report.table)
@@ -251,7 +308,7 @@ enum TuneCommand {
         }
         if let slack = o.checkStart?.value {
             let start = outcome.startEvaluation, tuned = outcome.chosenEvaluation
-            var problems = start.violated.map { "tune: the start policy '\(outcome.start.name)' misses \(requirements[$0].text)" }
+            var problems = start.violated.map { "tune: the start policy '\(outcome.start.name)' misses \(outcome.requirements[$0].text)" }
             let saving = start.objective > 0 ? (start.objective - tuned.objective) / start.objective * 100 : 0
             if saving > slack {
                 problems.append(
@@ -260,13 +317,15 @@ enum TuneCommand {
             }
             if !problems.isEmpty {
                 try writePolicy(
-                    o, outcome, requirements: requirements, objective: objective, trips: trips.count, start: options.policy.name)
+                    o, outcome, requirements: requirements, objective: objective, trips: outcome.request.trips.count,
+                    start: options.policy.name)
                 try output.flush()
                 for line in problems.dropLast() { printToStandardError("tracekit: \(line)") }
                 throw CLIError(code: .regression, message: problems.last!)
             }
         }
-        try writePolicy(o, outcome, requirements: requirements, objective: objective, trips: trips.count, start: options.policy.name)
+        try writePolicy(
+            o, outcome, requirements: requirements, objective: objective, trips: outcome.request.trips.count, start: options.policy.name)
     }
 
     /// `--out`: the tuned policy as a policy file naming where it came from.

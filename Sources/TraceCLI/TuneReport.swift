@@ -14,7 +14,11 @@ struct TuneReport {
     static let schema = "tracekit-tune/1"
 
     var request: TuneRequest { outcome.request }
+    /// The requirements asked for.
     var requirements: [Requirement] { request.requirements }
+    /// Every requirement judged: those asked for, then the kept figures' (their indices in the
+    /// outcome's per-requirement arrays).
+    var judged: [Requirement] { outcome.requirements }
 
     // MARK: Figures
 
@@ -78,7 +82,26 @@ struct TuneReport {
                 "\(states.map { "\($0.state.displayName) (\(request.space.candidates($0.state, start: outcome.start[$0.state], base: outcome.start[$0.state]).count) rows)" }.joined(separator: ", ")); \(outcome.candidates) candidate policies in \(outcome.rounds) round\(outcome.rounds == 1 ? "" : "s")\(outcome.converged ? "" : " (stopped by --rounds before a round changed nothing: the bindings and frontiers are of the last sweeps)"), \(outcome.evaluations) trip evaluations (\(outcome.evaluations - outcome.sharedEvaluations) full replays, \(outcome.sharedEvaluations) shared with a replay that made the same decisions), \(outcome.tripsInMemory) of \(trips) trips in memory (\(DecimalText.fixed(Double(outcome.bytesInMemory) / 1e6, 1)) MB of fixes and schedules)"
             ),
             ("Judged", judgedText),
-        ]
+        ] + (keptText.map { [("Kept", $0)] } ?? []) + (leftOutText.map { [("Left out", $0)] } ?? [])
+    }
+
+    /// What is kept of the figures no requirement names; nil when the request keeps nothing and
+    /// releases nothing (the library's callers that turn keeping off).
+    var keptText: String? {
+        let released = request.released.isEmpty ? "" : "; released: \(request.released.map(\.text).joined(separator: ", "))"
+        guard let tolerance = request.keep else { return request.released.isEmpty ? nil : "nothing\(released)" }
+        if request.released.contains(.all) { return "nothing: every figure is released (--release all)" }
+        let n = outcome.kept.count
+        return
+            "\(n) figure\(n == 1 ? "" : "s") no requirement names (every view figure of each state and viewer, every arrival's delay), each kept within max(start × \(DecimalText.fixed(1 + tolerance.relative, 2)), start + \(JSONWriter.number(tolerance.metres)) m or \(JSONWriter.number(tolerance.seconds)) s) (--keep-tolerance \(tolerance))\(released)"
+    }
+
+    /// The trips left out of the search; nil when none was.
+    var leftOutText: String? {
+        let ids = outcome.leftOut
+        guard !ids.isEmpty else { return nil }
+        return
+            "\(ids.count) trip\(ids.count == 1 ? "" : "s") on which no candidate meets a requirement (--skip-infeasible): \(ids.joined(separator: ", "))"
     }
 
     var headerLines: [String] { header.map { "\($0.label): \($0.text)" } }
@@ -97,10 +120,18 @@ struct TuneReport {
         return "Not met: the search found no policy that meets every requirement (\(missed) missed by the best found); \(figures)"
     }
 
-    /// One line per requirement the tuned policy misses (stderr, exit 1).
+    /// One line per requirement or kept figure the tuned policy misses, then one per trip on
+    /// which no candidate meets a requirement (stderr, exit 1).
     var missedLines: [String] {
-        outcome.chosenEvaluation.violated.map { i in
-            let r = requirements[i]
+        let requirementLines = outcome.chosenEvaluation.violated.map { i in
+            let r = judged[i]
+            if i >= requirements.count {
+                let k = outcome.kept[i - requirements.count], head = Self.head(r)
+                let tuned = outcome.chosenEvaluation.values[i]
+                let on = tuned?.trip.map { " on \(request.trips[$0].id)" } ?? ""
+                return
+                    "tune: the search found no policy that meets the requirements and keeps \(head)\(on) within its tolerance: at most \(Self.figure(r.bound(trip: tuned?.trip), r)) (the start's \(Self.figure(k.start(trip: tuned?.trip), r))), the best found \(Self.figure(tuned?.value, r)); --release \(head) gives it up"
+            }
             let at: String =
                 switch r.scope {
                 case .state(let s): "in \(s.displayName), "
@@ -117,28 +148,106 @@ struct TuneReport {
             return
                 "tune: the search found no policy that meets \(r.text) (\(at)\(who)): the best any candidate reached is \(Self.figure(best, r))"
         }
+        let tripLines = outcome.infeasibleTrips.filter { !$0.leftOut }.map { t in
+            "tune: no candidate meets \(requirements[t.requirement].text) on \(t.trip): the best any candidate reached there is \(Self.figure(t.best, requirements[t.requirement]))\(infeasibleWhy(t).map { " (\($0))" } ?? ""); --skip-infeasible leaves such trips out"
+        }
+        return requirementLines + tripLines
+    }
+
+    /// A requirement's figure without its bound, e.g. `atPickup.helper.displayErrorP95`.
+    static func head(_ r: Requirement) -> String { String(r.text.prefix { $0 != "<" && $0 != ">" }) }
+
+    /// Why no candidate meets a requirement on a trip, when the trip says: the viewer never shown
+    /// what it was to see, or how far apart the recorded fixes of what it sees are.
+    func infeasibleWhy(_ t: InfeasibleTrip) -> String? {
+        let r = requirements[t.requirement]
+        if t.best.isInfinite {
+            return r.figure == .arrivalDelay
+                ? "the \(r.role.key) never saw the arrival under any candidate"
+                : "the \(r.role.key) was never shown a position there under any candidate"
+        }
+        guard let g = t.fixGaps, let state = r.state else { return nil }
+        let whose = g.senders.map { "the \($0.key)'s" }.joined(separator: " and ")
+        return
+            "\(whose) fixes recorded in \(state.displayName): \(g.fixes), a median \(DecimalText.fixed(g.medianSeconds, 0)) s apart, the longest gap \(DecimalText.fixed(g.largestSeconds, 0)) s"
     }
 
     // MARK: Tables
 
+    /// Whether requirement (or kept figure) `i` binds, in words.
+    func binds(_ i: Int) -> String {
+        let b = outcome.bindings[i]
+        if b.binds, let s = b.cheaperState, let o = b.cheaperObjective {
+            return "yes: it alone refuses a cheaper \(s.displayName) row (\(objective(o)))"
+        } else if b.bindsJointly {
+            return "jointly: with others it refuses cheaper rows"
+        }
+        return "no"
+    }
+
+    /// Whether requirement (or kept figure) `i`'s tuned value is worse than the start's (a kept
+    /// figure's start on the same trip).
+    func worse(_ i: Int) -> Bool {
+        guard let tuned = outcome.chosenEvaluation.values[i], let a = startValue(i, trip: tuned.trip) else { return false }
+        return judged[i].comparison.upper ? tuned.value > a : tuned.value < a
+    }
+
+    /// The start's value of requirement `i`: for a kept figure, on trip `trip` (when judged trip
+    /// by trip), for a requirement its corpus value.
+    func startValue(_ i: Int, trip: Int?) -> Double? {
+        i >= requirements.count ? outcome.kept[i - requirements.count].start(trip: trip) : outcome.startEvaluation.values[i]?.value
+    }
+
     var requirementRows: [[String]] {
         requirements.indices.map { i in
-            let r = requirements[i], b = outcome.bindings[i]
-            let binds: String
-            if b.binds, let s = b.cheaperState, let o = b.cheaperObjective {
-                binds = "yes: it alone refuses a cheaper \(s.displayName) row (\(objective(o)))"
-            } else if b.bindsJointly {
-                binds = "jointly: with others it refuses cheaper rows"
-            } else {
-                binds = "no"
-            }
+            let r = requirements[i]
             return [
                 r.text, value(outcome.startEvaluation.values[i], r), value(outcome.chosenEvaluation.values[i], r),
-                Self.figure(outcome.bestReached[i], r), binds,
+                Self.figure(outcome.bestReached[i], r), binds(i),
             ]
         }
     }
     static let requirementHeader = ["Requirement", "Start", "Tuned", "Best any candidate", "Binds"]
+    /// The column of the tuned value in the requirements' and the kept figures' tables.
+    static let tunedColumn = 2
+
+    /// The kept figures: tuned (judged trip by trip: on the trip closest to its bound), the
+    /// start's there, the most allowed there, whether it binds.
+    var keptRows: [[String]] {
+        outcome.kept.indices.map { k in
+            let i = requirements.count + k, r = judged[i], tuned = outcome.chosenEvaluation.values[i]
+            let mark = tuned.map { r.comparison.holds($0.value, r.bound(trip: $0.trip)) ? "✓ " : "✗ " } ?? ""
+            return [
+                Self.head(r), Self.figure(startValue(i, trip: tuned?.trip), r), tuned.map { mark + value($0, r, marked: false) } ?? "—",
+                Self.figure(r.bound(trip: tuned?.trip), r), binds(i),
+            ]
+        }
+    }
+    static let keptHeader = ["Kept figure", "Start", "Tuned", "Allowed", "Binds"]
+
+    var keptCaption: String {
+        let each =
+            request.judgement == .everyTrip
+            ? "each trip's within its tolerance of the start's on that trip; shown on the trip closest to its bound"
+            : "each within its tolerance of the start's"
+        return "Kept: figures no requirement names, \(each) (\(request.keep?.description ?? "")); --release gives one up"
+    }
+
+    /// The trips on which no candidate meets a requirement.
+    var infeasibleRows: [[String]] {
+        outcome.infeasibleTrips.map { t in
+            [
+                t.trip, requirements[t.requirement].text, Self.figure(t.best, requirements[t.requirement]), infeasibleWhy(t) ?? "—",
+                t.leftOut ? "yes" : "no",
+            ]
+        }
+    }
+    static let infeasibleHeader = ["Trip", "Requirement", "Best any candidate there", "Why", "Left out"]
+    var infeasibleCaption: String {
+        outcome.leftOut.isEmpty
+            ? "Trips on which no candidate meets a requirement (--skip-infeasible leaves them out of the search)"
+            : "Trips on which no candidate meets a requirement, left out of the search (--skip-infeasible)"
+    }
 
     struct Change {
         var state: FulfilmentState
@@ -200,27 +309,55 @@ struct TuneReport {
     ]
 
     /// Per state and role, start → tuned, where the phone sent, spent or was seen.
-    var stateRows: [[String]] {
-        func pair(_ a: Double?, _ b: Double?, _ d: Int) -> String {
+    var stateRows: [[String]] { stateTable.rows }
+
+    /// ``stateRows``, and per row the columns whose figure got worse than the start's (every one
+    /// is lower-is-better: updates, joules, errors, staleness; one as printed, so a change hidden
+    /// by the rounding is not one).
+    var stateTable: (rows: [[String]], worse: [Set<Int>]) {
+        var worse: Set<Int> = []
+        func pair(_ a: Double?, _ b: Double?, _ d: Int, _ column: Int) -> String {
             let x = a.map { DecimalText.fixed($0, d) } ?? "—", y = b.map { DecimalText.fixed($0, d) } ?? "—"
+            if let a, let b, x != y, b > a { worse.insert(column) }
             return x == y ? x : "\(x) → \(y)"
         }
-        var rows: [[String]] = []
+        var rows: [[String]] = [], worseRows: [Set<Int>] = []
         for state in FulfilmentState.allCases {
             for role in Role.allCases {
                 let a = Self.figures(outcome.startResults, state, role), b = Self.figures(outcome.chosenResults, state, role)
                 guard a != nil || b != nil else { continue }
                 let fa = a ?? Figures(), fb = b ?? Figures()
                 guard fa.sent + fb.sent > 0 || fa.joules + fb.joules > 0 || fa.error.count + fb.error.count > 0 else { continue }
+                worse = []
                 rows.append([
-                    state.displayName, role.key, pair(Double(fa.sent), Double(fb.sent), 0), pair(fa.joules, fb.joules, 1),
-                    pair(fa.error.quantile(0.95), fb.error.quantile(0.95), 1), pair(fa.error.max, fb.error.max, 1),
-                    pair(fa.staleness.quantile(0.95), fb.staleness.quantile(0.95), 1), pair(fa.staleness.max, fb.staleness.max, 1),
+                    state.displayName, role.key, pair(Double(fa.sent), Double(fb.sent), 0, 2), pair(fa.joules, fb.joules, 1, 3),
+                    pair(fa.error.quantile(0.95), fb.error.quantile(0.95), 1, 4), pair(fa.error.max, fb.error.max, 1, 5),
+                    pair(fa.staleness.quantile(0.95), fb.staleness.quantile(0.95), 1, 6), pair(fa.staleness.max, fb.staleness.max, 1, 7),
                 ])
+                worseRows.append(worse)
             }
         }
-        return rows
+        return (rows, worseRows)
     }
+
+    /// The marker beside a figure that got worse than the start's (Markdown and HTML).
+    static let worseMarker = "▲"
+
+    /// `rows` for Markdown: each cell in `worse` in bold, with the marker.
+    static func markdownRows(_ rows: [[String]], worse: [Set<Int>]) -> [[String]] {
+        rows.indices.map { i in rows[i].indices.map { j in worse[i].contains(j) ? "**\(rows[i][j]) \(worseMarker)**" : rows[i][j] } }
+    }
+
+    /// `rows` for HTML: each cell in `worse` with the marker, and its class (`worse`).
+    static func htmlRows(_ rows: [[String]], worse: [Set<Int>]) -> (rows: [[String]], classes: [[Int: String]]) {
+        let marked = rows.indices.map { i in rows[i].indices.map { j in worse[i].contains(j) ? "\(rows[i][j]) \(worseMarker)" : rows[i][j] }
+        }
+        return (marked, worse.map { Dictionary(uniqueKeysWithValues: $0.map { ($0, "worse") }) })
+    }
+
+    /// Per row of the requirements' (or the kept figures') table: the tuned column when its
+    /// value is worse than the start's.
+    func worseTuned(_ indices: Range<Int>) -> [Set<Int>] { indices.map { worse($0) ? [Self.tunedColumn] : [] } }
 
     static let limitHeader = ["Requirement", "State", "Updates sent (tuned)", "Fewest possible", "Ratio", "Trips left out"]
     var limitRows: [[String]] {
@@ -233,19 +370,29 @@ struct TuneReport {
         }
     }
 
-    /// The requirement each state's frontier is drawn against: one that binds there alone, else
-    /// one of that state with the least slack at the tuned policy, else the least slack of all.
+    /// The requirement each state's frontier is drawn against: one that binds there alone (a
+    /// requirement before a kept figure), else a requirement of that state with the least slack
+    /// at the tuned policy, else a kept figure of that state that binds with others with the
+    /// least slack, else the requirement with the least slack of all. A kept figure judged trip by
+    /// trip (each trip against its own bound) is never drawn.
     func frontierRequirement(_ sweep: StateSweep) -> Int? {
-        if let i = requirements.indices.first(where: { outcome.bindings[$0].binds && outcome.bindings[$0].cheaperState == sweep.state }) {
+        // A kept figure judged against each trip's own bound has no one figure to draw.
+        let drawable = judged.indices.filter { judged[$0].tripBounds == nil }
+        if let i = drawable.first(where: { outcome.bindings[$0].binds && outcome.bindings[$0].cheaperState == sweep.state }) {
             return i
         }
         func slack(_ i: Int) -> Double? {
             guard let v = sweep.evaluations[sweep.chosen].values[i]?.value, v.isFinite else { return nil }
-            let r = requirements[i]
+            let r = judged[i]
             return (r.comparison.upper ? r.bound - v : v - r.bound) / max(abs(r.bound), 1e-9)
         }
         let own = requirements.indices.filter { requirements[$0].state == sweep.state && slack($0) != nil }
-        let pool = own.isEmpty ? requirements.indices.filter { slack($0) != nil } : own
+        // No requirement of the state: a kept figure of it that binds with others, before the
+        // requirements of other states.
+        let kept = drawable.filter {
+            $0 >= requirements.count && judged[$0].state == sweep.state && outcome.bindings[$0].bindsJointly && slack($0) != nil
+        }
+        let pool = !own.isEmpty ? own : !kept.isEmpty ? Array(kept) : requirements.indices.filter { slack($0) != nil }
         return pool.min { slack($0)! < slack($1)! }
     }
 
@@ -273,7 +420,7 @@ struct TuneReport {
     var frontiers: [Frontier] {
         outcome.sweeps.compactMap { sweep in
             guard let ri = frontierRequirement(sweep) else { return nil }
-            let r = requirements[ri]
+            let r = judged[ri]
             var points: [FrontierPoint] = []
             var index: [Int: Int] = [:]
             for i in sweep.rows.indices {
@@ -302,7 +449,7 @@ struct TuneReport {
 
     static let frontierHeader = ["Objective", "Figure", "Meets", "Row", ""]
     func frontierRows(_ f: Frontier) -> [[String]] {
-        let r = requirements[f.requirement]
+        let r = judged[f.requirement]
         var shown = f.front
         for extra in [f.start, f.tuned].compactMap({ $0 }) where !shown.contains(extra) { shown.append(extra) }
         shown.sort { (f.points[$0].objective, $0) < (f.points[$1].objective, $1) }
@@ -312,13 +459,28 @@ struct TuneReport {
                 .compactMap {
                     $0
                 }
-            let meets = p.misses.isEmpty ? "✓ all" : "✗ misses " + p.misses.map { requirements[$0].text }.joined(separator: ", ")
+            let meets = p.misses.isEmpty ? "✓ all" : "✗ misses " + missesText(p.misses)
             return [objective(p.objective), Self.figure(p.value, r), meets, rowText(p.row), marks.joined(separator: ", ")]
         }
     }
 
+    /// The requirements a row misses, then the kept figures it does not keep (at most two named).
+    func missesText(_ misses: [Int]) -> String {
+        let asked = misses.filter { $0 < requirements.count }.map { judged[$0].text }
+        let kept = misses.filter { $0 >= requirements.count }.map { Self.head(judged[$0]) }
+        var parts = asked
+        if kept.count == 1 {
+            parts.append("kept \(kept[0])")
+        } else if kept.count == 2 {
+            parts.append("kept \(kept[0]) and \(kept[1])")
+        } else if kept.count > 2 {
+            parts.append("kept \(kept[0]), \(kept[1]) and \(kept.count - 2) more")
+        }
+        return parts.joined(separator: ", ")
+    }
+
     func frontierCaption(_ f: Frontier) -> String {
-        "\(f.state.displayName): \(objectiveName) against \(requirements[f.requirement].text), round \(f.round) (\(f.points.count) candidates with the figure, \(f.front.count) on the frontier; Meets: every requirement, or those the row misses)"
+        "\(f.state.displayName): \(objectiveName) against \(judged[f.requirement].text), round \(f.round) (\(f.points.count) candidates with the figure, \(f.front.count) on the frontier; Meets: every requirement, or those the row misses)"
     }
 
     var limitNote: String? {
@@ -333,9 +495,35 @@ struct TuneReport {
 
     // MARK: Formats
 
+    /// Whether the report has a section for the kept figures: when the tune keeps figures (the
+    /// header says when it keeps none).
+    var keptSection: Bool { request.keep != nil && !request.released.contains(.all) }
+
+    /// The kept figures' section's text when there is no table: nothing to keep.
+    var keptNone: String? {
+        outcome.kept.isEmpty ? "none: every view figure and arrival the start has is named by a requirement or released" : nil
+    }
+
+    /// The note under the tables that mark figures worse than the start's.
+    static let worseNote = "\(worseMarker): worse than the start's."
+
+    /// The note, after a space, when some figure is marked (nothing otherwise: the page as before).
+    var worseNoteIfAny: String {
+        let any =
+            !stateTable.worse.allSatisfy(\.isEmpty) || judged.indices.contains { worse($0) }
+        return any ? " \(Self.worseNote)" : ""
+    }
+
     var table: String {
         var out = headerLines.joined(separator: "\n") + "\n\n" + verdict + "\n\n"
         out += "Requirements\n" + TextTable.aligned(header: Self.requirementHeader, rows: requirementRows) + "\n"
+        if keptSection {
+            out +=
+                keptNone.map { "Kept: \($0)\n\n" } ?? "\(keptCaption)\n" + TextTable.aligned(header: Self.keptHeader, rows: keptRows) + "\n"
+        }
+        if !outcome.infeasibleTrips.isEmpty {
+            out += "\(infeasibleCaption)\n" + TextTable.aligned(header: Self.infeasibleHeader, rows: infeasibleRows) + "\n"
+        }
         out +=
             "Changed fields\n"
             + (changes.isEmpty ? "none: the start's rows are kept\n" : TextTable.aligned(header: Self.changeHeader, rows: changeRows))
@@ -355,14 +543,33 @@ struct TuneReport {
 
     var markdown: String {
         var out = "# tracekit tune\n\n" + headerLines.map { "- \($0)" }.joined(separator: "\n") + "\n\n**\(verdict)**\n\n"
-        out += "## Requirements\n\n" + TextTable.markdown(header: Self.requirementHeader, rows: requirementRows) + "\n"
+        out +=
+            "## Requirements\n\n"
+            + TextTable.markdown(
+                header: Self.requirementHeader, rows: Self.markdownRows(requirementRows, worse: worseTuned(requirements.indices))) + "\n"
+        if keptSection {
+            out += "## Kept\n\n"
+            out +=
+                keptNone.map { "None: \($0.dropFirst(6))\n\n" }
+                ?? "\(keptCaption).\n\n"
+                + TextTable.markdown(
+                    header: Self.keptHeader,
+                    rows: Self.markdownRows(keptRows, worse: worseTuned(requirements.count..<(requirements.count + outcome.kept.count))))
+                + "\n"
+        }
+        if !outcome.infeasibleTrips.isEmpty {
+            out +=
+                "## Infeasible trips\n\n\(infeasibleCaption).\n\n" + TextTable.markdown(header: Self.infeasibleHeader, rows: infeasibleRows)
+                + "\n"
+        }
         out +=
             "## Changed fields\n\n"
             + (changes.isEmpty ? "None: the start's rows are kept.\n" : TextTable.markdown(header: Self.changeHeader, rows: changeRows))
             + "\n"
         out +=
-            "## Per state and role, start → tuned\n\nRole: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max.\n\n"
-        out += TextTable.markdown(header: Self.stateHeader, rows: stateRows) + "\n"
+            "## Per state and role, start → tuned\n\nRole: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max.\(worseNoteIfAny)\n\n"
+        let states = stateTable
+        out += TextTable.markdown(header: Self.stateHeader, rows: Self.markdownRows(states.rows, worse: states.worse)) + "\n"
         if !outcome.limits.isEmpty { out += "## The limit\n\n" + TextTable.markdown(header: Self.limitHeader, rows: limitRows) + "\n" }
         if let note = limitNote { out += note + "\n\n" }
         if !frontiers.isEmpty { out += "## Frontiers\n\n" }
@@ -372,17 +579,39 @@ struct TuneReport {
         return out
     }
 
+    /// What the HTML page adds to the house style: a figure worse than the start's (said by the
+    /// marker too, never by colour alone).
+    static let htmlStyle = "td.worse { background: #fbe3d6; font-weight: bold; }\n"
+
     var html: String {
         let esc = HTMLPage.escape
         var body = "<h1>tracekit tune</h1>\n<dl class=\"summary\">\n"
         for (label, text) in header { body += "<dt>\(esc(label))</dt><dd>\(esc(text))</dd>\n" }
         body += "</dl>\n<p class=\"verdict \(outcome.feasible ? "pass" : "fail")\">\(outcome.feasible ? "✓" : "✗") \(esc(verdict))</p>\n"
-        body += "<h2>Requirements</h2>\n" + HTMLPage.table(Self.requirementHeader, requirementRows)
+        let reqs = Self.htmlRows(requirementRows, worse: worseTuned(requirements.indices))
+        body += "<h2>Requirements</h2>\n" + HTMLPage.table(Self.requirementHeader, reqs.rows, cellClasses: reqs.classes)
+        if keptSection {
+            body += "<h2>Kept</h2>\n"
+            if let none = keptNone {
+                body += "<p>None: \(esc(String(none.dropFirst(6))))</p>\n"
+            } else {
+                let kept = Self.htmlRows(keptRows, worse: worseTuned(requirements.count..<(requirements.count + outcome.kept.count)))
+                body +=
+                    "<p class=\"note\">\(esc(keptCaption)).</p>\n" + HTMLPage.table(Self.keptHeader, kept.rows, cellClasses: kept.classes)
+            }
+        }
+        if !outcome.infeasibleTrips.isEmpty {
+            body +=
+                "<h2>Infeasible trips</h2>\n<p class=\"note\">\(esc(infeasibleCaption)).</p>\n"
+                + HTMLPage.table(Self.infeasibleHeader, infeasibleRows, rowClasses: outcome.infeasibleTrips.map { _ in "failed" })
+        }
         body += "<h2>Changed fields</h2>\n"
         body += changes.isEmpty ? "<p>None: the start's rows are kept.</p>\n" : HTMLPage.table(Self.changeHeader, changeRows)
         body +=
-            "<h2>Per state and role, start → tuned</h2>\n<p class=\"note\">Role: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max.</p>\n"
-        body += HTMLPage.table(Self.stateHeader, stateRows, numeric: [2, 3, 4, 5, 6, 7])
+            "<h2>Per state and role, start → tuned</h2>\n<p class=\"note\">Role: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max.\(esc(worseNoteIfAny))</p>\n"
+        let states = stateTable
+        let cells = Self.htmlRows(states.rows, worse: states.worse)
+        body += HTMLPage.table(Self.stateHeader, cells.rows, numeric: [2, 3, 4, 5, 6, 7], cellClasses: cells.classes)
         if !outcome.limits.isEmpty { body += "<h2>The limit</h2>\n" + HTMLPage.table(Self.limitHeader, limitRows, numeric: [2, 3, 4]) }
         if let note = limitNote { body += "<p class=\"note\">\(esc(note))</p>\n" }
         if !frontiers.isEmpty {
@@ -391,7 +620,7 @@ struct TuneReport {
         for f in frontiers {
             body += HTMLPage.table(Self.frontierHeader, frontierRows(f), caption: frontierCaption(f))
         }
-        return HTMLPage.document(title: "tracekit tune: \(inputs.joined(separator: ", "))", body: body)
+        return HTMLPage.document(title: "tracekit tune: \(inputs.joined(separator: ", "))", body: body, style: Self.htmlStyle)
     }
 
     var json: JSONValue {
@@ -414,6 +643,33 @@ struct TuneReport {
                 ("binds", .bool(b.binds)), ("bindsJointly", .bool(b.bindsJointly)),
                 ("cheaperState", b.cheaperState.map { .string($0.key) } ?? .null),
                 ("cheaperObjective", b.cheaperObjective.map { .number($0) } ?? .null),
+            ])
+        }
+        func number(_ x: Double?) -> JSONValue { x.map { $0.isFinite ? .number($0) : .string("never") } ?? .null }
+        let kept: [JSONValue] = outcome.kept.indices.map { k in
+            let i = requirements.count + k, b = outcome.bindings[i], r = judged[i], tuned = outcome.chosenEvaluation.values[i]
+            return .object([
+                ("figure", .string(Self.head(r))), ("tuned", value(tuned)), ("start", number(startValue(i, trip: tuned?.trip))),
+                ("allowed", number(r.bound(trip: tuned?.trip))), ("met", .bool(outcome.chosenEvaluation.excess[i] == 0)),
+                ("binds", .bool(b.binds)), ("bindsJointly", .bool(b.bindsJointly)),
+                ("cheaperState", b.cheaperState.map { .string($0.key) } ?? .null),
+                ("cheaperObjective", b.cheaperObjective.map { .number($0) } ?? .null),
+            ])
+        }
+        let infeasible: [JSONValue] = outcome.infeasibleTrips.map { t in
+            .object([
+                ("trip", .string(t.trip)), ("requirement", .string(requirements[t.requirement].text)), ("best", number(t.best)),
+                (
+                    "fixGaps",
+                    t.fixGaps.map {
+                        .object([
+                            ("senders", .array($0.senders.map { .string($0.key) })), ("fixes", .number(Double($0.fixes))),
+                            ("medianSeconds", .number($0.medianSeconds)),
+                            ("largestSeconds", .number($0.largestSeconds)),
+                        ])
+                    } ?? .null
+                ),
+                ("leftOut", .bool(t.leftOut)),
             ])
         }
         var states: [JSONValue] = []
@@ -443,7 +699,7 @@ struct TuneReport {
         }
         let fronts: [JSONValue] = frontiers.map { f in
             .object([
-                ("state", .string(f.state.key)), ("requirement", .string(requirements[f.requirement].text)),
+                ("state", .string(f.state.key)), ("requirement", .string(judged[f.requirement].text)),
                 ("round", .number(Double(f.round))),
                 (
                     "points",
@@ -469,6 +725,14 @@ struct TuneReport {
             ("tuned", .object([("policy", outcome.chosen.fileJSON), ("figures", evaluation(outcome.chosenEvaluation))])),
             ("requirements", .array(reqs)),
             (
+                "keep",
+                .object([
+                    ("tolerance", request.keep.map { .string($0.description) } ?? .null),
+                    ("released", .array(request.released.map { .string($0.text) })),
+                ])
+            ),
+            ("kept", .array(kept)), ("infeasibleTrips", .array(infeasible)), ("leftOut", .array(outcome.leftOut.map { .string($0) })),
+            (
                 "changes",
                 .array(
                     changes.map {
@@ -485,7 +749,8 @@ struct TuneReport {
                     ("statesTuned", .array(request.space.states.map { .string($0.state.key) })),
                     ("candidates", .number(Double(outcome.candidates))),
                     ("rounds", .number(Double(outcome.rounds))), ("replays", .number(Double(outcome.replays))),
-                    ("evaluations", .number(Double(outcome.evaluations))), ("sharedEvaluations", .number(Double(outcome.sharedEvaluations))),
+                    ("evaluations", .number(Double(outcome.evaluations))),
+                    ("sharedEvaluations", .number(Double(outcome.sharedEvaluations))),
                     ("fixEvaluations", .number(Double(outcome.fixEvaluations))), ("tripsInMemory", .number(Double(outcome.tripsInMemory))),
                     ("bytesInMemory", .number(Double(outcome.bytesInMemory))),
                 ])

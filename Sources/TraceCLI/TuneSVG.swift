@@ -35,7 +35,7 @@ enum TuneSVG {
 
     static func panel(_ f: TuneReport.Frontier, report: TuneReport, top: Double) -> String {
         let n = ReplaySVG.n
-        let r = report.requirements[f.requirement]
+        let r = report.judged[f.requirement]
         let xs = f.points.map(\.value) + [r.bound], ys = f.points.map(\.objective)
         var (x0, x1) = (xs.min() ?? 0, xs.max() ?? 1)
         var (y0, y1) = (ys.min() ?? 0, ys.max() ?? 1)

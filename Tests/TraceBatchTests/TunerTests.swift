@@ -75,6 +75,53 @@ struct TunerTests {
         #expect(outcome.candidates <= 18)
     }
 
+    @Test("an objective tie goes to the candidate that sends fewer updates: the exhaustive search over a tied objective agrees")
+    func tieOnSent() throws {
+        // The hirer's phone on a dog walk (not a ride: the hirer's location is shown to no one),
+        // its radio not charged for what it receives: it spends nothing under every row, while the
+        // helper's updates differ from row to row.
+        var options = ReplayOptions()
+        options.receiverRadio = false
+        options.network = .ideal
+        let space = TuneSpace(states: [
+            (.enRoute, TuneSpace.Axes(distanceFilters: [10, 30, 100], deliveries: [.coreLocation], accuracyGates: [nil])),
+            (.atPickup, TuneSpace.Axes(distanceFilters: [5, 13, 50], deliveries: [.coreLocation], accuracyGates: [nil])),
+        ])
+        let trips = [try WalkTrip.write("walk", every: 1)]
+        var request = TuneRequest(
+            trips: trips, options: options, requirements: [try Requirement(parsing: "enRoute.hirer.displayErrorP95<=1000m")],
+            objective: .energyOf(.hirer), space: space, jobs: 2)
+        request.keep = nil
+        let outcome = try Tuner.run(request)
+
+        var all: [(policy: SharingPolicy, objective: Double, sent: Int, changes: Int)] = []
+        options.viewerFigures = true
+        for a in space.states[0].axes.distanceFilters {
+            for b in space.states[1].axes.distanceFilters {
+                var p = SharingPolicy.seed
+                p[.enRoute].distanceFilter = a
+                p[.atPickup].distanceFilter = b
+                options.policy = p
+                let results = try trips.map { try $0.replay(options: options) }
+                all.append(
+                    (
+                        p, results.reduce(0) { $0 + TuneObjective.energyOf(.hirer).value($1) },
+                        results.reduce(0) { $0 + $1.roleTotals.reduce(0) { $0 + $1.sentUpdates } },
+                        (a != 30 ? 1 : 0) + (b != 13 ? 1 : 0)
+                    ))
+            }
+        }
+        // The objective ties: every candidate costs the hirer the same, and the updates sent differ.
+        #expect(Set(all.map(\.objective)) == [0])
+        #expect(Set(all.map(\.sent)).count > 2)
+        let best = try #require(all.min { ($0.objective, $0.sent, $0.changes) < ($1.objective, $1.sent, $1.changes) })
+        #expect(outcome.chosen[.enRoute] == best.policy[.enRoute] && outcome.chosen[.atPickup] == best.policy[.atPickup])
+        #expect(outcome.chosenEvaluation.sent == best.sent)
+        // The fewest: the widest filters; the seed's rows (fewer fields changed) send more.
+        #expect(best.policy[.enRoute].distanceFilter == 100 && best.policy[.atPickup].distanceFilter == 50)
+        #expect(outcome.chosenEvaluation.sent < outcome.startEvaluation.sent)
+    }
+
     @Test("the tuned policy's figures are a full replay's: each trip replayed under it from its files gives the same result")
     func reproduced() throws {
         let outcome = try Tuner.run(try Self.request(Self.requirements))
@@ -136,7 +183,12 @@ struct TunerTests {
                     accuracyGates: [nil, AccuracyGate(maximumAccuracy: 20)])
             ),
             (.atPickup, TuneSpace.Axes(distanceFilters: [0, 13, 50], deliveries: [.coreLocation], accuracyGates: [nil])),
-            (.inTask, TuneSpace.Axes(distanceFilters: [0, 20, 100], deliveries: [.coreLocation, .androidFused(interval: 10, minUpdateInterval: nil)], accuracyGates: [nil])),
+            (
+                .inTask,
+                TuneSpace.Axes(
+                    distanceFilters: [0, 20, 100], deliveries: [.coreLocation, .androidFused(interval: 10, minUpdateInterval: nil)],
+                    accuracyGates: [nil])
+            ),
         ])
         switch setting {
         case 1:

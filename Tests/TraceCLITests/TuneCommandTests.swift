@@ -133,6 +133,11 @@ extension TuneCommandTests {
             (["--require", "enRoute.hirer.displayErrorP95<=25m", "--minimize", "money"], 64, "unknown objective 'money'"),
             (["--require", "enRoute.hirer.displayErrorP95<=25m", "--space", "Traces/baseline.json"], 65, "Traces/baseline.json:"),
             (["--require", "enRoute.hirer.displayErrorP95<=25m", "--policy", "/nonexistent/p.json"], 66, "/nonexistent/p.json"),
+            (["--require", "enRoute.hirer.displayErrorP95<=25m", "--keep-tolerance", "10"], 64, "'--keep-tolerance 10': '10': unit ''"),
+            (
+                ["--require", "enRoute.hirer.displayErrorP95<=25m", "--release", "trip.hirer"], 64,
+                "'--release trip.hirer': figures are kept per state"
+            ),
         ])
     func refuses(args: [String], status: Int32, message: String) throws {
         let r = try Run(["tune", "Traces/trips/ride"] + args)
@@ -157,8 +162,12 @@ extension TuneCommandTests {
             let again = try Run(base + ["--policy", "\(dir)/tuned.json", "--check-start", "0"])
             #expect(again.status == 0, "\(again.stderr)")
             #expect(again.stdout.contains("Met: the start already is the cheapest policy found"))
-            // A loose requirement the seed meets, but far from the cheapest.
-            let loose = try Run(Array(base.dropLast()) + ["enRoute.hirer.displayErrorP95<=500m", "--check-start", "2"])
+            // A loose requirement the seed meets: with every other figure kept near the seed's (the
+            // default), nothing much cheaper; with them released, far from the cheapest.
+            let kept = try Run(Array(base.dropLast()) + ["enRoute.hirer.displayErrorP95<=500m", "--check-start", "2"])
+            #expect(kept.status == 0, "\(kept.stderr)")
+            let loose = try Run(
+                Array(base.dropLast()) + ["enRoute.hirer.displayErrorP95<=500m", "--check-start", "2", "--release", "all"])
             #expect(loose.status == 1)
             #expect(loose.stderr.contains("is off the frontier: the tuned policy costs"), "\(loose.stderr)")
             #expect(try Run(Array(base.dropLast()) + ["enRoute.hirer.displayErrorP95<=500m", "--check-start", "101"]).status == 64)
@@ -198,6 +207,93 @@ extension TuneCommandTests {
             let r = try Run(["tune", "\(dir)/manifest.txt", "--require", "enRoute.hirer.displayErrorP95<=30m"])
             #expect(r.status == 66, "\(r.stderr)")
             #expect(r.stderr.contains("/nonexistent/trip.gpx"))
+        }
+    }
+
+    @Test(
+        "the figures no requirement names are kept by default, listed with which bind; --release gives them up, worse figures highlighted")
+    func kept() throws {
+        try Self.scratch { dir in
+            let base = ["tune", "Traces/trips/ride", "--space", try Self.space(dir), "--require", "enRoute.hirer.displayErrorP95<=40m"]
+            // The seed meets the requirement; a 50 m filter at the pickup would be cheaper, and would
+            // show the helper the hirer 26.6 m off there no longer.
+            let kept = try Run(base + ["--format", "json"])
+            #expect(kept.status == 0, "\(kept.stderr)")
+            let report = try Self.json(kept.stdout)
+            #expect(report["keep"]?["tolerance"]?.stringValue == "10%,2m,2s")
+            #expect(report["changes"]?.arrayValue?.isEmpty == true)
+            let figures = report["kept"]?.arrayValue ?? []
+            let pickup = try #require(figures.first { $0["figure"]?.stringValue == "atPickup.helper.displayErrorP95" })
+            #expect(pickup["start"]?.numberValue == 26.6 && pickup["allowed"]?.numberValue == 29.3)
+            #expect(pickup["binds"]?.boolValue == true || pickup["bindsJointly"]?.boolValue == true)
+            #expect(!figures.contains { $0["figure"]?.stringValue == "enRoute.hirer.displayErrorP95" })
+            let table = try Run(base)
+            #expect(
+                table.stdout.contains("Kept: ") && table.stdout.contains("Kept figure")
+                    && table.stdout.contains("atPickup.helper.displayErrorP95"))
+            #expect(table.stdout.contains("Met: the start already is the cheapest policy found"))
+
+            // Released, At Pickup goes to 50 m: the report marks what got worse.
+            let released = try Run(base + ["--release", "atPickup", "--format", "json"])
+            #expect(released.status == 0, "\(released.stderr)")
+            let relaxed = try Self.json(released.stdout)
+            #expect(relaxed["keep"]?["released"]?.arrayValue?.compactMap(\.stringValue) == ["atPickup"])
+            #expect(
+                relaxed["changes"]?.arrayValue?.contains {
+                    $0["state"]?.stringValue == "atPickup" && $0["field"]?.stringValue == "distance filter"
+                        && $0["tuned"]?.stringValue == "50 m"
+                } == true)
+            #expect(relaxed["kept"]?.arrayValue?.contains { $0["figure"]?.stringValue?.hasPrefix("atPickup.") == true } == false)
+            let markdown = try Run(base + ["--release", "atPickup", "--format", "markdown", "--html", "\(dir)/tune.html"])
+            #expect(markdown.stdout.contains("## Kept") && markdown.stdout.contains("released: atPickup"))
+            // At Pickup, the hirer's phone: what the helper saw of it, 26.6 m at p95, now worse.
+            #expect(markdown.stdout.contains("| At Pickup | hirer |") && markdown.stdout.contains("**26.6 → "), "\(markdown.stdout)")
+            #expect(markdown.stdout.contains(" ▲** |") && markdown.stdout.contains("▲: worse than the start's."))
+            let html = try Self.read("\(dir)/tune.html")
+            #expect(html.contains("<td class=\"num worse\">26.6 → ") && html.contains("td.worse {"))
+            // Nothing got worse without the release: nothing marked.
+            let same = try Run(base + ["--format", "markdown"])
+            #expect(!same.stdout.contains("▲**"))
+
+            let none = try Run(base + ["--release", "all"])
+            #expect(none.stdout.contains("Kept: nothing: every figure is released (--release all)"))
+            #expect(none.stdout.contains("At Pickup  distance filter  13 m   50 m"), "\(none.stdout)")
+            let widened = try Run(base + ["--keep-tolerance", "500%", "--format", "json"])
+            #expect(try Self.json(widened.stdout)["keep"]?["tolerance"]?.stringValue == "500%,2m,2s")
+        }
+    }
+
+    @Test("a trip no candidate can meet a requirement on is named with why; --skip-infeasible leaves it out and the report lists it")
+    func infeasibleTrip() throws {
+        try Self.scratch { dir in
+            let sparse = "Traces/real/trackintel-google_location_history.scenario.json"
+            let args = [
+                "tune", "Traces/trips/ride", sparse, "--space", try Self.space(dir), "--require", "enRoute.hirer.displayErrorP95<=150m",
+            ]
+            let r = try Run(args + ["--out", "\(dir)/tuned.json"])
+            #expect(r.status == 1)
+            #expect(
+                r.stderr.contains(
+                    "tracekit: tune: no candidate meets enRoute.hirer.displayErrorP95<=150m on \(sparse): the best any candidate reached there is "
+                ) && r.stderr.contains("a median 69 s apart") && r.stderr.contains("--skip-infeasible leaves such trips out"), "\(r.stderr)"
+            )
+            #expect(r.stdout.contains("Trips on which no candidate meets a requirement (--skip-infeasible leaves them out of the search)"))
+
+            let skipped = try Run(args + ["--skip-infeasible", "--out", "\(dir)/tuned.json", "--format", "json"])
+            #expect(skipped.status == 0, "\(skipped.stderr)")
+            #expect(
+                skipped.stderr.contains(
+                    "tracekit: warning: tune: left out 1 trip on which no candidate meets a requirement (--skip-infeasible): \(sparse)"))
+            let report = try Self.json(skipped.stdout)
+            #expect(report["met"]?.boolValue == true)
+            #expect(report["leftOut"]?.arrayValue?.compactMap(\.stringValue) == [sparse])
+            #expect(report["trips"]?.arrayValue?.compactMap(\.stringValue) == ["ride.scenario.json"])
+            let named = try #require(report["infeasibleTrips"]?.arrayValue?.first)
+            #expect(named["leftOut"]?.boolValue == true && named["fixGaps"]?["fixes"]?.numberValue == 21)
+            #expect(try Self.read("\(dir)/tuned.json").contains("\"trips\": 1"))
+            let table = try Run(args + ["--skip-infeasible"])
+            #expect(table.stdout.contains("Left out: 1 trip on which no candidate meets a requirement (--skip-infeasible): \(sparse)"))
+            #expect(table.stdout.contains("left out of the search (--skip-infeasible)"))
         }
     }
 }

@@ -47,7 +47,7 @@ public struct Requirement: Hashable, Sendable, CustomStringConvertible {
         /// Whether it is a percentile (pooled over every sample across a corpus).
         var isPercentile: Bool { self == .displayErrorP95 || self == .stalenessP95 }
         /// Whether it is a view figure, judged per viewer.
-        var isView: Bool { self != .sentPerMinute && self != .arrivalDelay }
+        public var isView: Bool { self != .sentPerMinute && self != .arrivalDelay }
     }
 
     public enum Comparison: String, CaseIterable, Hashable, Sendable {
@@ -79,6 +79,11 @@ public struct Requirement: Hashable, Sendable, CustomStringConvertible {
     public var bound: Double
     /// The requirement in its normal form: no spaces, the bound in the figure's unit (`1km` reads `1000m`, `2min` reads `120s`).
     public var text: String
+    /// An upper bound of each trip's own, in corpus order, for a requirement judged trip by trip
+    /// (a kept figure: each trip within its tolerance of the start's value there,
+    /// ``KeptFigure``); infinity: the trip is not judged. Nil: ``bound`` on every trip. Pooled,
+    /// ``bound`` applies.
+    public var tripBounds: [Double]?
 
     public init(scope: Scope, role: Role, figure: Figure, comparison: Comparison, bound: Double) {
         self.scope = scope
@@ -198,7 +203,9 @@ public struct Requirement: Hashable, Sendable, CustomStringConvertible {
 public struct RequirementError: Error, Hashable, Sendable, CustomStringConvertible {
     public var text: String
     public var message: String
-    public var description: String { "requirement '\(text)': \(message)" }
+    /// What was read: "requirement", or "release" and "tolerance" (``KeepRelease``, ``KeepTolerance``).
+    public var kind = "requirement"
+    public var description: String { "\(kind) '\(text)': \(message)" }
 }
 
 /// How a requirement is judged across a corpus.
@@ -328,9 +335,21 @@ extension Requirement {
     /// The corpus's figure from the trips' samples under `judgement`, and the trip it comes from
     /// (the worst one's index when judged trip by trip; nil when pooled); nil when no trip has
     /// the figure.
+    /// With ``tripBounds``, judged trip by trip, the trip is the one closest to (or furthest
+    /// beyond) its own bound: the largest value over bound.
     public func corpusValue(_ samples: [RequirementSample], judgement: CorpusJudgement) -> (value: Double, trip: Int?)? {
         if pools(judgement) {
             return value(samples.reduce(into: RequirementSample.none) { $0.pool($1, upper: comparison.upper) }).map { ($0, nil) }
+        }
+        if let tripBounds {
+            var worst: (value: Double, trip: Int?, ratio: Double)?
+            for (i, s) in samples.enumerated() where tripBounds[i].isFinite {
+                guard let v = value(s) else { continue }
+                let ratio = v / max(tripBounds[i], 1e-9)
+                if let w = worst, ratio <= w.ratio { continue }
+                worst = (v, i, ratio)
+            }
+            return worst.map { ($0.value, $0.trip) }
         }
         var worst: (value: Double, trip: Int?)?
         for (i, s) in samples.enumerated() {
@@ -341,9 +360,17 @@ extension Requirement {
         return worst
     }
 
-    /// How far `value` is beyond the bound, relative to it (0 when it holds; at least 1e-9 when
-    /// it does not, so a strict bound met with equality still counts).
-    public func excess(_ value: Double) -> Double {
+    /// The bound on trip `trip` (``tripBounds``), or ``bound``.
+    public func bound(trip: Int?) -> Double {
+        guard let tripBounds, let trip else { return bound }
+        return tripBounds[trip]
+    }
+
+    /// How far `value` (of trip `trip`, for ``tripBounds``) is beyond the bound, relative to it
+    /// (0 when it holds; at least 1e-9 when it does not, so a strict bound met with equality
+    /// still counts).
+    public func excess(_ value: Double, trip: Int? = nil) -> Double {
+        let bound = bound(trip: trip)
         if comparison.holds(value, bound) { return 0 }
         if value.isInfinite { return 1e9 }
         let scale = max(abs(bound), 1e-9)

@@ -1,5 +1,5 @@
-public import TraceDomain
 import Synchronization
+public import TraceDomain
 public import TraceReplay
 public import TraceSharing
 
@@ -85,6 +85,18 @@ public struct TuneRequest: Sendable {
     /// the chosen policy's reported figures always sample every view. Off samples every view in
     /// every replay (the tests compare the two).
     public var samplesJudgedViewsOnly = true
+    /// How much worse than the start each view figure and arrival delay that no requirement
+    /// names may get (``KeptFigure``): each is judged as a requirement of its own, bounded by this
+    /// tolerance over the start's value, so the search cannot buy its savings with a figure it
+    /// was not asked to give up. Nil keeps none (the search sees only ``requirements``).
+    public var keep: KeepTolerance? = .standard
+    /// Figures the search may give up even so: not kept.
+    public var released: [KeepRelease] = []
+    /// Whether the trips on which no candidate met a requirement judged trip by trip
+    /// (``TuneOutcome/infeasibleTrips``) are left out: the search runs again without them (their
+    /// replays' figures kept for the others), and the outcome is over the trips left in. When no
+    /// trip would be left, none is left out.
+    public var skipsInfeasibleTrips = false
 
     public init(
         trips: [BatchTrip], options: ReplayOptions, requirements: [Requirement], judgement: CorpusJudgement = .everyTrip,
@@ -193,7 +205,8 @@ public struct TuneOutcome: Sendable {
     public var chosenResults: [ReplayResult]
     /// Each tuned state's last sweep, in state order.
     public var sweeps: [StateSweep]
-    /// Per requirement, the best corpus value any candidate reached (nil: none had the figure).
+    /// Per requirement, the best corpus value any candidate reached (nil: none had the figure, or
+    /// a kept figure judged trip by trip, whose trips have bounds of their own).
     public var bestReached: [Double?]
     public var bindings: [Binding]
     /// The limit for each display-error requirement of a state; empty when some trip is not held
@@ -219,8 +232,51 @@ public struct TuneOutcome: Sendable {
     public var tripsInMemory: Int
     public var bytesInMemory: Int
 
-    /// Whether the chosen policy meets every requirement.
+    /// The figures kept (``TuneRequest/keep``), in ``KeptFigure/candidates`` order. They are
+    /// judged after the request's requirements: in every per-requirement array (the evaluations'
+    /// values and excess, ``bestReached``, ``bindings``), requirement `request.requirements.count + k`
+    /// is kept figure `k`.
+    public var kept: [KeptFigure] = []
+    /// Trips on which no candidate of the search met a requirement judged trip by trip: one per
+    /// trip and requirement, in corpus order (of the request given, before any was left out).
+    public var infeasibleTrips: [InfeasibleTrip] = []
+
+    /// Every requirement judged: the request's, then the kept figures'.
+    public var requirements: [Requirement] { request.requirements + kept.map(\.requirement) }
+    /// Whether the chosen policy meets every requirement, the kept figures' too.
     public var feasible: Bool { chosenEvaluation.feasible }
+    /// The trips left out of the search (``TuneRequest/skipsInfeasibleTrips``), each once, in corpus order.
+    public var leftOut: [String] {
+        var ids: [String] = []
+        for t in infeasibleTrips where t.leftOut && ids.last != t.trip { ids.append(t.trip) }
+        return ids
+    }
+}
+
+/// A trip on which no candidate met a requirement (``TuneOutcome/infeasibleTrips``): whatever
+/// the rest of the corpus allows, that trip alone fails it.
+public struct InfeasibleTrip: Hashable, Sendable {
+    /// The trip's id.
+    public var trip: String
+    /// The requirement's index in ``TuneRequest/requirements``.
+    public var requirement: Int
+    /// The best value any candidate reached on the trip (infinity: never shown).
+    public var best: Double
+    /// For a view figure of a state: how far apart the recorded fixes of the senders the viewer
+    /// sees are in that state (nil otherwise, or when the trip is not held in memory).
+    public var fixGaps: FixGaps?
+    /// Whether it was left out of the search (``TuneRequest/skipsInfeasibleTrips``).
+    public var leftOut: Bool
+}
+
+/// The recorded fixes of a trip's senders in one state: how many, and the median and largest
+/// time between consecutive ones, seconds.
+public struct FixGaps: Hashable, Sendable {
+    /// The senders the viewer sees there, in role order.
+    public var senders: [Role]
+    public var fixes: Int
+    public var medianSeconds: Double
+    public var largestSeconds: Double
 }
 
 /// Why a tune could not run: a trip that failed to replay (its name and why).
@@ -237,74 +293,179 @@ public enum Tuner {
     /// Tunes `request`'s start policy. `progress(done, total)` is called on the calling thread
     /// after each candidate of a sweep (total: the sweep's candidates).
     ///
-    /// The search: evaluate the start; then, round after round, sweep each tuned state in order:
+    /// The search: replay the start (its figures reported, and the values the kept figures are
+    /// bounded by: ``TuneRequest/keep``, ``KeptFigure/derive(requirements:tolerance:released:results:judgement:)``);
+    /// evaluate it; then, round after round, sweep each tuned state in order:
     /// try every candidate row of that state (``TuneSpace/candidates(_:start:base:)``) with the
     /// other states at the incumbent's rows, each judged on a full replay of every trip (shared by
     /// the candidates whose phones decide alike on it: ``TuneRequest/sharesReplays``; sampling only
-    /// the views the requirements judge: ``TuneRequest/samplesJudgedViewsOnly``), keep the best
-    /// by (total excess over the requirements, objective, updates sent, fields changed from the
+    /// the views the requirements and the kept figures judge: ``TuneRequest/samplesJudgedViewsOnly``), keep the best
+    /// by (total excess over the requirements and the kept figures, objective, updates sent, fields changed from the
     /// start, candidate order). Stop after a round that changes nothing, or after
     /// ``TuneRequest/maximumRounds``. Every figure is a full replay's, so the states' coupling (the
     /// update gate carries its last delivered fix into the next state, a radio tail runs on) is
-    /// never approximated; the chosen policy's figures are its own replay's.
+    /// never approximated; the chosen policy's figures are its own replay's. The trips on which
+    /// no candidate met a requirement are named (``TuneOutcome/infeasibleTrips``) and, with
+    /// ``TuneRequest/skipsInfeasibleTrips``, left out: the search runs again over the others.
     /// - Throws: ``TuneError`` for the first trip (in corpus order) that cannot be replayed.
     public static func run(_ request: TuneRequest, progress: (Int, Int) -> Void = { _, _ in }) throws(TuneError) -> TuneOutcome {
         var options = request.options
         options.viewerFigures = true
         options.recordTrack = false
-        let corpus = try Corpus(
-            request.trips, options: options, memoryLimit: request.memoryLimitCorpusBytes, schedules: request.sharesReplays, jobs: request.jobs)
+        var corpus = try Corpus(
+            request.trips, options: options, memoryLimit: request.memoryLimitCorpusBytes, schedules: request.sharesReplays,
+            jobs: request.jobs)
         let start = request.options.policy
-        var search = Search(request: request, corpus: corpus, options: options, start: start)
+        // The start's full replays: its figures to report, and what the kept figures keep.
+        var startResults = try corpus.results(start, options: options)
+        var kept = keptFigures(request, startResults)
+        var search = Search(
+            request: request, corpus: corpus, options: options, start: start, requirements: request.requirements + kept.map(\.requirement))
+        var descent = try descend(&search, request, progress: progress)
 
-        let startEvaluation = try search.evaluate([start], progress: { _, _ in })[0]
-        var incumbent = start
-        var incumbentEvaluation = startEvaluation
+        var searched = request
+        let infeasible = infeasibleTrips(search, request, startResults)
+        var leftOut: Set<Int> = []
+        if request.skipsInfeasibleTrips {
+            leftOut = Set(infeasible.map(\.trip))
+            if leftOut.count == request.trips.count { leftOut = [] }
+        }
+        if !leftOut.isEmpty {
+            // Again over the trips left in: their schedules and decisions kept, and their
+            // replays' figures too when the kept figures are the same ones.
+            let left = request.trips.indices.filter { !leftOut.contains($0) }
+            searched.trips = left.map { request.trips[$0] }
+            corpus = corpus.subset(left)
+            startResults = left.map { startResults[$0] }
+            kept = keptFigures(searched, startResults)
+            search = search.subset(left, corpus: corpus, requirements: request.requirements + kept.map(\.requirement))
+            descent = try descend(&search, searched, progress: progress)
+        }
+        var chosen = descent.incumbent
+        // Named after the start, once: a tuned policy tuned again keeps its name.
+        chosen.name = start.name == "seed" ? "tuned" : start.name.hasSuffix("tuned") ? start.name : "\(start.name), tuned"
+        chosen.tuning = nil
+        let chosenResults = try corpus.results(chosen, options: options)
+        let orderedSweeps = request.space.states.compactMap { descent.sweeps[$0.state] }
+        var outcome = TuneOutcome(
+            request: searched, start: start, chosen: chosen, startEvaluation: descent.startEvaluation,
+            chosenEvaluation: descent.incumbentEvaluation, startResults: startResults, chosenResults: chosenResults, sweeps: orderedSweeps,
+            bestReached: search.bestReached, bindings: bindings(orderedSweeps, search.requirements),
+            limits: limits(request.requirements, results: chosenResults, corpus: corpus),
+            candidates: search.candidates, rounds: descent.rounds, converged: descent.converged, evaluations: search.evaluations,
+            sharedEvaluations: search.shared, replays: search.replays + request.trips.count + searched.trips.count,
+            fixEvaluations: search.fixEvaluations, tripsInMemory: corpus.loaded.count { $0 != nil },
+            bytesInMemory: corpus.loaded.reduce(0) { $0 + ($1?.bytes ?? 0) } + search.schedules.reduce(0) { $0 + ($1?.bytes ?? 0) })
+        outcome.kept = kept
+        outcome.infeasibleTrips = infeasible.map { t in
+            var named = t.named
+            named.leftOut = leftOut.contains(t.trip)
+            return named
+        }
+        return outcome
+    }
+
+    /// The figures `request` keeps, from the start's replay of each of its trips.
+    static func keptFigures(_ request: TuneRequest, _ startResults: [ReplayResult]) -> [KeptFigure] {
+        guard let tolerance = request.keep else { return [] }
+        return KeptFigure.derive(
+            requirements: request.requirements, tolerance: tolerance, released: request.released, results: startResults,
+            judgement: request.judgement)
+    }
+
+    /// Where a descent ended: the start's and the incumbent's evaluations, each state's last
+    /// sweep, the rounds run.
+    struct Descent {
+        var startEvaluation: CorpusEvaluation
+        var incumbent: SharingPolicy
+        var incumbentEvaluation: CorpusEvaluation
         var sweeps: [FulfilmentState: StateSweep] = [:]
-        var rounds = 0, converged = false
+        var rounds = 0
+        var converged = false
+    }
+
+    /// The coordinate descent from the start over `search`'s corpus.
+    static func descend(_ search: inout Search, _ request: TuneRequest, progress: (Int, Int) -> Void) throws(TuneError) -> Descent {
+        let start = search.start
+        let startEvaluation = try search.evaluate([start], progress: { _, _ in })[0]
+        var d = Descent(startEvaluation: startEvaluation, incumbent: start, incumbentEvaluation: startEvaluation)
         for round in 1...max(1, request.maximumRounds) {
-            rounds = round
+            d.rounds = round
             var changed = false
             for (state, _) in request.space.states {
-                let rows = request.space.candidates(state, start: start[state], base: incumbent[state])
+                let rows = request.space.candidates(state, start: start[state], base: d.incumbent[state])
                 let policies = rows.map { row -> SharingPolicy in
-                    var p = incumbent
+                    var p = d.incumbent
                     p[state] = row
                     return p
                 }
-                let evaluations = try search.evaluate(policies, near: incumbent, progress: progress)
+                let evaluations = try search.evaluate(policies, near: d.incumbent, progress: progress)
                 // The incumbent's own row is among the candidates: it stays unless another is better.
                 var best = 0
                 for i in rows.indices.dropFirst() where search.better(i, than: best, evaluations, policies) { best = i }
-                sweeps[state] = StateSweep(state: state, round: round, rows: rows, evaluations: evaluations, chosen: best)
-                if rows[best] != incumbent[state] {
-                    incumbent[state] = rows[best]
-                    incumbentEvaluation = evaluations[best]
+                d.sweeps[state] = StateSweep(state: state, round: round, rows: rows, evaluations: evaluations, chosen: best)
+                if rows[best] != d.incumbent[state] {
+                    d.incumbent[state] = rows[best]
+                    d.incumbentEvaluation = evaluations[best]
                     changed = true
                 }
             }
             if !changed {
-                converged = true
+                d.converged = true
                 break
             }
         }
+        return d
+    }
 
-        var chosen = incumbent
-        // Named after the start, once: a tuned policy tuned again keeps its name.
-        chosen.name = start.name == "seed" ? "tuned" : start.name.hasSuffix("tuned") ? start.name : "\(start.name), tuned"
-        chosen.tuning = nil
-        let startResults = try corpus.results(start, options: options)
-        let chosenResults = try corpus.results(chosen, options: options)
-        let orderedSweeps = request.space.states.compactMap { sweeps[$0.state] }
-        return TuneOutcome(
-            request: request, start: start, chosen: chosen, startEvaluation: startEvaluation,
-            chosenEvaluation: incumbentEvaluation, startResults: startResults, chosenResults: chosenResults, sweeps: orderedSweeps,
-            bestReached: search.bestReached, bindings: bindings(orderedSweeps, request.requirements),
-            limits: limits(request.requirements, results: chosenResults, corpus: corpus),
-            candidates: search.candidates, rounds: rounds, converged: converged, evaluations: search.evaluations,
-            sharedEvaluations: search.shared, replays: search.replays + 2 * corpus.trips.count,
-            fixEvaluations: search.fixEvaluations, tripsInMemory: corpus.loaded.count { $0 != nil },
-            bytesInMemory: corpus.loaded.reduce(0) { $0 + ($1?.bytes ?? 0) } + search.schedules.reduce(0) { $0 + ($1?.bytes ?? 0) })
+    /// The trips on which no candidate of `search` met a requirement of `request` judged trip by
+    /// trip (their indices, and each as reported but for ``InfeasibleTrip/leftOut``), in corpus
+    /// order, then requirement order.
+    static func infeasibleTrips(_ search: Search, _ request: TuneRequest, _ startResults: [ReplayResult]) -> [(
+        trip: Int, named: InfeasibleTrip
+    )] {
+        var list: [(trip: Int, named: InfeasibleTrip)] = []
+        for t in request.trips.indices {
+            for (ri, r) in request.requirements.enumerated() {
+                guard let best = search.tripBest[ri]?[t], !r.comparison.holds(best, r.bound) else { continue }
+                list.append(
+                    (
+                        t,
+                        InfeasibleTrip(
+                            trip: request.trips[t].id, requirement: ri, best: best,
+                            fixGaps: fixGaps(r, result: startResults[t], trip: search.corpus.loaded[t]), leftOut: false)
+                    ))
+            }
+        }
+        return list
+    }
+
+    /// For a view figure of a state: the recorded fixes, in that state, of the senders `r`'s
+    /// viewer sees there (in `result`, the start's replay), on every stretch of the timeline in the
+    /// state; nil for other requirements, a trip not held, or fewer than two fixes.
+    static func fixGaps(_ r: Requirement, result: ReplayResult, trip: LoadedTrip?) -> FixGaps? {
+        guard let state = r.state, r.figure.isView, let trip else { return nil }
+        let senders = Set(result.viewerViews.filter { $0.state == state && $0.viewer == r.role && $0.sender != r.role }.map(\.sender))
+        let timeline = result.scenario.timeline
+        let stretches = timeline.indices.filter { timeline[$0].state == state }.map { i in
+            timeline[i].time.nanoseconds..<(i + 1 < timeline.count ? timeline[i + 1].time.nanoseconds : Int64.max)
+        }
+        var gaps: [Double] = []
+        var fixes = 0
+        let ordered = senders.sorted { $0.rawValue < $1.rawValue }
+        for sender in ordered {
+            let times = trip.fixes(of: sender).times
+            for stretch in stretches {
+                let inState = times.filter { stretch.contains($0) }
+                fixes += inState.count
+                for (a, b) in zip(inState, inState.dropFirst()) { gaps.append(Double(b - a) / 1e9) }
+            }
+        }
+        guard !gaps.isEmpty else { return nil }
+        gaps.sort()
+        let n = gaps.count
+        let median = n % 2 == 1 ? gaps[n / 2] : (gaps[n / 2 - 1] + gaps[n / 2]) / 2
+        return FixGaps(senders: ordered, fixes: fixes, medianSeconds: median, largestSeconds: gaps[n - 1])
     }
 
     /// The requirements that decide the choice, from each state's last sweep.
@@ -428,6 +589,18 @@ struct Corpus: Sendable {
     /// Trips a job the load may run ahead of the earliest not yet judged.
     static let loadWindow = 4
 
+    private init(trips: [BatchTrip], options: [ReplayOptions], loaded: [LoadedTrip?], jobs: Int) {
+        self.trips = trips
+        self.options = options
+        self.loaded = loaded
+        self.jobs = jobs
+    }
+
+    /// The trips at `indices` (in that order), as held.
+    func subset(_ indices: [Int]) -> Corpus {
+        Corpus(trips: indices.map { trips[$0] }, options: indices.map { options[$0] }, loaded: indices.map { loaded[$0] }, jobs: jobs)
+    }
+
     /// The bytes a trip held takes: its fixes and, when the tune records one, its decision schedule.
     static func bytes(_ t: LoadedTrip, schedule: Bool) -> Int { t.bytes + (schedule ? DecisionSchedule.bytes(fixes: t.fixes) : 0) }
 
@@ -475,6 +648,8 @@ struct Search {
     let corpus: Corpus
     let options: ReplayOptions
     let start: SharingPolicy
+    /// What each candidate is judged by: the request's requirements, then the kept figures'.
+    let requirements: [Requirement]
     var cache: [SharingPolicy: CorpusEvaluation] = [:]
     /// Per trip: its decision schedule, from its first replay (nil: not yet, or not in memory).
     var schedules: [DecisionSchedule?]
@@ -483,6 +658,9 @@ struct Search {
     var keyNumbers: [[DecisionKey: Int]]
     var known: [[Int: TripFigures]]
     var bestReached: [Double?]
+    /// Per requirement of the request judged trip by trip (nil for the others and the kept
+    /// figures): per trip, the best value any candidate reached there (nil: none had the figure).
+    var tripBest: [[Double?]?]
     var candidates = 0
     /// Trip evaluations (candidates × trips), the full replays among them, and those answered
     /// by an earlier replay with the same decisions.
@@ -491,15 +669,38 @@ struct Search {
     var shared = 0
     var fixEvaluations = 0
 
-    init(request: TuneRequest, corpus: Corpus, options: ReplayOptions, start: SharingPolicy) {
+    init(request: TuneRequest, corpus: Corpus, options: ReplayOptions, start: SharingPolicy, requirements: [Requirement]) {
         self.request = request
         self.corpus = corpus
         self.options = options
         self.start = start
-        bestReached = Array(repeating: nil, count: request.requirements.count)
+        self.requirements = requirements
+        bestReached = Array(repeating: nil, count: requirements.count)
+        tripBest = requirements.indices.map { ri in
+            ri < request.requirements.count && !requirements[ri].pools(request.judgement)
+                ? Array(repeating: nil, count: corpus.trips.count) : nil
+        }
         schedules = Array(repeating: nil, count: corpus.trips.count)
         keyNumbers = Array(repeating: [:], count: corpus.trips.count)
         known = Array(repeating: [:], count: corpus.trips.count)
+    }
+
+    /// A search over `corpus`, trips `indices` of this one's, judged by `requirements`: each
+    /// trip's schedule and decision numbers kept, and the figures of its replays when the
+    /// requirements read the same figures (the bounds aside); nothing evaluated yet, the counts
+    /// of work done carried on.
+    func subset(_ indices: [Int], corpus: Corpus, requirements: [Requirement]) -> Search {
+        var s = Search(request: request, corpus: corpus, options: options, start: start, requirements: requirements)
+        s.schedules = indices.map { schedules[$0] }
+        s.keyNumbers = indices.map { keyNumbers[$0] }
+        func figure(_ r: Requirement) -> String { String(r.text.prefix { $0 != "<" && $0 != ">" }) }
+        if requirements.map(figure) == self.requirements.map(figure) { s.known = indices.map { known[$0] } }
+        s.candidates = candidates
+        s.evaluations = evaluations
+        s.replays = replays
+        s.shared = shared
+        s.fixEvaluations = fixEvaluations
+        return s
     }
 
     /// The number of `key` on trip `t`, a new one when it is new.
@@ -575,7 +776,7 @@ struct Search {
         for p in policies where cache[p] == nil && queued.insert(p).inserted { queue.append(p) }
         let todo = queue
         let trips = corpus.trips.count
-        let requirements = request.requirements, objective = request.objective
+        let requirements = self.requirements, objective = request.objective
         let corpus = self.corpus, schedules = self.schedules
         let items = todo.count * trips
         let runner = BatchRunner(jobs: request.jobs)
@@ -650,9 +851,11 @@ struct Search {
                     r = try corpus.replay(t, policy: todo[p], views: views, senderFigures: senderFigures)
                 }
                 return .success(
-                    (TripFigures(
-                        objective: objective.value(r), sent: r.roleTotals.reduce(0) { $0 + $1.sentUpdates },
-                        fixes: r.roleTotals.reduce(0) { $0 + $1.rawFixes }, samples: requirements.map { $0.sample(r) }), schedule))
+                    (
+                        TripFigures(
+                            objective: objective.value(r), sent: r.roleTotals.reduce(0) { $0 + $1.sentUpdates },
+                            fixes: r.roleTotals.reduce(0) { $0 + $1.rawFixes }, samples: requirements.map { $0.sample(r) }), schedule
+                    ))
             } catch {
                 return .failure(error)
             }
@@ -688,13 +891,19 @@ struct Search {
         // The tallies, candidate by candidate on the workers (pooling every trip's histograms is
         // most of their time), then kept in candidate order.
         let judgement = request.judgement, tripFigures = figures.map { $0! }
-        let tallied = runner.map(count: todo.count) { p -> (CorpusEvaluation, fixes: Int) in
+        let tallied = runner.map(count: todo.count) { p -> (CorpusEvaluation, fixes: Int, tripValues: [[Double?]]) in
             Self.evaluation(tripFigures[(p * trips)..<((p + 1) * trips)], requirements, judgement: judgement)
         }
         for (p, policy) in todo.enumerated() {
-            let (e, fixes) = tallied[p]
+            let (e, fixes, tripValues) = tallied[p]
             for (ri, r) in requirements.enumerated() {
-                if let v = e.values[ri]?.value, bestReached[ri].map({ r.comparison.upper ? v < $0 : v > $0 }) ?? true { bestReached[ri] = v }
+                if r.tripBounds == nil, let v = e.values[ri]?.value, bestReached[ri].map({ r.comparison.upper ? v < $0 : v > $0 }) ?? true {
+                    bestReached[ri] = v
+                }
+                guard tripBest[ri] != nil else { continue }
+                for (t, v) in tripValues[ri].enumerated() {
+                    if let v, tripBest[ri]![t].map({ r.comparison.upper ? v < $0 : v > $0 }) ?? true { tripBest[ri]![t] = v }
+                }
             }
             cache[policy] = e
             candidates += 1
@@ -704,9 +913,10 @@ struct Search {
         return policies.map { cache[$0]! }
     }
 
-    /// One candidate's corpus figures from its trips' (in corpus order), and the fixes replayed.
+    /// One candidate's corpus figures from its trips' (in corpus order), the fixes replayed, and
+    /// per requirement judged trip by trip each trip's value (empty for those pooled).
     static func evaluation(_ figures: ArraySlice<TripFigures>, _ requirements: [Requirement], judgement: CorpusJudgement)
-        -> (CorpusEvaluation, fixes: Int)
+        -> (CorpusEvaluation, fixes: Int, tripValues: [[Double?]])
     {
         var tally = Tally(trips: figures.count, requirements: requirements.count)
         for (t, f) in figures.enumerated() { tally.add(f, trip: t, requirements, judgement: judgement) }
@@ -719,9 +929,9 @@ struct Search {
                 v = r.corpusValue(tally.values[ri].map { $0.map { .value($0) } ?? .none }, judgement: .everyTrip)
             }
             e.values.append(v.map { CorpusEvaluation.CorpusValue(value: $0.value, trip: $0.trip) })
-            e.excess.append(v.map { r.excess($0.value) } ?? 0)
+            e.excess.append(v.map { r.excess($0.value, trip: $0.trip) } ?? 0)
         }
-        return (e, tally.fixes.reduce(0, +))
+        return (e, tally.fixes.reduce(0, +), tally.values)
     }
 
     /// Fields (tier, distance filter, delivery, accuracy gate) of `p` that differ from the start's.
