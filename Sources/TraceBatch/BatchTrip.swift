@@ -129,6 +129,20 @@ public struct BatchTrip: Hashable, Sendable {
         }
     }
 
+    /// The trip replayed as each live state (``TraceReplay/Replay/asEachState(_:scenario:options:span:)``)
+    /// over `result`'s span (a replay of this trip with `options`). Standard input cannot be read
+    /// again: nil there.
+    /// - Throws: ``BatchTripError``, as ``replay(options:)`` would.
+    public func asEachState(options: ReplayOptions, of result: ReplayResult) throws(BatchTripError) -> [StateAnswer]? {
+        guard !isStandardInput else { return nil }
+        let (inputs, spec, options) = try prepared(options)
+        do {
+            return try Replay.asEachState(inputs, scenario: spec, options: options, span: (result.start, result.end))
+        } catch {
+            throw BatchTripError(error)
+        }
+    }
+
     /// Reads the trip once and holds it in memory (``TraceReplay/LoadedTrip``), to be replayed
     /// with ``TraceReplay/Replay/run(_:options:)`` under options that differ from `options` only
     /// in what a loaded trip does not fix (the policy, the energy profile, the view…); nil when

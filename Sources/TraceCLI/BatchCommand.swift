@@ -133,8 +133,11 @@ enum BatchCommand {
                 help: "Also replay every trip under this policy ('seed' too); show per state and role the figures that differ, A → B."),
         ]
             + ReplayInputs.options.filter {
-                ["energy-profile", "receiver-radio", "network", "viewer", "seed", "send", "on-problem", "max-speed", "utc-offset"]
-                    .contains($0.spec.name)
+                [
+                    "energy-profile", "receiver-radio", "network", "viewer", "seed", "send", "as-each-state", "on-problem", "max-speed",
+                    "utc-offset",
+                ]
+                .contains($0.spec.name)
             }.map {
                 $0.on(\.inputs)
             } + SplitOptions.options.map { $0.on(\.split) } + [
@@ -216,7 +219,9 @@ enum BatchCommand {
 
         options.recordTrack = outputs.html != nil
         let jsonl = o.jsonl
-        let work = TripWork(trips: trips, indices: indices, options: options, policyB: policyB, jsonl: jsonl ? batch : nil)
+        let work = TripWork(
+            trips: trips, indices: indices, options: options, policyB: policyB, jsonl: jsonl ? batch : nil,
+            asEachState: o.inputs.asEachState)
         var runs = [TripRun?](repeating: nil, count: trips.count)
         var progress = Progress(total: trips.count)
         var failed = 0
@@ -375,11 +380,17 @@ enum BatchCommand {
         var policyB: SharingPolicy?
         /// With `--jsonl`: the batch each line names.
         var jsonl: BatchLineHeader?
+        /// `--as-each-state`: every trip answered as each live state, not only those without a
+        /// credible pickup.
+        var asEachState = false
 
         func run(_ i: Int) -> TripRun {
             let trip = trips[i], index = indices[i]
             do throws(BatchTripError) {
-                let r = try trip.replay(options: options)
+                var r = try trip.replay(options: options)
+                if asEachState || r.scenario.lacksCrediblePickup {
+                    r.asEachState = try trip.asEachState(options: options, of: r)
+                }
                 var report = TripReport(r)
                 report.views = PooledViews(r)
                 if options.recordTrack {
@@ -535,6 +546,9 @@ struct TripReport: Sendable {
     var maxima: ViewMaxima?
     var maximaB: ViewMaxima?
     var inferred: [String]
+    /// The trip replayed as each live state (``ReplaySummary/perStateLines``: "as En Route", then
+    /// each phone's figures); empty unless it was (no credible pickup, or `--as-each-state`).
+    var asEachState: [String] = []
     /// The traces' data problems and what was done with them, one text per kind
     /// (``TraceReplay/DataProblem/text``); empty when clean.
     var dataProblems: [String] = []
@@ -567,6 +581,7 @@ extension TripReport {
         worstView = r.worstView
         inferred = r.scenario.assumedItems
         dataProblems = r.dataProblems.map(\.text)
+        asEachState = ReplaySummary(r).perStateLines.map { "\($0.label): \($0.text)" }
     }
 }
 

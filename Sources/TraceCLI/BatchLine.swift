@@ -111,6 +111,7 @@ enum BatchLine {
             ),
             ("inferred", .array(r.inferred.map { .string($0) })),
             ("dataProblems", .array(r.dataProblems.map { .string($0) })),
+            ("asEachState", .array(r.asEachState.map { .string($0) })),
         ]
         if let m = r.maxima { report.append(("maxima", json(m))) }
         if let svg = r.svg { report.append(("svg", .string(svg))) }
@@ -265,7 +266,7 @@ private struct JSONLineReader: JSONFieldReading {
 
     func report(_ v: JSONValue?, metrics: TripMetrics) throws(JSONFileError) -> TripReport {
         let o = try object(
-            v, "report", allowed: ["fixes", "seconds", "category", "phones", "perPhone", "worstView", "inferred", "dataProblems", "maxima", "svg"])
+            v, "report", allowed: ["fixes", "seconds", "category", "phones", "perPhone", "worstView", "inferred", "dataProblems", "asEachState", "maxima", "svg"])
         var phones: [TripPhone] = []
         for (i, p) in try array(o["perPhone"], "report.perPhone").enumerated() {
             let q = "report.perPhone[\(i)]"
@@ -296,6 +297,11 @@ private struct JSONLineReader: JSONFieldReading {
             maxima: try o["maxima"].map { (m) throws(JSONFileError) in try maxima(m, "report.maxima") }, inferred: inferred,
             svg: try o["svg"].map { (s) throws(JSONFileError) in try string(s, "report.svg") })
         report.dataProblems = problems
+        if o["asEachState"] != nil {
+            for (i, x) in try array(o["asEachState"], "report.asEachState").enumerated() {
+                report.asEachState.append(try string(x, "report.asEachState[\(i)]"))
+            }
+        }
         return report
     }
 

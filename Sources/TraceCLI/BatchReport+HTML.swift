@@ -80,6 +80,13 @@ extension BatchReport {
         }
         body += "</section>\n"
 
+        let perState = asEachStateRows
+        if !perState.isEmpty {
+            body += "<section id=\"as-each-state\">\n<h2>As each state</h2>\n<p>\(esc(Self.asEachStateTitle))</p>\n"
+            body += HTMLPage.table(["Trip", "Per live state"], perState.map { [$0[0], $0.dropFirst().joined(separator: "; ")] })
+            body += "</section>\n"
+        }
+
         let problems = dataProblemRows
         if !problems.isEmpty {
             body += "<section id=\"data-problems\">\n<h2>Data problems</h2>\n"

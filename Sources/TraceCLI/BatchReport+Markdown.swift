@@ -44,7 +44,7 @@ extension BatchReport {
             // The trips that did not pass first, then the rest, up to `markdownShown`.
             let order = rows.indices.filter { rows[$0].rowClass != nil } + rows.indices.filter { rows[$0].rowClass == nil }
             let shown = order.prefix(Self.markdownShown).sorted()
-            out += "\n" + TextTable.markdown(header: Array(Self.tripHeader.prefix(7)), rows: shown.map { Array(rows[$0].cells.prefix(7)) })
+            out += "\n" + TextTable.markdown(header: Array(Self.tripHeader.prefix(8)), rows: shown.map { Array(rows[$0].cells.prefix(8)) })
             if rows.count > shown.count { out += "\n\(rows.count - shown.count) more trips in the details below.\n" }
         }
         if !failed.isEmpty {
@@ -67,6 +67,7 @@ extension BatchReport {
             out += TextTable.markdown(header: Self.tripHeader, rows: rows.map(\.cells))
             out += "\n" + Self.tripLegend + "\n"
             for r in dataProblemRows { out += "- `\(r[0])` data: \(r[1])\n" }
+            for r in asEachStateRows { out += "- `\(r[0])` " + r.dropFirst().joined(separator: "; ") + "\n" }
             for r in inferredRows { out += "- `\(r[0])` inferred: \(r[1])\n" }
             out += "\n</details>\n"
         }

@@ -237,6 +237,14 @@ struct BatchReport {
     static let tripLegend =
         "Data: ⚠ marks a trip whose traces had problems, so its figures are computed on the data as read (each listed at the end, with what was done). Worst: the largest p95 of any state and sender (whose position the viewers saw). Inferred: scenario items taken from the traces (listed at the end)."
 
+    static let asEachStateTitle =
+        "As each state: the whole recording under each live state's row and viewers (trips without a credible pickup, or --as-each-state; their table row is of the inferred timeline)"
+
+    /// The trips answered as each live state, and the answers (one text per state).
+    var asEachStateRows: [[String]] {
+        replayed.filter { !$0.report.asEachState.isEmpty }.map { [$0.trip.id] + $0.report.asEachState }
+    }
+
     /// The trips whose traces had problems, and the problems with what was done with them.
     var dataProblemRows: [[String]] {
         replayed.filter { !$0.report.dataProblems.isEmpty }.map { [$0.trip.id, $0.report.dataProblems.joined(separator: ", ")] }
@@ -554,6 +562,10 @@ struct BatchReport {
         for c in corpusTables {
             out += "\n\(c.title)\n"
             out += TextTable.aligned(header: Self.aggregateHeader, rows: aggregateRows(c.aggregate))
+        }
+        if !asEachStateRows.isEmpty {
+            out += "\n\(Self.asEachStateTitle)\n"
+            for r in asEachStateRows { out += "  \(r[0]):\n" + r.dropFirst().map { "    \($0)\n" }.joined() }
         }
         if !dataProblemRows.isEmpty {
             out += "\nData problems, and what was done with them\n"

@@ -42,7 +42,7 @@ enum CompareCommand {
         options: [
             .list(
                 "policy", \.policies, valueName: "FILE", help: "A policy file, or 'seed' for the default table; give it twice: A, then B.")
-        ] + ReplayInputs.options.filter { $0.spec.name != "as-each-state" }.map { $0.on(\.inputs) } + SplitOptions.options.map { $0.on(\.split) } + [
+        ] + ReplayInputs.options.map { $0.on(\.inputs) } + SplitOptions.options.map { $0.on(\.split) } + [
             .value(
                 "format", short: "f", \.format, valueName: "FORMAT",
                 help: "Output format (JSON schema tracekit-compare/1; with --split, tracekit-compare-trips/1).")
@@ -186,7 +186,9 @@ enum CompareCommand {
         for source in sources {
             job.options.policy = try PolicyCommands.load(source)
             var none = NoReplayObserver()
-            results.append(try job.replay(observer: &none))
+            var result = try job.replay(observer: &none)
+            result.asEachState = try job.asEachState(for: result, asked: options.inputs.asEachState)
+            results.append(result)
         }
         ReplayCommand.Job.warn(results[0])  // the traces' and scenario's warnings are the same under both policies
         let report = Report(a: results[0], b: results[1], sources: (sources[0], sources[1]))
@@ -327,6 +329,20 @@ enum CompareCommand {
             if !a.view.isIdeal { lines.append("  view \(a.view.summary)") }
             let inferred = a.scenario.assumedItems
             lines.append("  inferred \(inferred.isEmpty ? "nothing" : inferred.joined(separator: ", "))")
+            return lines + perStateLines
+        }
+
+        /// The recording as each live state under A and under B (no credible pickup, or
+        /// `--as-each-state`): two lines per state; empty when it was not replayed so.
+        var perStateLines: [String] {
+            let la = ReplaySummary(a).perStateLines, lb = ReplaySummary(b).perStateLines
+            guard !la.isEmpty, la.count == lb.count else { return [] }
+            var lines = [
+                "  as each state: the whole recording under each live state's row and viewers\(a.scenario.lacksCrediblePickup ? " (no stop after setting off: no credible pickup, so the tables below rest on an inferred pickup at the first fix)" : "")"
+            ]
+            for (x, y) in zip(la, lb) {
+                lines += ["    \(x.label), A: \(x.text)", "    \(y.label), B: \(y.text)"]
+            }
             return lines
         }
 
@@ -366,6 +382,7 @@ enum CompareCommand {
             if !a.view.isIdeal { out += "- **View:** \(a.view.summary)\n" }
             let inferred = a.scenario.assumedItems
             out += "- **Inferred:** \(inferred.isEmpty ? "nothing" : inferred.joined(separator: ", "))\n"
+            for l in perStateLines { out += "- " + l.drop { $0 == " " } + "\n" }
             for role in a.roles {
                 out += "\n#### \(role.key.capitalizedFirst)'s phone\n\n"
                 var c = cells(role, highlight: "**#")
@@ -408,6 +425,11 @@ enum CompareCommand {
                 }
                 return .object(members)
             }
+            // The recording as each live state under A and B, only when it was replayed so.
+            let perState: [(String, JSONValue)] =
+                a.asEachState.map { sa in
+                    [("asEachState", .object([("a", .array(sa.map(\.json))), ("b", .array((b.asEachState ?? []).map(\.json)))]))]
+                } ?? []
             return .object([
                 ("schema", .string(CompareCommand.schema)),
                 ("tracekitVersion", .string(a.tracekitVersion)),
@@ -420,7 +442,7 @@ enum CompareCommand {
                 ("identical", .bool(!rows.contains(where: \.changed))),
                 ("rows", .array(rows.indices.map(row))),
                 ("biggest", .array(marked.map(row))),
-            ])
+            ] + perState)
         }
     }
 }

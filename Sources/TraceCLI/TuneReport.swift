@@ -81,6 +81,7 @@ struct TuneReport {
                 "Search",
                 "\(states.map { "\($0.state.displayName) (\(request.space.candidates($0.state, start: outcome.start[$0.state], base: outcome.start[$0.state]).count) rows)" }.joined(separator: ", ")); \(outcome.candidates) candidate policies in \(outcome.rounds) round\(outcome.rounds == 1 ? "" : "s")\(outcome.converged ? "" : " (stopped by --rounds before a round changed nothing: the bindings and frontiers are of the last sweeps)"), \(outcome.evaluations) trip evaluations (\(outcome.evaluations - outcome.sharedEvaluations) full replays, \(outcome.sharedEvaluations) shared with a replay that made the same decisions), \(outcome.tripsInMemory) of \(trips) trips in memory (\(DecimalText.fixed(Double(outcome.bytesInMemory) / 1e6, 1)) MB of fixes and schedules)"
             ),
+            ("Data", dataText),
             ("Judged", judgedText),
         ] + (keptText.map { [("Kept", $0)] } ?? []) + (leftOutText.map { [("Left out", $0)] } ?? [])
     }
@@ -94,6 +95,22 @@ struct TuneReport {
         let n = outcome.kept.count
         return
             "\(n) figure\(n == 1 ? "" : "s") no requirement names (every view figure of each state and viewer, every arrival's delay), each kept within max(start × \(DecimalText.fixed(1 + tolerance.relative, 2)), start + \(JSONWriter.number(tolerance.metres)) m or \(JSONWriter.number(tolerance.seconds)) s) (--keep-tolerance \(tolerance))\(released)"
+    }
+
+    /// The trips whose traces had data problems, each with its problems and what was done with
+    /// them (``TraceReplay/ReplayResult/dataProblems``), or that every trip was clean: the
+    /// figures below rest on the data as read.
+    var dataText: String {
+        let results = outcome.startResults
+        let withProblems = results.filter { !$0.dataProblems.isEmpty }
+        guard let first = results.first else { return "no trip" }
+        let policy = "read with --on-problem \(first.problemPolicy.rawValue)"
+        guard !withProblems.isEmpty else { return "clean: no problem in any trip's traces (\(policy))" }
+        let listed = withProblems.map { r in
+            "\(r.scenario.traces.map(\.path).joined(separator: ", ")): \(DataProblem.summary(r.dataProblems))"
+        }
+        return
+            "⚠ \(withProblems.count) of \(results.count) trip\(results.count == 1 ? "" : "s") had problems, so their figures are of the data as read (\(policy)): \(listed.joined(separator: "; "))"
     }
 
     /// The trips left out of the search; nil when none was.

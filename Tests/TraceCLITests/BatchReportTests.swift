@@ -73,7 +73,7 @@ struct BatchReportTests {
                 shown[2].hasPrefix(
                     chatty ? "**❌ FAILED: gate failed against Traces/baseline.json: " : "**✅ passed: gate against Traces/baseline.json: "))
             // The trips table, every trip of the bundled corpus, before the folds.
-            #expect(shown.contains("| Trip | Status | Time | Updates sent | Energy mAh | Worst display error p95 | Worst staleness p95 |"))
+            #expect(shown.contains("| Trip | Status | Data | Time | Updates sent | Energy mAh | Worst display error p95 | Worst staleness p95 |"))
             #expect(shown.filter { $0.hasPrefix("| trips/") || $0.hasPrefix("| real/") || $0.hasPrefix("| georust") }.count == 12)
             if chatty {
                 // The top changes: a few lines, the regressions first.

@@ -1,0 +1,112 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What a user sees on their own recording (README, "A plain recording: the answer as each
+/// state"): a recording without a stop is answered per state in replay, compare and batch; data
+/// problems are named in the first lines of every report.
+@Suite("A plain recording and its data problems, end to end")
+struct PlainRecordingTests {
+    func tempDir() throws -> URL {
+        let dir = scratchFolder.appendingPathComponent("plain-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// A CSV walk north at 10 m/s from 47° N 8° E, a fix a second for `seconds` s; `stop` s
+    /// standing still at its middle; a fix `spikeAt` 2 km off and back (a speed spike).
+    func walk(_ dir: URL, _ name: String, seconds: Int = 400, stop: Int = 0, spikeAt: Int? = nil) throws -> String {
+        var csv = "lat,lon,time\n"
+        var north = 0.0
+        for t in 0...(seconds + stop) {
+            let moving = t < seconds / 2 || t >= seconds / 2 + stop
+            let off = t == spikeAt ? 2_000.0 : 0
+            let time = Date(timeIntervalSince1970: 1_714_557_600 + Double(t))  // 2024-05-01T10:00:00Z
+            csv += "\(47 + (north + off) / 111_195),8,\(ISO8601DateFormatter().string(from: time))\n"
+            if moving { north += 10 }
+        }
+        let path = dir.appendingPathComponent(name).path
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("replay: no stop, so the answer as each state and no per-phone tables; a given timeline, or a stop, keeps them")
+    func replay() throws {
+        let dir = try tempDir()
+        let plain = try walk(dir, "plain.csv")
+        let r = try Run(["replay", plain])
+        #expect(r.status == 0, "\(r.stderr)")
+        for state in ["En Route", "At Pickup", "In Task"] { #expect(r.stdout.contains("\n  as \(state) "), "\(state): \(r.stdout)") }
+        #expect(r.stdout.contains("no stop between setting off and the end, so no pickup to infer"))
+        #expect(!r.stdout.contains("'s phone\nState ") && !r.stdout.contains("\n  sent "))
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(try Run(["replay", plain, "-f", "json"]).stdout.utf8)) as? [String: Any])
+        let answers = try #require(doc["asEachState"] as? [[String: Any]])
+        #expect(answers.map { $0["state"] as? String } == ["enRoute", "atPickup", "inTask"])
+        #expect((doc["scenario"] as? [String: Any])?["pickupInference"] as? [String: String] == ["how": "noStop", "confidence": "none"])
+        let md = try Run(["replay", plain, "-f", "markdown"])
+        #expect(md.stdout.contains("- **As En Route:** ") && !md.stdout.contains("'s phone"))
+        // A given timeline: the per-phone report, no answer per state unless asked.
+        let given = try Run(["replay", plain, "--timeline", "enRoute@2024-05-01T10:00:00Z"])
+        #expect(given.stdout.contains("'s phone\nState ") && !given.stdout.contains("  as En Route "))
+        let asked = try Run(["replay", plain, "--timeline", "enRoute@2024-05-01T10:00:00Z", "--as-each-state"])
+        #expect(asked.stdout.contains("'s phone\nState ") && asked.stdout.contains("\n  as En Route "))
+        // A three-minute stop mid-walk: the inferred timeline, said with its confidence.
+        let stop = try Run(["replay", try walk(dir, "stop.csv", stop: 180)])
+        #expect(stop.stdout.contains("'s phone\nState ") && !stop.stdout.contains("  as En Route "))
+        #expect(stop.stdout.contains("  inferred    the pickup at the helper's first stop after setting off ("), "\(stop.stdout)")
+        #expect(stop.stdout.contains("; confidence high; give the scenario instead: --scenario FILE"))
+        // Standard input cannot be read once per state.
+        let piped = try Run(["replay", "-", "--input-format", "csv", "--as-each-state"], stdin: try String(contentsOfFile: plain, encoding: .utf8))
+        #expect(piped.status == 64 && piped.stderr.contains("--as-each-state reads the recording once per state"), "\(piped.stderr)")
+    }
+
+    @Test("batch and compare: the plain trip answered per state (table, lines, Markdown), the trip with a stop not unless asked")
+    func batchAndCompare() throws {
+        let dir = try tempDir()
+        _ = try walk(dir, "plain.csv")
+        _ = try walk(dir, "stop.csv", stop: 180)
+        let b = try Run(["batch", dir.path, "--jobs", "1"])
+        #expect(b.status == 0, "\(b.stderr)")
+        let after = try #require(b.stdout.components(separatedBy: "\nAs each state: ").dropFirst().first)
+        let section = after.components(separatedBy: "\n\n")[0]  // up to the next section
+        #expect(section.contains("  plain.csv:\n    as En Route: ") && !section.contains("stop.csv"), "\(section)")
+        let lines = try Run(["batch", dir.path, "--jobs", "1", "--jsonl"]).stdout.split(separator: "\n")
+        let perTrip = try lines.map { line -> (String, Int) in
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return (o["trip"] as! String, ((o["report"] as? [String: Any])?["asEachState"] as? [Any])?.count ?? -1)
+        }
+        #expect(Dictionary(uniqueKeysWithValues: perTrip) == ["plain.csv": 3, "stop.csv": 0])
+        let all = try Run(["batch", dir.path, "--jobs", "1", "--as-each-state"])
+        #expect(all.stdout.contains("  stop.csv:\n    as En Route: "))
+        let md = try Run(["batch", dir.path, "--jobs", "1", "--markdown", dir.appendingPathComponent("out.md").path])
+        #expect(md.status == 0)
+        #expect(try String(contentsOfFile: dir.appendingPathComponent("out.md").path, encoding: .utf8).contains("- `plain.csv` as En Route: "))
+        let c = try Run(["compare", "--policy", "seed", "--policy", "seed", dir.appendingPathComponent("plain.csv").path])
+        #expect(c.status == 0 && c.stdout.contains("\n    as En Route, A: ") && c.stdout.contains("\n    as En Route, B: "), "\(c.stdout)")
+    }
+
+    @Test("data problems in the first lines: replay's summary, batch's Data column and listing, tune's header; report keeps the raw trace")
+    func dataProblems() throws {
+        let dir = try tempDir()
+        let spiked = try walk(dir, "spiked.csv", spikeAt: 100)
+        let r = try Run(["replay", spiked])
+        let data = r.stdout.split(separator: "\n").first { $0.hasPrefix("  data ") }
+        #expect(data?.hasSuffix("1 speed spike dropped (read with --on-problem filter)") == true, "\(r.stdout)")
+        #expect(r.stdout.split(separator: "\n").prefix(3).contains { $0.hasPrefix("  data ") })  // the second line of the summary
+        let raw = try Run(["replay", spiked, "--on-problem", "report"])
+        #expect(raw.stdout.contains("  data          1 speed spike kept, replayed as motion (read with --on-problem report)"), "\(raw.stdout)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try Run(["replay", spiked, "-f", "json"]).stdout.utf8)) as? [String: Any])
+        let d = try #require(json["data"] as? [String: Any])
+        #expect(d["onProblem"] as? String == "filter" && d["summary"] as? String == "1 speed spike dropped")
+        _ = try walk(dir, "clean.csv")
+        let b = try Run(["batch", dir.path, "--jobs", "1"])
+        let rows = b.stdout.split(separator: "\n")
+        #expect(rows.contains { $0.hasPrefix("spiked.csv ") && $0.contains(" replayed  ⚠ 1 kind of problem ") }, "\(b.stdout)")
+        #expect(rows.contains { $0.hasPrefix("clean.csv ") && $0.contains(" replayed  clean ") })
+        #expect(b.stdout.contains("\nData problems, and what was done with them\n  spiked.csv: 1 speed spike dropped\n"))
+        let t = try Run(["tune", dir.path, "--require", "enRoute.hirer.displayErrorP95<=1km", "--jobs", "1"])
+        #expect(t.status == 0 || t.status == 1, "\(t.stderr)")
+        #expect(t.stdout.contains("Data: ⚠ 1 of 2 trips had problems"), "\(t.stdout.prefix(1500))")
+        #expect(t.stdout.contains("spiked.csv: 1 speed spike dropped"))
+    }
+}
