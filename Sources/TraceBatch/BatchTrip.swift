@@ -129,15 +129,31 @@ public struct BatchTrip: Hashable, Sendable {
         }
     }
 
-    /// The trip replayed as each live state (``TraceReplay/Replay/asEachState(_:scenario:options:span:)``)
-    /// over `result`'s span (a replay of this trip with `options`). Standard input cannot be read
-    /// again: nil there.
+    /// The trip replayed as each live state (``TraceReplay/Replay/asEachState(_:options:)``), from
+    /// `loaded` (this trip held in memory with `options`) or else loaded now; a trip too large to
+    /// hold reads its files again over `result`'s span (a replay of it with `options`).
     /// - Throws: ``BatchTripError``, as ``replay(options:)`` would.
-    public func asEachState(options: ReplayOptions, of result: ReplayResult) throws(BatchTripError) -> [StateAnswer]? {
-        guard !isStandardInput else { return nil }
-        let (inputs, spec, options) = try prepared(options)
+    public func asEachState(options: ReplayOptions, loaded: LoadedTrip?, of result: ReplayResult) throws(BatchTripError) -> [StateAnswer] {
         do {
+            if let loaded { return try Replay.asEachState(loaded, options: self.options(options)) }
+            if let trip = try load(options: options) { return try Replay.asEachState(trip, options: self.options(options)) }
+            let (inputs, spec, options) = try prepared(options)
             return try Replay.asEachState(inputs, scenario: spec, options: options, span: (result.start, result.end))
+        } catch let error as BatchTripError {
+            throw error
+        } catch let error as ReplayError {
+            throw BatchTripError(error)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// Replays `trip`, this trip held in memory by ``load(options:)``, under `options` (the trip's
+    /// window set: ``options(_:)``).
+    /// - Throws: ``BatchTripError``, as ``replay(options:)`` would.
+    public func replay(_ trip: LoadedTrip, options: ReplayOptions) throws(BatchTripError) -> ReplayResult {
+        do {
+            return try Replay.run(trip, options: self.options(options))
         } catch {
             throw BatchTripError(error)
         }
@@ -158,10 +174,12 @@ public struct BatchTrip: Hashable, Sendable {
         }
     }
 
-    /// `options` as this trip replays with them: its window (a trip of a split recording) set.
+    /// `options` as this trip replays with them: its window (a trip of a split recording) set,
+    /// and for a trip on standard input without a format, the format its name's extension says.
     public func options(_ options: ReplayOptions) -> ReplayOptions {
         var o = options
         if let window { o.window = window }
+        if isStandardInput && o.inputFormat == nil { o.inputFormat = TraceFormat(pathExtension: id) }
         return o
     }
 
@@ -169,8 +187,6 @@ public struct BatchTrip: Hashable, Sendable {
     private func prepared(_ options: ReplayOptions) throws(BatchTripError) -> ([TraceInput], ScenarioSpec, ReplayOptions) {
         var (inputs, spec) = try resolved()
         if kind == .sidecar { inputs = [] }  // the sidecar names them
-        var options = options
-        if isStandardInput && options.inputFormat == nil { options.inputFormat = TraceFormat(pathExtension: id) }
         if noTrip {
             throw BatchTripError(
                 .data, "\(path): no trip to replay: the recording never went farther than the long stay's radius between its gaps and stays"

@@ -144,7 +144,7 @@ enum BatchCommand {
                 .flag(
                     "jsonl", \.jsonl,
                     help:
-                        "Write one JSON object per trip (schema tracekit-batch-trip/2: everything 'tracekit merge' needs; with --html also the trip's picture) to standard output as each finishes, instead of the report."
+                        "Write one JSON object per trip (schema tracekit-batch-trip/3: everything 'tracekit merge' needs; with --html also the trip's picture) to standard output as each finishes, instead of the report."
                 ),
                 .value(
                     "corpus", \.corpus, valueName: "NAME",
@@ -211,7 +211,7 @@ enum BatchCommand {
         let batch = BatchLineHeader(
             inputs: corpus, trips: streamed?.count ?? trips.count, jobs: jobs, header: BaselineHeader(options),
             policyB: policyB?.name, joulesPerMilliampHour: options.energyProfile.joulesPerMilliampHour,
-            reading: BatchLineHeader.reading(options, split: o.split))
+            reading: BatchLineHeader.reading(options, split: o.split, asEachState: o.inputs.asEachState))
         if let shard {
             trips = shard.select(trips)
             indices = shard.select(indices)
@@ -387,9 +387,15 @@ enum BatchCommand {
         func run(_ i: Int) -> TripRun {
             let trip = trips[i], index = indices[i]
             do throws(BatchTripError) {
-                var r = try trip.replay(options: options)
+                // Standard input is read once: the trip is held in memory and replayed from it.
+                let loaded = trip.isStandardInput ? try trip.load(options: options) : nil
+                if trip.isStandardInput && loaded == nil {
+                    throw BatchTripError(.data, "<stdin>: the trip's fixes take more memory than a streamed trip may hold; give a file")
+                }
+                var r: ReplayResult
+                if let loaded { r = try trip.replay(loaded, options: options) } else { r = try trip.replay(options: options) }
                 if asEachState || r.scenario.lacksCrediblePickup {
-                    r.asEachState = try trip.asEachState(options: options, of: r)
+                    r.asEachState = try trip.asEachState(options: options, loaded: loaded, of: r)
                 }
                 var report = TripReport(r)
                 report.views = PooledViews(r)
@@ -401,7 +407,8 @@ enum BatchCommand {
                     var o = options
                     o.policy = policyB
                     o.recordTrack = false
-                    let b = try trip.replay(options: o)
+                    let b: ReplayResult
+                    if let loaded { b = try trip.replay(loaded, options: o) } else { b = try trip.replay(options: o) }
                     report.metricsB = TripMetrics(b)
                     report.viewsB = PooledViews(b)
                     report.maxima = ViewMaxima(r)

@@ -25,7 +25,7 @@ struct BatchLineHeader: Hashable, Sendable {
     /// One text of the options that decide what the trips are: the input format, the problem
     /// policy, the speed limit, the UTC offset, the column names, the dwell and the recording gap,
     /// and `--split` with its stay rules. Shards that differ in it are not one batch.
-    static func reading(_ o: ReplayOptions, split: SplitOptions) -> String {
+    static func reading(_ o: ReplayOptions, split: SplitOptions, asEachState: Bool = false) -> String {
         let r = o.read
         let columns = r.columns.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         var parts = [
@@ -39,6 +39,7 @@ struct BatchLineHeader: Hashable, Sendable {
         parts.append(
             split.split
                 ? "split (stay \(JSONWriter.number(t.staySeconds)) s within \(JSONWriter.number(t.stayRadiusMetres)) m)" : "no split")
+        parts.append(asEachState ? "as each state: every trip" : "as each state: trips without a credible pickup")
         return parts.joined(separator: " · ")
     }
 
@@ -50,12 +51,12 @@ struct BatchLineHeader: Hashable, Sendable {
     }
 }
 
-/// One line of `batch --jsonl`, schema `tracekit-batch-trip/2`: a trip's index in the batch's
+/// One line of `batch --jsonl`, schema `tracekit-batch-trip/3`: a trip's index in the batch's
 /// order, its name, the batch it belongs to, and everything the reports and the gate keep of it
 /// (``TripReport``, the gate's figures, its view samples, `--compare`'s side), with the whole
 /// replay (`tracekit-replay/3`) for other readers. README, "Scale-out".
 enum BatchLine {
-    static let schema = "tracekit-batch-trip/2"
+    static let schema = "tracekit-batch-trip/3"
 
     /// A parsed line: its index, its batch, and the trip's outcome with its view samples.
     struct Parsed {
@@ -180,6 +181,11 @@ enum BatchLine {
             if name == "tracekit-batch-trip/1" {
                 throw .data(
                     "\(place): a tracekit-batch-trip/1 line carries neither the report's figures nor the view samples; this TraceKit merges \(schema): rerun the shard with this TraceKit"
+                )
+            }
+            if name == "tracekit-batch-trip/2" {
+                throw .data(
+                    "\(place): a tracekit-batch-trip/2 line carries neither the trip's data problems nor its answer as each state; this TraceKit merges \(schema): rerun the shard with this TraceKit"
                 )
             }
             throw .data("\(place): not a \(schema) line (schema \"\(JSONLineReader(file: place).shown(name))\"): a foreign line")

@@ -327,6 +327,10 @@ enum CompareCommand {
                 "  energy \(a.energyModel) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off") · \(a.start.iso8601) … \(a.end.iso8601)",
             ]
             if !a.view.isIdeal { lines.append("  view \(a.view.summary)") }
+            let problems = a.dataProblems
+            lines.append(
+                "  data \(problems.isEmpty ? "clean: no problem in the traces" : "\(DataProblem.summary(problems)) (read with --on-problem \(a.problemPolicy.rawValue))")"
+            )
             let inferred = a.scenario.assumedItems
             lines.append("  inferred \(inferred.isEmpty ? "nothing" : inferred.joined(separator: ", "))")
             return lines + perStateLines
@@ -381,6 +385,7 @@ enum CompareCommand {
             out += "- **Energy:** \(a.energyModel) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off")\n"
             if !a.view.isIdeal { out += "- **View:** \(a.view.summary)\n" }
             let inferred = a.scenario.assumedItems
+            out += "- **Data:** \(a.dataProblems.isEmpty ? "clean: no problem in the traces" : DataProblem.summary(a.dataProblems))\n"
             out += "- **Inferred:** \(inferred.isEmpty ? "nothing" : inferred.joined(separator: ", "))\n"
             for l in perStateLines { out += "- " + l.drop { $0 == " " } + "\n" }
             for role in a.roles {

@@ -21,7 +21,7 @@ enum MergeCommand {
         name: "merge",
         abstract: "Merge the per-trip lines of sharded 'batch --jsonl' runs into the reports of one batch over the whole corpus.",
         discussion: """
-            Reads the tracekit-batch-trip/2 lines of any number of shard files (or '-', standard \
+            Reads the tracekit-batch-trip/3 lines of any number of shard files (or '-', standard \
             input), in any order, and writes what one 'tracekit batch' over the whole corpus \
             writes, byte for byte: the table, --write-baseline, the gate against --baseline with \
             the same tolerances and exit status, --junit, --markdown, --html, and the --compare \

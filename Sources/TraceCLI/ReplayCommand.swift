@@ -160,20 +160,40 @@ enum ReplayCommand {
         var inputs: [TraceInput]
         var spec: ScenarioSpec
         var options: ReplayOptions
+        /// The trip held in memory (``TraceReplay/LoadedTrip``): standard input can be read only
+        /// once, so a job that reads it loads the trip and replays from it; the answer as each
+        /// state replays the trip it holds.
+        var loaded: LoadedTrip?
 
-        /// The recording of `result` replayed as each live state (``TraceReplay/Replay/asEachState(_:scenario:options:span:)``)
-        /// when `asked` (`--as-each-state`) or when it has no credible pickup; nil otherwise.
-        /// Standard input cannot be read again: asked, that is a usage error; otherwise nil.
-        func asEachState(for result: ReplayResult, asked: Bool) throws(CLIError) -> [StateAnswer]? {
+        /// Whether a trace is read from standard input.
+        var readsStandardInput: Bool {
+            inputs.contains { $0.path == "-" } || spec.traces.values.contains { $0.value == "-" }
+        }
+
+        /// The trip, read once and held (nil when it is too large to hold).
+        mutating func load() throws(ReplayError) -> LoadedTrip? {
+            if loaded == nil { loaded = try Replay.load(inputs, scenario: spec, options: options) }
+            return loaded
+        }
+
+        /// The recording of `result` replayed as each live state (``TraceReplay/Replay/asEachState(_:options:)``,
+        /// from the trip held in memory; a trip too large to hold reads its files again) when `asked`
+        /// (`--as-each-state`) or when it has no credible pickup; nil otherwise.
+        mutating func asEachState(for result: ReplayResult, asked: Bool) throws(CLIError) -> [StateAnswer]? {
             guard asked || result.scenario.lacksCrediblePickup else { return nil }
-            if inputs.contains(where: { $0.path == "-" }) || spec.traces.values.contains(where: { $0.value == "-" }) {
-                if asked { throw .usage("--as-each-state reads the recording once per state: give a file, not standard input") }
-                return nil
-            }
             do {
+                if let trip = try load() { return try Replay.asEachState(trip, options: options) }
+                if readsStandardInput {
+                    guard asked else { return nil }
+                    throw CLIError.usage("--as-each-state holds the recording in memory, and standard input was too large to: give a file")
+                }
                 return try Replay.asEachState(inputs, scenario: spec, options: options, span: (result.start, result.end))
-            } catch {
+            } catch let error as ReplayError {
                 throw Self.cliError(error)
+            } catch let error as CLIError {
+                throw error
+            } catch {
+                preconditionFailure("\(error)")
             }
         }
 
@@ -214,8 +234,9 @@ enum ReplayCommand {
         }
 
         /// Replays, mapping failures to exit statuses.
-        func replay<Observer: ReplayObserver>(observer: inout Observer) throws(CLIError) -> ReplayResult {
+        mutating func replay<Observer: ReplayObserver>(observer: inout Observer) throws(CLIError) -> ReplayResult {
             do {
+                if readsStandardInput, let trip = try load() { return try Replay.run(trip, options: options, observer: &observer) }
                 return try Replay.run(inputs, scenario: spec, options: options, observer: &observer)
             } catch {
                 throw Self.cliError(error)

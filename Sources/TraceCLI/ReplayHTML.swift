@@ -22,6 +22,13 @@ enum ReplayHTML {
         if !r.warnings.isEmpty {
             body += "<section id=\"warnings\">\n" + r.warnings.map { "<p class=\"note\"><strong>Warning:</strong> \(esc($0))</p>\n" }.joined() + "</section>\n"
         }
+        // No credible pickup: the summary's answer as each state is the report; the map, the
+        // tables and the arrivals would show a timeline resting on a pickup at the first fix.
+        if ReplaySummary(r).answersPerState {
+            body +=
+                "<p class=\"note\" id=\"as-each-state\">No stop between setting off and the end, so no pickup to infer: the answer is the summary's, state by state. Give the scenario (--scenario FILE, or --pickup and --timeline) for the map and the tables of one request.</p>\n"
+            return HTMLPage.document(title: "TraceKit replay: \(names)", body: body + notesSection(r))
+        }
         body += "<figure id=\"map\">\n" + HTMLPage.inline(svg: ReplaySVG.render(r, policy: policy))
         body +=
             "<figcaption>The tracks by state (helper solid, hirer dashed, delegate dotted), delivered updates (filled: sent), the pickup P and dropoff D, each state's map frame; below, the cumulative updates and energy of all phones.</figcaption>\n</figure>\n"
@@ -45,11 +52,16 @@ enum ReplayHTML {
         if !arrivals.isEmpty {
             body += "<section id=\"arrivals\">\n<h2>Arrivals as seen</h2>\n<ul>\n" + arrivals.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n</section>\n"
         }
+        return HTMLPage.document(title: "TraceKit replay: \(names)", body: body + notesSection(r))
+    }
+
+    /// The network's figures and the replay's notes, when there are any.
+    static func notesSection(_ r: ReplayResult) -> String {
         var notes: [String] = []
         if let n = r.networkFigures { notes.append("Network: \(n.summary)") }
         notes += r.notes.map { "Note: \($0)" }
-        if !notes.isEmpty { body += "<section id=\"notes\">\n" + notes.map { "<p class=\"note\">\(esc($0))</p>\n" }.joined() + "</section>\n" }
-        return HTMLPage.document(title: "TraceKit replay: \(names)", body: body)
+        guard !notes.isEmpty else { return "" }
+        return "<section id=\"notes\">\n" + notes.map { "<p class=\"note\">\(HTMLPage.escape($0))</p>\n" }.joined() + "</section>\n"
     }
 
     /// The summary block (``ReplaySummary``, the lines the terminal and Markdown reports open

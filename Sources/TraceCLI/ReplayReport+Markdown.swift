@@ -13,7 +13,12 @@ extension ReplayReport {
         out += summary.markdown + "\n"
         // No credible pickup: the summary's answer as each state is the report (the inferred
         // timeline's tables would rest on a pickup placed at the first fix).
-        if summary.answersPerState { return out }
+        if summary.answersPerState {
+            out += "- **Policy:** \(r.policy.name) · energy \(r.energyModel) (an estimate) · receiver radio \(r.receiverRadio ? "on" : "off")"
+            out += (r.view.isIdeal ? "" : " · **View:** \(r.view.summary)") + "\n"
+            for w in r.warnings { out += "- **Warning:** \(w)\n" }
+            return out
+        }
         func source<T>(_ item: Sourced<T>) -> String {
             switch item.provenance {
             case .default: "default"

@@ -71,6 +71,8 @@ struct ReplaySummary: Hashable, Sendable {
     var pickupInference: PickupInference
     /// ``TraceReplay/ReplayScenario/lacksCrediblePickup``.
     var lacksCrediblePickup: Bool
+    /// Whether every timeline entry was inferred (none was given).
+    var timelineInferred: Bool
     /// The recording replayed as each live state, when it was.
     var asEachState: [StateAnswer]?
 
@@ -101,6 +103,7 @@ struct ReplaySummary: Hashable, Sendable {
         }
         pickupInference = r.scenario.pickupInference
         lacksCrediblePickup = r.scenario.lacksCrediblePickup
+        timelineInferred = r.scenario.timeline.allSatisfy { $0.provenance == .inferred }
         asEachState = r.asEachState
         dataProblems = r.dataProblems.map(\.text)
         onProblem = r.problemPolicy.rawValue
@@ -167,9 +170,10 @@ struct ReplaySummary: Hashable, Sendable {
         case .dwell(let seconds): what = "the pickup at the helper's first stop after setting off (\(InfoCommand.duration(seconds)))"
         case .noStop: what = "the pickup at the helper's first position (no stop after setting off)"
         }
+        let timeline = timelineInferred ? ", and the timeline from it" : ""
         return [
             statesLine,
-            Line(label: "inferred", text: "\(what), and the timeline from it; confidence \(pickupInference.confidence); \(fix)"),
+            Line(label: "inferred", text: "\(what)\(timeline); confidence \(pickupInference.confidence); \(fix)"),
         ]
     }
 

@@ -115,29 +115,60 @@ extension Replay {
     /// updates delivered and sent, the view figures, and the battery in all, per hour and per
     /// kilometre.
     ///
-    /// Each replay is an ordinary one with a given timeline: the state entered at `span`'s start
-    /// (Accepted with it) and the request cancelled 1 ns after its end (a cancellation ends a live
-    /// state without entering another). Whatever `spec` says of the timeline and the cancellation is replaced; its
-    /// category, hand-off, points and traces are kept. `span` is the recording's first and last
-    /// fix, as a replay found them (``ReplayResult/start``, ``ReplayResult/end``).
+    /// Each replay is an ordinary one of the trip, from memory, with a given timeline: the state
+    /// entered at the first fix of any trace (Accepted with it) and the request cancelled 1 ns
+    /// after the last, or at the cancellation the trip's scenario gives if that comes first (a
+    /// cancellation ends a live state without entering another). Whatever the trip's scenario
+    /// says of the timeline is replaced; its category, hand-off, points and traces are kept. No
+    /// picture is recorded. Empty when the trip has no timed fix.
+    /// - Throws: ``ReplayError``, as ``run(_:options:)`` would.
+    public static func asEachState(_ trip: LoadedTrip, options: ReplayOptions) throws(ReplayError) -> [StateAnswer] {
+        guard let span = trip.fixSpan else { return [] }
+        var options = options
+        options.recordTrack = false
+        var answers: [StateAnswer] = []
+        for state in answeredStates {
+            let spec = stateSpec(trip.spec, state, span: span)
+            let t = try LoadedTrip(inputs: trip.inputs, spec: spec, first: trip.first, options: options)
+            answers.append(answer(state, of: try run(t, options: options)))
+        }
+        return answers
+    }
+
+    /// ``asEachState(_:options:)`` for a trip too large to hold in memory
+    /// (``load(_:scenario:options:)`` gave nil): each state's replay reads the files again, over
+    /// `span`, the first and last fix of a replay of it (``ReplayResult/start``, ``ReplayResult/end``,
+    /// which a given timeline or cancellation outside the fixes widens).
     /// - Throws: ``ReplayError``.
     public static func asEachState(
         _ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions, span: (start: Timestamp, end: Timestamp)
     ) throws(ReplayError) -> [StateAnswer] {
+        var options = options
+        options.recordTrack = false
         var answers: [StateAnswer] = []
         for state in answeredStates {
-            var s = spec
-            let entry = TimelineEntry(state: state, time: span.start, provenance: .flag, detail: "as each state")
-            // Accepted is entered with it (at the same time): the machine's only way into a live state.
-            guard let entries = try? TimelineEntry.validated([entry]) else { preconditionFailure("a live state follows Accepted") }
-            s.timeline = Sourced(entries, .flag, "as each state")
-            // 1 ns after the last fix, so that the fix is replayed in the state (an event at a fix's
-            // time comes before the fix).
-            s.cancelledAt = Sourced(Timestamp(nanoseconds: span.end.nanoseconds + 1), .flag, "as each state: the end of the recording")
-            let r = try run(inputs, scenario: s, options: options)
+            let r = try run(inputs, scenario: stateSpec(spec, state, span: span), options: options)
             answers.append(answer(state, of: r))
         }
         return answers
+    }
+
+    /// `spec` with its timeline replaced by `state` from `span.start` on, and a cancellation 1 ns
+    /// after `span.end` (so that the last fix is replayed in the state: an event at a fix's time
+    /// comes before the fix), or the given one if it is earlier.
+    static func stateSpec(_ spec: ScenarioSpec, _ state: FulfilmentState, span: (start: Timestamp, end: Timestamp)) -> ScenarioSpec {
+        var s = spec
+        let entry = TimelineEntry(state: state, time: span.start, provenance: .flag, detail: "as each state")
+        // Accepted is entered with it (at the same time): the machine's only way into a live state.
+        guard let entries = try? TimelineEntry.validated([entry]) else { preconditionFailure("a live state follows Accepted") }
+        s.timeline = Sourced(entries, .flag, "as each state")
+        let end = Timestamp(nanoseconds: span.end.nanoseconds + 1)
+        if let c = spec.cancelledAt, c.value < end, c.value >= span.start {
+            s.cancelledAt = c
+        } else {
+            s.cancelledAt = Sourced(end, .flag, "as each state: the end of the recording")
+        }
+        return s
     }
 
     /// The figures of `state` in `r`, a replay that spent its request time in it.

@@ -103,6 +103,15 @@ public struct LoadedTrip: Sendable {
     }
 }
 
+extension LoadedTrip {
+    /// The first and last timed fix of any role's traces; nil when there is none.
+    var fixSpan: (start: Timestamp, end: Timestamp)? {
+        let firsts = Role.allCases.compactMap { scans[$0]?.first?.time }, lasts = Role.allCases.compactMap { scans[$0]?.last?.time }
+        guard let a = firsts.min(), let b = lasts.max() else { return nil }
+        return (Timestamp(nanoseconds: a), Timestamp(nanoseconds: b))
+    }
+}
+
 extension Replay {
     /// Reads `inputs` (with the traces `spec` names) once and holds the trip in memory, its
     /// scenario resolved (``LoadedTrip``); nil when its fixes would take more than

@@ -281,7 +281,7 @@ struct BatchCommandTests {
         var indices: [Int] = []
         for line in lines.dropLast() {
             let v = try JSONParser.parse(String(line))
-            #expect(v["schema"] == .string("tracekit-batch-trip/2"))
+            #expect(v["schema"] == .string("tracekit-batch-trip/3"))
             #expect(v["status"] == .string("replayed"))
             // What the merge needs: the batch (the same on every line), the report's figures, the samples.
             #expect(v["batch"]?["trips"] == .number(12) && v["batch"]?["inputs"] == .array([.string("Traces/")]))

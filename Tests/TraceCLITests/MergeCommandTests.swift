@@ -177,7 +177,7 @@ struct MergeCommandTests {
                 case "truncated": String(first.prefix(first.count / 2))
                 case "foreign": #"{"type": "Feature", "geometry": null}"#
                 case "other schema": #"{"schema": "tracekit-replay/3"}"#
-                case "version 1": first.replacingOccurrences(of: "tracekit-batch-trip/2", with: "tracekit-batch-trip/1")
+                case "version 1": first.replacingOccurrences(of: "tracekit-batch-trip/3", with: "tracekit-batch-trip/1")
                 case "bad member": first.replacing(/"fixes":[0-9]+/, with: #""fixes":"many""#, maxReplacements: 1)
                 default: String(try Run(["batch", "Traces/trips", "--jsonl"]).stdout.split(separator: "\n")[0])
                 }
@@ -200,7 +200,7 @@ struct MergeCommandTests {
         let r = try Run(["merge", "-"], stdin: lines)
         #expect(r.status == 0 && r.stdout == batch.stdout, "\(r.stderr)")
         let none = try Run(["merge", "-"], stdin: "\n")
-        #expect(none.status == 65 && none.stderr == "tracekit: no tracekit-batch-trip/2 line in -\n")
+        #expect(none.status == 65 && none.stderr == "tracekit: no tracekit-batch-trip/3 line in -\n")
         #expect(try Run(["merge", "-", "-"]).status == 64)
         #expect(try Run(["merge", "no-such-file.jsonl"]).status == 66)
     }

@@ -55,9 +55,11 @@ struct PlainRecordingTests {
         #expect(stop.stdout.contains("'s phone\nState ") && !stop.stdout.contains("  as En Route "))
         #expect(stop.stdout.contains("  inferred    the pickup at the helper's first stop after setting off ("), "\(stop.stdout)")
         #expect(stop.stdout.contains("; confidence high; give the scenario instead: --scenario FILE"))
-        // Standard input cannot be read once per state.
-        let piped = try Run(["replay", "-", "--input-format", "csv", "--as-each-state"], stdin: try String(contentsOfFile: plain, encoding: .utf8))
-        #expect(piped.status == 64 && piped.stderr.contains("--as-each-state reads the recording once per state"), "\(piped.stderr)")
+        // Standard input is read once and held: the same answer as from the file.
+        let piped = try Run(["replay", "-", "--input-format", "csv"], stdin: try String(contentsOfFile: plain, encoding: .utf8))
+        #expect(piped.status == 0 && piped.stdout.contains("\n  as En Route "), "\(piped.stderr)")
+        func lines(_ out: String) -> [Substring] { out.split(separator: "\n").filter { $0.hasPrefix("  as ") } }
+        #expect(lines(piped.stdout) == lines(r.stdout) && lines(r.stdout).count == 3)
     }
 
     @Test("batch and compare: the plain trip answered per state (table, lines, Markdown), the trip with a stop not unless asked")
@@ -85,6 +87,45 @@ struct PlainRecordingTests {
         #expect(c.status == 0 && c.stdout.contains("\n    as En Route, A: ") && c.stdout.contains("\n    as En Route, B: "), "\(c.stdout)")
     }
 
+    @Test("merge of 2 shards writes batch's reports byte for byte (Data column, problems, answers as each state); a streamed trip's line is the file's")
+    func merged() throws {
+        let dir = try tempDir()
+        let plain = try walk(dir, "plain.csv")
+        _ = try walk(dir, "stop.csv", stop: 180)
+        _ = try walk(dir, "spiked.csv", spikeAt: 100)
+        let d = dir.path
+        let reports = { (tag: String) in ["--junit", "\(d)/\(tag).xml", "--markdown", "\(d)/\(tag).md", "--html", "\(d)/\(tag).html"] }
+        let batch = try Run(["batch", d, "--jobs", "1"] + reports("a"))
+        #expect(batch.status == 0 && batch.stdout.contains("\nAs each state: ") && batch.stdout.contains("\nData problems"), "\(batch.stderr)")
+        var files: [String] = []
+        for i in 0..<2 {
+            let r = try Run(["batch", d, "--jobs", "1", "--shard", "\(i)/2", "--jsonl", "--html", "\(d)/shard-\(i).html"])
+            let file = "\(d)/shard-\(i).jsonl"
+            try r.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+            files.append(file)
+        }
+        let merge = try Run(["merge"] + files + reports("b"))
+        #expect(merge.status == batch.status && merge.stdout == batch.stdout && merge.stderr == batch.stderr, "\(merge.stderr)")
+        for ext in ["xml", "md", "html"] {
+            #expect(try String(contentsOfFile: "\(d)/a.\(ext)", encoding: .utf8) == String(contentsOfFile: "\(d)/b.\(ext)", encoding: .utf8), "\(ext)")
+        }
+        // The plain trip streamed on standard input: answered as each state, as from its file.
+        let all = try Run(["batch", d, "--jobs", "1", "--jsonl"]).stdout.split(separator: "\n")
+        let fromFile = try #require(all.first { $0.contains("\"trip\":\"plain.csv\"") })
+        let index = try #require(all.firstIndex(of: fromFile))
+        let streamed = try Run(
+            ["batch", "-", "--trip", "plain.csv", "--index", "\(index)", "--of", "\(all.count)", "--jsonl", "--corpus", d],
+            stdin: try String(contentsOfFile: plain, encoding: .utf8))
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        func answers(_ line: Substring) throws -> [String] {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return try #require((o["report"] as? [String: Any])?["asEachState"] as? [String])
+        }
+        let s = try answers(Substring(streamed.stdout.trimmingCharacters(in: .newlines)))
+        let f = try answers(fromFile)
+        #expect(s.count == 3 && s == f)
+    }
+
     @Test("data problems in the first lines: replay's summary, batch's Data column and listing, tune's header; report keeps the raw trace")
     func dataProblems() throws {
         let dir = try tempDir()
@@ -98,6 +139,8 @@ struct PlainRecordingTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(try Run(["replay", spiked, "-f", "json"]).stdout.utf8)) as? [String: Any])
         let d = try #require(json["data"] as? [String: Any])
         #expect(d["onProblem"] as? String == "filter" && d["summary"] as? String == "1 speed spike dropped")
+        let c = try Run(["compare", "--policy", "seed", "--policy", "seed", spiked])
+        #expect(c.stdout.contains("\n  data 1 speed spike dropped (read with --on-problem filter)\n"), "\(c.stdout)")
         _ = try walk(dir, "clean.csv")
         let b = try Run(["batch", dir.path, "--jobs", "1"])
         let rows = b.stdout.split(separator: "\n")
