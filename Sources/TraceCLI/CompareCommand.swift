@@ -207,7 +207,10 @@ enum CompareCommand {
         for source in sources {
             job.options.policy = try PolicyCommands.load(source)
             do {
-                runs.append(try Replay.runTrips(job.inputs, scenario: job.spec, options: job.options, rules: options.split.rules))
+                runs.append(
+                    try Replay.runTrips(
+                        job.inputs, scenario: job.spec, options: job.options, rules: options.split.rules,
+                        asEachState: options.inputs.asEachState))
             } catch {
                 throw ReplayCommand.Job.cliError(error)
             }

@@ -138,7 +138,8 @@ enum ReplayCommand {
         }
         let trips: TripReplays
         do {
-            trips = try Replay.runTrips(job.inputs, scenario: job.spec, options: job.options, rules: options.split.rules)
+            trips = try Replay.runTrips(
+                job.inputs, scenario: job.spec, options: job.options, rules: options.split.rules, asEachState: options.inputs.asEachState)
         } catch {
             throw Job.cliError(error)
         }

@@ -113,8 +113,14 @@ extension Replay {
     /// of a recording: such a scenario is refused (replay that trip's file from `tracekit split`).
     /// Waypoints named pickup and dropoff are not used either. The category and a handed-off
     /// pickup apply to every trip.
+    ///
+    /// A trip without a credible pickup (``ReplayScenario/lacksCrediblePickup``), or every trip
+    /// when `asEachState` is true, is also answered as each live state
+    /// (``ReplayResult/asEachState``, ``asEachState(_:options:)`` over the trip's window).
     /// - Throws: ``ReplayError``; `.invalid` for a scenario that gives a trip's items.
-    public static func runTrips(_ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions, rules: TripRules)
+    public static func runTrips(
+        _ inputs: [TraceInput], scenario spec: ScenarioSpec, options: ReplayOptions, rules: TripRules, asEachState: Bool = false
+    )
         throws(ReplayError) -> TripReplays
     {
         try checkSplittable(spec)
@@ -129,7 +135,15 @@ extension Replay {
         for trip in split.trips {
             var o = options
             o.window = trip.start.nanoseconds...trip.end.nanoseconds
-            replays.trips.append(.init(trip: trip, result: try run(inputs, scenario: spec, options: o)))
+            var result = try run(inputs, scenario: spec, options: o)
+            if asEachState || result.scenario.lacksCrediblePickup {
+                if let t = try load(inputs, scenario: spec, options: o) {
+                    result.asEachState = try Self.asEachState(t, options: o)
+                } else {
+                    result.asEachState = try Self.asEachState(inputs, scenario: spec, options: o, span: (result.start, result.end))
+                }
+            }
+            replays.trips.append(.init(trip: trip, result: result))
         }
         return replays
     }

@@ -62,6 +62,24 @@ struct PlainRecordingTests {
         #expect(lines(piped.stdout) == lines(r.stdout) && lines(r.stdout).count == 3)
     }
 
+    @Test("replay --split: each trip without a stop of a two-trip recording answered as each state")
+    func split() throws {
+        let dir = try tempDir()
+        // Two 400 s walks 30 minutes apart (a recording gap): two trips, neither with a stop.
+        let one = try String(contentsOfFile: try walk(dir, "one.csv"), encoding: .utf8)
+        let two = one.split(separator: "\n").dropFirst().map { line -> String in
+            var f = line.split(separator: ",").map(String.init)
+            f[2] = f[2].replacingOccurrences(of: "T10:", with: "T11:")
+            return f.joined(separator: ",")
+        }
+        let path = dir.appendingPathComponent("two.csv").path
+        try (one + two.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try Run(["replay", path, "--split"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.components(separatedBy: "=== Trip ").count - 1 == 2, "\(r.stdout.prefix(400))")
+        #expect(r.stdout.components(separatedBy: "\n  as En Route ").count - 1 == 2, "\(r.stdout)")
+    }
+
     @Test("batch and compare: the plain trip answered per state (table, lines, Markdown), the trip with a stop not unless asked")
     func batchAndCompare() throws {
         let dir = try tempDir()
