@@ -7,10 +7,13 @@ import TraceSharing
 /// the current GPX track's name when it is a role's key, else the file's default role.
 ///
 /// The concrete reader is held by format (GPX and CSV unboxed, the rest as `any TraceReader`), so
-/// the per-point call is a direct one, with no existential box to project or make unique.
+/// the per-point call is a direct one, with no existential box to project or make unique. GPX and
+/// CSV are held inside the motion stage (``TraceIO/MotionStage``, which `openTrace` puts them in
+/// under the `filter` and `skip` policies; a bare reader is put in one here, where it has nothing
+/// to act on), whose reduced paths go straight to the reader's while nothing is held.
 struct RoleReader {
-    private var gpx: GPXReader?
-    private var csv: CSVReader?
+    private var gpx: MotionStage<GPXReader>?
+    private var csv: MotionStage<CSVReader>?
     private var other: (any TraceReader)?
     let path: String
     let defaultRole: Role
@@ -35,10 +38,14 @@ struct RoleReader {
 
     init(path: String, format: TraceFormat?, options: ReadOptions, defaultRole: Role) throws(TraceReadError) {
         let reader = try openTrace(path, format: format, options: options)
-        if let g = reader as? GPXReader {
+        if let g = reader as? MotionStage<GPXReader> {
             gpx = g
-        } else if let c = reader as? CSVReader {
+        } else if let g = reader as? GPXReader {
+            gpx = MotionStage(g)
+        } else if let c = reader as? MotionStage<CSVReader> {
             csv = c
+        } else if let c = reader as? CSVReader {
+            csv = MotionStage(c)
         } else {
             other = reader
         }
@@ -55,8 +62,8 @@ struct RoleReader {
     @inline(__always)
     private mutating func nextItem() throws(ReplayError) -> TraceItem? {
         do {
-            if gpx != nil { return try gpx!.next() }
-            if csv != nil { return try csv!.next() }
+            if gpx != nil { return try gpx!.nextItem() }
+            if csv != nil { return try csv!.nextItem() }
             return try other!.next()
         } catch {
             throw .read(error)
@@ -152,11 +159,9 @@ struct RoleReader {
             var text: String?
             do {
                 if gpx != nil {
-                    item = try gpx!.nextLean()
-                    if item.hasRole || item.isTrackStart { text = gpx!.leanText }
+                    item = try gpx!.nextLean(text: &text)
                 } else if csv != nil {
-                    item = try csv!.nextLean()
-                    if item.hasRole || item.isTrackStart { text = csv!.leanText }
+                    item = try csv!.nextLean(text: &text)
                 } else {
                     item = try other!.nextLean(text: &text)
                 }

@@ -297,3 +297,77 @@ struct ImpliedMotionTests {
         #expect(e?.category == .data && e?.description.contains("\n") == false)
     }
 }
+
+/// The motion stage's reduced paths (``MotionStage/nextLean(text:)``, GPX's
+/// ``MotionStage/nextFusedLean()``), which the replay reads, against its items reduced.
+@Suite("Implied motion: the stage's reduced paths")
+struct MotionStageLeanTests {
+    /// Every item's reduction, with its text, read through `next`.
+    static func reduced(_ next: () throws -> (LeanItem, String?)) throws -> [String] {
+        var out: [String] = []
+        while true {
+            let (item, text) = try next()
+            if case .end = item.kind { return out }
+            out.append(
+                "\(item.kind) \(item.hasTime ? item.time : -1) \(item.coordinate.latitude) \(item.coordinate.longitude) \(item.horizontalAccuracy) \(item.hasRole ? text ?? "?" : "-")"
+            )
+        }
+    }
+
+    @Test(
+        "spikes dropped and teleports split on the reduced paths as on next(): CSV with roles, GPX fused, under filter and report",
+        arguments: [ProblemPolicy.filter, .report])
+    func samePoints(policy: ProblemPolicy) throws {
+        // A spike at row 5 and a teleport from row 12 on, in a role column (the keys).
+        let csv = motionCSV(
+            walk(20) { i, r in
+                if i == 5 { r.lat += 0.01 }
+                if i >= 12 { r.lat += 0.05 }
+                r.role = i % 2 == 0 ? "helper" : nil
+            })
+        let options = ReadOptions(policy: policy)
+        var items = MotionStage(CSVReader(bytes: csv, name: "m.csv", options: options))
+        let expected = try Self.reduced {
+            var text: String?
+            let item = LeanItem(try items.next(), text: &text)
+            return (item, text)
+        }
+        var lean = MotionStage(CSVReader(bytes: csv, name: "m.csv", options: options))
+        let got = try Self.reduced {
+            var text: String?
+            let item = try lean.nextLean(text: &text)
+            return (item, text)
+        }
+        #expect(got == expected)
+        #expect(lean.diagnostics == items.diagnostics)
+        let points = expected.filter { $0.hasPrefix("trackPoint") }.count
+        #expect(points == (policy == .filter ? 19 : 20))  // the spike dropped under filter
+
+        // GPX of the fused path's shape: a spike at point 4, a teleport from point 9 on.
+        let lats: [Double] = (0..<16).map { (i: Int) -> Double in
+            let spike: Double = i == 4 ? 0.01 : 0
+            let jump: Double = i >= 9 ? 0.05 : 0
+            return 47 + Double(i) * 0.0001 + spike + jump
+        }
+        let gpx = motionGPX([lats])
+        var gItems = MotionStage(GPXReader(bytes: gpx, name: "m.gpx", options: options))
+        let gExpected = try Self.reduced {
+            var text: String?
+            let item = LeanItem(try gItems.next(), text: &text)
+            return (item, text)
+        }
+        var gLean = MotionStage(GPXReader(bytes: gpx, name: "m.gpx", options: options))
+        var fused = 0
+        let gGot = try Self.reduced {
+            if let item = try gLean.nextFusedLean() {
+                fused += 1
+                return (item, nil)
+            }
+            var text: String?
+            let item = try gLean.nextLean(text: &text)
+            return (item, text)
+        }
+        #expect(gGot == gExpected && fused > 0)
+        #expect(gGot.filter { $0.hasPrefix("trackPoint") }.count == (policy == .filter ? 15 : 16))
+    }
+}

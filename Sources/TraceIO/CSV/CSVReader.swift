@@ -71,7 +71,7 @@ public struct CSVReader: TraceReader {
     /// Always ``TraceFormat/csv``.
     public let format = TraceFormat.csv
     var scanner: RowScanner
-    var checker: PointChecker
+    package var checker: PointChecker
     let options: ReadOptions
     /// Column index per field (by ``CSVField`` raw value); nil when absent.
     var columns = FieldTable<Int>()

@@ -1,6 +1,6 @@
 /// A reader whose points pass a ``PointChecker`` (every reader): the motion stage reads the
 /// motion check's marks from it.
-protocol CheckedTraceReader: TraceReader {
+package protocol CheckedTraceReader: TraceReader {
     var checker: PointChecker { get set }
 }
 
@@ -18,8 +18,8 @@ protocol CheckedTraceReader: TraceReader {
 ///
 /// ``next()`` and ``read(into:limit:)`` give the same items (and the same diagnostics, and the
 /// items read before an error), as for every reader.
-struct MotionStage<Base: CheckedTraceReader>: TraceReader {
-    private var base: Base
+package struct MotionStage<Base: CheckedTraceReader>: TraceReader {
+    fileprivate var base: Base
     /// Items ready to hand out.
     private var ready = ItemQueue()
     /// Items held behind a pending track point, with the ordinal of each track point (0 for any
@@ -27,7 +27,7 @@ struct MotionStage<Base: CheckedTraceReader>: TraceReader {
     private var held: [(item: TraceItem, ordinal: Int)] = []
     private var heldHead = 0
     /// The ordinal of the last track point taken from the reader.
-    private var ordinal = 0
+    fileprivate var ordinal = 0
     /// Ordinals marked pending and not yet decided (a few: one per key at most).
     private var pending: [Int] = []
     /// Decisions for track points not yet handed on: true for a spike.
@@ -37,21 +37,21 @@ struct MotionStage<Base: CheckedTraceReader>: TraceReader {
     /// Spikes dropped.
     private var dropped = 0
 
-    init(_ base: Base) { self.base = base }
+    package init(_ base: Base) { self.base = base }
 
-    var format: TraceFormat { base.format }
+    package var format: TraceFormat { base.format }
 
     /// The reader's diagnostics, with the spikes dropped here counted as dropped points.
-    var diagnostics: Diagnostics {
+    package var diagnostics: Diagnostics {
         var d = base.diagnostics
         d.pointsDropped += dropped
         return d
     }
 
     /// Whether nothing is ready, held, pending or decided: the reader's items can go straight on.
-    private var idle: Bool { ready.isEmpty && heldHead == held.count && pending.isEmpty && decided.isEmpty }
+    fileprivate var idle: Bool { ready.isEmpty && heldHead == held.count && pending.isEmpty && decided.isEmpty }
 
-    mutating func next() throws(TraceReadError) -> TraceItem? {
+    package mutating func next() throws(TraceReadError) -> TraceItem? {
         while true {
             if let item = ready.pop() { return item }
             let item = try base.next()
@@ -69,7 +69,7 @@ struct MotionStage<Base: CheckedTraceReader>: TraceReader {
         }
     }
 
-    mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int {
+    package mutating func read(into batch: inout FixBatch, limit: Int) throws(TraceReadError) -> Int {
         if idle {
             do {
                 _ = try base.read(into: &batch, limit: limit)
@@ -140,7 +140,7 @@ struct MotionStage<Base: CheckedTraceReader>: TraceReader {
     }
 
     /// Reads the checker's new marks.
-    private mutating func takeMarks() {
+    fileprivate mutating func takeMarks() {
         guard base.checker.hasMotionMarks else { return }
         base.checker.takeMotionMarks(into: &marks)
         for m in marks {
@@ -156,7 +156,7 @@ struct MotionStage<Base: CheckedTraceReader>: TraceReader {
     }
 
     /// Takes an item from the reader, behind those held.
-    private mutating func take(_ item: TraceItem) {
+    fileprivate mutating func take(_ item: TraceItem) {
         var n = 0
         if case .trackPoint = item {
             ordinal += 1
@@ -167,7 +167,7 @@ struct MotionStage<Base: CheckedTraceReader>: TraceReader {
 
     /// Hands on the held items up to the first pending track point: drops the spikes, starts a
     /// segment before each teleport.
-    private mutating func release() {
+    fileprivate mutating func release() {
         while heldHead < held.count {
             let (item, n) = held[heldHead]
             if n > 0 {
@@ -189,4 +189,84 @@ struct MotionStage<Base: CheckedTraceReader>: TraceReader {
             heldHead = 0
         }
     }
+}
+
+/// A reader with a reduced way to its items for a replay (``LeanItem``, its text in
+/// ``leanText``): GPX and CSV, the formats whose readers a replay holds unboxed.
+package protocol LeanReading: CheckedTraceReader {
+    mutating func nextLean() throws(TraceReadError) -> LeanItem
+    var leanText: String? { get }
+}
+
+extension GPXReader: LeanReading {}
+extension CSVReader: LeanReading {}
+
+extension MotionStage where Base: LeanReading {
+    /// The next item reduced (``LeanItem``), its text in `text`: while nothing is held, straight
+    /// from the reader's own reduced path (no item made), else through ``next()``. The same items
+    /// in the same order as ``next()`` reduced.
+    ///
+    /// The reader marks a point pending while it is read; nothing being held, that point is the
+    /// one just read, a track point (no other item starts a pending fix, and a pending one is
+    /// always held). It is held as the item its reduction gives back unchanged (coordinate, time,
+    /// accuracy, speed, course, role; its other values are not in a ``LeanItem``).
+    ///
+    /// Generic, and so specialized only within this module: the replay calls it through the
+    /// concrete `nextLean(text:)` of ``MotionStage`` over a GPX or CSV reader, so that the
+    /// reader's checker is read in place, not through a protocol witness that copies it.
+    @inline(__always)
+    fileprivate mutating func leanStep(text: inout String?) throws(TraceReadError) -> LeanItem {
+        if idle {
+            let item = try base.nextLean()
+            if item.hasRole || item.isTrackStart { text = base.leanText }
+            if !base.checker.hasMotionMarks {
+                if case .trackPoint = item.kind { ordinal += 1 }
+                return item
+            }
+            guard hold(item, role: item.hasRole ? base.leanText : nil) else { return item }
+        }
+        return LeanItem(try next(), text: &text)
+    }
+
+    /// Holds `item`, the track point just read that the reader marked pending (``nextLean(text:)``),
+    /// as the item it reduces from; false (the marks taken, nothing held) for any other item.
+    private mutating func hold(_ item: LeanItem, role: String?) -> Bool {
+        takeMarks()
+        guard case .trackPoint = item.kind else { return false }
+        var fix = Fix(coordinate: item.coordinate, time: item.hasTime ? Timestamp(nanoseconds: item.time) : nil)
+        if !item.horizontalAccuracy.isNaN { fix.horizontalAccuracy = item.horizontalAccuracy }
+        if !item.speed.isNaN { fix.speed = item.speed }
+        if !item.course.isNaN { fix.course = item.course }
+        fix.role = role
+        take(.trackPoint(fix))
+        release()
+        return true
+    }
+}
+
+extension MotionStage where Base == GPXReader {
+    /// The next item reduced (``LeanItem``), its text in `text` (the stage's reduced path).
+    package mutating func nextLean(text: inout String?) throws(TraceReadError) -> LeanItem { try leanStep(text: &text) }
+
+    /// The next item (``TraceItem``), specialized for GPX (the replay's other path).
+    package mutating func nextItem() throws(TraceReadError) -> TraceItem? { try next() }
+
+    /// ``GPXReader/nextFusedLean()`` through the stage: nil while anything is held (``next()``
+    /// gives it), or when the point just read was marked pending (then held).
+    package mutating func nextFusedLean() throws(TraceReadError) -> LeanItem? {
+        guard idle, let item = try base.nextFusedLean() else { return nil }
+        if !base.checker.hasMotionMarks {
+            if case .trackPoint = item.kind { ordinal += 1 }
+            return item
+        }
+        return hold(item, role: nil) ? nil : item
+    }
+}
+
+extension MotionStage where Base == CSVReader {
+    /// The next item reduced (``LeanItem``), its text in `text` (the stage's reduced path).
+    package mutating func nextLean(text: inout String?) throws(TraceReadError) -> LeanItem { try leanStep(text: &text) }
+
+    /// The next item (``TraceItem``), specialized for CSV (the replay's other path).
+    package mutating func nextItem() throws(TraceReadError) -> TraceItem? { try next() }
 }

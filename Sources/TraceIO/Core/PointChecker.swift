@@ -4,7 +4,7 @@ import TraceGeodesy
 /// plausibility and order within a segment, the motion a track point implies (``ImpliedMotion``),
 /// and the problem policy. Shared so every format, and every path of a reader, reports the same
 /// problems the same way.
-struct PointChecker {
+package struct PointChecker {
     let file: String
     let policy: ProblemPolicy
     var diagnostics = Diagnostics()

@@ -17,7 +17,7 @@ import TraceGeodesy
 public struct GPXReader: TraceReader {
     public let format = TraceFormat.gpx
     var scanner: XMLScanner
-    var checker: PointChecker
+    package var checker: PointChecker
     private var queue = ItemQueue()
     private var rootChecked = false
     /// The text of the last item ``nextLean()`` reduced (a track's name, a point's role), if any.

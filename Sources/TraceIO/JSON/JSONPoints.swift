@@ -5,7 +5,7 @@ import TraceJSON
 /// checks (``PointChecker``), the item queue, the open track and segment, and the readings of JSON
 /// values as numbers, times and coordinate texts, with every unreadable value noted as a problem.
 struct JSONPoints {
-    var checker: PointChecker
+    package var checker: PointChecker
     var queue = ItemQueue()
     let zonelessOffset: Int?
     /// Whether a track (and a segment of it) is open for track points.

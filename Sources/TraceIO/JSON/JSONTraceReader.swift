@@ -218,7 +218,7 @@ public struct JSONTraceReader: TraceReader {
 }
 
 extension JSONTraceReader: CheckedTraceReader {
-    var checker: PointChecker {
+    package var checker: PointChecker {
         get { points.checker }
         _modify { yield &points.checker }
     }

@@ -41,7 +41,7 @@ public struct KMLReader: TraceReader {
     /// Always ``TraceFormat/kml``.
     public let format = TraceFormat.kml
     var scanner: XMLScanner
-    var checker: PointChecker
+    package var checker: PointChecker
     var queue = ItemQueue()
     private var rootChecked = false
     /// `ReadOptions.zonelessUTCOffset`: the offset of times written without a zone.

@@ -194,7 +194,7 @@ enum OwnMembers {
 }
 
 extension NDJSONReader: CheckedTraceReader {
-    var checker: PointChecker {
+    package var checker: PointChecker {
         get { points.checker }
         _modify { yield &points.checker }
     }

@@ -48,7 +48,7 @@ public struct NMEAReader: TraceReader {
     static let halfDay: Int64 = 12 * 3_600 * 1_000_000_000
 
     private var scanner: RowScanner
-    var checker: PointChecker
+    package var checker: PointChecker
     private var sentence = NMEASentence()
     private var finished = false
     private var sentencesRead = 0

@@ -27,7 +27,7 @@ public struct PLTReader: TraceReader {
     /// Always ``TraceFormat/plt``.
     public let format = TraceFormat.plt
     private var scanner: RowScanner
-    var checker: PointChecker
+    package var checker: PointChecker
     private let options: ReadOptions
     private var headerRead = false
     private var finished = false

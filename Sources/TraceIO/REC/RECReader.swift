@@ -25,7 +25,7 @@ public struct RECReader: TraceReader {
     /// Always ``TraceFormat/rec``.
     public let format = TraceFormat.rec
     private var scanner: RowScanner
-    var checker: PointChecker
+    package var checker: PointChecker
     private var finished = false
     private var recordsRead = 0
     private var skippedTypes: [(type: String, count: Int)] = []
