@@ -27,7 +27,8 @@ enum ReplayHTML {
         if ReplaySummary(r).answersPerState {
             body +=
                 "<p class=\"note\" id=\"as-each-state\">No stop between setting off and the end, so no pickup to infer: the answer is the summary's, state by state. Give the scenario (--scenario FILE, or --pickup and --timeline) for the map and the tables of one request.</p>\n"
-            return HTMLPage.document(title: "TraceKit replay: \(names)", body: body + notesSection(r))
+            // The network's figures are the inferred timeline's too: left out with it.
+            return HTMLPage.document(title: "TraceKit replay: \(names)", body: body + notesSection(r, network: false))
         }
         body += "<figure id=\"map\">\n" + HTMLPage.inline(svg: ReplaySVG.render(r, policy: policy))
         body +=
@@ -55,10 +56,10 @@ enum ReplayHTML {
         return HTMLPage.document(title: "TraceKit replay: \(names)", body: body + notesSection(r))
     }
 
-    /// The network's figures and the replay's notes, when there are any.
-    static func notesSection(_ r: ReplayResult) -> String {
+    /// The network's figures (unless `network` is false) and the replay's notes, when there are any.
+    static func notesSection(_ r: ReplayResult, network: Bool = true) -> String {
         var notes: [String] = []
-        if let n = r.networkFigures { notes.append("Network: \(n.summary)") }
+        if network, let n = r.networkFigures { notes.append("Network: \(n.summary)") }
         notes += r.notes.map { "Note: \($0)" }
         guard !notes.isEmpty else { return "" }
         return "<section id=\"notes\">\n" + notes.map { "<p class=\"note\">\(HTMLPage.escape($0))</p>\n" }.joined() + "</section>\n"

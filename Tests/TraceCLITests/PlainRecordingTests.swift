@@ -43,6 +43,12 @@ struct PlainRecordingTests {
         let answers = try #require(doc["asEachState"] as? [[String: Any]])
         #expect(answers.map { $0["state"] as? String } == ["enRoute", "atPickup", "inTask"])
         #expect((doc["scenario"] as? [String: Any])?["pickupInference"] as? [String: String] == ["how": "noStop", "confidence": "none"])
+        // The page: the answer as each state, no map or tables of the invented timeline, nor its network figures.
+        let page = dir.appendingPathComponent("plain.html").path
+        #expect(try Run(["replay", plain, "--html", page]).status == 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("as En Route") && html.contains("id=\"as-each-state\""))
+        #expect(!html.contains("id=\"map\"") && !html.contains("id=\"phones\"") && !html.contains("Network: "))
         let md = try Run(["replay", plain, "-f", "markdown"])
         #expect(md.stdout.contains("- **As En Route:** ") && !md.stdout.contains("'s phone"))
         // A given timeline: the per-phone report, no answer per state unless asked.
