@@ -27,6 +27,13 @@ public struct AndroidPowerProfile: Hashable, Sendable {
     /// Keys given more than once, in the order their second one came.
     public private(set) var duplicatedKeys: [String] = []
 
+    /// A profile from its items and lists, as a file would give them (the shipped device
+    /// profiles: ``AndroidDevice``).
+    public init(items: [String: Double], arrays: [String: [Double]] = [:]) {
+        self.items = items
+        self.arrays = arrays
+    }
+
     /// Reads a `power_profile.xml`.
     /// - Throws: ``AndroidPowerProfileError``: one line naming the file, the line and the problem.
     public init(xml bytes: [UInt8], file: String) throws(AndroidPowerProfileError) {
@@ -155,16 +162,73 @@ public struct AndroidPowerProfile: Hashable, Sendable {
         return nil
     }
 
+    /// The signal-strength levels BatteryStats reads `modem.controller.tx` at (none, poor,
+    /// moderate, good, great).
+    public static let signalStrengthLevels = 5
+
+    /// The current BatteryStats charges an app's mobile-radio active time at, mA
+    /// (`MobileRadioPowerCalculator`): `radio.active` when the file gives it; else the mean of
+    /// `modem.controller.rx` and `modem.controller.tx` at each of the five signal levels (a list
+    /// shorter than five repeats its last value, as Android's `PowerProfile` reads a level past
+    /// the end; a single item serves every level). Nil when the file gives neither.
+    public var radioActiveMilliamps: Double? {
+        if let active = current("radio.active") { return active }
+        guard let rx = current("modem.controller.rx") else { return nil }
+        let tx = currents("modem.controller.tx") ?? current("modem.controller.tx").map { [$0] }
+        guard let tx, let last = tx.last else { return nil }
+        var sum = rx
+        for level in 0..<Self.signalStrengthLevels { sum += level < tx.count ? tx[level] : last }
+        return sum / Double(Self.signalStrengthLevels + 1)
+    }
+
+    /// The GNSS current BatteryStats charges an app's GPS time at, mA (`GnssPowerCalculator`):
+    /// `gps.on` when the file gives it; else the mean of `gps.signalqualitybased` (BatteryStats
+    /// weighs each level by the time the receiver spent at it, which a replay does not know: equal
+    /// time in each is assumed). Nil when the file gives neither.
+    public var gnssMilliamps: Double? {
+        if let on = current("gps.on") { return on }
+        guard let levels = currents("gps.signalqualitybased") else { return nil }
+        return levels.reduce(0, +) / Double(levels.count)
+    }
+
+    /// The voltages a phone's battery may have, volts: 2.5 to 5 V. A `*.voltage` outside it is
+    /// not a battery's (one file writes 620 for its modem) and is not used.
+    public static let batteryVolts: ClosedRange<Double> = 2.5...5
+
+    /// The first of `gps.voltage`, `modem.controller.voltage` and `wifi.controller.voltage` within
+    /// ``batteryVolts``, with its key; nil when none is (files of before 2017 give none).
+    public var componentVolts: (volts: Double, key: String)? {
+        for key in ["gps.voltage", "modem.controller.voltage", "wifi.controller.voltage"] {
+            if let v = volts(key), Self.batteryVolts.contains(v) { return (v, key) }
+        }
+        return nil
+    }
+
+    /// The current of a processor woken to take one fix, mA: the kernel's idle loop
+    /// (``cpuIdleMilliamps``), plus the CPU running at its lowest speed: the smallest `cpu.active`
+    /// (an item in files since 2017, a list per speed before; the smallest entry is the lowest
+    /// speed whatever order the list is in), `cpu.cluster_power.cluster0` and the smallest
+    /// `cpu.core_power.cluster0` (the first cluster is the efficient one). Nil when the file
+    /// gives no running current.
+    public var cpuWakeMilliamps: Double? {
+        let running = [
+            currents("cpu.active")?.min() ?? current("cpu.active"), current("cpu.cluster_power.cluster0"),
+            currents("cpu.core_power.cluster0")?.min(),
+        ].compactMap { $0 }
+        guard !running.isEmpty else { return nil }
+        return running.reduce(cpuIdleMilliamps ?? 0, +)
+    }
+
     /// Checks that the file gives what a location-sharing estimate needs: the battery's capacity,
-    /// a GPS current and a cellular radio current.
+    /// a GNSS current and a cellular radio current.
     /// - Throws: ``AndroidPowerProfileError`` naming the first missing key (line 0: the file).
     public func checkComplete(file: String) throws(AndroidPowerProfileError) {
         func missing(_ what: String) -> AndroidPowerProfileError {
-            AndroidPowerProfileError(file: file, line: 0, message: "no \(what) (or only a placeholder 0)")
+            AndroidPowerProfileError(file: file, line: 0, message: "no \(what) (or only a placeholder 0): not a complete power profile")
         }
         guard batteryCapacityMilliampHours != nil else { throw missing("battery.capacity") }
-        guard gps != nil else { throw missing("gps.on or gps.signalqualitybased") }
-        guard radio != nil else { throw missing("radio.active or modem.controller.rx and modem.controller.tx") }
+        guard gnssMilliamps != nil else { throw missing("gps.on or gps.signalqualitybased") }
+        guard radioActiveMilliamps != nil else { throw missing("radio.active or modem.controller.rx and modem.controller.tx") }
     }
 }
 

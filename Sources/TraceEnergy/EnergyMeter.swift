@@ -9,6 +9,10 @@ public import TraceDomain
 /// (leave these out to estimate the sender's radio only), ``travel(metres:)`` for each step moved.
 /// Then ``estimate(at:)`` gives the result at the replay's end. Every event is O(1) and
 /// allocates nothing; make one meter per phone.
+///
+/// The same events can also be priced under other profiles (``across``, the spread a report gives
+/// beside the chosen profile's figure): each has its own radio state machine fed the same sends
+/// and receives, so a send costs O(number of profiles); ``estimates(acrossAt:)`` gives them.
 public struct EnergyMeter: Sendable {
     /// The constants in use.
     public let profile: EnergyProfile
@@ -28,14 +32,21 @@ public struct EnergyMeter: Sendable {
     public private(set) var distanceMetres = 0.0
     /// The phone's radio, fed by sends and receives.
     public private(set) var radio: RadioStateMachine
+    /// The other profiles the same events are priced under.
+    public let across: [EnergyProfile]
+    /// The radio of each of ``across``, fed the same sends and receives.
+    public private(set) var acrossRadios: [RadioStateMachine]
 
-    /// A meter starting at `start` (seconds) in `tier`, with nothing counted yet.
-    public init(profile: EnergyProfile = .lte, start: Double, tier: AccuracyTier = .off) {
+    /// A meter starting at `start` (seconds) in `tier`, with nothing counted yet; the events are
+    /// also priced under each of `across`.
+    public init(profile: EnergyProfile = .lte, start: Double, tier: AccuracyTier = .off, across: [EnergyProfile] = []) {
         self.profile = profile
         self.start = start
         self.tier = tier
         self.tierSince = start
         self.radio = RadioStateMachine(profile: profile.radio)
+        self.across = across
+        self.acrossRadios = across.map { RadioStateMachine(profile: $0.radio) }
     }
 
     /// The phone switches to `tier` at `time` (seconds, not before the previous event): the time
@@ -52,7 +63,10 @@ public struct EnergyMeter: Sendable {
 
     /// The phone sent one update at `time` (seconds, non-decreasing across sends and receives).
     @discardableResult
-    public mutating func send(at time: Double) -> RadioTransition { radio.send(at: time) }
+    public mutating func send(at time: Double) -> RadioTransition {
+        for i in acrossRadios.indices { acrossRadios[i].send(at: time) }
+        return radio.send(at: time)
+    }
 
     /// The phone received one update at `time` (seconds, non-decreasing across sends and receives).
     /// A received update costs the radio what a sent one does (assumed: one small message either
@@ -60,6 +74,7 @@ public struct EnergyMeter: Sendable {
     @discardableResult
     public mutating func receive(at time: Double) -> RadioTransition {
         received += 1
+        for i in acrossRadios.indices { acrossRadios[i].send(at: time) }
         return radio.send(at: time)
     }
 
@@ -69,7 +84,14 @@ public struct EnergyMeter: Sendable {
     /// The estimate at `end` (seconds, not before the last tier change): the open tier interval
     /// is counted up to `end`, and the last radio tail in full (``RadioStateMachine/energy``).
     /// The meter is not changed, so it can report along the way and go on.
-    public func estimate(at end: Double) -> EnergyEstimate {
+    public func estimate(at end: Double) -> EnergyEstimate { estimate(at: end, under: profile, radio: radio) }
+
+    /// The estimate under each of ``across``, in its order, at `end` (as ``estimate(at:)``).
+    public func estimates(acrossAt end: Double) -> [EnergyEstimate] {
+        zip(across, acrossRadios).map { estimate(at: end, under: $0, radio: $1) }
+    }
+
+    private func estimate(at end: Double, under profile: EnergyProfile, radio: RadioStateMachine) -> EnergyEstimate {
         assert(end >= tierSince, "the end comes before the last tier change")
         var seconds = closedTierSeconds
         seconds[tier] += end - tierSince

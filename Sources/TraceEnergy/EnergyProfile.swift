@@ -1,4 +1,5 @@
 public import TraceDomain
+import TraceJSON
 
 /// Every constant of TraceKit's battery model (docs/battery-model.md, "Default constants"), with
 /// the model's name and version.
@@ -53,6 +54,10 @@ public struct EnergyProfile: Hashable, Sendable {
     /// "Default constants"), not a measurement. A profile file may restate this list; otherwise a
     /// constant it sets leaves it.
     public var assumed: Set<EnergyConstant>
+    /// How the constants were derived from their source, one phrase each (an Android power
+    /// profile's currents and the rule applied to each, ``init(android:name:file:)``); empty for
+    /// the built-in radio profiles and JSON profile files.
+    public var derivation: [String] = []
 
     /// A profile with the default location and fix constants (docs/battery-model.md, "Default
     /// constants") and the given radio; ``name`` and ``base`` are the radio's name. ``assumed``
@@ -83,10 +88,14 @@ public struct EnergyProfile: Hashable, Sendable {
     /// The built-in profiles, the default first.
     public static let builtIn: [EnergyProfile] = [.lte, .lteModern, .threeG, .wifi]
 
-    /// The built-in profile named `name` ("lte", "lte-modern", "3g", "wifi"), or nil.
+    /// The built-in profile named `name` ("lte", "lte-modern", "3g", "wifi", or a shipped device
+    /// profile's name, ``devices``), or nil.
     public static func builtIn(named name: String) -> EnergyProfile? {
-        builtIn.first { $0.name == name }
+        builtIn.first { $0.name == name } ?? devices.first { $0.name == name }
     }
+
+    /// The names ``builtIn(named:)`` takes, the radio profiles first.
+    public static var builtInNames: [String] { builtIn.map(\.name) + devices.map(\.name) }
 
     /// "tracekit-energy 1, profile lte": the model and profile, to print with every result.
     public var label: String { "\(EnergyProfile.modelName) \(EnergyProfile.modelVersion), profile \(name)" }

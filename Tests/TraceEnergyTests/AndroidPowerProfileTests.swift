@@ -106,11 +106,11 @@ struct AndroidPowerProfileTests {
     @Test("a file without what an estimate needs names the first missing key")
     func incomplete() throws {
         let noGPS = try Self.read("<device><item name=\"battery.capacity\">3000</item><item name=\"radio.active\">100</item></device>")
-        #expect(throws: AndroidPowerProfileError(file: "p.xml", line: 0, message: "no gps.on or gps.signalqualitybased (or only a placeholder 0)")) {
+        #expect(throws: AndroidPowerProfileError(file: "p.xml", line: 0, message: "no gps.on or gps.signalqualitybased (or only a placeholder 0): not a complete power profile")) {
             try noGPS.checkComplete(file: "p.xml")
         }
         let zeroBattery = try Self.read("<device><item name=\"battery.capacity\">0</item></device>")
-        #expect(throws: AndroidPowerProfileError(file: "p.xml", line: 0, message: "no battery.capacity (or only a placeholder 0)")) {
+        #expect(throws: AndroidPowerProfileError(file: "p.xml", line: 0, message: "no battery.capacity (or only a placeholder 0): not a complete power profile")) {
             try zeroBattery.checkComplete(file: "p.xml")
         }
     }
