@@ -1,5 +1,6 @@
 import TraceBatch
 import TraceDomain
+import TraceEnergy
 import TraceJSON
 import TraceReplay
 
@@ -114,6 +115,7 @@ enum BatchLine {
             ("dataProblems", .array(r.dataProblems.map { .string($0) })),
             ("asEachState", .array(r.asEachState.map { .string($0) })),
         ]
+        if let s = r.spread { report.append(("energyAcrossDevices", s.json)) }
         if let m = r.maxima { report.append(("maxima", json(m))) }
         if let svg = r.svg { report.append(("svg", .string(svg))) }
         members += [
@@ -272,7 +274,11 @@ private struct JSONLineReader: JSONFieldReading {
 
     func report(_ v: JSONValue?, metrics: TripMetrics) throws(JSONFileError) -> TripReport {
         let o = try object(
-            v, "report", allowed: ["fixes", "seconds", "category", "phones", "perPhone", "worstView", "inferred", "dataProblems", "asEachState", "maxima", "svg"])
+            v, "report",
+            allowed: [
+                "fixes", "seconds", "category", "phones", "perPhone", "worstView", "inferred", "dataProblems", "asEachState",
+                "energyAcrossDevices", "maxima", "svg",
+            ])
         var phones: [TripPhone] = []
         for (i, p) in try array(o["perPhone"], "report.perPhone").enumerated() {
             let q = "report.perPhone[\(i)]"
@@ -308,7 +314,30 @@ private struct JSONLineReader: JSONFieldReading {
                 report.asEachState.append(try string(x, "report.asEachState[\(i)]"))
             }
         }
+        if let s = o["energyAcrossDevices"] {
+            report.spread = try spread(s, "report.energyAcrossDevices")
+            report.deviceRange = report.spread.map { ($0.milliampHours[$0.lowest], $0.milliampHours[$0.highest]) }
+        }
         return report
+    }
+
+    /// An ``EnergySpread`` as ``EnergySpread/json`` writes it: the profiles, their mAh and joules
+    /// (as many of each), and the names of the lowest and highest (checked against the figures).
+    func spread(_ v: JSONValue, _ path: String) throws(JSONFileError) -> EnergySpread {
+        let o = try object(v, path, allowed: ["profiles", "milliampHours", "joules", "lowest", "highest"])
+        var profiles: [String] = [], mAh: [Double] = [], joules: [Double] = []
+        for (i, x) in try array(o["profiles"], "\(path).profiles").enumerated() { profiles.append(try string(x, "\(path).profiles[\(i)]")) }
+        for (i, x) in try array(o["milliampHours"], "\(path).milliampHours").enumerated() {
+            mAh.append(try nonNegative(x, "\(path).milliampHours[\(i)]"))
+        }
+        for (i, x) in try array(o["joules"], "\(path).joules").enumerated() { joules.append(try nonNegative(x, "\(path).joules[\(i)]")) }
+        guard !profiles.isEmpty, mAh.count == profiles.count, joules.count == profiles.count else {
+            throw fail(v, path, "expected as many milliampHours and joules as profiles, and at least one profile")
+        }
+        let s = EnergySpread(profiles: profiles, joules: joules, milliampHours: mAh)
+        guard try string(o["lowest"], "\(path).lowest") == profiles[s.lowest], try string(o["highest"], "\(path).highest") == profiles[s.highest]
+        else { throw fail(v, path, "lowest and highest do not name the profiles of the smallest and largest milliampHours") }
+        return s
     }
 
     func role(_ v: JSONValue?, _ path: String) throws(JSONFileError) -> Role {

@@ -78,6 +78,7 @@ extension BatchReport {
         for c in corpusTables {
             body += HTMLPage.table(Self.aggregateHeader, aggregateRows(c.aggregate), caption: c.title, numeric: Self.aggregateNumeric)
         }
+        if let e = energyLine { body += "<p>\(HTMLPage.escape(e))</p>\n" }
         body += "</section>\n"
 
         let perState = asEachStateRows

@@ -87,6 +87,7 @@ extension BatchReport {
             out += TextTable.markdown(header: Self.aggregateHeader, rows: aggregateRows(c.aggregate))
             out += "\n</details>\n"
         }
+        if let e = energyLine { out += "\n\(e)\n" }
         return out
     }
 }

@@ -1,5 +1,6 @@
 import TraceBatch
 import TraceDomain
+import TraceEnergy
 import TraceJSON
 import TraceReplay
 import TraceSharing
@@ -49,6 +50,11 @@ struct BatchReport {
         var a = PooledViews()
         var b = PooledViews()
         var compared = PooledViews()
+        /// Every phone's energy over the trips under each shipped device profile, summed as the
+        /// trips finish (nil until one has it; ``spreadMismatch`` when trips priced different
+        /// profiles).
+        var spread: EnergySpread?
+        var spreadMismatch = false
 
         /// Pools `run`'s samples (`inBaseline`: its trip is one the baseline lists) and returns it
         /// without them.
@@ -59,8 +65,16 @@ struct BatchReport {
                 if inBaseline { compared.merge(v) }
             }
             if let v = r.viewsB { b.merge(v) }
+            if let s = r.spread {
+                if let sum = spread {
+                    if let added = sum + s { spread = added } else { spreadMismatch = true }
+                } else {
+                    spread = s
+                }
+            }
             r.views = nil
             r.viewsB = nil
+            r.spread = nil
             var kept = run
             kept.outcome = .success(r)
             return kept
@@ -181,7 +195,8 @@ struct BatchReport {
     // MARK: The trips
 
     static let tripHeader = [
-        "Trip", "Status", "Data", "Time", "Updates sent", "Energy mAh", "Worst display error p95", "Worst staleness p95", "Category", "Inferred",
+        "Trip", "Status", "Data", "Time", "Updates sent", "Energy mAh", "Worst display error p95", "Worst staleness p95", "Device profiles mAh",
+        "Category", "Inferred",
     ]
     /// The trips table's columns right-aligned as figures (HTML).
     static let tripNumeric: Set<Int> = [3]
@@ -226,7 +241,8 @@ struct BatchReport {
                     InfoCommand.duration(r.seconds),
                     r.perPhone.map { "\($0.role.key) \($0.sent)" }.joined(separator: ", "),
                     r.perPhone.map { "\($0.role.key) \(ReplayReport.fixed($0.milliampHours, 1))" }.joined(separator: ", "),
-                    Self.worst(r.worstView.displayErrorP95, "m"), Self.worst(r.worstView.stalenessP95, "s"), r.category,
+                    Self.worst(r.worstView.displayErrorP95, "m"), Self.worst(r.worstView.stalenessP95, "s"),
+                    r.deviceRange.map { "\(ReplayReport.fixed($0.low, 1))–\(ReplayReport.fixed($0.high, 1))" } ?? "—", r.category,
                     r.inferred.isEmpty ? "—" : Self.plural(r.inferred.count, "item"),
                 ], s.rowClass
             )
@@ -235,7 +251,7 @@ struct BatchReport {
 
     /// What the trips table's columns hold, in a line under it.
     static let tripLegend =
-        "Data: ⚠ marks a trip whose traces had problems, so its figures are computed on the data as read (each listed at the end, with what was done). Worst: the largest p95 of any state and sender (whose position the viewers saw). Inferred: scenario items taken from the traces (listed at the end)."
+        "Device profiles: every phone's energy on the shipped device profiles, lowest to highest. Data: ⚠ marks a trip whose traces had problems, so its figures are computed on the data as read (each listed at the end, with what was done). Worst: the largest p95 of any state and sender (whose position the viewers saw). Inferred: scenario items taken from the traces (listed at the end)."
 
     static let asEachStateTitle =
         "As each state: the whole recording under each live state's row and viewers (trips without a credible pickup, or --as-each-state; their table row is of the inferred timeline)"
@@ -527,6 +543,21 @@ struct BatchReport {
         return out
     }
 
+    /// "Energy of every phone over the 3 trips: 258.1 mAh under profile lte; the same replays
+    /// 120.3–210.2 mAh across 6 device profiles (galaxy-s5 … nexus-5)"; nil when no trip replayed.
+    var energyLine: String? {
+        guard !replayed.isEmpty else { return nil }
+        let joules = replayed.reduce(0) { $0 + $1.report.joules }
+        var line =
+            "Energy of every phone over the \(Self.plural(replayed.count, "trip")): \(ReplayReport.fixed(joules / joulesPerMilliampHour, 1)) mAh under \(header.energyLabel)"
+        if pools.spreadMismatch {
+            line += "; the trips were priced on different device profiles, so no range is given"
+        } else if let s = pools.spread {
+            line += "; the same replays \(s.text())"
+        }
+        return line
+    }
+
     // MARK: Table
 
     var table: String {
@@ -563,6 +594,7 @@ struct BatchReport {
             out += "\n\(c.title)\n"
             out += TextTable.aligned(header: Self.aggregateHeader, rows: aggregateRows(c.aggregate))
         }
+        if let e = energyLine { out += "\n" + e + "\n" }
         if !asEachStateRows.isEmpty {
             out += "\n\(Self.asEachStateTitle)\n"
             for r in asEachStateRows { out += "  \(r[0]):\n" + r.dropFirst().map { "    \($0)\n" }.joined() }

@@ -1,5 +1,6 @@
 import TraceBatch
 import TraceDomain
+import TraceEnergy
 import TraceJSON
 import TraceReplay
 import TraceSharing
@@ -330,6 +331,7 @@ enum CompareCommand {
                 "  energy \(a.energyModel) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off") · \(a.start.iso8601) … \(a.end.iso8601)",
             ]
             if !a.view.isIdeal { lines.append("  view \(a.view.summary)") }
+            if let d = deviceLine { lines.append("  devices \(d)") }
             let problems = a.dataProblems
             lines.append(
                 "  data \(problems.isEmpty ? "clean: no problem in the traces" : "\(DataProblem.summary(problems)) (read with --on-problem \(a.problemPolicy.rawValue))")"
@@ -354,6 +356,16 @@ enum CompareCommand {
         }
 
         var traces: String { a.scenario.traces.map(\.path).joined(separator: ", ") }
+
+        /// "every phone on 6 device profiles: A 40.5–86.5 mAh, B 35.2–80.1 mAh (A: galaxy-s5 … nexus-5)":
+        /// the same replays priced on the shipped device profiles; nil when they were not.
+        var deviceLine: String? {
+            guard let sa = a.energySpread, let sb = b.energySpread else { return nil }
+            func range(_ s: EnergySpread) -> String {
+                "\(DecimalText.fixed(s.milliampHours[s.lowest], 1))–\(DecimalText.fixed(s.milliampHours[s.highest], 1)) mAh"
+            }
+            return "every phone on \(sa.profiles.count) device profiles: A \(range(sa)), B \(range(sb)) (A: \(sa.profiles[sa.lowest]) … \(sa.profiles[sa.highest]))"
+        }
 
         var conclusion: [String] {
             if !rows.contains(where: \.changed) { return ["No differences: both policies give the same numbers."] }
@@ -386,6 +398,7 @@ enum CompareCommand {
             out += "- **Traces:** " + a.scenario.traces.map { "`\($0.path)`" }.joined(separator: ", ") + "\n"
             out += "- **A:** `\(a.policy.name)` (\(sources.0)) · **B:** `\(b.policy.name)` (\(sources.1))\n"
             out += "- **Energy:** \(a.energyModel) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off")\n"
+            if let d = deviceLine { out += "- **Devices:** \(d)\n" }
             if !a.view.isIdeal { out += "- **View:** \(a.view.summary)\n" }
             let inferred = a.scenario.assumedItems
             out += "- **Data:** \(a.dataProblems.isEmpty ? "clean: no problem in the traces" : DataProblem.summary(a.dataProblems))\n"
@@ -447,6 +460,10 @@ enum CompareCommand {
                 ("traces", .array(a.scenario.traces.map { .string($0.path) })),
                 ("inferred", .array(a.scenario.assumedItems.map { .string($0) })),
                 ("start", .string(a.start.iso8601)), ("end", .string(a.end.iso8601)),
+                (
+                    "energyAcrossDevices",
+                    a.energySpread.flatMap { sa in b.energySpread.map { .object([("a", sa.json), ("b", $0.json)]) } } ?? .null
+                ),
                 ("identical", .bool(!rows.contains(where: \.changed))),
                 ("rows", .array(rows.indices.map(row))),
                 ("biggest", .array(marked.map(row))),

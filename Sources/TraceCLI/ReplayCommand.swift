@@ -47,8 +47,9 @@ enum ReplayCommand {
             a recording with one, or spanning more than 4 h, gets one warning line suggesting \
             --split, which cuts it into trips (as 'tracekit split' does) and replays each as its own \
             request. The table and Markdown reports open with a summary: the trip, the time in each \
-            state, the updates each phone sent, each phone's battery in mAh and as a percentage of \
-            the energy profile's reference battery (3,500 mAh unless the profile sets it), and the \
+            state, the updates each phone sent, each phone's battery in mAh (with the range across \
+            the six shipped device profiles) and as a percentage of the energy profile's reference \
+            battery (3,500 mAh unless the profile sets it), and the \
             worst view the other party had. '-' reads standard input (give --input-format; held in \
             memory).
             """,

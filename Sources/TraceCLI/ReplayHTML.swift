@@ -47,8 +47,18 @@ enum ReplayHTML {
         }
         body += "</section>\n"
         body += "<section id=\"battery\">\n<h2>Battery</h2>\n<p>\(esc(r.energyModel)); an estimate, constants marked assumed in the profile.</p>\n<ul>\n"
-        for phone in r.energy { body += "<li>\(esc(ReplayReport.batteryLine(phone, r)))</li>\n" }
-        body += "</ul>\n<p>\(esc(ReplayReport.dominantCost(r)))</p>\n</section>\n"
+        if let d = ReplayReport.derivation(r) { body += "<li>\(esc(d))</li>\n" }
+        for phone in r.energy {
+            body += "<li>\(esc(ReplayReport.batteryLine(phone, r)))"
+            if let spread = phone.spread { body += "; the same replay \(esc(spread.text(decimals: 2)))" }
+            body += "</li>\n"
+        }
+        body += "</ul>\n<p>\(esc(ReplayReport.dominantCost(r)))</p>\n"
+        let controls = ReplayReport.policyControls(r)
+        if !controls.isEmpty {
+            body += "<h3>\(esc(ReplayReport.policyControlsHeading))</h3>\n<ul>\n" + controls.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n"
+        }
+        body += "</section>\n"
         let arrivals = ReplayReport.arrivals(r)
         if !arrivals.isEmpty {
             body += "<section id=\"arrivals\">\n<h2>Arrivals as seen</h2>\n<ul>\n" + arrivals.map { "<li>\(esc($0))</li>\n" }.joined() + "</ul>\n</section>\n"

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TraceDevice
 import TraceDomain
 import TraceEnergy
@@ -55,7 +60,9 @@ struct ReplayInputs: OptionGroup {
         .value("delegate", \.delegate, valueName: "FILE", help: "The delegate's trace (the third-party pickup)."),
         .value(
             "energy-profile", \.energyProfile, valueName: "FILE",
-            help: "An energy profile file, or a built-in profile: lte, lte-modern, 3g, wifi."),
+            help: "An energy profile: a built-in radio profile (lte, lte-modern, 3g, wifi), a shipped device "
+                + "(pixel-4-xl, xperia-5-ii, mi-6, galaxy-s5, oneplus-one, nexus-5), an Android power_profile.xml, "
+                + "or a TraceKit profile file (JSON)."),
         .value("receiver-radio", \.receiverRadio, valueName: "ON|OFF", help: "Charge each viewer's radio for the updates it receives."),
         .value(
             "emulate-accuracy", \.emulateAccuracy, valueName: "NOISE",
@@ -130,11 +137,24 @@ struct ReplayInputs: OptionGroup {
             if let builtIn = EnergyProfile.builtIn(named: p) {
                 options.energyProfile = builtIn
             } else {
+                // A bare word that names no file is a misspelt profile, not a missing file.
+                if !p.contains("/") && !p.contains(".") && access(p, F_OK) != 0 {
+                    throw .usage(
+                        "--energy-profile '\(p)': no such file, nor a built-in profile (\(EnergyProfile.builtInNames.joined(separator: ", ")))")
+                }
                 let bytes = try readSmallFile(p)
-                do {
-                    options.energyProfile = try EnergyProfile(fileBytes: bytes, file: p)
-                } catch {
-                    throw .data(error.description)
+                if EnergyProfile.looksLikeXML(bytes) {
+                    do {
+                        options.energyProfile = try EnergyProfile(androidXML: bytes, file: p)
+                    } catch {
+                        throw .data(error.description)
+                    }
+                } else {
+                    do {
+                        options.energyProfile = try EnergyProfile(fileBytes: bytes, file: p)
+                    } catch {
+                        throw .data(error.description)
+                    }
                 }
             }
         }

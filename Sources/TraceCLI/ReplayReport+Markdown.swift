@@ -57,6 +57,13 @@ extension ReplayReport {
             "\($0.role.key) \(fixed($0.estimate.totalJoules, 1)) J (\(fixed($0.estimate.milliampHours, 2)) mAh, \(ReplaySummary.percent($0.estimate.percentOfReferenceBattery)))"
         }
         out += "Battery, as % of \(ReplaySummary.battery(r.energyProfile)): " + battery.joined(separator: ", ") + ".\n"
+        let spreads = r.energy.compactMap { p in p.spread.map { "\(p.role.key) \($0.text(decimals: 2))" } }
+        if !spreads.isEmpty { out += "The same replay on the shipped device profiles: " + spreads.joined(separator: "; ") + ".\n" }
+        if let d = derivation(r) { out += "The \(d).\n" }
+        let controls = policyControls(r)
+        if !controls.isEmpty {
+            out += "\n<details><summary>\(Self.policyControlsHeading)</summary>\n\n" + controls.map { "- \($0)\n" }.joined() + "\n</details>\n"
+        }
         let arrivals = arrivals(r)
         if !arrivals.isEmpty { out += "\n" + arrivals.map { "- \($0)\n" }.joined() }
         if let n = r.networkFigures { out += "\n**Network:** \(n.summary)\n" }

@@ -72,6 +72,7 @@ enum ReplayReport {
         }
 
         out += "\nBattery (\(r.energyModel); an estimate, constants marked assumed in the profile):\n"
+        if let d = derivation(r) { out += "  \(d)\n" }
         for phone in r.energy {
             let e = phone.estimate
             out += "  \(batteryLine(phone, r))\n"
@@ -79,8 +80,13 @@ enum ReplayReport {
                 "\($0.key) \(InfoCommand.duration(e.tierSeconds[$0]))"
             }
             out += "    time per tier: \(tiers.isEmpty ? "location off throughout" : tiers.joined(separator: ", "))\n"
+            if let spread = phone.spread { out += "    the same replay \(spread.text(decimals: 2))\n" }
         }
         out += dominantCost(r) + "\n"
+        let controls = policyControls(r)
+        if !controls.isEmpty {
+            out += Self.policyControlsHeading + ":\n" + controls.map { "  \($0)\n" }.joined()
+        }
         for line in arrivals(r) { out += line + "\n" }
         if let n = r.networkFigures { out += "Network: \(n.summary)\n" }
         for f in r.files {
@@ -113,6 +119,54 @@ enum ReplayReport {
             "\(phone.role.key)\(phone.hasTrace ? "" : " (no trace: location and received updates only)"): \(fixed(e.totalJoules, 1)) J = \(fixed(e.milliampHours, 2)) mAh, \(ReplaySummary.percent(e.percentOfReferenceBattery)) of \(ReplaySummary.battery(r.energyProfile))\(perHour)"
             + "; location \(fixed(e.locationJoules, 1)) J, fixes \(fixed(e.fixesJoules, 1)) J, radio \(fixed(e.radio.totalJoules, 1)) J"
             + " (\(e.sent) sent, \(e.received) received, \(e.radioPromotions) promotions)"
+    }
+
+    /// "profile pixel-4-xl from an Android power profile: GNSS 15 mA (…), …": how a profile's
+    /// constants were derived (``TraceEnergy/EnergyProfile/derivation``); nil for the built-in
+    /// radio profiles and JSON profile files.
+    static func derivation(_ r: ReplayResult) -> String? {
+        let p = r.energyProfile
+        guard !p.derivation.isEmpty else { return nil }
+        return "profile \(p.name) from an Android power profile: " + p.derivation.joined(separator: "; ")
+    }
+
+    /// The heading of ``policyControls(_:)``'s lines.
+    static let policyControlsHeading =
+        "What the policy controls, per phone and state (its fixes and radio; the location part is the state's tier over the state's time)"
+
+    /// One line per phone and state of some time and energy: the part of the energy a throttling
+    /// policy changes against the whole, and what one more update would cost at the state's rate
+    /// (``TraceReplay/StateRoleMetrics/marginalUpdateJoules(_:)``), e.g. "helper, En Route: 475.3 J
+    /// of 548.0 J (87 %); one more update +0.06 J (0.005 mAh): at one radio event every 3.3 s it
+    /// shares the tail (an isolated update costs 11.16 J)".
+    static func policyControls(_ r: ReplayResult) -> [String] {
+        let profile = r.energyProfile
+        let isolated = profile.radio.isolatedUpdateJoules + profile.fixMillijoules / 1000
+        var lines: [String] = []
+        for phone in r.energy {
+            for st in r.states where st.entered && st.seconds > 0 {
+                guard let m = st[phone.role], m.energy.totalJoules > 0 else { continue }
+                let total = m.energy.totalJoules
+                var line =
+                    "\(phone.role.key), \(st.state.displayName): \(fixed(m.policyJoules, 1)) J of \(fixed(total, 1)) J (\(fixed(m.policyJoules / total * 100, 0)) %)"
+                if let more = m.marginalUpdateJoules(profile) {
+                    let events = m.sentUpdates + m.receivedUpdates
+                    line += "; one more update +\(fixed(more, 2)) J (\(fixed(more / profile.joulesPerMilliampHour, 3)) mAh)"
+                    if events == 0 {
+                        line += ": none was sent or received in the state, so it would be an isolated update"
+                    } else {
+                        let every = st.seconds / Double(events)
+                        let shares = every < profile.radio.transmitSeconds + profile.radio.tailTotalSeconds
+                        line +=
+                            shares
+                            ? ": at one radio event every \(fixed(every, 1)) s it shares the tail (an isolated update costs \(fixed(isolated, 2)) J)"
+                            : ": at one radio event every \(fixed(every, 1)) s each pays its own promotion and tail"
+                    }
+                }
+                lines.append(line)
+            }
+        }
+        return lines
     }
 
     /// "What dominates the cost: …", one line without its newline.

@@ -99,7 +99,8 @@ struct ReplaySummary: Hashable, Sendable {
             return Phone(
                 role: p.role.key, hasTrace: p.hasTrace, sent: sent, joules: e.totalJoules, milliampHours: e.milliampHours,
                 percentOfReferenceBattery: e.percentOfReferenceBattery,
-                battery: "\(p.role.key) \(DecimalText.fixed(e.milliampHours, 1)) mAh, \(Self.percent(e.percentOfReferenceBattery)) of \(battery)")
+                battery: "\(p.role.key) \(DecimalText.fixed(e.milliampHours, 1)) mAh"
+                    + (p.spread.map { " (\($0.rangeText()))" } ?? "") + ", \(Self.percent(e.percentOfReferenceBattery)) of \(battery)")
         }
         pickupInference = r.scenario.pickupInference
         lacksCrediblePickup = r.scenario.lacksCrediblePickup

@@ -169,7 +169,9 @@ enum TuneCommand {
                 help: "Requirements, one per line ('#' starts a comment), added to --require's."),
             .value(
                 "minimize", \.minimize, valueName: "OBJECTIVE",
-                help: "What to minimise over the corpus: energy (every phone, J), energy.ROLE, sent (updates), forwarded."),
+                help:
+                    "What to minimise over the corpus: energy (every phone, J, under --energy-profile), energy-worst (every "
+                    + "phone, J, on the shipped device profile that charges each trip the most), energy.ROLE, sent (updates), forwarded."),
             .value(
                 "judge", \.judge, valueName: "HOW",
                 help: "How a requirement is judged across the corpus: every (each trip must meet it) or pooled (the corpus's figure)."),
@@ -227,7 +229,7 @@ enum TuneCommand {
         guard !requirements.isEmpty else { throw .usage("give at least one requirement (--require or --require-file)") }
         guard let objective = TuneObjective(parsing: o.minimize) else {
             throw .usage(
-                "unknown objective '\(o.minimize)' for --minimize: expected energy, energy.ROLE (hirer, helper, delegate), sent or forwarded"
+                "unknown objective '\(o.minimize)' for --minimize: expected energy, energy-worst, energy.ROLE (hirer, helper, delegate), sent or forwarded"
             )
         }
         var options = try o.inputs.replayOptions()

@@ -8,7 +8,7 @@ import TraceSharing
 /// One state × role cell of the meters: fix and update counts, distance, the viewers' display
 /// error and staleness, and the phone's energy in the state.
 struct MeterCell {
-    var raw = 0, delivered = 0, sent = 0
+    var raw = 0, delivered = 0, sent = 0, received = 0
     var forwarded = RoleCounts()
     var distance = 0.0
     var withoutUpdate = 0
@@ -20,6 +20,7 @@ struct MeterCell {
         raw += c.raw
         delivered += c.delivered
         sent += c.sent
+        received += c.received
         forwarded.add(c.forwarded)
         distance += c.distance
         withoutUpdate += c.withoutUpdate
@@ -30,7 +31,7 @@ struct MeterCell {
 
     func metrics(_ role: Role, seconds: Double) -> StateRoleMetrics {
         StateRoleMetrics(
-            role: role, rawFixes: raw, deliveredFixes: delivered, sentUpdates: sent, forwarded: forwarded,
+            role: role, rawFixes: raw, deliveredFixes: delivered, sentUpdates: sent, receivedUpdates: received, forwarded: forwarded,
             seconds: seconds, distanceMetres: distance,
             view: ViewMetrics(error: error, staleness: staleness, withoutUpdate: withoutUpdate), energy: energy)
     }
@@ -60,14 +61,14 @@ struct Meters {
     private var radioState = RoleTable(repeating: FulfilmentState.findingVillager)
 
     /// Meters from `start`, in Finding Villager, for the phones in `tiers` (each at its tier).
-    init(start: Int64, profile: EnergyProfile, tiers: [(Role, AccuracyTier)]) {
+    init(start: Int64, profile: EnergyProfile, across: [EnergyProfile] = [], tiers: [(Role, AccuracyTier)]) {
         self.start = start
         since = start
         var roles = RoleSet()
         energy = RoleTable(repeating: EnergyMeter(profile: profile, start: 0, tier: .off))
         for (role, tier) in tiers {
             roles.insert(RoleSet(role))
-            energy[role] = EnergyMeter(profile: profile, start: 0, tier: tier)
+            energy[role] = EnergyMeter(profile: profile, start: 0, tier: tier, across: across)
         }
         self.roles = roles
         entered[.findingVillager] = true
@@ -134,6 +135,12 @@ struct Meters {
         return m.estimate(at: max(t, m.tierSince))
     }
 
+    /// The energy estimates of `role`'s phone at `t` seconds under each spread profile.
+    func estimates(across role: Role, at t: Double) -> [EnergyEstimate] {
+        let m = energy[role]
+        return m.estimates(acrossAt: max(t, m.tierSince))
+    }
+
     /// Ends the current state's interval at `t`: its seconds and each phone's location and fixes
     /// energy in it (the radio's is charged per event, by the state of the update).
     mutating func close(_ state: FulfilmentState, at t: Int64) {
@@ -156,7 +163,12 @@ struct Meters {
     /// event finds the radio still awake (a shared tail) or idle (a promotion).
     mutating func radio(_ role: Role, at t: Double, state: FulfilmentState, receiving: Bool) {
         let before = energy[role].radio.settled
-        if receiving { energy[role].receive(at: t) } else { energy[role].send(at: t) }
+        if receiving {
+            energy[role].receive(at: t)
+            cells[state, role].received += 1
+        } else {
+            energy[role].send(at: t)
+        }
         let after = energy[role].radio.settled
         cells[radioState[role], role].energy.radioJoules += after.tailJoules - before.tailJoules
         cells[state, role].energy.radioJoules +=

@@ -17,6 +17,11 @@ public struct ReplayOptions: Sendable {
     public var policy: SharingPolicy = .seed
     /// The battery model's constants (`--energy-profile FILE`).
     public var energyProfile: EnergyProfile = .lte
+    /// The profiles each phone's energy is also priced under (``PhoneEnergy/across``), for the
+    /// range every report gives beside ``energyProfile``'s figure: the shipped device profiles by
+    /// default (``TraceEnergy/EnergyProfile/devices``); empty prices nothing more (the tuner's
+    /// candidates, unless its objective is the worst case across them).
+    public var energySpread: [EnergyProfile] = EnergyProfile.devices
     /// Whether a viewer's radio is charged for each update it receives (docs/battery-model.md,
     /// "Radio", receptions). On by default: a hirer's phone receiving updates pays for them.
     public var receiverRadio = true

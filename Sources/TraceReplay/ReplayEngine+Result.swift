@@ -36,7 +36,9 @@ extension Engine {
             return m
         }
         let energy = roles.map { role in
-            PhoneEnergy(role: role, hasTrace: scans[role] != nil, estimate: meters.estimate(role, at: duration))
+            PhoneEnergy(
+                role: role, hasTrace: scans[role] != nil, estimate: meters.estimate(role, at: duration),
+                across: meters.estimates(across: role, at: duration))
         }
         let viewers: [Role] = resolved.handedOff.value ? [.hirer, .delegate] : [.hirer]
         let arrivals = arrivals.visibility(to: viewers, helperScan: scans[.helper] ?? RoleScan()).map {

@@ -171,7 +171,7 @@ struct Engine<Observer: ReplayObserver> {
         if scenario.handedOff.value || scans[.delegate] != nil { roles.append(.delegate) }
         let start = machine.currentAction
         let tiers = roles.map { ($0, phones[$0.rawValue].apply(start)) }
-        meters = Meters(start: lo, profile: options.energyProfile, tiers: tiers)
+        meters = Meters(start: lo, profile: options.energyProfile, across: options.energySpread, tiers: tiers)
         if decisions != nil {
             decisions!.start = lo
             for role in roles { decisions!.change(role, action: start, resetsSent: false) }

@@ -52,6 +52,14 @@ extension ReplayResult {
                         ("radio", .number(m.energy.radioJoules)), ("total", .number(m.energy.totalJoules)),
                     ])
                 ),
+                (
+                    "energyControl",
+                    .object([
+                        ("policyJoules", .number(m.policyJoules)), ("tierJoules", .number(m.tierJoules)),
+                        ("marginalUpdateJoules", opt(m.marginalUpdateJoules(energyProfile))),
+                    ])
+                ),
+                ("receivedUpdates", .number(Double(m.receivedUpdates))),
             ])
         }
         let s = scenario
@@ -162,6 +170,14 @@ extension ReplayResult {
                         energy.map {
                             .object([("role", .string($0.role.key)), ("hasTrace", .bool($0.hasTrace)), ("estimate", $0.estimate.json)])
                         })
+                ),
+                (
+                    "energyAcrossDevices",
+                    energySpread.map { spread in
+                        .object(
+                            [("total", spread.json)]
+                                + energy.compactMap { phone in phone.spread.map { (phone.role.key, $0.json) } })
+                    } ?? .null
                 ),
                 (
                     "arrivals",

@@ -138,6 +138,9 @@ public struct StateRoleMetrics: Hashable, Sendable {
     /// Updates the phone sent to the server: delivered fixes while another party's map shows its
     /// position (``LocationUse/shares``).
     public var sentUpdates: Int
+    /// Updates this role's phone received (its radio's receptions: with the receiver radio on,
+    /// ``ReplayOptions/receiverRadio``), in the state they were sent in.
+    public var receivedUpdates: Int = 0
     /// Updates forwarded to each viewer (``RelayTable``).
     public var forwarded: RoleCounts
     /// Seconds in the state (the same for every role); for trip totals, the trip's duration.
@@ -152,6 +155,26 @@ public struct StateRoleMetrics: Hashable, Sendable {
     /// (``SharingPolicy/viewers(ofLocationFrom:in:for:)``), in ``Role`` order; for trip totals,
     /// those of any state entered.
     public var viewers: [Role] = []
+}
+
+extension StateRoleMetrics {
+    /// The part of the phone's energy a throttling policy changes, joules: its delivered fixes
+    /// and its radio (sends and receptions). The rest, ``tierJoules``, is the state's tier over
+    /// the time in the state.
+    public var policyJoules: Double { energy.fixesJoules + energy.radioJoules }
+
+    /// The part of the phone's energy set by the state's tier and its length, not by how often the
+    /// phone sends: the location part, joules.
+    public var tierJoules: Double { energy.locationJoules }
+
+    /// What one more update sent in the state costs this phone, joules: one more delivered fix
+    /// (`fixMillijoules`) and the radio's share of one more event at the state's rate of sends and
+    /// receptions (``TraceEnergy/RadioProfile/marginalJoules(events:over:)``); nil for a state of
+    /// no time.
+    public func marginalUpdateJoules(_ profile: EnergyProfile) -> Double? {
+        guard let radio = profile.radio.marginalJoules(events: sentUpdates + receivedUpdates, over: seconds) else { return nil }
+        return radio + profile.fixMillijoules / 1000
+    }
 }
 
 /// One state's row of the report.
@@ -176,6 +199,12 @@ public struct PhoneEnergy: Hashable, Sendable {
     /// Whether the phone had a trace (without one, its location and receive costs still count).
     public var hasTrace: Bool
     public var estimate: EnergyEstimate
+    /// The same phone's estimate under each spread profile (``ReplayOptions/energySpread``), in
+    /// its order; empty when none was asked for.
+    public var across: [EnergyEstimate] = []
+
+    /// The spread of ``across``; nil when it is empty.
+    public var spread: EnergySpread? { EnergySpread(phones: [across]) }
 }
 
 /// Which arrival the other party should see.
@@ -405,6 +434,10 @@ public struct ReplayResult: Hashable, Sendable {
 
     /// The roles of the replay: helper, hirer, then the delegate when it takes part.
     public var roles: [Role] { roleTotals.map(\.role) }
+
+    /// All phones' energy under each spread profile (``PhoneEnergy/across``); nil when none was
+    /// priced.
+    public var energySpread: EnergySpread? { EnergySpread(phones: energy.map(\.across).filter { !$0.isEmpty }) }
 
     /// The phone and energy part that cost the most, with its share of all phones' total; nil when
     /// nothing cost anything.

@@ -38,7 +38,7 @@ struct ReplaySummaryTests {
               data        clean: no problem in the traces
               states      Accepted 56 s, En Route 8.3 min, At Pickup 2.6 min, In Task 6.5 min, Awaiting Payment 67 s
               sent        helper 148 updates, hirer 16 updates
-              battery     helper 54.4 mAh, 1.6 % of a 3,500 mAh battery (assumed); hirer 53.9 mAh, 1.5 % of a 3,500 mAh battery (assumed)
+              battery     helper 54.4 mAh (20.7–43.9 mAh on 6 device profiles), 1.6 % of a 3,500 mAh battery (assumed); hirer 53.9 mAh (20.5–43.6 mAh on 6 device profiles), 1.5 % of a 3,500 mAh battery (assumed)
               worst view  the hirer saw the helper 24.3 m off (p95) in En Route; staleness p95 230.0 s (the helper saw the hirer, En Route)
 
             Replay: Traces/trips/ride/hirer.gpx (hirer 517 fixes); Traces/trips/ride/helper.gpx (helper 1174 fixes)
@@ -88,7 +88,7 @@ struct ReplaySummaryTests {
         let r = try Run(Self.ride + ["--energy-profile", profile])
         #expect(r.status == 0, "\(r.stderr)")
         // 54.41 mAh / 5,000 mAh = 1.09 %; 53.93 / 5,000 = 1.08 %: one decimal, 1.1 %.
-        #expect(r.stdout.contains("  battery     helper 54.4 mAh, 1.1 % of a 5,000 mAh battery; hirer 53.9 mAh, 1.1 % of a 5,000 mAh battery\n"))
+        #expect(r.stdout.contains("  battery     helper 54.4 mAh (20.7–43.9 mAh on 6 device profiles), 1.1 % of a 5,000 mAh battery; hirer 53.9 mAh (20.5–43.6 mAh on 6 device profiles), 1.1 % of a 5,000 mAh battery\n"))
         let bad = dir.appendingPathComponent("zero.json").path
         try #"{"format": "tracekit-energy-profile", "version": 1, "referenceBatteryMilliampHours": -1}"#.write(
             toFile: bad, atomically: true, encoding: .utf8)

@@ -75,4 +75,47 @@ struct EnergyAttributionTests {
         #expect(abs(atPickup - Self.radio.isolatedUpdateJoules) < 1e-9)
         #expect(abs(r.cell(.enRoute, .helper).energy.radioJoules - Self.radio.isolatedUpdateJoules) < 1e-9)
     }
+
+    @Test("under an Android power profile, a phone's mAh are each current × the time the replay kept its component on")
+    func androidProfileByHand() throws {
+        let xml = """
+            <device>
+              <item name="battery.capacity">3000</item>
+              <item name="gps.on">50</item>
+              <item name="radio.active">200</item>
+              <item name="cpu.awake">10</item>
+              <array name="cpu.active"><value>40</value><value>60</value></array>
+            </device>
+            """
+        let profile = try EnergyProfile(androidXML: Array(xml.utf8), file: "test.xml")
+        var spec = ScenarioSpec()
+        spec.timeline = try timeline([(.accepted, 0), (.enRoute, 90), (.atPickup, 100), (.inTask, 200)])
+        spec.pickup = Sourced(try .init(latitude: 47, longitude: 8), .flag)
+        var o = ReplayOptions()
+        o.network = .ideal
+        o.energyProfile = profile
+        o.policy[.enRoute].distanceFilter = 0
+        o.policy[.atPickup].distanceFilter = 0
+        let points = [P(north: 0, east: 0, t: 95), P(north: 5, east: 0, t: 102)]
+        let r = try Replay.run([TraceInput(path: try temp(gpx([(nil, points)])))], scenario: spec, options: o)
+        let helper = try #require(r.energy.first { $0.role == .helper }).estimate
+        #expect(helper.sent == 2 && helper.received == 0 && helper.deliveredFixes == 2)
+
+        // By hand: GNSS at 50 mA in its tiers, the model's assumed power (at the nominal 3.85 V,
+        // the file giving no voltage) in the others.
+        var milliampSeconds = 0.0
+        for tier in AccuracyTier.allCases where tier != .off {
+            let current = EnergyProfile.gnssTiers.contains(tier) ? 50 : EnergyProfile.lte.locationMilliwatts(tier) / 3.85
+            milliampSeconds += current * helper.tierSeconds[tier]
+        }
+        // Each delivered fix: the CPU's idle loop (10 mA) and its lowest speed (40 mA) for 0.1 s.
+        milliampSeconds += 2 * (10 + 40) * 0.1
+        // The radio at 200 mA while active: the first send's promotion (0.26 s) and transmission
+        // (0.1 s), its tail until the second send 7 s after the first, the second's transmission
+        // and its whole tail (10.12 s).
+        let active = 0.26 + 0.1 + (7 - 0.26 - 0.1) + 0.1 + 10.12
+        milliampSeconds += 200 * active
+        #expect(abs(helper.milliampHours - milliampSeconds / 3600) < 1e-9, "\(helper.milliampHours) vs \(milliampSeconds / 3600)")
+        #expect(abs(helper.percentOfReferenceBattery - milliampSeconds / 3600 / 3000 * 100) < 1e-9)
+    }
 }

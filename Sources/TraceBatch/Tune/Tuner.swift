@@ -5,8 +5,11 @@ public import TraceSharing
 
 /// What `tracekit tune` minimises over the corpus.
 public enum TuneObjective: Hashable, Sendable, CustomStringConvertible {
-    /// Every phone's energy, joules (the default).
+    /// Every phone's energy, joules (the default), under the chosen energy profile.
     case energy
+    /// Every phone's energy, joules, under the shipped device profile that charges the trip the
+    /// most (``TraceReplay/PhoneEnergy/across``): the worst case across the devices.
+    case energyWorstDevice
     /// One role's phone's energy, joules.
     case energyOf(Role)
     /// Updates sent by every phone.
@@ -14,10 +17,15 @@ public enum TuneObjective: Hashable, Sendable, CustomStringConvertible {
     /// Updates forwarded to every viewer.
     case forwarded
 
-    /// Parses `energy`, `energy.ROLE`, `sent` or `forwarded`.
+    /// Whether its value needs each phone's energy under the shipped device profiles: the
+    /// candidates' replays price them only then.
+    public var needsDeviceProfiles: Bool { self == .energyWorstDevice }
+
+    /// Parses `energy`, `energy-worst`, `energy.ROLE`, `sent` or `forwarded`.
     public init?(parsing text: String) {
         switch text {
         case "energy": self = .energy
+        case "energy-worst": self = .energyWorstDevice
         case "sent": self = .sent
         case "forwarded": self = .forwarded
         default:
@@ -29,6 +37,7 @@ public enum TuneObjective: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .energy: "energy"
+        case .energyWorstDevice: "energy-worst"
         case .energyOf(let r): "energy.\(r.key)"
         case .sent: "sent"
         case .forwarded: "forwarded"
@@ -38,7 +47,7 @@ public enum TuneObjective: Hashable, Sendable, CustomStringConvertible {
     /// Its unit as printed.
     public var unit: String {
         switch self {
-        case .energy, .energyOf: "J"
+        case .energy, .energyWorstDevice, .energyOf: "J"
         case .sent, .forwarded: "updates"
         }
     }
@@ -47,6 +56,7 @@ public enum TuneObjective: Hashable, Sendable, CustomStringConvertible {
     public func value(_ r: ReplayResult) -> Double {
         switch self {
         case .energy: r.energy.reduce(0) { $0 + $1.estimate.totalJoules }
+        case .energyWorstDevice: r.energySpread.map { $0.joules.max() ?? 0 } ?? 0
         case .energyOf(let role): r.energy.first { $0.role == role }?.estimate.totalJoules ?? 0
         case .sent: Double(r.roleTotals.reduce(0) { $0 + $1.sentUpdates })
         case .forwarded: Double(r.roleTotals.reduce(0) { $0 + $1.forwarded.total })
@@ -606,19 +616,24 @@ struct Corpus: Sendable {
 
     /// Trip `i`'s options with `policy`, sampling `views`, each sender's view over all its viewers
     /// measured or not (`senderFigures`: the search judges each viewer's).
-    func options(_ i: Int, policy: SharingPolicy, views: ViewSampling = .all, senderFigures: Bool = true) -> ReplayOptions {
+    /// Trip `i`'s options under `policy`, sampling `views`; without `priced`, the energy is not
+    /// priced on the device profiles too (``TraceReplay/ReplayOptions/energySpread``).
+    func options(_ i: Int, policy: SharingPolicy, views: ViewSampling = .all, senderFigures: Bool = true, priced: Bool = true)
+        -> ReplayOptions
+    {
         var o = options[i]
         o.policy = policy
         o.sampledViews = views
         o.senderFigures = senderFigures
+        if !priced { o.energySpread = [] }
         return o
     }
 
     /// Trip `i` replayed under `policy`, sampling `views` (every one: figures to report).
-    func replay(_ i: Int, policy: SharingPolicy, views: ViewSampling = .all, senderFigures: Bool = true) throws(BatchTripError)
-        -> ReplayResult
-    {
-        let o = options(i, policy: policy, views: views, senderFigures: senderFigures)
+    func replay(
+        _ i: Int, policy: SharingPolicy, views: ViewSampling = .all, senderFigures: Bool = true, priced: Bool = true
+    ) throws(BatchTripError) -> ReplayResult {
+        let o = options(i, policy: policy, views: views, senderFigures: senderFigures, priced: priced)
         if let trip = loaded[i] {
             do { return try Replay.run(trip, options: o) } catch { throw BatchTripError(error) }
         }
@@ -834,6 +849,8 @@ struct Search {
         let views = request.samplesJudgedViewsOnly ? Requirement.judgedViews(requirements) : .all
         // Nor each sender's view over all its viewers, which no requirement reads.
         let senderFigures = !request.samplesJudgedViewsOnly
+        // Nor the device profiles' energy, unless the objective is their worst case.
+        let priced = objective.needsDeviceProfiles
         let replaying = replayed
         runner.run(count: replaying.count) { k -> Result<(TripFigures, DecisionSchedule?), BatchTripError> in
             let (p, t) = replaying[k].quotientAndRemainder(dividingBy: trips)
@@ -843,12 +860,13 @@ struct Search {
                 if recordedSchedules && schedules[t] == nil && todo[p] == start, let trip = corpus.loaded[t] {
                     do throws(ReplayError) {
                         (r, schedule) = try Replay.runRecordingDecisions(
-                            trip, options: corpus.options(t, policy: todo[p], views: views, senderFigures: senderFigures))
+                            trip,
+                            options: corpus.options(t, policy: todo[p], views: views, senderFigures: senderFigures, priced: priced))
                     } catch {
                         throw BatchTripError(error)
                     }
                 } else {
-                    r = try corpus.replay(t, policy: todo[p], views: views, senderFigures: senderFigures)
+                    r = try corpus.replay(t, policy: todo[p], views: views, senderFigures: senderFigures, priced: priced)
                 }
                 return .success(
                     (
