@@ -611,9 +611,10 @@ struct BatchReport {
     }
 
     static let aggregateHeader = [
-        "Role", "State", "Trips", "Delivered", "Sent", "Forwarded", "Display error p95 m", "Stale p95 s", "Energy J", "Energy mAh",
+        "Role", "State", "Trips", "Delivered", "Sent", "Forwarded", "Display error p95 m", "Stale p95 s", "Policy J", "Energy J",
+        "Energy mAh",
     ]
-    static let aggregateNumeric: Set<Int> = [2, 3, 4, 5, 8, 9]
+    static let aggregateNumeric: Set<Int> = [2, 3, 4, 5, 8, 9, 10]
 
     func aggregateRows(_ a: CorpusAggregate) -> [[String]] {
         a.rows.map { r in
@@ -625,6 +626,7 @@ struct BatchReport {
             return [
                 r.role.key, r.state.displayName, "\(r.trips)", ChangeText.number(r.value(.delivered), 0),
                 ChangeText.number(r.value(.sent), 0), ChangeText.number(r.value(.forwarded), 0), p95(.displayErrorP95), p95(.stalenessP95),
+                ReplayReport.fixed((r.value(.energyFixes) ?? 0) + (r.value(.energyRadio) ?? 0), 1),
                 ReplayReport.fixed(joules, 1), ReplayReport.fixed(joules / joulesPerMilliampHour, 2),
             ]
         }
