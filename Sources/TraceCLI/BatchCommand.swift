@@ -135,7 +135,7 @@ enum BatchCommand {
             + ReplayInputs.options.filter {
                 [
                     "energy-profile", "receiver-radio", "network", "viewer", "seed", "send", "as-each-state", "on-problem", "max-speed",
-                    "utc-offset",
+                    "utc-offset", "date",
                 ]
                 .contains($0.spec.name)
             }.map {

@@ -53,6 +53,7 @@ enum InfoCommand {
                 help:
                     "CSV times written without a zone are local times this many hours east of UTC (e.g. -5); default: read as UTC and say so."
             ),
+            .value("date", \.reading.date, valueName: "YYYY-MM-DD", help: "NMEA: the date of fixes logged before any date in the file (a log of GGA or GLL sentences without RMC or ZDA dates); dates in the file take over where they appear."),
             .list(
                 "column", \.reading.columns, valueName: "FIELD=COLUMN",
                 help:
@@ -128,6 +129,7 @@ enum InfoCommand {
             ("format", format.rawValue),
             ("tracks / segments / points", "\(s.tracks) / \(s.segments) / \(s.trackPoints)"),
         ]
+        if let from = d.sources { rows.insert(("read from", from), at: 1) }
         if s.routes > 0 || s.routePoints > 0 { rows.append(("routes / route points", "\(s.routes) / \(s.routePoints)")) }
         rows.append(("waypoints", "\(s.waypoints)"))
         if let a = s.firstTime, let b = s.lastTime {
@@ -184,6 +186,7 @@ enum InfoCommand {
                     })
             ),
             ("assumptions", .array(d.assumptions.map { .string($0) })),
+            ("sources", d.sources.map { .string($0) } ?? .null),
         ])
     }
 }

@@ -9,14 +9,18 @@ struct ReadingOptions: OptionGroup {
     /// `--max-speed`: the implied-motion limit (``ImpliedMotion``).
     var maxSpeed = SpeedLimit(metresPerSecond: ImpliedMotion.defaultMaximumSpeed)
     var utcOffset: UTCOffset?
+    /// `--date`: the date of NMEA fixes that come before any date in the log.
+    var date: DateArgument?
     /// Every `--column` given, in order (a later pair for the same field wins).
     var columns: [ColumnMapping] = []
 
     /// The reader's options.
     var readOptions: ReadOptions {
-        ReadOptions(
+        var o = ReadOptions(
             policy: onProblem, zonelessUTCOffset: utcOffset?.seconds,
             columns: columns.reduce(into: [:]) { $0.merge($1.fields) { _, later in later } }, maximumSpeed: maxSpeed.metresPerSecond)
+        o.date = date?.days
+        return o
     }
 
     /// The format to read, when one is named (nil: from each path's extension).
@@ -82,6 +86,24 @@ struct UTCOffset: ExpressibleByArgument, Equatable {
             throw .expected("hours east of UTC between -14 and 14", got: argument)
         }
         seconds = Int(hours * 3600)
+    }
+}
+
+/// `--date YYYY-MM-DD`: a day of the proleptic Gregorian calendar, as days since 1970-01-01.
+struct DateArgument: ExpressibleByArgument, Equatable {
+    var days: Int
+
+    init(argument: String) throws(InvalidArgument) {
+        let parts = argument.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        else { throw .expected("a date YYYY-MM-DD", got: argument) }
+        let days = Timestamp.daysFromCivil(year: y, month: m, day: d)
+        guard (1...12).contains(m), (1...31).contains(d), Timestamp.civilFromDays(days) == (y, m, d) else {
+            throw .expected("a date YYYY-MM-DD that exists", got: argument)
+        }
+        self.days = days
     }
 }
 

@@ -116,6 +116,7 @@ struct ReplayInputs: OptionGroup {
         .value(
             "utc-offset", \.reading.utcOffset, valueName: "HOURS",
             help: "CSV times written without a zone are local times this many hours east of UTC."),
+        .value("date", \.reading.date, valueName: "YYYY-MM-DD", help: "NMEA: the date of fixes logged before any date in the file (a log of GGA or GLL sentences without RMC or ZDA dates); dates in the file take over where they appear."),
         .list(
             "column", \.reading.columns, valueName: "FIELD=COLUMN",
             help: "CSV: take FIELD from COLUMN (as for info); comma-separated for several."),

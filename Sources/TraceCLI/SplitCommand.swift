@@ -45,6 +45,7 @@ enum SplitCommand {
             .value("input-format", \.reading.inputFormat, valueName: "FORMAT", help: "Read IN as this format."),
             .value("on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: filter (the default), report, skip or fail (see 'tracekit info')."),
             .value("utc-offset", \.reading.utcOffset, valueName: "HOURS", help: "CSV zone-less times: hours east of UTC."),
+            .value("date", \.reading.date, valueName: "YYYY-MM-DD", help: "NMEA: the date of fixes logged before any date in the file."),
             .list("column", \.reading.columns, valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
         ],
         examples: [

@@ -83,7 +83,7 @@ enum TuneCommand {
     /// the tuned policy file carries (put a send rule in the start policy instead).
     static let replayOptionNames = [
         "energy-profile", "receiver-radio", "emulate-accuracy", "tau", "seed", "smooth", "network", "viewer", "on-problem", "max-speed",
-        "utc-offset",
+        "utc-offset", "date",
     ]
 
     static let spec = CommandSpec<Options>(

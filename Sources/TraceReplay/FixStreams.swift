@@ -51,6 +51,11 @@ struct FixStream {
     private(set) var head: ReplayFix?
     /// Single pass: the file turned out to need the first pass (see ``FixSource/live(_:_:)``).
     private(set) var abandoned = false
+    /// The live reader's diagnostics so far (nil for a recorded stream).
+    var diagnostics: Diagnostics? {
+        if case .live(let reader, _) = source { return reader.diagnostics }
+        return nil
+    }
     private var source: FixSource
     private var window: FixColumns
     private var next = 0

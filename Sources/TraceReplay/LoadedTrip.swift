@@ -91,7 +91,7 @@ public struct LoadedTrip: Sendable {
     init(inputs: [TraceInput], spec: ScenarioSpec, first: Replay.FirstPass, options: ReplayOptions) throws(ReplayError) {
         precondition(first.holdsTrip, "a loaded trip holds every fix")
         let scans = Engine<NoReplayObserver>.scans(first)
-        try Engine<NoReplayObserver>.checkTimed(scans, inputs: inputs)
+        try Engine<NoReplayObserver>.checkTimed(scans, inputs: inputs, diagnostics: first.files.map(\.diagnostics))
         scenario = try ResolvedScenario(spec: spec, first: first, scans: scans, rules: options.rules)
         self.inputs = inputs
         self.spec = spec

@@ -128,7 +128,7 @@ struct Engine<Observer: ReplayObserver> {
         case .second:
             scans = prepared?.scans ?? Self.scans(first)
         }
-        try Self.checkTimed(scans, inputs: inputs)
+        try Self.checkTimed(scans, inputs: inputs, diagnostics: pass == .single ? opened.compactMap(\.diagnostics) : first.files.map(\.diagnostics))
 
         var scenario: ResolvedScenario
         if let prepared {
@@ -240,11 +240,22 @@ struct Engine<Observer: ReplayObserver> {
         return scans
     }
 
-    /// - Throws: ``ReplayError/invalid(_:)`` naming the files when no role has a timed fix.
-    static func checkTimed(_ scans: RoleTable<RoleScan?>, inputs: [TraceInput]) throws(ReplayError) {
+    /// - Throws: ``ReplayError/invalid(_:)`` naming the files when no role has a timed fix, with
+    ///   why when the readers' `diagnostics` tell: how many points had an unusable time, the first
+    ///   one's line and reason, and what would give them one (``TraceIO/Diagnostics/timeAdvice``).
+    static func checkTimed(_ scans: RoleTable<RoleScan?>, inputs: [TraceInput], diagnostics: [Diagnostics] = []) throws(ReplayError) {
         guard !Role.allCases.contains(where: { scans[$0] != nil }) else { return }
         let names = inputs.map { $0.path == "-" ? "<stdin>" : $0.path }.joined(separator: ", ")
-        throw .invalid("\(names): no timed track points to replay")
+        var why = ""
+        let untimed = diagnostics.reduce(0) { $0 + ($1.counts[.invalidTime] ?? 0) }
+        if untimed > 0 {
+            why = ": \(untimed) \(untimed == 1 ? "point has" : "points have") no usable time"
+            if let first = diagnostics.lazy.compactMap({ d in d.examples.first { $0.kind == .invalidTime } }).first {
+                why += " (first: \(first.line > 0 ? "line \(first.line): " : "")\(first.detail))"
+            }
+            if let advice = diagnostics.lazy.compactMap(\.timeAdvice).first { why += "; \(advice)" }
+        }
+        throw .invalid("\(names): no timed track points to replay\(why)")
     }
 
     /// Single pass: what the first pass would have found, from the streams' tallies.

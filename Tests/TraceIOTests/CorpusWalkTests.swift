@@ -51,9 +51,10 @@ private let corpusRows: [(path: String, format: TraceFormat, tracks: Int, segmen
     ("malformed/opentracks-trackpointextensions_incorrect.gpx", .gpx, 1, 3, 5, 2),
     ("malformed/trackintel-posmo_epoch_bug.csv", .csv, 1, 1, 2404, 0),
     ("nmea/aerorust-nmea1_skydive_fixloss.nmea", .nmea, 1, 1, 993, 0),
-    // PROVENANCE counts 13 RMC fixes; the car section also starts with a GGA fix (quality 1, 8
-    // satellites) whose RMC was cut off, which the NMEA reader keeps as a fix of its own.
-    ("nmea/gpsd-bt451_phases_backwards.nmea", .nmea, 1, 1, 14, 0),
+    // PROVENANCE counts 13 RMC fixes; the stationary section starts with a GLL fix (status A,
+    // dated by its ZDA) and the car section with a GGA fix (quality 1, 8 satellites) whose RMC
+    // was cut off, which the NMEA reader keeps as fixes of their own.
+    ("nmea/gpsd-bt451_phases_backwards.nmea", .nmea, 1, 1, 15, 0),
     ("nmea/gpsd-gpsdf_android_badchecksums.nmea", .nmea, 1, 1, 51, 0),
     ("other/owntracks-demo-iphone.rec", .rec, 1, 1, 23, 0),
     ("plt/gpsbabel-ozi_20070813_short.plt", .plt, 1, 1, 44, 0),

@@ -68,14 +68,15 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
         add(.longitude, ["lon", "lng", "long", "longitude"])
         add(.latitudeHemisphere, ["n/s", "ns", "latref", "latituderef", "lathemisphere", "latitudehemisphere"])
         add(.longitudeHemisphere, ["e/w", "ew", "lonref", "longituderef", "lonhemisphere", "longitudehemisphere"])
-        add(.time, ["time", "timestamp", "datetime", "utctime", "timeutc", "utc", "gpstime", "trackedat", "recordedat", "isotime"])
-        add(.date, ["date", "utcdate", "dateutc", "gpsdate"])
-        add(.utcOffset, ["utcoffset", "tzoffset", "timezoneoffset", "gmtoffset", "timezone", "tz", "zoneoffset", "offsetutc"])
+        add(.time, ["time", "timestamp", "datetime", "utctime", "timeutc", "utc", "gpstime", "trackedat", "recordedat", "isotime", "localtime", "lcltime", "localdatetime"])
+        add(.date, ["date", "utcdate", "dateutc", "gpsdate", "localdate", "lcldate"])
+        add(.utcOffset, ["utcoffset", "tzoffset", "timezoneoffset", "gmtoffset", "timezone", "tz", "zoneoffset", "offsetutc", "utcofst", "utcoff", "gmtofst"])
         add(.elevation, ["ele", "elevation", "alt", "altitude", "height"])
         add(.accuracy, ["accuracy", "hacc", "horizontalaccuracy", "accuracyhorizontal", "acc", "haccuracy"])
         add(.verticalAccuracy, ["vacc", "verticalaccuracy", "accuracyvertical", "vaccuracy"])
         add(.speed, ["speed", "spd", "velocity"])
-        add(.course, ["course", "bearing", "heading", "cog"])
+        // Aviation and marine names are angles, never track numbers: TRK (ground track), HDG, CRS.
+        add(.course, ["course", "bearing", "heading", "cog", "trk", "hdg", "crs", "groundtrack", "trackangle", "truetrack", "truecourse", "trueheading"])
         add(.hdop, ["hdop"])
         add(.vdop, ["vdop"])
         add(.pdop, ["pdop"])
@@ -84,7 +85,7 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
         add(.name, ["name"])
         add(.role, ["role"])
         add(.state, ["state"])
-        add(.track, ["track", "trackid", "trackname", "trk"])
+        add(.track, ["track", "trackid", "trackname", "tracknumber", "tracknum", "trackno", "trackindex"])
         add(.segment, ["segment", "seg", "segmentid", "trkseg"])
         add(.pointType, ["trackpointtype", "pointtype"])
         return table
@@ -108,6 +109,16 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
     /// Words that say which hemisphere a coordinate's letter names ("LATITUDE N/S", "LONGITUDE E"):
     /// the value carries the letter, so they name no field of their own.
     static let hemisphereWords: Set<String> = ["n", "s", "e", "w", "ns", "ew"]
+
+    /// Words that mark a date or time column as local time ("Lcl Date", "Local Time",
+    /// "LocalDateTime"): dropped when the name is read, and remembered (``isLocal(header:)``).
+    static let localWords: Set<String> = ["lcl", "local"]
+
+    /// Whether a header names a local date or time ("Lcl Time", "local_time", "LocalTime").
+    static func isLocal(header raw: String) -> Bool {
+        let base = raw.lowercased().filter { $0.isLetter }
+        return localWords.contains { base.hasPrefix($0) || base.hasSuffix($0) }
+    }
 
     /// The field a header names, with the unit the header states (in parentheses or brackets,
     /// or as a suffix), normalised to lower case without spaces. Nil for an unknown header.
@@ -164,7 +175,7 @@ enum CSVField: Int, CaseIterable, Hashable, Sendable {
         if !word.isEmpty { words.append(word.lowercased()) }
         let fitPosition = words.first == "position"
         var unit = given
-        words.removeAll { qualifierWords.contains($0) }
+        words.removeAll { qualifierWords.contains($0) || localWords.contains($0) }
         while let last = words.last, words.count > 1, hemisphereWords.contains(last) { words.removeLast() }
         if let last = words.last, words.count > 1, unitSuffixes.contains(last) {
             unit = unit ?? last

@@ -57,6 +57,16 @@ extension CSVReader {
         for (i, n) in names.enumerated() {
             normalised.append(n.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" && $0 != "." })
             guard let (field, unit) = CSVField.recognise(header: n) else { continue }
+            let local = (field == .time || field == .date) && CSVField.isLocal(header: n)
+            if let first = columns[field], localColumns.contains(first), !local {
+                // A UTC (or unmarked) date or time beside a local one: the UTC one is read.
+                checker.diagnostics.assume(
+                    "columns \(first + 1) and \(i + 1) both hold \(field.key); column \(i + 1) ('\(n)') is read, not the local one ('\(names[first])')")
+                localColumns.removeAll { $0 == first }
+                columns[field] = i
+                if let unit { units[field] = unit } else { units[field] = nil }
+                continue
+            }
             if let first = columns[field] {
                 checker.diagnostics.assume(
                     "columns \(first + 1) and \(i + 1) both hold \(field.key); column \(first + 1) ('\(names[first])') is read")
@@ -64,8 +74,22 @@ extension CSVReader {
             }
             columns[field] = i
             if let unit { units[field] = unit }
+            if local { localColumns.append(i) }
         }
         try applyColumnOptions(names: names, line: line)
+        localColumns.removeAll { $0 != columns[.time] && $0 != columns[.date] }
+        if !localColumns.isEmpty {
+            let named = localColumns.map { "'\(names[$0])'" }.joined(separator: " and ")
+            if let offset = columns[.utcOffset] {
+                localTimes = "local times (\(named)) were read with the UTC offset of each row's '\(names[offset])'"
+            } else if let seconds = options.zonelessUTCOffset {
+                localTimes = "local times (\(named)) were read as \(CSVReader.offsetText(seconds)) (the UTC offset option)"
+            } else {
+                localTimes = "local times (\(named)) without a UTC offset were read as UTC: give the offset (--utc-offset HOURS) or map an offset column"
+            }
+            checker.diagnostics.assume(localTimes!)
+            zonelessAssumed = true
+        }
 
         if columns[.latitude] == nil || columns[.longitude] == nil {
             try unmappable(names, line: line, sample: sampleRow())
@@ -75,6 +99,18 @@ extension CSVReader {
         epochOrigin = EpochOrigin(unit: units[.time])
         sixDigitDates = SixDigitDate(unit: units[.date])
         try readUnitsRow()
+        // A column named just "track" holds track numbers or names unless its first value reads
+        // as an angle with a fraction (a ground track, e.g. 247.5): then it is the course.
+        if let t = columns[.track], normalised[t] == "track", columns[.course] == nil, let sample = try firstDataRow(), t < sample.count {
+            let v = TextValue.trimmed(sample[t])
+            if v.contains("."), let x = Double(v), x >= 0, x <= 360 {
+                columns[.course] = t
+                columns[.track] = nil
+                checker.diagnostics.assume("column '\(names[t])' read as the course (its first value, \(v), is an angle), not as track numbers")
+            } else if !v.isEmpty {
+                checker.diagnostics.assume("column '\(names[t])' read as track numbers or names (its first value is '\(v.count > 24 ? String(v.prefix(24)) + "…" : v)'); map it with the columns option course=\(names[t]) if it is a ground track")
+            }
+        }
         // Semicircles are FIT's: a FIT export counts its epoch numbers from FIT's origin too (a
         // column settled as semicircles by its first value does the same, in coordinateValue).
         if epochOrigin == .unix && units[.time] != "unix" && (latitudeForm == .semicircles || longitudeForm == .semicircles) {
@@ -201,6 +237,15 @@ extension CSVReader {
     }
 
     /// The current row's fields, as the first data row to guess columns from; nil at the end.
+    /// The first data row's fields, trimmed, left to be read as a row (nil at the end of the file).
+    mutating func firstDataRow() throws(TraceReadError) -> [String]? {
+        if !pendingRow {
+            guard try scanner.nextRow() else { return nil }
+            pendingRow = true
+        }
+        return scanner.fields.indices.map { TextValue.string(TextValue.trimmed(scanner.field($0))) }
+    }
+
     mutating func sampleRow() -> [String]? {
         guard (try? scanner.nextRow()) == true else { return nil }
         return scanner.fields.indices.map { TextValue.string(TextValue.trimmed(scanner.field($0))) }

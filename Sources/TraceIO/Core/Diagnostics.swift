@@ -102,6 +102,13 @@ public struct Diagnostics: Hashable, Sendable {
     public internal(set) var pointsDropped = 0
     /// Assumptions made, each stated once (e.g. "times without a zone were read as UTC").
     public private(set) var assumptions: [String] = []
+    /// What would give the points without a time one, when the reader knows (e.g. "give their
+    /// date with --date YYYY-MM-DD" for NMEA times of day without a date); said when nothing in a
+    /// trip has a time.
+    public internal(set) var timeAdvice: String?
+    /// Which parts of the file gave the points' positions, dates and times, when the format has
+    /// a choice (NMEA's sentence types): a fact about the file, not a problem or an assumption.
+    public internal(set) var sources: String?
 
     /// How many examples of each kind are kept.
     public static let examplesPerKind = 5

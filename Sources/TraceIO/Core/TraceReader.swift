@@ -38,6 +38,11 @@ public struct ReadOptions: Sendable {
     /// ``ProblemKind/teleport``. Nil (or a value that is not a finite number above 0) turns the
     /// check off.
     public var maximumSpeed: Double? = ImpliedMotion.defaultMaximumSpeed
+    /// NMEA: the date (days since 1970-01-01, UTC) of a log's fixes that come before any date in
+    /// the file (`--date`): the first such fix is on it, later ones roll over at UTC midnight.
+    /// Dates in the file take over from where they appear. Nil: such fixes wait for the file's
+    /// first date (``NMEAReader``).
+    public var date: Int?
 
     public init(
         policy: ProblemPolicy = .default, zonelessUTCOffset: Int? = nil, columns: [String: String] = [:],

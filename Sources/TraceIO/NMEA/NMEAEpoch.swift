@@ -13,7 +13,8 @@ struct NMEADOP {
     var hasValues: Bool { pdop != nil || hdop != nil || vdop != nil }
 }
 
-/// One epoch being assembled: what the RMC, GGA, GSA and GST sentences of one time of day say.
+/// One epoch being assembled: what the RMC, GGA, GLL, GSA, GST and ZDA sentences of one time of
+/// day say.
 /// The first sentence of each type wins (a second talker's copy of the same epoch is ignored).
 struct NMEAEpoch {
     /// The sentence types an epoch holds.
@@ -23,6 +24,7 @@ struct NMEAEpoch {
         static let gga = Parts(rawValue: 2)
         static let gsa = Parts(rawValue: 4)
         static let gst = Parts(rawValue: 8)
+        static let gll = Parts(rawValue: 16)
     }
 
     var parts: Parts = []
@@ -30,8 +32,11 @@ struct NMEAEpoch {
     var line = 0
     /// Nanoseconds since midnight, UTC; nil while no sentence gave a readable time.
     var timeOfDay: Int64?
-    /// Days since 1970-01-01, from RMC.
+    /// Days since 1970-01-01, from RMC or a ZDA of the same time of day.
     var date: Int?
+    /// Whether ``date`` came from a ZDA (else from RMC), and the line of its sentence.
+    var dateFromZDA = false
+    var dateLine = 0
 
     /// RMC: status `A` (and a mode other than `N`), its position and line.
     var rmcFix = false
@@ -44,6 +49,11 @@ struct NMEAEpoch {
     var ggaLatitude = NMEAFields.Value<Double>.empty
     var ggaLongitude = NMEAFields.Value<Double>.empty
     var ggaLine = 0
+    /// GLL: status `A` (and a mode other than `N`), its position and line.
+    var gllFix = false
+    var gllLatitude = NMEAFields.Value<Double>.empty
+    var gllLongitude = NMEAFields.Value<Double>.empty
+    var gllLine = 0
 
     var speed: Double?
     var course: Double?
@@ -63,11 +73,11 @@ struct NMEAEpoch {
     }
 
     /// Whether any sentence says the receiver had a fix.
-    var hasFix: Bool { rmcFix || ggaFix }
+    var hasFix: Bool { rmcFix || ggaFix || gllFix }
 
     /// Whether it holds a sentence that can give a position (an epoch of GSA or GST alone is
     /// not counted, neither as a fix nor as an epoch without one).
-    var hasPositionSentence: Bool { !parts.isDisjoint(with: [.rmc, .gga]) }
+    var hasPositionSentence: Bool { !parts.isDisjoint(with: [.rmc, .gga, .gll]) }
 
     /// Keeps `value` or notes its problem (`kind`, at `line`).
     mutating func take<T>(_ value: NMEAFields.Value<T>, kind: ProblemKind = .invalidValue, line: Int) -> T? {

@@ -54,6 +54,23 @@ enum NMEAFields {
         return .value(days)
     }
 
+    /// ZDA's `dd`, `mm`, `yyyy` fields: days since 1970-01-01; empty when all three are (a ZDA
+    /// without a date).
+    static func zdaDate(day: UnsafeBufferPointer<UInt8>, month: UnsafeBufferPointer<UInt8>, year: UnsafeBufferPointer<UInt8>) -> Value<Int> {
+        if day.isEmpty && month.isEmpty && year.isEmpty { return .empty }
+        let text = "\(TextValue.shown(day)),\(TextValue.shown(month)),\(TextValue.shown(year))"
+        func number(_ f: UnsafeBufferPointer<UInt8>, digits: ClosedRange<Int>) -> Int? {
+            guard digits.contains(f.count), f.allSatisfy({ TextValue.isDigit($0) }) else { return nil }
+            return f.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        guard let d = number(day, digits: 1...2), let m = number(month, digits: 1...2), let y = number(year, digits: 4...4),
+            (1...12).contains(m), (1...31).contains(d)
+        else { return .problem("date '\(text)' is not dd,mm,yyyy") }
+        let days = Timestamp.daysFromCivil(year: y, month: m, day: d)
+        guard Timestamp.civilFromDays(days) == (y, m, d) else { return .problem("date '\(text)' is not a day") }
+        return .value(days)
+    }
+
     /// Powers of ten that keep a coordinate's numerator below 2^53.
     private static let tens: [Int64] = (0...11).map { k in (0..<k).reduce(Int64(1)) { a, _ in a * 10 } }
 

@@ -4,20 +4,25 @@ import TraceGeodesy
 /// line, one epoch being assembled and at most ``maximumUndatedEpochs`` epochs waiting for a
 /// date).
 ///
-/// Sentences `$ttRMC`, `$ttGGA`, `$ttGSA` and `$ttGST` from any talker `tt` (GP, GN, GL, GA, BD,
-/// QZ, …) are read; every other sentence (GSV, VTG, GLL, ZDA, TXT, proprietary `$P…`) is skipped
-/// and counted in one assumption at the end ("skipped 10334 other sentences (5178 GPGSV, …)").
-/// The sentences of one epoch (the same `hhmmss.ss`; a sentence with an empty time joins the epoch
-/// in progress unless that already has its type) become ONE fix:
-/// - position from RMC (status `A`, mode not `N`), else from GGA (quality 1-5); `ddmm.mmmm` and
-///   its hemisphere to degrees, rounded once (``NMEAFields/coordinate(_:hemisphere:latitude:)``);
-/// - time: RMC's date (`ddmmyy`, years 80-99 = 19xx, 00-79 = 20xx) with the epoch's time of day,
-///   UTC. An epoch without RMC takes the last RMC's date, the next day when its time of day is
-///   more than 12 h before the last one's (midnight rollover, stated as an assumption). Epochs
-///   before the first date wait for it (up to ``maximumUndatedEpochs``; those more than 12 h after
-///   the first dated time of day are put on the day before); when none comes in time their fixes
-///   get no time, each an ``ProblemKind/invalidTime`` problem ("without a date"), also stated as an
-///   assumption: a date is never invented;
+/// Sentences `$ttRMC`, `$ttGGA`, `$ttGLL`, `$ttGSA`, `$ttGST` and `$ttZDA` from any talker `tt`
+/// (GP, GN, GL, GA, BD, QZ, …) are read; every other sentence (GSV, VTG, TXT, proprietary `$P…`)
+/// is skipped and counted in one assumption at the end ("skipped 10334 other sentences (5178
+/// GPGSV, …)"). The sentences of one epoch (the same `hhmmss.ss`; a sentence with an empty time
+/// joins the epoch in progress unless that already has its type) become ONE fix:
+/// - position from RMC (status `A`, mode not `N`), else from GGA (quality 1-5), else from GLL
+///   (status `A`, mode not `N`); `ddmm.mmmm` and its hemisphere to degrees, rounded once
+///   (``NMEAFields/coordinate(_:hemisphere:latitude:)``);
+/// - time: the epoch's time of day, UTC, on a date from RMC (`ddmmyy`, years 80-99 = 19xx, 00-79
+///   = 20xx), from a ZDA (`dd,mm,yyyy`; of the epoch when its time is the epoch's, else a date on
+///   its own for its time of day), or from ``ReadOptions/date`` (`--date`) for the fixes before
+///   any date in the file. An epoch without a date takes the last one's, the next day when its
+///   time of day is more than 12 h before the last one's (midnight rollover, stated as an
+///   assumption). Epochs before the first date wait for it (up to ``maximumUndatedEpochs``, about
+///   11 MB) and are then dated back from it, latest first, a day earlier at each UTC midnight
+///   their times of day cross; when none comes in time their fixes get no time, each an
+///   ``ProblemKind/invalidTime`` problem ("without a date"), also stated as an assumption with
+///   the advice to give `--date` (``Diagnostics/timeAdvice``): a date is never invented. Which
+///   sentences gave the positions and the dates is stated in one assumption (``sourcesText``);
 /// - elevation (m, above mean sea level), satellites and HDOP from GGA; PDOP, VDOP (and HDOP when
 ///   GGA has none) and the 2-D/3-D mode from GSA; DGPS/PPS fix kinds from GGA's quality;
 ///   horizontal accuracy √(σlat² + σlon²) and vertical accuracy σalt (m) from GST; speed from
@@ -26,8 +31,9 @@ import TraceGeodesy
 /// before any timed sentence (receivers that send GSA ahead of RMC), to the next epoch; which
 /// rule was used is stated as an assumption.
 ///
-/// Epochs without a fix (RMC status `V`, GGA quality 0 or 6-8, empty fields) are not points; they
-/// are counted in one assumption ("314 epochs without a fix"). A sentence whose `*hh` checksum does
+/// Epochs without a fix (RMC or GLL status `V`, GGA quality 0 or 6-8, empty fields) are not
+/// points; they are counted in one assumption ("314 epochs without a fix"). A ZDA without a date
+/// (empty fields, as some marine loggers write) is counted in the sources' assumption. A sentence whose `*hh` checksum does
 /// not match is ignored and counted (``ProblemKind/badChecksum``; a ``TraceReadError`` under
 /// ``ProblemPolicy/fail``); a sentence without a checksum is accepted and counted in an assumption.
 /// Lines: `#` comments and blank lines are skipped, CRLF and LF may mix, bytes before the line's
@@ -43,7 +49,7 @@ public struct NMEAReader: TraceReader {
     /// Always ``TraceFormat/nmea``.
     public let format = TraceFormat.nmea
     /// The most epochs held while waiting for the first RMC date.
-    public static let maximumUndatedEpochs = 1024
+    public static let maximumUndatedEpochs = 16_384
     /// Nanoseconds in 12 hours: the midnight-rollover threshold.
     static let halfDay: Int64 = 12 * 3_600 * 1_000_000_000
 
@@ -70,6 +76,22 @@ public struct NMEAReader: TraceReader {
     private var undated: [NMEAEpoch] = []
     private var undatedGivenUp = false
 
+    /// `--date` (``ReadOptions/date``).
+    private let givenDate: Int?
+    /// The source of the date the fixes now take (the last anchor's).
+    private var anchorSource = DateSource.rmc
+    /// The first date: its day, source and line.
+    private var firstDate: (day: Int, source: DateSource, line: Int)?
+    /// Fixes dated by each source (``DateSource`` order), held fixes dated back, the midnights
+    /// crossed going back, ZDAs with a date and without.
+    private var datedFixes = [0, 0, 0]
+    private var backFilled = 0
+    private var backRollovers = 0
+    private var zdaDates = 0
+    private var zdaWithoutDate = 0
+    /// Fixes whose position came from RMC, GGA and GLL.
+    private var positionFixes = [0, 0, 0]
+
     private var voidEpochs = 0
     private var withoutDate = 0
     private var rollovers = 0
@@ -86,6 +108,7 @@ public struct NMEAReader: TraceReader {
     init(source: ByteSource, options: ReadOptions) {
         scanner = RowScanner(source: source, delimiter: nil, quotes: false)
         checker = PointChecker(file: source.name, options: options)
+        givenDate = options.date
     }
 
     /// Reads an NMEA log from memory (tests, small inputs).
@@ -134,6 +157,8 @@ public struct NMEAReader: TraceReader {
         case .gga: try readGGA(line)
         case .gsa: try readGSA(line)
         case .gst: try readGST(line)
+        case .gll: try readGLL(line)
+        case .zda: try readZDA(line)
         case .other: countSkipped()
         }
     }
@@ -226,6 +251,7 @@ public struct NMEAReader: TraceReader {
             }
         }
         epoch.date = epoch.take(NMEAFields.date(field(line, 9)), kind: .invalidTime, line: l)
+        epoch.dateLine = l
     }
 
     private mutating func readGGA(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
@@ -247,6 +273,47 @@ public struct NMEAReader: TraceReader {
             } else {
                 epoch.problems.append(Problem(kind: .invalidValue, line: l, detail: "altitude unit '\(TextValue.shown(unit))' is not M"))
             }
+        }
+    }
+
+    /// `$ttGLL,lat,N,lon,E,hhmmss.ss,status,mode`: a position and a time of day; status `A` (and a
+    /// mode other than `N`) is a fix, `V` is not (counted with the epochs without a fix). The mode
+    /// field (NMEA 2.3) may be absent.
+    private mutating func readGLL(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
+        guard sentence.count >= 7 else { return try truncated(7) }
+        guard try join(.gll, time: NMEAFields.timeOfDay(field(line, 5))) else { return }
+        let status = field(line, 6), mode = field(line, 7)
+        epoch.gllFix = status.count == 1 && status[0] == UInt8(ascii: "A") && !(mode.count == 1 && mode[0] == UInt8(ascii: "N"))
+        epoch.gllLine = scanner.line
+        epoch.gllLatitude = NMEAFields.coordinate(field(line, 1), hemisphere: field(line, 2), latitude: true)
+        epoch.gllLongitude = NMEAFields.coordinate(field(line, 3), hemisphere: field(line, 4), latitude: false)
+    }
+
+    /// `$ttZDA,hhmmss.ss,dd,mm,yyyy,zh,zm`: the date of a time of day (UTC; the local zone fields
+    /// are not needed). Of the epoch in progress when its time is the epoch's; otherwise a date on
+    /// its own, which dates the fixes held for a date before it and the fixes after it.
+    /// A ZDA whose date fields are empty (some marine loggers) gives nothing and is counted.
+    private mutating func readZDA(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
+        guard sentence.count >= 5 else { return try truncated(5) }
+        let time = NMEAFields.timeOfDay(field(line, 1))
+        let day = NMEAFields.zdaDate(day: field(line, 2), month: field(line, 3), year: field(line, 4))
+        switch (time, day) {
+        case (.value(let t), .value(let d)):
+            zdaDates += 1
+            if open, epoch.timeOfDay == t {
+                if epoch.date == nil {
+                    epoch.date = d
+                    epoch.dateFromZDA = true
+                    epoch.dateLine = scanner.line
+                }
+                return
+            }
+            if open { try finishEpoch() }
+            try anchor(day: d, timeOfDay: t, from: .zda, line: scanner.line)
+        case (.problem(let detail), _), (_, .problem(let detail)):
+            try unreadableLine("ZDA: \(detail)")
+        default:
+            zdaWithoutDate += 1
         }
     }
 
@@ -299,11 +366,13 @@ public struct NMEAReader: TraceReader {
             return
         }
         guard let t = epoch.timeOfDay else { return try emit(epoch, time: nil) }
+        if !dated, epoch.date == nil, let day = givenDate {
+            // --date: the first fix before any date in the file is on it.
+            try anchor(day: day, timeOfDay: t, from: .option, line: 0)
+        }
         if let day = epoch.date {
-            if !dated && !undated.isEmpty { try releaseUndated(day: day, timeOfDay: t) }
-            dated = true
-            anchorDay = day
-            anchorTime = t
+            try anchor(day: day, timeOfDay: t, from: epoch.dateFromZDA ? .zda : .rmc, line: epoch.dateLine)
+            datedFixes[epoch.dateFromZDA ? DateSource.zda.rawValue : DateSource.rmc.rawValue] += 1
             try emit(epoch, time: Timestamp(nanoseconds: Int64(day) * NMEAFields.day + t))
         } else if dated {
             if t < anchorTime - NMEAReader.halfDay {
@@ -311,6 +380,7 @@ public struct NMEAReader: TraceReader {
                 rollovers += 1
             }
             anchorTime = t
+            datedFixes[anchorSource.rawValue] += 1
             try emit(epoch, time: Timestamp(nanoseconds: Int64(anchorDay) * NMEAFields.day + t))
         } else if undatedGivenUp {
             try emit(epoch, time: nil, undated: true)
@@ -320,16 +390,43 @@ public struct NMEAReader: TraceReader {
         }
     }
 
-    /// Dates the held epochs from the first date: that day, or the day before for a time of day
-    /// more than 12 h after the dated one's (they came before it).
-    private mutating func releaseUndated(day: Int, timeOfDay: Int64) throws(TraceReadError) {
+    /// Where a fix's date came from.
+    enum DateSource: Int {
+        case rmc, zda, option
+    }
+
+    /// A date for `timeOfDay` (from an RMC, a ZDA or `--date`): the fixes held for a date are dated
+    /// back from it (``releaseUndated(day:timeOfDay:)``), and the fixes after it take it, rolling
+    /// over at midnight.
+    private mutating func anchor(day: Int, timeOfDay: Int64, from source: DateSource, line: Int) throws(TraceReadError) {
+        if !dated && !undated.isEmpty { try releaseUndated(day: day, timeOfDay: timeOfDay, from: source) }
+        if !dated { firstDate = (day, source, line) }
+        dated = true
+        anchorDay = day
+        anchorTime = timeOfDay
+        anchorSource = source
+    }
+
+    /// Dates the held epochs back from the first date, latest first: each takes the date of the
+    /// one after it, the day before when its time of day is more than 12 h after that one's (UTC
+    /// midnight lies between them), so a log held over several midnights is dated day by day.
+    private mutating func releaseUndated(day: Int, timeOfDay: Int64, from source: DateSource) throws(TraceReadError) {
         let held = undated
         undated = []
-        for e in held {
-            let t = e.timeOfDay!
-            let d = t > timeOfDay + NMEAReader.halfDay ? day - 1 : day
-            try emit(e, time: Timestamp(nanoseconds: Int64(d) * NMEAFields.day + t))
+        var days = [Int](repeating: day, count: held.count)
+        var d = day, later = timeOfDay
+        for i in held.indices.reversed() {
+            let t = held[i].timeOfDay!
+            if t > later + NMEAReader.halfDay {
+                d -= 1
+                backRollovers += 1
+            }
+            days[i] = d
+            later = t
         }
+        backFilled += held.count
+        datedFixes[source.rawValue] += held.count
+        for (e, d) in zip(held, days) { try emit(e, time: Timestamp(nanoseconds: Int64(d) * NMEAFields.day + e.timeOfDay!)) }
     }
 
     /// No date came within the bound (or the file ended): the held fixes get no time.
@@ -346,11 +443,17 @@ public struct NMEAReader: TraceReader {
         var coordinate: Coordinate?
         // The position: RMC's when it has a fix and both values, else GGA's; when neither has
         // both, the problem of the first that claims a fix.
+        // Then GLL's, when it is the only one with a fix or the only one with both values.
         let rmcUsable = e.rmcFix && e.rmcLatitude.value != nil && e.rmcLongitude.value != nil
         let ggaUsable = e.ggaFix && e.ggaLatitude.value != nil && e.ggaLongitude.value != nil
-        let useRMC = rmcUsable || (!ggaUsable && e.rmcFix)
+        let gllUsable = e.gllFix && e.gllLatitude.value != nil && e.gllLongitude.value != nil
+        let useRMC = rmcUsable || (!ggaUsable && !gllUsable && e.rmcFix)
+        let useGGA = !useRMC && (ggaUsable || (!gllUsable && e.ggaFix))
         let (latitude, longitude, line) =
-            useRMC ? (e.rmcLatitude, e.rmcLongitude, e.rmcLine) : (e.ggaLatitude, e.ggaLongitude, e.ggaLine)
+            useRMC
+            ? (e.rmcLatitude, e.rmcLongitude, e.rmcLine)
+            : useGGA ? (e.ggaLatitude, e.ggaLongitude, e.ggaLine) : (e.gllLatitude, e.gllLongitude, e.gllLine)
+        positionFixes[useRMC ? 0 : useGGA ? 1 : 2] += 1
         if case .problem(let d) = latitude {
             try checker.note(.invalidCoordinate, line: line, d)
         } else if case .problem(let d) = longitude {
@@ -362,7 +465,7 @@ public struct NMEAReader: TraceReader {
         for p in e.dop.problems { try checker.note(p.kind, line: p.line, p.detail) }
         if undated {
             withoutDate += 1
-            try checker.note(.invalidTime, line: e.line, "time of day \(NMEAReader.clock(e.timeOfDay!)) without a date (no RMC date)")
+            try checker.note(.invalidTime, line: e.line, "time of day \(NMEAReader.clock(e.timeOfDay!)) without a date (no RMC or ZDA date)")
         }
         var fix: Fix?
         if let coordinate {
@@ -389,6 +492,38 @@ public struct NMEAReader: TraceReader {
         queue.push(.trackPoint(f))
     }
 
+    /// What to do about fixes without a date, in messages.
+    public static let dateAdvice = "give their date with --date YYYY-MM-DD"
+
+    /// "positions from GGA (500 fixes); dates from ZDA (500), the first (2024-05-01) at line 502;
+    /// times of day from the position sentences": which sentences gave the fixes, their dates and
+    /// times (``Diagnostics/sources``, shown by `info`); nil without a fix.
+    var sourcesText: String? {
+        let names = ["RMC", "GGA", "GLL"]
+        let positions = zip(names, positionFixes).filter { $0.1 > 0 }.map { "\($0.0) (\($0.1) \($0.1 == 1 ? "fix" : "fixes"))" }
+        guard !positions.isEmpty else { return nil }
+        var dates: String
+        if let first = firstDate {
+            let sources = zip(["RMC", "ZDA", "--date"], datedFixes).filter { $0.1 > 0 }.map { "\($0.0) (\($0.1))" }
+            let origin = first.source == .option ? "given with --date" : "at line \(first.line)"
+            dates =
+                sources.isEmpty
+                ? "the first date (\(NMEAReader.dateText(first.day))) \(origin) came too late to date a fix"
+                : "dates from \(sources.joined(separator: ", ")), the first (\(NMEAReader.dateText(first.day))) \(origin)"
+        } else {
+            dates = "no date in the file (no RMC date, no ZDA date)"
+        }
+        if zdaWithoutDate > 0 { dates += ", \(zdaWithoutDate) ZDA without a date" }
+        return "positions from \(positions.joined(separator: ", ")); \(dates); times of day from the position sentences"
+    }
+
+    /// `YYYY-MM-DD` of days since 1970-01-01.
+    static func dateText(_ days: Int) -> String {
+        let (y, m, d) = Timestamp.civilFromDays(days)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(y)-\(two(m))-\(two(d))"
+    }
+
     /// `hh:mm:ss` of a time of day, for messages.
     static func clock(_ t: Int64) -> String {
         let s = t / 1_000_000_000
@@ -404,15 +539,24 @@ public struct NMEAReader: TraceReader {
         if !undated.isEmpty { try giveUpWaiting() }
         try checker.finishInput()
         let d = { (n: Int, one: String, many: String) in n == 1 ? one : many }
+        checker.diagnostics.sources = sourcesText
+        if backFilled > 0, let first = firstDate {
+            checker.diagnostics.assume(
+                "\(backFilled) \(d(backFilled, "fix", "fixes")) before the first date (\(NMEAReader.dateText(first.day)), line \(first.line)) \(d(backFilled, "was", "were")) dated back from it"
+                    + (backRollovers > 0 ? ", across \(backRollovers) UTC \(d(backRollovers, "midnight", "midnights"))" : ""))
+        }
         if voidEpochs > 0 {
             checker.diagnostics.assume(
-                "\(voidEpochs) \(d(voidEpochs, "epoch", "epochs")) without a fix (RMC status V, GGA quality 0 or 6-8) were not read as points"
+                "\(voidEpochs) \(d(voidEpochs, "epoch", "epochs")) without a fix (RMC or GLL status V, GGA quality 0 or 6-8) \(d(voidEpochs, "was", "were")) not read as points"
             )
         }
         if withoutDate > 0 {
             checker.diagnostics.assume(
-                "\(withoutDate) \(d(withoutDate, "fix has", "fixes have")) no time: no RMC gave a date for \(d(withoutDate, "its", "their")) times of day"
+                "\(withoutDate) \(d(withoutDate, "fix has", "fixes have")) no time: no RMC or ZDA gave a date for \(d(withoutDate, "its", "their")) times of day"
+                    + (undatedGivenUp && firstDate != nil ? " within \(NMEAReader.maximumUndatedEpochs) fixes" : "")
+                    + "; \(NMEAReader.dateAdvice)"
             )
+            checker.diagnostics.timeAdvice = NMEAReader.dateAdvice
         }
         if rollovers > 0 {
             checker.diagnostics.assume(

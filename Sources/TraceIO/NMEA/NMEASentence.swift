@@ -25,8 +25,8 @@ struct NMEASentence {
 
     /// The sentence types the reader takes (the last three letters of a talker's address).
     enum Kind: UInt8 {
-        case rmc, gga, gsa, gst
-        /// Any other sentence (GSV, VTG, ZDA, TXT, proprietary `$P…`): counted and skipped.
+        case rmc, gga, gsa, gst, gll, zda
+        /// Any other sentence (GSV, VTG, TXT, proprietary `$P…`): counted and skipped.
         case other
     }
 
@@ -132,6 +132,10 @@ struct NMEASentence {
                 kind = .gsa
             } else if type == NMEASentence.key("GST") {
                 kind = .gst
+            } else if type == NMEASentence.key("GLL") {
+                kind = .gll
+            } else if type == NMEASentence.key("ZDA") {
+                kind = .zda
             }
         }
         return nil
