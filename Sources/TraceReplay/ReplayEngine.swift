@@ -247,11 +247,13 @@ struct Engine<Observer: ReplayObserver> {
         guard !Role.allCases.contains(where: { scans[$0] != nil }) else { return }
         let names = inputs.map { $0.path == "-" ? "<stdin>" : $0.path }.joined(separator: ", ")
         var why = ""
-        let untimed = diagnostics.reduce(0) { $0 + ($1.counts[.invalidTime] ?? 0) }
+        let kinds: Set<ProblemKind> = [.invalidTime, .missingTime]
+        let untimed = diagnostics.reduce(0) { $0 + ($1.counts[.invalidTime] ?? 0) + ($1.counts[.missingTime] ?? 0) }
         if untimed > 0 {
             why = ": \(untimed) \(untimed == 1 ? "point has" : "points have") no usable time"
-            if let first = diagnostics.lazy.compactMap({ d in d.examples.first { $0.kind == .invalidTime } }).first {
-                why += " (first: \(first.line > 0 ? "line \(first.line): " : "")\(first.detail))"
+            if let first = diagnostics.lazy.compactMap({ d in d.examples.first { kinds.contains($0.kind) } }).first {
+                let what = first.detail.isEmpty ? first.kind.rawValue : first.detail
+                why += " (first: \(first.line > 0 ? "line \(first.line): " : "")\(what))"
             }
             if let advice = diagnostics.lazy.compactMap(\.timeAdvice).first { why += "; \(advice)" }
         }

@@ -53,4 +53,14 @@ struct LoggerFormatTests {
         #expect(info.stdout.contains("  time                        2024-05-02T04:59:58Z … 2024-05-02T05:00:00Z (2 s)\n"), "\(info.stdout)")
         #expect(info.stdout.contains("assumed: local times ('Lcl Date' and 'Lcl Time') were read with the UTC offset of each row's 'UTCOfst'"))
     }
+
+    @Test("a CSV without a time column: replay says so and names --column time=NAME (exit 65)")
+    func csvWithoutTimes() throws {
+        let dir = try scratch()
+        let path = dir.appendingPathComponent("notime.csv").path
+        try "lat,lon,ele\n47,8,400\n47.001,8,401\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try Run(["replay", path])
+        #expect(r.status == 65)
+        #expect(r.stderr == "tracekit: \(path): no timed track points to replay: 2 points have no usable time (first: line 2: no time); no column holds times: map one with --column time=NAME\n", "\(r.stderr)")
+    }
 }

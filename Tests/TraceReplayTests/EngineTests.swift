@@ -115,7 +115,9 @@ struct EngineTests {
     @Test("no timed fix is a one-line error naming the file")
     func noFixes() throws {
         let path = try temp("<gpx><trk><trkseg><trkpt lat='1' lon='2'/></trkseg></trk></gpx>")
-        #expect(throws: ReplayError.invalid("\(path): no timed track points to replay")) { try replay(path) }
+        #expect(throws: ReplayError.invalid("\(path): no timed track points to replay: 1 point has no usable time (first: line 1: no time)")) {
+            try replay(path)
+        }
     }
 }
 

@@ -82,6 +82,9 @@ extension CSVReader {
                 "skipped \(markerRows) marker row\(markerRows == 1 ? "" : "s") that are not points (\(markerTypes.joined(separator: ", ")))"
             )
         }
+        if columns[.time] == nil && columns[.date] == nil && checker.diagnostics.counts[.missingTime] != nil {
+            checker.diagnostics.timeAdvice = "no column holds times: map one with --column time=NAME"
+        }
         try checker.finishInput()
         finished = true
     }
