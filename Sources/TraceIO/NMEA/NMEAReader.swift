@@ -84,13 +84,13 @@ public struct NMEAReader: TraceReader {
     private var firstDate: (day: Int, source: DateSource, line: Int)?
     /// Fixes dated by each source (``DateSource`` order), held fixes dated back, the midnights
     /// crossed going back, ZDAs with a date and without.
-    private var datedFixes = [0, 0, 0]
+    private var datedFixes = ThreeCounts()
     private var backFilled = 0
     private var backRollovers = 0
     private var zdaDates = 0
     private var zdaWithoutDate = 0
     /// Fixes whose position came from RMC, GGA and GLL.
-    private var positionFixes = [0, 0, 0]
+    private var positionFixes = ThreeCounts()
 
     private var voidEpochs = 0
     private var withoutDate = 0
@@ -500,11 +500,11 @@ public struct NMEAReader: TraceReader {
     /// times (``Diagnostics/sources``, shown by `info`); nil without a fix.
     var sourcesText: String? {
         let names = ["RMC", "GGA", "GLL"]
-        let positions = zip(names, positionFixes).filter { $0.1 > 0 }.map { "\($0.0) (\($0.1) \($0.1 == 1 ? "fix" : "fixes"))" }
+        let positions = zip(names, positionFixes.all).filter { $0.1 > 0 }.map { "\($0.0) (\($0.1) \($0.1 == 1 ? "fix" : "fixes"))" }
         guard !positions.isEmpty else { return nil }
         var dates: String
         if let first = firstDate {
-            let sources = zip(["RMC", "ZDA", "--date"], datedFixes).filter { $0.1 > 0 }.map { "\($0.0) (\($0.1))" }
+            let sources = zip(["RMC", "ZDA", "--date"], datedFixes.all).filter { $0.1 > 0 }.map { "\($0.0) (\($0.1))" }
             let origin = first.source == .option ? "given with --date" : "at line \(first.line)"
             dates =
                 sources.isEmpty
@@ -584,3 +584,22 @@ public struct NMEAReader: TraceReader {
 }
 
 extension NMEAReader: CheckedTraceReader {}
+
+/// Three counts kept inline (no array to check and grow per fix): the NMEA reader's tallies of
+/// fixes by position sentence and by date source.
+struct ThreeCounts {
+    private var a = 0, b = 0, c = 0
+
+    subscript(i: Int) -> Int {
+        get { i == 0 ? a : i == 1 ? b : c }
+        set {
+            switch i {
+            case 0: a = newValue
+            case 1: b = newValue
+            default: c = newValue
+            }
+        }
+    }
+
+    var all: [Int] { [a, b, c] }
+}
