@@ -559,11 +559,9 @@ struct TripReport: Sendable {
     /// The traces' data problems and what was done with them, one text per kind
     /// (``TraceReplay/DataProblem/text``); empty when clean.
     var dataProblems: [String] = []
-    /// Every phone's energy under each shipped device profile, until it is pooled
-    /// (``BatchReport/Pools``); nil when none was priced.
+    /// Every phone's energy under each shipped device profile (a few dozen bytes: the profiles'
+    /// names are shared); nil when none was priced.
     var spread: EnergySpread?
-    /// The lowest and highest of ``spread`` (mAh), kept for the trips table once it is pooled.
-    var deviceRange: (low: Double, high: Double)?
     /// The picture, for `--html`.
     var svg: String?
     /// The view samples under each policy, until they are pooled (``BatchReport/Pools``).
@@ -595,7 +593,6 @@ extension TripReport {
         dataProblems = r.dataProblems.map(\.text)
         asEachState = ReplaySummary(r).perStateLines.map { "\($0.label): \($0.text)" }
         spread = r.energySpread
-        deviceRange = spread.map { ($0.milliampHours[$0.lowest], $0.milliampHours[$0.highest]) }
     }
 }
 

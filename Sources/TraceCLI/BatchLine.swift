@@ -1,6 +1,7 @@
 import TraceBatch
 import TraceDomain
 import TraceEnergy
+import TraceIO
 import TraceJSON
 import TraceReplay
 
@@ -25,7 +26,7 @@ struct BatchLineHeader: Hashable, Sendable {
 
     /// One text of the options that decide what the trips are: the input format, the problem
     /// policy, the speed limit, the UTC offset, the column names, the dwell and the recording gap,
-    /// and `--split` with its stay rules. Shards that differ in it are not one batch.
+    /// the date of undated NMEA fixes when given, and `--split` with its stay rules. Shards that differ in it are not one batch.
     static func reading(_ o: ReplayOptions, split: SplitOptions, asEachState: Bool = false) -> String {
         let r = o.read
         let columns = r.columns.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
@@ -36,6 +37,7 @@ struct BatchLineHeader: Hashable, Sendable {
             "dwell \(JSONWriter.number(o.rules.dwellRadiusMetres)) m for \(JSONWriter.number(o.rules.dwellSeconds)) s",
             "gap \(JSONWriter.number(o.rules.recordingGapSeconds)) s",
         ]
+        if let days = r.date { parts.append("date \(NMEAReader.dateText(days))") }
         let t = split.rules
         parts.append(
             split.split
@@ -316,7 +318,6 @@ private struct JSONLineReader: JSONFieldReading {
         }
         if let s = o["energyAcrossDevices"] {
             report.spread = try spread(s, "report.energyAcrossDevices")
-            report.deviceRange = report.spread.map { ($0.milliampHours[$0.lowest], $0.milliampHours[$0.highest]) }
         }
         return report
     }
@@ -334,7 +335,7 @@ private struct JSONLineReader: JSONFieldReading {
         guard !profiles.isEmpty, mAh.count == profiles.count, joules.count == profiles.count else {
             throw fail(v, path, "expected as many milliampHours and joules as profiles, and at least one profile")
         }
-        let s = EnergySpread(profiles: profiles, joules: joules, milliampHours: mAh)
+        let s = EnergySpread(profiles: EnergySpread.shared(profiles), joules: joules, milliampHours: mAh)
         guard try string(o["lowest"], "\(path).lowest") == profiles[s.lowest], try string(o["highest"], "\(path).highest") == profiles[s.highest]
         else { throw fail(v, path, "lowest and highest do not name the profiles of the smallest and largest milliampHours") }
         return s

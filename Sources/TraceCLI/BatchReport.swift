@@ -50,11 +50,6 @@ struct BatchReport {
         var a = PooledViews()
         var b = PooledViews()
         var compared = PooledViews()
-        /// Every phone's energy over the trips under each shipped device profile, summed as the
-        /// trips finish (nil until one has it; ``spreadMismatch`` when trips priced different
-        /// profiles).
-        var spread: EnergySpread?
-        var spreadMismatch = false
 
         /// Pools `run`'s samples (`inBaseline`: its trip is one the baseline lists) and returns it
         /// without them.
@@ -65,16 +60,8 @@ struct BatchReport {
                 if inBaseline { compared.merge(v) }
             }
             if let v = r.viewsB { b.merge(v) }
-            if let s = r.spread {
-                if let sum = spread {
-                    if let added = sum + s { spread = added } else { spreadMismatch = true }
-                } else {
-                    spread = s
-                }
-            }
             r.views = nil
             r.viewsB = nil
-            r.spread = nil
             var kept = run
             kept.outcome = .success(r)
             return kept
@@ -242,7 +229,7 @@ struct BatchReport {
                     r.perPhone.map { "\($0.role.key) \($0.sent)" }.joined(separator: ", "),
                     r.perPhone.map { "\($0.role.key) \(ReplayReport.fixed($0.milliampHours, 1))" }.joined(separator: ", "),
                     Self.worst(r.worstView.displayErrorP95, "m"), Self.worst(r.worstView.stalenessP95, "s"),
-                    r.deviceRange.map { "\(ReplayReport.fixed($0.low, 1))–\(ReplayReport.fixed($0.high, 1))" } ?? "—", r.category,
+                    r.spread?.range() ?? "—", r.category,
                     r.inferred.isEmpty ? "—" : Self.plural(r.inferred.count, "item"),
                 ], s.rowClass
             )
@@ -550,10 +537,12 @@ struct BatchReport {
         let joules = replayed.reduce(0) { $0 + $1.report.joules }
         var line =
             "Energy of every phone over the \(Self.plural(replayed.count, "trip")): \(ReplayReport.fixed(joules / joulesPerMilliampHour, 1)) mAh under \(header.energyLabel)"
-        if pools.spreadMismatch {
-            line += "; the trips were priced on different device profiles, so no range is given"
-        } else if let s = pools.spread {
+        // Summed in the trips' order, so a merge of shards writes the same digits.
+        let spreads = replayed.compactMap(\.report.spread)
+        if spreads.count == replayed.count, let s = EnergySpread.sum(spreads) {
             line += "; the same replays \(s.text())"
+        } else if !spreads.isEmpty {
+            line += "; not every trip was priced on the same device profiles, so no range is given"
         }
         return line
     }

@@ -361,10 +361,7 @@ enum CompareCommand {
         /// the same replays priced on the shipped device profiles; nil when they were not.
         var deviceLine: String? {
             guard let sa = a.energySpread, let sb = b.energySpread else { return nil }
-            func range(_ s: EnergySpread) -> String {
-                "\(DecimalText.fixed(s.milliampHours[s.lowest], 1))–\(DecimalText.fixed(s.milliampHours[s.highest], 1)) mAh"
-            }
-            return "every phone on \(sa.profiles.count) device profiles: A \(range(sa)), B \(range(sb)) (A: \(sa.profiles[sa.lowest]) … \(sa.profiles[sa.highest]))"
+            return "every phone on \(sa.profiles.count) device profiles: A \(sa.range()) mAh, B \(sb.range()) mAh (A: \(sa.profiles[sa.lowest]) … \(sa.profiles[sa.highest]))"
         }
 
         var conclusion: [String] {

@@ -103,6 +103,9 @@ struct DateArgument: ExpressibleByArgument, Equatable {
         guard (1...12).contains(m), (1...31).contains(d), Timestamp.civilFromDays(days) == (y, m, d) else {
             throw .expected("a date YYYY-MM-DD that exists", got: argument)
         }
+        guard Timestamp.supportedYears.contains(y) else {
+            throw .expected("a date YYYY-MM-DD in the years \(Timestamp.supportedYears.lowerBound)–\(Timestamp.supportedYears.upperBound)", got: argument)
+        }
         self.days = days
     }
 }

@@ -54,7 +54,7 @@ extension ReplayReport {
     /// fields.
     static func devices(_ s: EnergySpread?) -> [String] {
         guard let s else { return ["", ""] }
-        return [JSONWriter.number(s.milliampHours[s.lowest]), JSONWriter.number(s.milliampHours[s.highest])]
+        return [JSONWriter.number(s.lowestMilliampHours), JSONWriter.number(s.highestMilliampHours)]
     }
 
     /// A field quoted as RFC 4180 requires (only when it holds a comma, quote, CR or LF).

@@ -238,17 +238,7 @@ struct ReplaySummary: Hashable, Sendable {
     }
 
     /// `x` rounded to a whole number with thousands separated by commas: "3,500", "12,000".
-    static func grouped(_ x: Double) -> String {
-        let digits = DecimalText.fixed(x, 0)
-        let negative = digits.hasPrefix("-")
-        var body = Array(negative ? digits.dropFirst() : digits[...])
-        var i = body.count - 3
-        while i > 0 {
-            body.insert(",", at: i)
-            i -= 3
-        }
-        return (negative ? "-" : "") + String(body)
-    }
+    static func grouped(_ x: Double) -> String { DecimalText.grouped(DecimalText.fixed(x, 0)) }
 
     /// "the hirer saw the helper": who saw the figure's sender in its state (the policy's viewers
     /// of the sender there, ``StateRoleMetrics/viewers``).

@@ -171,7 +171,7 @@ enum TuneCommand {
                 "minimize", \.minimize, valueName: "OBJECTIVE",
                 help:
                     "What to minimise over the corpus: energy (every phone, J, under --energy-profile), energy-worst (every "
-                    + "phone, J, on the shipped device profile that charges each trip the most), energy.ROLE, sent (updates), forwarded."),
+                    + "phone, J, on the shipped device profile that needs the most energy on each trip), energy.ROLE, sent (updates), forwarded."),
             .value(
                 "judge", \.judge, valueName: "HOW",
                 help: "How a requirement is judged across the corpus: every (each trip must meet it) or pooled (the corpus's figure)."),

@@ -52,7 +52,7 @@ struct TuneReport {
     var objectiveName: String {
         switch request.objective {
         case .energy: "energy of every phone"
-        case .energyWorstDevice: "energy of every phone on the shipped device profile that charges each trip the most"
+        case .energyWorstDevice: "energy of every phone on the shipped device profile that needs the most energy (J) on each trip"
         case .energyOf(let r): "energy of the \(r.key)'s phone"
         case .sent: "updates sent"
         case .forwarded: "updates forwarded"
@@ -129,17 +129,8 @@ struct TuneReport {
     /// the tuned policy; nil when the replays did not price them.
     var deviceSpreads: (start: EnergySpread, tuned: EnergySpread)? {
         func sum(_ results: [ReplayResult]) -> EnergySpread? {
-            var total: EnergySpread?
-            for r in results {
-                guard let s = r.energySpread else { return nil }
-                guard let t = total else {
-                    total = s
-                    continue
-                }
-                guard let added = t + s else { return nil }
-                total = added
-            }
-            return total
+            let spreads = results.compactMap(\.energySpread)
+            return spreads.count == results.count ? EnergySpread.sum(spreads) : nil
         }
         guard let a = sum(outcome.startResults), let b = sum(outcome.chosenResults) else { return nil }
         return (a, b)
@@ -149,10 +140,7 @@ struct TuneReport {
     /// 40.4–86.4 mAh (tuned: galaxy-s5 … nexus-5)"; nil without ``deviceSpreads``.
     var devicesLine: String? {
         guard let (a, b) = deviceSpreads else { return nil }
-        func range(_ s: EnergySpread) -> String {
-            "\(DecimalText.fixed(s.milliampHours[s.lowest], 1))–\(DecimalText.fixed(s.milliampHours[s.highest], 1)) mAh"
-        }
-        return "Devices: every phone over the corpus on \(b.profiles.count) device profiles: start \(range(a)), tuned \(range(b)) (tuned: \(b.profiles[b.lowest]) … \(b.profiles[b.highest]))"
+        return "Devices: every phone over the corpus on \(b.profiles.count) device profiles: start \(a.range()) mAh, tuned \(b.range()) mAh (tuned: \(b.profiles[b.lowest]) … \(b.profiles[b.highest]))"
     }
 
     var verdict: String {

@@ -16,9 +16,10 @@
 ///   `cpu.idle` is the kernel's idle loop; in one without, `cpu.idle` is the suspended current
 ///   and `cpu.awake` the idle loop (``cpuSuspendMilliamps``, ``cpuIdleMilliamps``).
 ///
-/// Both generations of the radio and GPS keys are read (``radio``, ``gps``): `radio.active`,
-/// `radio.on` and `gps.on`; `modem.controller.{idle,rx,tx,voltage}`, `gps.signalqualitybased`
-/// and `gps.voltage`.
+/// Both generations of the radio and GPS keys are read, with BatteryStats' precedence
+/// (``radioActiveMilliamps``, ``gnssMilliamps``): `radio.active` and `gps.on` first; else
+/// `modem.controller.{rx,tx}` and `gps.signalqualitybased` (with `gps.voltage` and
+/// `modem.controller.voltage`, ``componentVolts``).
 public struct AndroidPowerProfile: Hashable, Sendable {
     /// The items, by key (the later of a key given twice).
     public private(set) var items: [String: Double] = [:]
@@ -133,34 +134,6 @@ public struct AndroidPowerProfile: Hashable, Sendable {
     /// The current of the kernel's idle loop: `cpu.idle` in a file with `cpu.suspend`, else
     /// `cpu.awake`.
     public var cpuIdleMilliamps: Double? { items["cpu.suspend"] != nil ? current("cpu.idle") : current("cpu.awake") }
-
-    /// The cellular radio's currents, mA: the modem controller's when the file gives them
-    /// (not all zero), else the older keys'.
-    public enum Radio: Hashable, Sendable {
-        /// `modem.controller.idle`, `.rx`, `.tx` (one current per signal level) and `.voltage`
-        /// (mV, nil when absent).
-        case modemController(idle: Double?, rx: Double, tx: [Double], volts: Double?)
-        /// `radio.active` (sending or receiving) and `radio.on` (per signal bin, may be absent).
-        case active(active: Double, on: [Double]?)
-    }
-
-    /// The radio's currents (``Radio``); nil when the file has neither generation.
-    public var radio: Radio? {
-        if let rx = current("modem.controller.rx"), let tx = currents("modem.controller.tx") {
-            return .modemController(
-                idle: current("modem.controller.idle"), rx: rx, tx: tx, volts: volts("modem.controller.voltage"))
-        }
-        if let active = current("radio.active") { return .active(active: active, on: currents("radio.on")) }
-        return nil
-    }
-
-    /// The GPS currents, mA: `gps.signalqualitybased` (one current per signal level, poor
-    /// first) with `gps.voltage` (volts, nil when absent), or the older `gps.on`.
-    public var gps: (currents: [Double], volts: Double?)? {
-        if let levels = currents("gps.signalqualitybased") { return (levels, volts("gps.voltage")) }
-        if let on = current("gps.on") { return ([on], nil) }
-        return nil
-    }
 
     /// The signal-strength levels BatteryStats reads `modem.controller.tx` at (none, poor,
     /// moderate, good, great).

@@ -75,7 +75,7 @@ extension EnergyProfile {
             how.append("each fix the model's assumed \(Self.text(fixMillijoules)) mJ (no CPU currents)")
         }
         how.append(fromFile.map { "\(Self.text($0.volts)) V (\($0.key))" } ?? "\(Self.text(volts)) V (assumed: the file gives no voltage)")
-        how.append("battery \(Self.grouped(referenceBatteryMilliampHours)) mAh")
+        how.append("battery \(DecimalText.grouped(Self.text(referenceBatteryMilliampHours))) mAh")
         derivation = how
     }
 
@@ -97,18 +97,6 @@ extension EnergyProfile {
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
         return i < bytes.count && bytes[i] == UInt8(ascii: "<")
-    }
-
-    /// A capacity with its thousands grouped, "3,700" (decimals as ``text(_:)``).
-    static func grouped(_ x: Double) -> String {
-        let s = text(x)
-        let whole = Array(s.prefix { $0 != "." }), rest = s.drop { $0 != "." }
-        var out = ""
-        for (i, c) in whole.enumerated() {
-            if i > 0 && (whole.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return out + rest
     }
 
     /// A number as a profile's derivation prints it: up to 2 decimals, trailing zeros dropped.

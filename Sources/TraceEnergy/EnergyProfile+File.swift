@@ -21,7 +21,8 @@ public typealias EnergyProfileError = JSONFileError
 /// ```
 ///
 /// Only `format` and `version` are required. `base` names a built-in profile (`lte`, the default,
-/// `lte-modern`, `3g`, `wifi`); every constant the file does not set keeps the base's value.
+/// `lte-modern`, `3g`, `wifi`; not a device profile: read its power_profile.xml instead); every
+/// constant the file does not set keeps the base's value.
 /// `name` defaults to the base's name when the file sets no constant that prices energy (the
 /// reference battery prices none: it only scales the percent) and to "BASE-custom" otherwise. Members (units in the names): `locationMilliwatts` (by tier key: `bestForNavigation`,
 /// `best`, `nearestTenMeters`, `hundredMeters`, `kilometer`, `threeKilometers`; off is always 0),
@@ -145,7 +146,7 @@ private struct ProfileReader: JSONFieldReading {
         var profile = EnergyProfile.lte
         if let b = root["base"] {
             let name = try string(b, "base")
-            guard let base = EnergyProfile.builtIn(named: name) else {
+            guard let base = EnergyProfile.builtIn.first(where: { $0.name == name }) else {
                 throw fail(
                     b, "base",
                     "unknown profile \"\(shown(name))\"; expected one of \(EnergyProfile.builtIn.map(\.name).joined(separator: ", "))")

@@ -26,15 +26,46 @@ public struct EnergySpread: Hashable, Sendable {
     /// phones per profile; nil when there is no profile.
     public init?(phones estimates: [[EnergyEstimate]]) {
         guard let first = estimates.first, !first.isEmpty else { return nil }
-        profiles = first.map(\.profile.name)
+        profiles = Self.shared(first.map(\.profile.name))
         joules = first.indices.map { i in estimates.reduce(0) { $0 + $1[i].totalJoules } }
         milliampHours = first.indices.map { i in estimates.reduce(0) { $0 + $1[i].milliampHours } }
     }
+
+    /// The shipped device profiles' names, one array shared by every spread that prices them (a
+    /// batch keeps one spread per trip).
+    public static let deviceNames = EnergyProfile.devices.map(\.name)
+
+    /// `names`, as the shared ``deviceNames`` when equal to them.
+    public static func shared(_ names: [String]) -> [String] { names == deviceNames ? deviceNames : names }
 
     /// The profile with the smallest charge (the first of equals).
     public var lowest: Int { milliampHours.indices.min { milliampHours[$0] < milliampHours[$1] } ?? 0 }
     /// The profile with the largest charge (the first of equals).
     public var highest: Int { milliampHours.indices.max { milliampHours[$0] < milliampHours[$1] } ?? 0 }
+
+    /// The smallest and the largest charge, mAh.
+    public var lowestMilliampHours: Double { milliampHours[lowest] }
+    public var highestMilliampHours: Double { milliampHours[highest] }
+
+    /// "20.0–42.9": the lowest and highest charge, without the unit.
+    public func range(decimals: Int = 1) -> String {
+        "\(DecimalText.fixed(lowestMilliampHours, decimals))–\(DecimalText.fixed(highestMilliampHours, decimals))"
+    }
+
+    /// The spreads added profile by profile in their order (a corpus's trips: the same order
+    /// gives the same sums); nil when there is none or their profiles differ.
+    public static func sum(_ spreads: some Sequence<EnergySpread>) -> EnergySpread? {
+        var total: EnergySpread?
+        for s in spreads {
+            guard let t = total else {
+                total = s
+                continue
+            }
+            guard let added = t + s else { return nil }
+            total = added
+        }
+        return total
+    }
 
     /// The two spreads added profile by profile (a corpus's trips); nil when their profiles differ.
     public static func + (a: EnergySpread, b: EnergySpread) -> EnergySpread? {
@@ -46,17 +77,16 @@ public struct EnergySpread: Hashable, Sendable {
     /// "20.0–42.9 mAh across 6 device profiles (galaxy-s5 … nexus-5)"; with one profile, "20.0 mAh
     /// on galaxy-s5". `decimals` for the charges.
     public func text(decimals: Int = 1) -> String {
-        let lo = milliampHours[lowest], hi = milliampHours[highest]
-        if profiles.count == 1 { return "\(DecimalText.fixed(lo, decimals)) mAh on \(profiles[0])" }
-        return "\(DecimalText.fixed(lo, decimals))–\(DecimalText.fixed(hi, decimals)) mAh across \(profiles.count) device profiles "
-            + "(\(profiles[lowest]) … \(profiles[highest]))"
+        if profiles.count == 1 { return "\(DecimalText.fixed(lowestMilliampHours, decimals)) mAh on \(profiles[0])" }
+        return "\(range(decimals: decimals)) mAh across \(profiles.count) device profiles (\(profiles[lowest]) … \(profiles[highest]))"
     }
 
     /// "20.0–42.9 mAh on 6 device profiles", without the profiles' names (``text(decimals:)`` has
     /// them).
     public func rangeText(decimals: Int = 1) -> String {
-        let lo = DecimalText.fixed(milliampHours[lowest], decimals), hi = DecimalText.fixed(milliampHours[highest], decimals)
-        return profiles.count == 1 ? "\(lo) mAh on \(profiles[0])" : "\(lo)–\(hi) mAh on \(profiles.count) device profiles"
+        profiles.count == 1
+            ? "\(DecimalText.fixed(lowestMilliampHours, decimals)) mAh on \(profiles[0])"
+            : "\(range(decimals: decimals)) mAh on \(profiles.count) device profiles"
     }
 
     /// The spread as JSON: `profiles`, `milliampHours`, `joules` (in the profiles' order), then

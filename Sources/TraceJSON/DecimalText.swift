@@ -19,4 +19,17 @@ public enum DecimalText {
         }
         return text
     }
+
+    /// A number's text with its whole part in groups of three, "3,500" or "-12,345.67" (the text
+    /// as ``fixed(_:_:)`` writes it).
+    public static func grouped(_ text: String) -> String {
+        let negative = text.hasPrefix("-")
+        let whole = Array((negative ? text.dropFirst() : text[...]).prefix { $0 != "." })
+        var out = negative ? "-" : ""
+        for (i, c) in whole.enumerated() {
+            if i > 0 && (whole.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return out + text.drop { $0 != "." }
+    }
 }

@@ -126,6 +126,7 @@ extension Replay {
         guard let span = trip.fixSpan else { return [] }
         var options = options
         options.recordTrack = false
+        options.energySpread = []  // the answers give the chosen profile's figures only
         var answers: [StateAnswer] = []
         for state in answeredStates {
             let spec = stateSpec(trip.spec, state, span: span)
@@ -145,6 +146,7 @@ extension Replay {
     ) throws(ReplayError) -> [StateAnswer] {
         var options = options
         options.recordTrack = false
+        options.energySpread = []  // the answers give the chosen profile's figures only
         var answers: [StateAnswer] = []
         for state in answeredStates {
             let r = try run(inputs, scenario: stateSpec(spec, state, span: span), options: options)

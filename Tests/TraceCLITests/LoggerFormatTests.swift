@@ -31,6 +31,8 @@ struct LoggerFormatTests {
         #expect(info.stdout.contains("2024-05-01T23:59:50Z … 2024-05-02T00:00:01Z"))
         let bad = try Run(["info", path, "--date", "2024-02-30"])
         #expect(bad.status == 64 && bad.stderr.contains("'--date' takes a date YYYY-MM-DD that exists, not '2024-02-30'"))
+        let far = try Run(["info", path, "--date", "9999-01-01"])
+        #expect(far.status == 64 && far.stderr.contains("'--date' takes a date YYYY-MM-DD in the years 1678–2261, not '9999-01-01'"), "\(far.stderr)")
     }
 
     @Test("GGA with a late ZDA: info says where the dates came from and that the first fixes were dated back")

@@ -47,8 +47,8 @@ struct AndroidPowerProfileTests {
     func olderGeneration() throws {
         let p = try Self.read(Self.older)
         #expect(p.batteryCapacityMilliampHours == 3100)
-        #expect(p.gps?.currents == [20.9] && p.gps?.volts == nil)
-        #expect(p.radio == .active(active: 185.6, on: [2.5, 1.2]))
+        #expect(p.gnssMilliamps == 20.9 && p.componentVolts == nil)
+        #expect(p.radioActiveMilliamps == 185.6 && p.currents("radio.on") == [2.5, 1.2])
         #expect(p.cpuSuspendMilliamps == 3.5 && p.cpuIdleMilliamps == 10.43)
         #expect(p.items.count == 6 && p.arrays.count == 1 && p.duplicatedKeys.isEmpty)
         try p.checkComplete(file: "p.xml")
@@ -57,8 +57,9 @@ struct AndroidPowerProfileTests {
     @Test("the newer keys: gps.signalqualitybased with gps.voltage, the modem controller; cpu.suspend and cpu.idle; volts in mV or V")
     func newerGeneration() throws {
         let p = try Self.read(Self.newer)
-        #expect(p.gps?.currents == [24, 6] && p.gps?.volts == 3.7)
-        #expect(p.radio == .modemController(idle: 100, rx: 91, tx: [96, 133, 183, 225, 295], volts: 3.7))
+        #expect(p.gnssMilliamps == 15 && p.volts("gps.voltage") == 3.7 && p.componentVolts?.key == "gps.voltage")
+        #expect(p.radioActiveMilliamps == 1023.0 / 6)
+        #expect(p.current("modem.controller.idle") == 100 && p.volts("modem.controller.voltage") == 3.7)
         #expect(p.cpuSuspendMilliamps == 5.6 && p.cpuIdleMilliamps == 5.4)
         try p.checkComplete(file: "p.xml")
     }
@@ -78,8 +79,8 @@ struct AndroidPowerProfileTests {
               <array name="radio.on"><value>2</value><value>2</value></array>
             </device>
             """)
-        #expect(p.radio == .active(active: 134.84, on: [2, 2]))
-        #expect(p.gps?.currents == [61])
+        #expect(p.radioActiveMilliamps == 134.84 && p.currents("radio.on") == [2, 2])
+        #expect(p.gnssMilliamps == 61)
         #expect(p.duplicatedKeys == ["gps.on", "radio.on"])
         #expect(p.current("modem.controller.rx") == nil && p.items["modem.controller.rx"] == 0)
     }
@@ -119,14 +120,16 @@ struct AndroidPowerProfileTests {
     static let profiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/energy/power-profiles")
 
-    /// The values `../shared/energy/power-profiles/PROVENANCE.md` lists for each file.
-    static let shared: [(file: String, capacity: Double, gps: [Double], radio: AndroidPowerProfile.Radio, suspend: Double)] = [
-        ("google-coral.xml", 3700, [24, 6], .modemController(idle: 100, rx: 91, tx: [96, 133, 183, 225, 295], volts: 3.7), 5.6),
-        ("sony-pdx206.xml", 4000, [58.28, 12.49], .modemController(idle: 0.22, rx: 84.82, tx: Array(repeating: 84.19, count: 5), volts: nil), 2.90),
-        ("lge-hammerhead.xml", 2300, [76.23], .active(active: 185.19, on: nil), 3.2),
-        ("oneplus-bacon.xml", 3100, [20.9], .active(active: 185.6, on: nil), 3.5),
-        ("samsung-klte.xml", 2800, [1], .active(active: 125, on: [4.5, 4.5]), 3.1),
-        ("xiaomi-sagit.xml", 3350, [59.91], .active(active: 134.84, on: [2, 2]), 7.46),
+    /// The values `../shared/energy/power-profiles/PROVENANCE.md` lists for each file: the
+    /// battery, GNSS (`gps.on`, or the signal-quality levels), the radio (`radio.active`, or the
+    /// modem controller's rx and tx levels) and the suspended CPU.
+    static let shared: [(file: String, capacity: Double, gps: [Double], active: Double?, rx: Double?, tx: [Double]?, suspend: Double)] = [
+        ("google-coral.xml", 3700, [24, 6], nil, 91, [96, 133, 183, 225, 295], 5.6),
+        ("sony-pdx206.xml", 4000, [58.28, 12.49], 108.48, 84.82, Array(repeating: 84.19, count: 5), 2.90),
+        ("lge-hammerhead.xml", 2300, [76.23], 185.19, nil, nil, 3.2),
+        ("oneplus-bacon.xml", 3100, [20.9], 185.6, nil, nil, 3.5),
+        ("samsung-klte.xml", 2800, [1], 125, nil, nil, 3.1),
+        ("xiaomi-sagit.xml", 3350, [59.91], 134.84, nil, nil, 7.46),
     ]
 
     @Test(
@@ -141,17 +144,13 @@ struct AndroidPowerProfileTests {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let p = try AndroidPowerProfile(xml: bytes, file: path)
         #expect(p.batteryCapacityMilliampHours == row.capacity)
-        #expect(p.gps?.currents == row.gps)
+        #expect((p.currents("gps.signalqualitybased") ?? p.current("gps.on").map { [$0] }) == row.gps)
         #expect(p.cpuSuspendMilliamps == row.suspend)
-        switch (p.radio, row.radio) {
-        case (.modemController(let idle, let rx, let tx, _), .modemController(let i2, let r2, let t2, _)):
-            #expect(idle == i2 && rx == r2 && tx == t2)
-        case (.active(let a, let on), .active(let a2, let on2)):
-            #expect(a == a2)
-            if let on2 { #expect(on == on2) }
-        default:
-            Issue.record("\(file): radio \(String(describing: p.radio)), expected \(row.radio)")
-        }
+        #expect(p.current("radio.active") == row.active)
+        #expect(p.current("modem.controller.rx") == row.rx && p.currents("modem.controller.tx") == row.tx)
+        // BatchStats' radio current: radio.active first, else the controller's mean.
+        let expected = row.active ?? (row.rx! + row.tx!.reduce(0, +)) / 6
+        #expect(abs(p.radioActiveMilliamps! - expected) < 1e-12)
         try p.checkComplete(file: path)
     }
 }

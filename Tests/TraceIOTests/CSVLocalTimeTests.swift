@@ -78,4 +78,15 @@ struct CSVLocalTimeTests {
         // Names that say so stay track numbers.
         #expect(try read("track_id,lat,lon\n1.5,47,8\n").shape == "T(1.5) S P")
     }
+
+    @Test("a 'track' column mapped by hand stays as mapped; 'trk' beside 'trkseg' (GPX's names) is the track number")
+    func trackMappedAndGPXNames() throws {
+        var o = ReadOptions()
+        o.columns = ["track": "Track"]
+        let mapped = try read("Track,lat,lon\n247.5,47,8\n248.1,47,8.001\n", options: o)
+        #expect(mapped.shape == "T(247.5) S P T(248.1) S P")
+        let gpxNames = try read("trk,trkseg,lat,lon\n1,1,47,8\n2,1,47,8.001\n")
+        #expect(gpxNames.shape == "T(1) S P T(2) S P" && gpxNames.points.allSatisfy { $0.course == nil })
+    }
 }
+

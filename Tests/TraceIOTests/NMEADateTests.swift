@@ -115,4 +115,30 @@ struct NMEADateTests {
         #expect(r.points.allSatisfy { $0.time == nil })
         #expect(r.diagnostics.assumptions.contains { $0.contains("ZDA: date '31,02,2024' is not a day") })
     }
+
+    @Test("a ZDA year beyond what a timestamp holds is an unreadable line; rollovers past 2262 leave fixes untimed, never a crash")
+    func outOfRange() throws {
+        let far = try read(Self.ggaThenZDA(zda: "GPZDA,000000.00,01,01,9999,00,00"))
+        #expect(far.points.count == 240 && far.points.allSatisfy { $0.time == nil })
+        #expect(far.diagnostics.assumptions.contains { $0.contains("ZDA: date '01,01,9999' is outside 1678...2261") })
+        // From the last day of 2261, one midnight every two epochs: the fixes past 2262-04-11 get no time.
+        var lines = [sentence("GPZDA,230000.00,31,12,2261,00,00")]
+        for i in 0..<240 { lines.append(sentence("GPGGA,\(i % 2 == 0 ? "230000.00" : "010000.00"),4722.000,N,00832.418,E,1,08,0.9,410.0,M,48.0,M,,")) }
+        let late = try read(lines)
+        #expect(late.points.count == 240)
+        #expect(late.points.contains { $0.time == nil } && late.points.first?.time != nil)
+        #expect(late.diagnostics.examples.contains { $0.kind == .invalidTime && $0.detail.hasSuffix("is beyond 2262") })
+    }
+
+    @Test("an RMC without a date keeps its epoch's ZDA date; a ZDA in an epoch without a fix still dates the fixes")
+    func zdaKept() throws {
+        let lines = [
+            sentence("GPZDA,120000.00,01,05,2024,00,00"), sentence("GPRMC,120000.00,A,4722.000,N,00832.418,E,0.0,0.0,,,,A"),
+            sentence("GPRMC,120001.00,V,,,,,,,,,,N"), sentence("GPZDA,120001.00,02,05,2024,00,00"),
+            sentence("GPGGA,120002.00,4722.001,N,00832.418,E,1,08,0.9,410.0,M,48.0,M,,"),
+        ]
+        let r = try read(lines)
+        #expect(r.points.map(\.time) == [at(day(2024, 5, 1), seconds: 43_200), at(day(2024, 5, 2), seconds: 43_202)])
+    }
 }
+

@@ -7,8 +7,9 @@ public import TraceSharing
 public enum TuneObjective: Hashable, Sendable, CustomStringConvertible {
     /// Every phone's energy, joules (the default), under the chosen energy profile.
     case energy
-    /// Every phone's energy, joules, under the shipped device profile that charges the trip the
-    /// most (``TraceReplay/PhoneEnergy/across``): the worst case across the devices.
+    /// Every phone's energy, joules, under the shipped device profile that needs the most energy
+    /// (joules, not mAh: the devices' voltages differ) for the trip (``TraceReplay/PhoneEnergy/across``):
+    /// the worst case across the devices.
     case energyWorstDevice
     /// One role's phone's energy, joules.
     case energyOf(Role)

@@ -211,10 +211,6 @@ extension CSVReader {
         return Array("\(year)-\(m < 10 ? "0" : "")\(m)-\(day < 10 ? "0" : "")\(day)".utf8)
     }
 
-    /// A UTC offset column's value in seconds east of UTC: `+02:00`, `5:30`, `+0200`, `0530`
-    /// (four digits are hours and minutes), `-5`, `UTC+2`, `GMT-05:30`, or a number of hours (up
-    /// to 14), minutes (multiples of 15, up to 840) or seconds, as the header's unit says or,
-    /// without one, by magnitude. Nil when unreadable (a second sign, other characters).
     /// "UTC+02:00", "UTC−05:30" of an offset in seconds east of UTC (messages).
     static func offsetText(_ seconds: Int) -> String {
         let a = abs(seconds)
@@ -222,6 +218,10 @@ extension CSVReader {
         return "UTC\(seconds < 0 ? "−" : "+")\(a / 3600 < 10 ? "0" : "")\(a / 3600):\(m < 10 ? "0" : "")\(m)"
     }
 
+    /// A UTC offset column's value in seconds east of UTC: `+02:00`, `5:30`, `+0200`, `0530`
+    /// (four digits are hours and minutes), `-5`, `UTC+2`, `GMT-05:30`, or a number of hours (up
+    /// to 14), minutes (multiples of 15, up to 840) or seconds, as the header's unit says or,
+    /// without one, by magnitude. Nil when unreadable (a second sign, other characters).
     func utcOffsetSeconds(_ raw: UnsafeBufferPointer<UInt8>) -> Int? {
         var t = TextValue.string(raw).uppercased()
         for prefix in ["UTC", "GMT"] where t.hasPrefix(prefix) { t.removeFirst(prefix.count) }

@@ -76,10 +76,18 @@ extension CSVReader {
             if let unit { units[field] = unit }
             if local { localColumns.append(i) }
         }
+        // `trk` is a ground track (the course), except beside a `trkseg` column: GPX's names, where
+        // it is the track number.
+        if let c = columns[.course], normalised[c] == "trk", let s = columns[.segment], normalised[s] == "trkseg", columns[.track] == nil {
+            columns[.track] = c
+            columns[.course] = nil
+            checker.diagnostics.assume("column '\(names[c])' read as track numbers (beside '\(names[s])', GPX's names), not as the course")
+        }
         try applyColumnOptions(names: names, line: line)
         localColumns.removeAll { $0 != columns[.time] && $0 != columns[.date] }
         if !localColumns.isEmpty {
             let named = localColumns.map { "'\(names[$0])'" }.joined(separator: " and ")
+            let localTimes: String
             if let offset = columns[.utcOffset] {
                 localTimes = "local times (\(named)) were read with the UTC offset of each row's '\(names[offset])'"
             } else if let seconds = options.zonelessUTCOffset {
@@ -87,7 +95,7 @@ extension CSVReader {
             } else {
                 localTimes = "local times (\(named)) without a UTC offset were read as UTC: give the offset (--utc-offset HOURS) or map an offset column"
             }
-            checker.diagnostics.assume(localTimes!)
+            checker.diagnostics.assume(localTimes)
             zonelessAssumed = true
         }
 
@@ -101,7 +109,9 @@ extension CSVReader {
         try readUnitsRow()
         // A column named just "track" holds track numbers or names unless its first value reads
         // as an angle with a fraction (a ground track, e.g. 247.5): then it is the course.
-        if let t = columns[.track], normalised[t] == "track", columns[.course] == nil, let sample = try firstDataRow(), t < sample.count {
+        // Mapped by hand (--column track=… or course=…), it is left as mapped.
+        let mapped = options.columns.keys.contains { CSVField.option($0) == .track || CSVField.option($0) == .course }
+        if !mapped, let t = columns[.track], normalised[t] == "track", columns[.course] == nil, let sample = try firstDataRow(), t < sample.count {
             let v = TextValue.trimmed(sample[t])
             if v.contains("."), let x = Double(v), x >= 0, x <= 360 {
                 columns[.course] = t
@@ -236,7 +246,6 @@ extension CSVReader {
         ].contains(word)
     }
 
-    /// The current row's fields, as the first data row to guess columns from; nil at the end.
     /// The first data row's fields, trimmed, left to be read as a row (nil at the end of the file).
     mutating func firstDataRow() throws(TraceReadError) -> [String]? {
         if !pendingRow {
@@ -246,6 +255,7 @@ extension CSVReader {
         return scanner.fields.indices.map { TextValue.string(TextValue.trimmed(scanner.field($0))) }
     }
 
+    /// The current row's fields, as the first data row to guess columns from; nil at the end.
     mutating func sampleRow() -> [String]? {
         guard (try? scanner.nextRow()) == true else { return nil }
         return scanner.fields.indices.map { TextValue.string(TextValue.trimmed(scanner.field($0))) }

@@ -82,10 +82,8 @@ public struct CSVReader: TraceReader {
     var decimalComma = false
     /// The time or date header says UTC ("UTC TIME", "time_utc"): zone-less times are UTC.
     var headerSaysUTC = false
-    /// The time and date columns whose headers say local time ("Lcl Date", "LocalTime"), and how
-    /// they were read (stated once).
+    /// The time and date columns whose headers say local time ("Lcl Date", "LocalTime").
     var localColumns: [Int] = []
-    var localTimes: String?
     var queue = ItemQueue()
     /// The text of the last item ``nextLean()`` reduced (a track's name, a point's role), if any.
     package var leanText: String?

@@ -66,6 +66,7 @@ enum NMEAFields {
         guard let d = number(day, digits: 1...2), let m = number(month, digits: 1...2), let y = number(year, digits: 4...4),
             (1...12).contains(m), (1...31).contains(d)
         else { return .problem("date '\(text)' is not dd,mm,yyyy") }
+        guard Timestamp.supportedYears.contains(y) else { return .problem("date '\(text)' is outside \(Timestamp.supportedYears)") }
         let days = Timestamp.daysFromCivil(year: y, month: m, day: d)
         guard Timestamp.civilFromDays(days) == (y, m, d) else { return .problem("date '\(text)' is not a day") }
         return .value(days)

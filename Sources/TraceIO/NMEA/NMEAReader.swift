@@ -22,7 +22,8 @@ import TraceGeodesy
 ///   their times of day cross; when none comes in time their fixes get no time, each an
 ///   ``ProblemKind/invalidTime`` problem ("without a date"), also stated as an assumption with
 ///   the advice to give `--date` (``Diagnostics/timeAdvice``): a date is never invented. Which
-///   sentences gave the positions and the dates is stated in one assumption (``sourcesText``);
+///   sentences gave the positions and the dates is said in ``Diagnostics/sources`` (``sourcesText``),
+///   and fixes dated back in one assumption;
 /// - elevation (m, above mean sea level), satellites and HDOP from GGA; PDOP, VDOP (and HDOP when
 ///   GGA has none) and the 2-D/3-D mode from GSA; DGPS/PPS fix kinds from GGA's quality;
 ///   horizontal accuracy √(σlat² + σlon²) and vertical accuracy σalt (m) from GST; speed from
@@ -43,12 +44,12 @@ import TraceGeodesy
 ///
 /// Failures: a first non-comment, non-blank line that holds no `$` sentence is a
 /// ``TraceReadError`` (the file is not NMEA); a later unreadable line (no `$`, no address, a
-/// truncated RMC/GGA/GSA/GST) is skipped and stated as an assumption, or is a ``TraceReadError``
+/// truncated RMC/GGA/GLL/GSA/GST/ZDA) is skipped and stated as an assumption, or is a ``TraceReadError``
 /// under ``ProblemPolicy/fail``.
 public struct NMEAReader: TraceReader {
     /// Always ``TraceFormat/nmea``.
     public let format = TraceFormat.nmea
-    /// The most epochs held while waiting for the first RMC date.
+    /// The most epochs held while waiting for the first date (RMC or ZDA).
     public static let maximumUndatedEpochs = 16_384
     /// Nanoseconds in 12 hours: the midnight-rollover threshold.
     static let halfDay: Int64 = 12 * 3_600 * 1_000_000_000
@@ -83,11 +84,10 @@ public struct NMEAReader: TraceReader {
     /// The first date: its day, source and line.
     private var firstDate: (day: Int, source: DateSource, line: Int)?
     /// Fixes dated by each source (``DateSource`` order), held fixes dated back, the midnights
-    /// crossed going back, ZDAs with a date and without.
+    /// crossed going back, ZDAs without a date.
     private var datedFixes = ThreeCounts()
     private var backFilled = 0
     private var backRollovers = 0
-    private var zdaDates = 0
     private var zdaWithoutDate = 0
     /// Fixes whose position came from RMC, GGA and GLL.
     private var positionFixes = ThreeCounts()
@@ -250,8 +250,11 @@ public struct NMEAReader: TraceReader {
                 epoch.problems.append(Problem(kind: .invalidValue, line: l, detail: "course \(c) outside [0, 360]"))
             }
         }
-        epoch.date = epoch.take(NMEAFields.date(field(line, 9)), kind: .invalidTime, line: l)
-        epoch.dateLine = l
+        if let date = epoch.take(NMEAFields.date(field(line, 9)), kind: .invalidTime, line: l) {
+            epoch.date = date
+            epoch.dateFromZDA = false
+            epoch.dateLine = l
+        }
     }
 
     private mutating func readGGA(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
@@ -299,7 +302,6 @@ public struct NMEAReader: TraceReader {
         let day = NMEAFields.zdaDate(day: field(line, 2), month: field(line, 3), year: field(line, 4))
         switch (time, day) {
         case (.value(let t), .value(let d)):
-            zdaDates += 1
             if open, epoch.timeOfDay == t {
                 if epoch.date == nil {
                     epoch.date = d
@@ -360,9 +362,13 @@ public struct NMEAReader: TraceReader {
     /// fix (counted), or nothing (GSA/GST alone).
     private mutating func finishEpoch() throws(TraceReadError) {
         open = false
-        guard epoch.hasPositionSentence else { return }
-        guard epoch.hasFix else {
-            voidEpochs += 1
+        guard epoch.hasPositionSentence, epoch.hasFix else {
+            // No fix, but a date for its time of day (a ZDA or an RMC of a void epoch) still dates
+            // the fixes around it.
+            if let day = epoch.date, let t = epoch.timeOfDay {
+                try anchor(day: day, timeOfDay: t, from: epoch.dateFromZDA ? .zda : .rmc, line: epoch.dateLine)
+            }
+            if epoch.hasPositionSentence { voidEpochs += 1 }
             return
         }
         guard let t = epoch.timeOfDay else { return try emit(epoch, time: nil) }
@@ -373,7 +379,7 @@ public struct NMEAReader: TraceReader {
         if let day = epoch.date {
             try anchor(day: day, timeOfDay: t, from: epoch.dateFromZDA ? .zda : .rmc, line: epoch.dateLine)
             datedFixes[epoch.dateFromZDA ? DateSource.zda.rawValue : DateSource.rmc.rawValue] += 1
-            try emit(epoch, time: Timestamp(nanoseconds: Int64(day) * NMEAFields.day + t))
+            try emit(epoch, day: day, timeOfDay: t)
         } else if dated {
             if t < anchorTime - NMEAReader.halfDay {
                 anchorDay += 1
@@ -381,7 +387,7 @@ public struct NMEAReader: TraceReader {
             }
             anchorTime = t
             datedFixes[anchorSource.rawValue] += 1
-            try emit(epoch, time: Timestamp(nanoseconds: Int64(anchorDay) * NMEAFields.day + t))
+            try emit(epoch, day: anchorDay, timeOfDay: t)
         } else if undatedGivenUp {
             try emit(epoch, time: nil, undated: true)
         } else {
@@ -426,7 +432,7 @@ public struct NMEAReader: TraceReader {
         }
         backFilled += held.count
         datedFixes[source.rawValue] += held.count
-        for (e, d) in zip(held, days) { try emit(e, time: Timestamp(nanoseconds: Int64(d) * NMEAFields.day + e.timeOfDay!)) }
+        for (e, d) in zip(held, days) { try emit(e, day: d, timeOfDay: e.timeOfDay!) }
     }
 
     /// No date came within the bound (or the file ended): the held fixes get no time.
@@ -439,6 +445,20 @@ public struct NMEAReader: TraceReader {
 
     /// Checks an epoch with a fix and queues it (with the track and segment starts before the
     /// first).
+    /// Emits `e` at `timeOfDay` on `day` (days since 1970-01-01), or without a time, as an
+    /// ``ProblemKind/invalidTime`` problem, when that instant is beyond what a timestamp holds
+    /// (midnight rollovers counted past 2262).
+    private mutating func emit(_ e: NMEAEpoch, day: Int, timeOfDay: Int64) throws(TraceReadError) {
+        let (scaled, o1) = Int64(day).multipliedReportingOverflow(by: NMEAFields.day)
+        let (ns, o2) = scaled.addingReportingOverflow(timeOfDay)
+        guard !o1 && !o2 else {
+            var late = e
+            late.problems.append(Problem(kind: .invalidTime, line: e.line, detail: "day \(day) after 1970 is beyond 2262"))
+            return try emit(late, time: nil)
+        }
+        try emit(e, time: Timestamp(nanoseconds: ns))
+    }
+
     private mutating func emit(_ e: NMEAEpoch, time: Timestamp?, undated: Bool = false) throws(TraceReadError) {
         var coordinate: Coordinate?
         // The position: RMC's when it has a fix and both values, else GGA's; when neither has
@@ -518,7 +538,7 @@ public struct NMEAReader: TraceReader {
     }
 
     /// `YYYY-MM-DD` of days since 1970-01-01.
-    static func dateText(_ days: Int) -> String {
+    public static func dateText(_ days: Int) -> String {
         let (y, m, d) = Timestamp.civilFromDays(days)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return "\(y)-\(two(m))-\(two(d))"

@@ -8,6 +8,10 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     /// Nanoseconds since 1970-01-01T00:00:00Z (negative before).
     public var nanoseconds: Int64
 
+    /// The years every day of which is representable: a date outside them is refused where one
+    /// is read on its own (an NMEA ZDA, `--date`).
+    public static let supportedYears: ClosedRange<Int> = 1678...2261
+
     /// The instant `nanoseconds` after (or before, when negative) 1970-01-01T00:00:00Z.
     @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
