@@ -3,8 +3,9 @@
 # Usage: Fuzz/fuzz.sh SECONDS TARGET...   (targets: gpx gpx-diff csv plt rec nmea kml json ndjson policy scenario)
 # Env: SHARED_TRACES (default ../shared/traces), FUZZ_BUILD (default .build/fuzz).
 # Each target's corpus is .build/fuzz/corpus/TARGET, seeded on every run from the shared corpus
-# (when present), Traces/, Fuzz/Seeds/TARGET and the committed regression inputs under
-# Tests/*/Fuzz/TARGET; crashers land in .build/fuzz/crashes/. Exit 1 when any target crashed.
+# (when present), Traces/, Fuzz/Seeds/TARGET (gpx-diff: Fuzz/Seeds/gpx) and the committed
+# regression inputs under Tests/*/Fuzz/TARGET; crashers land in .build/fuzz/crashes/. Exit 1 when
+# any target crashed. `swift test` reads the GPX, KML and JSON seeds too (FuzzSeedTests).
 set -uo pipefail
 seconds=$1; shift
 shared=${SHARED_TRACES:-../shared/traces}
@@ -38,7 +39,8 @@ failed=()
 for t in "$@"; do
     corpus=$build/corpus/$t crashes=$build/crashes
     mkdir -p "$corpus" "$crashes"
-    roots=(Traces "Fuzz/Seeds/$t")
+    seeds=$t; [ "$t" = gpx-diff ] && seeds=gpx  # the differential fuzzer reads the GPX seeds
+    roots=(Traces "Fuzz/Seeds/$seeds")
     [ -d "$shared" ] && roots+=("$shared")
     for d in Tests/*/Fuzz/"$t"; do [ -d "$d" ] && roots+=("$d"); done
     names=()

@@ -5,6 +5,7 @@ import FuzzSupport
 import TraceIO
 
 func fuzzOne(_ bytes: [UInt8]) {
+    chooseFormat(bytes, name: "fuzz.txt")  // the content check a file of another name goes through
     var json = JSONTraceReader(bytes: bytes, name: "fuzz.json", format: .json)
     drain(&json)
     var geojson = JSONTraceReader(bytes: bytes, name: "fuzz.geojson", format: .geojson)

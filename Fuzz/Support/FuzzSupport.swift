@@ -78,6 +78,14 @@ public func drainBothWays<R: TraceReader>(_ make: () -> R) {
     precondition(one.diagnostics == batched.diagnostics, "read(into:) and next() report different diagnostics")
 }
 
+/// Chooses a format for the input's first bytes as if it were named `name` (the content check of
+/// ``TraceFormat/choose(name:head:file:)``): only what a format choice may throw, never a trap.
+public func chooseFormat(_ bytes: [UInt8], name: String?) {
+    bytes.withUnsafeBufferPointer { b in
+        _ = try? TraceFormat.choose(name: name, head: UnsafeBufferPointer(rebasing: b.prefix(TraceFormat.sniffLength)), file: "fuzz")
+    }
+}
+
 /// Traps unless `fix` keeps the readers' promises: latitude finite in [-90, 90], longitude finite
 /// in (-180, 180], every optional number finite.
 public func check(_ fix: Fix) {

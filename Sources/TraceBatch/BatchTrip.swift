@@ -236,7 +236,7 @@ public struct BatchTripError: Error, Hashable, Sendable, CustomStringConvertible
         switch e.category {
         case .cannotOpen: self.init(.cannotOpen, e.description)
         case .unknownFormat, .unreadableFormat, .options: self.init(.usage, e.description)
-        case .data: self.init(.data, e.description)
+        case .data, .truncated: self.init(.data, e.description)
         case .io: self.init(.io, e.description)
         }
     }

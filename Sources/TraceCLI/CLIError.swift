@@ -13,18 +13,20 @@ struct CLIError: Error {
 
 extension CLIError {
     /// The status for a trace that could not be read: 66 when it cannot be opened, 64 when no
-    /// reader applies or the options do not fit, 65 for bad content, 74 for a read error.
+    /// reader applies or the options do not fit, 65 for bad content (a file cut off mid-write
+    /// included), 74 for a read error.
     init(reading error: TraceReadError) {
         switch error.category {
         case .cannotOpen: self = .noInput(error.description)
         case .unknownFormat:
-            var e = error
-            e.message = "unknown format: name it with --input-format (\(InputFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
-            self = .usage(e.description)
+            // The reader speaks of its format option; here that is --input-format.
+            let advice = "name it with --input-format (\(InputFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+            self = .usage(error.description.replacing(TraceFormat.namingAdvice, with: advice))
         case .unreadableFormat: self = .usage(error.description)
         // The CSV reader speaks of its columns option; here that is --column.
         case .options: self = .usage(error.description.replacing("in the columns option", with: "in --column"))
         case .data: self = .data(error.description.replacing(CSVReader.columnsAdvice, with: "map them with --column "))
+        case .truncated: self = .data(error.description)
         case .io: self = .io(error.description)
         }
     }

@@ -22,8 +22,10 @@ enum InfoCommand {
             segments, track points, routes and route points, waypoints, the time span, the median \
             sampling interval, the length (geodesic, within segments), elevation and accuracy ranges, \
             and the diagnostics: every per-point problem counted (dropped points, missing or \
-            backwards times, duplicates, unreadable values) and every assumption made. '-' reads \
-            standard input (give --input-format).
+            backwards times, duplicates, unreadable values, a file cut off mid-write) and every \
+            assumption made. A file's first bytes decide its format when they tell (GPX, KML, NMEA, \
+            JSON: a GPX named .txt is read as GPX, and said so), else its extension. '-' reads \
+            standard input (give --input-format unless its content tells).
             """,
         positionals: [
             PositionalSpec(
@@ -37,7 +39,7 @@ enum InfoCommand {
             .value("format", short: "f", \.format, valueName: "FORMAT", help: "Output format."),
             .value(
                 "input-format", \.reading.inputFormat, valueName: "FORMAT",
-                help: "Read the files as this format instead of guessing from the extension."),
+                help: "Read the files as this format instead of by their content and extension."),
             .value(
                 "on-problem", \.reading.onProblem, valueName: "POLICY",
                 help:

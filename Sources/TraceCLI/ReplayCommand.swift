@@ -50,8 +50,8 @@ enum ReplayCommand {
             state, the updates each phone sent, each phone's battery in mAh (with the range across \
             the six shipped device profiles) and as a percentage of the energy profile's reference \
             battery (3,500 mAh unless the profile sets it), and the \
-            worst view the other party had. '-' reads standard input (give --input-format; held in \
-            memory).
+            worst view the other party had. '-' reads standard input (give --input-format unless \
+            its content tells; held in memory).
             """,
         positionals: [
             PositionalSpec(

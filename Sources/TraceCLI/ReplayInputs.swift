@@ -105,7 +105,7 @@ struct ReplayInputs: OptionGroup {
         ),
         .value(
             "input-format", \.reading.inputFormat, valueName: "FORMAT",
-            help: "Read the traces as this format instead of guessing from the extension."),
+            help: "Read the traces as this format instead of by their content and extension."),
         .value(
             "on-problem", \.reading.onProblem, valueName: "POLICY",
             help:

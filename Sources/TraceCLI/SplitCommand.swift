@@ -56,7 +56,8 @@ enum SplitCommand {
         let input = options.arguments[0], folder = options.arguments[1]
         guard input != "-" else { throw .usage("'split' reads IN twice: give a file, not standard input") }
         if isFolder(input) { throw .usage("\(input) is a folder: 'split' reads one recording") }
-        let readFormat = options.reading.format ?? TraceFormat(pathExtension: input)
+        // The format IN is read as (content, then extension); an error comes with the reading.
+        let readFormat = options.reading.format ?? (try? TraceFormat(file: input))
         let format: TraceFormat =
             options.to?.traceFormat ?? (readFormat.flatMap { [.gpx, .csv, .geojson, .ndjson].contains($0) ? $0 : nil } ?? .gpx)
         var replayOptions = ReplayOptions()

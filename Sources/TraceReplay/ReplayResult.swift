@@ -328,6 +328,7 @@ public struct DataProblem: Hashable, Sendable {
         case .badChecksum: return one ? "bad checksum" : "bad checksums"
         case .speedSpike: return one ? "speed spike" : "speed spikes"
         case .teleport: return one ? "teleport" : "teleports"
+        case .truncated: return one ? "truncated file" : "truncated files"
         }
     }
 

@@ -50,6 +50,10 @@ public enum GPXVerdict: Sendable {
     /// is not `<gpx>` (libxml2 reads any XML), or an encoding TraceKit does not read (it reads
     /// UTF-8, ISO-8859-1 and windows-1252; libxml2 more, through iconv). Not a disagreement.
     case declined(TraceReadError)
+    /// TraceKit keeps the points before the cut of a document that ends inside its root element
+    /// (``TraceIO/ProblemKind/truncated``, under the default policy), which libxml2 rejects; under
+    /// the `fail` policy TraceKit rejects it too. Not a disagreement.
+    case truncated(points: Int)
     /// A disagreement: which, and where.
     case differ(String)
 }
@@ -69,7 +73,19 @@ public func compareGPXWithLibxml2(_ bytes: [UInt8], name: String) -> GPXVerdict 
         if error.message.hasPrefix("unsupported encoding ") || error.message.hasPrefix("not a GPX document") { return .declined(error) }
         return .differ("\(name): TraceKit rejects (\(error)) but libxml2 accepts")
     }
-    guard let reference else { return .differ("\(name): libxml2 rejects the document but TraceKit accepts it") }
+    guard let reference else {
+        if reader.diagnostics.counts[.truncated] != nil {
+            // Under fail the cut (or a per-point problem before it) is an error.
+            var strict = GPXReader(bytes: bytes, name: name, options: ReadOptions(policy: .fail))
+            do {
+                while try strict.next() != nil {}
+            } catch {
+                return .truncated(points: ours.count)
+            }
+            return .differ("\(name): TraceKit reads a cut document, and accepts it under the fail policy too")
+        }
+        return .differ("\(name): libxml2 rejects the document but TraceKit accepts it")
+    }
     let usable = reference.filter { $0.lat.isFinite && $0.lon.isFinite && abs($0.lat) <= 90 && abs($0.lon) <= 360 }
     guard ours.count == usable.count else { return .differ("\(name): \(ours.count) points vs libxml2's \(usable.count)") }
     for (i, (a, b)) in zip(ours, usable).enumerated() {

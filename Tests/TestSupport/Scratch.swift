@@ -11,3 +11,13 @@ public let scratchFolder: URL = {
     }
     return url
 }()
+
+/// Writes `content` to a file named `name` (its extension as given) in a fresh folder of the
+/// scratch folder; returns its path.
+public func scratchFile(_ name: String, _ content: String) throws -> String {
+    let dir = scratchFolder.appendingPathComponent("file-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let path = dir.appendingPathComponent(name).path
+    try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+}

@@ -523,7 +523,7 @@ struct HostileInputCatalogueTests {
 
         """
 
-    @Test("a GPX cut anywhere: status 65 and an error at the line and column where it stops")
+    @Test("a GPX cut anywhere, under --on-problem fail: status 65 and an error at the line and column where it stops")
     func truncated() throws {
         let whole = Array(Self.truncatable.utf8)
         // Every cut point but those after the root element's end (only whitespace follows it).
@@ -532,7 +532,7 @@ struct HostileInputCatalogueTests {
             let prefix = Array(whole[0..<cut])
             let lines = prefix.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             let (line, column) = (lines.count, lines.last!.count + 1)
-            let file = HostileFile("cut-\(cut).gpx", prefix, status: 65, "")
+            let file = HostileFile("cut-\(cut).gpx", prefix, Hostile.fail, status: 65, "")
             let (r, path) = try file.run()
             #expect(r.status == 65, "cut at \(cut): \(r.stderr)")
             #expect(r.firstLine.hasPrefix("tracekit: \(path):\(line):\(column): unexpected end of file"), "cut at \(cut): \(r.firstLine)")

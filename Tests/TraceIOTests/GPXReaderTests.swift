@@ -144,7 +144,7 @@ struct GPXReaderTests {
     }
 
     @Test(
-        "fatal errors name file, line and column",
+        "fatal errors name file, line and column (a file cut off under the fail policy)",
         arguments: [
             ("<gpx><trk></gpx>", "t.gpx:1:11: end tag </gpx> does not match <trk>"),
             ("<kml></kml>", "t.gpx:1:6: not a GPX document: the root element is <kml>, expected <gpx>"),
@@ -164,7 +164,7 @@ struct GPXReaderTests {
         ])
     func fatal(doc: String, message: String) {
         #expect {
-            _ = try readGPX(doc)
+            _ = try readGPX(doc, policy: .fail)
         } throws: { error in
             (error as? TraceReadError)?.description == message
         }

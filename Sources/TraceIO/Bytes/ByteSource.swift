@@ -115,6 +115,30 @@ final class ByteSource {
         }
     }
 
+    /// The first bytes of the input, up to `count` (at most ``blockSize``), without consuming
+    /// them: reads until it has them or the input ends. Only before a reader has read: the bytes
+    /// stay in the window for it, so standard input loses nothing (``TraceFormat/choose(name:head:file:)``
+    /// looks at them before a reader is chosen).
+    /// - Throws: ``TraceReadError`` on a read error.
+    func head(_ count: Int) throws(TraceReadError) -> UnsafeBufferPointer<UInt8> {
+        let count = min(count, ByteSource.blockSize)
+        while end < count && !atEOF { _ = try refill(keeping: 0) }
+        return UnsafeBufferPointer(start: bytes.baseAddress, count: min(end, count))
+    }
+
+    /// At the end of input: takes the input to end at `position` (before a multi-byte character
+    /// the input cuts, ``XMLScanner``).
+    func endInput(at position: Int) {
+        if atEOF && position < end { end = position }
+    }
+
+    /// The line the input ends on (the line of its last byte: a final line feed ends that line,
+    /// it does not start another), once a reader has reached the end of input.
+    var lastLine: Int {
+        let (line, column) = location(of: end)
+        return column == 1 && line > 1 ? line - 1 : line
+    }
+
     /// Moves the line and column of `bytes[0]` to those of `bytes[keep]` (``location(of:)``), and
     /// the counted prefix with them.
     private func advanceLines(through keep: Int) {

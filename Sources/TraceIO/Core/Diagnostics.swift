@@ -31,6 +31,14 @@ public enum ProblemKind: String, CaseIterable, Hashable, Sendable, Comparable {
     /// under `filter` (the default) and `skip` a new segment starts at it, so the jump is not a
     /// step of the track.
     case teleport = "teleport"
+    /// The file ends before its document does (an app killed while recording, a copy cut short:
+    /// mid-element, mid-attribute, mid-string, mid-number), after its GPX or KML root element or
+    /// the kind of its JSON document was read. Counted once, at the line where the file ends; the
+    /// detail says what the cut fell inside and how many incomplete points (the point element, or
+    /// JSON element, the cut falls in: never complete) were dropped. Every complete point before
+    /// the cut is kept under every policy but `fail`, which refuses the file as before
+    /// (``TraceReadError/Category/truncated``).
+    case truncated = "truncated file"
 
     /// Whether the point is dropped: only when it has no usable position.
     public var dropsPoint: Bool { self == .missingCoordinate || self == .invalidCoordinate }
@@ -52,6 +60,10 @@ public struct Problem: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What to do with a per-point problem.
+///
+/// A file cut off mid-write (``ProblemKind/truncated``) keeps every point completed before the
+/// cut under `report`, `filter` and `skip` alike (a demanding user's recording cut by a killed
+/// app is read, and the cut said); `fail` refuses it.
 public enum ProblemPolicy: String, CaseIterable, Sendable {
     /// Keep what is usable: drop only points without a usable position; count every problem. Speed
     /// spikes and teleports are kept as they are, so a replay takes them as motion (the raw trace).
@@ -74,13 +86,15 @@ public enum ProblemPolicy: String, CaseIterable, Sendable {
 
     /// What a reader did with the points that had a problem of `kind` under this policy, for
     /// reports: "dropped", "kept", "kept without the value", "kept without a time",
-    /// "a new segment at each", "replayed as motion", "sentences ignored".
+    /// "a new segment at each", "replayed as motion", "sentences ignored", "the points before the
+    /// cut kept".
     public func treatment(of kind: ProblemKind) -> String {
         if kind.dropsPoint { return "dropped" }
         switch kind {
         case .speedSpike: return actsOnMotion ? "dropped" : "kept, replayed as motion"
         case .teleport: return actsOnMotion ? "a new segment at each" : "kept, replayed as motion"
         case .badChecksum: return "sentences ignored"
+        case .truncated: return "the points before the cut kept"
         case _ where self == .skip: return "dropped"
         case .invalidValue: return "kept without the value"
         case .missingTime, .invalidTime: return "kept without a time"
@@ -169,12 +183,17 @@ public struct TraceReadError: Error, Hashable, Sendable, CustomStringConvertible
     public enum Category: Hashable, Sendable {
         /// The file could not be opened (missing, a directory, no permission).
         case cannotOpen
-        /// No format was named and the path's extension names none.
+        /// No format was named, and neither the path's extension nor the content's first bytes
+        /// name one (``TraceFormat/choose(name:head:file:)``).
         case unknownFormat
         /// The format named is one TraceKit writes but does not read.
         case unreadableFormat
         /// The content is not of its format, or a per-point problem under the `fail` policy.
         case data
+        /// The content ends before its document does (``ProblemKind/truncated``): the reader
+        /// could not recover (the cut falls before a GPX or KML root element, or before the kind
+        /// of a JSON document is known) or the policy is `fail`. Bad content, as ``data``.
+        case truncated
         /// Reading failed (an I/O error from the system).
         case io
         /// The reading options do not fit the file (e.g. a CSV column mapping naming no column).
@@ -187,6 +206,13 @@ public struct TraceReadError: Error, Hashable, Sendable, CustomStringConvertible
         self.column = column
         self.message = message
         self.category = category
+    }
+
+    /// The same error, saying the input ended before its document did (``Category/truncated``).
+    var cut: TraceReadError {
+        var e = self
+        e.category = .truncated
+        return e
     }
 
     public var description: String {

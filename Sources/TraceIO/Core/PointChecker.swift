@@ -56,6 +56,30 @@ package struct PointChecker {
         try finishMotion()
     }
 
+    /// The input ended before its document did: `error` is the reader's (category
+    /// ``TraceReadError/Category/truncated``), thrown under `fail`. Otherwise the file's one
+    /// ``ProblemKind/truncated`` problem is counted at `line` (where the input ends) with
+    /// `detail` (``cutDetail(inside:incomplete:what:)``), and the `dropped` points the cut fell
+    /// in are counted as read and dropped (any problem noted for them is forgotten). The reader
+    /// then ends as at the end of its document (``finishInput()``), so every point before the cut
+    /// stays as read.
+    mutating func cutOff(_ error: TraceReadError, line: Int, dropped: Int, _ detail: String) throws(TraceReadError) {
+        guard policy != .fail else { throw error }
+        pending.removeAll()
+        hasPending = false
+        diagnostics.pointsRead += dropped
+        diagnostics.pointsDropped += dropped
+        diagnostics.record(Problem(kind: .truncated, line: line, detail: detail))
+    }
+
+    /// The detail of a ``ProblemKind/truncated`` problem: what the input ended inside (e.g.
+    /// "<trkpt>", "a feature") and the incomplete points dropped, `what` naming them ("point",
+    /// "feature").
+    static func cutDetail(inside: String?, incomplete: Int, what: String = "point") -> String {
+        let place = inside.map { "the file ends inside \($0)" } ?? "the file ends after its last complete element"
+        return incomplete == 0 ? place : "\(place): \(incomplete) incomplete \(what)\(incomplete == 1 ? "" : "s") dropped"
+    }
+
     /// Notes a problem of the current point. `line` and `detail` are evaluated only when needed
     /// (the policy is `fail`, or the problem is kept as an example).
     mutating func note(_ kind: ProblemKind, line: @autoclosure () -> Int, _ detail: @autoclosure () -> String = "") throws(TraceReadError) {

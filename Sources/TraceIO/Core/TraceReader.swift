@@ -55,36 +55,44 @@ public struct ReadOptions: Sendable {
     }
 }
 
-/// Opens a trace file ("-" for standard input) with the reader for `format`, or for the format its
-/// extension names. Under the `filter` (the default) and `skip` policies the reader comes inside the motion stage, which drops
-/// the speed spikes its checks find and starts a new segment at each teleport (``ImpliedMotion``).
+/// Opens a trace file ("-" for standard input) with the reader for `format`, or, when none is
+/// given, for the format its content and name say (``TraceFormat/choose(name:head:file:)``: XML
+/// with a `<gpx>` or `<kml>` root, NMEA sentences and JSON are read as what they are whatever
+/// the name, standard input included; other content as the extension says), stating in the
+/// diagnostics when the content decided. Under the `filter` (the default) and `skip` policies the
+/// reader comes inside the motion stage, which drops the speed spikes its checks find and starts
+/// a new segment at each teleport (``ImpliedMotion``).
 /// - Throws: ``TraceReadError`` when the file cannot be opened or its format is unknown.
 public func openTrace(_ path: String, format: TraceFormat? = nil, options: ReadOptions = ReadOptions()) throws(TraceReadError)
     -> any TraceReader
 {
-    guard let format = format ?? TraceFormat(pathExtension: path) else {
-        throw TraceReadError(
-            file: path, line: 0, column: 0,
-            message:
-                "unknown format: the name does not tell, and none was given (\(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")) are read)",
-            category: .unknownFormat)
-    }
     let source = try ByteSource(path: path)
-    switch format {
-    case .gpx: return staged(GPXReader(source: source, options: options))
-    case .csv: return staged(CSVReader(source: source, options: options))
-    case .plt: return staged(PLTReader(source: source, options: options))
-    case .rec: return staged(RECReader(source: source, options: options))
-    case .nmea: return staged(NMEAReader(source: source, options: options))
-    case .kml: return staged(KMLReader(source: source, options: options))
-    case .ndjson: return staged(NDJSONReader(source: source, options: options))
-    case .geojson: return staged(JSONTraceReader(source: source, options: options, format: .geojson))
-    case .json: return staged(JSONTraceReader(source: source, options: options, format: .json))
+    var assumption: String?
+    let chosen: TraceFormat
+    if let format {
+        chosen = format
+    } else {
+        (chosen, assumption) = try TraceFormat.choose(
+            name: path == "-" ? nil : path, head: try source.head(TraceFormat.sniffLength), file: source.name)
+    }
+    switch chosen {
+    case .gpx: return staged(GPXReader(source: source, options: options), assuming: assumption)
+    case .csv: return staged(CSVReader(source: source, options: options), assuming: assumption)
+    case .plt: return staged(PLTReader(source: source, options: options), assuming: assumption)
+    case .rec: return staged(RECReader(source: source, options: options), assuming: assumption)
+    case .nmea: return staged(NMEAReader(source: source, options: options), assuming: assumption)
+    case .kml: return staged(KMLReader(source: source, options: options), assuming: assumption)
+    case .ndjson: return staged(NDJSONReader(source: source, options: options), assuming: assumption)
+    case .geojson: return staged(JSONTraceReader(source: source, options: options, format: .geojson), assuming: assumption)
+    case .json: return staged(JSONTraceReader(source: source, options: options, format: .json), assuming: assumption)
     }
 }
 
-/// `reader` as ``openTrace(_:format:options:)`` hands it out: inside the motion stage (``MotionStage``) when its
+/// `reader` as ``openTrace(_:format:options:)`` hands it out: with `assumption` (how its format
+/// was chosen) stated first in its diagnostics, inside the motion stage (``MotionStage``) when its
 /// motion check has actions to take (the `filter` and `skip` policies), else as it is.
-func staged<Reader: CheckedTraceReader>(_ reader: Reader) -> any TraceReader {
-    reader.checker.motionMarks ? MotionStage(reader) : reader
+func staged<Reader: CheckedTraceReader>(_ reader: Reader, assuming assumption: String? = nil) -> any TraceReader {
+    var reader = reader
+    if let assumption { reader.checker.diagnostics.assume(assumption) }
+    return reader.checker.motionMarks ? MotionStage(reader) : reader
 }

@@ -12,7 +12,11 @@ import TraceGeodesy
 /// without a zone is read as UTC and reported as an assumption.
 ///
 /// Problems: malformed XML or a root other than `<gpx>` is a ``TraceReadError``; per-point
-/// problems go through the shared checks (``Diagnostics``). Memory: the XML scanner's window
+/// problems go through the shared checks (``Diagnostics``). A file that ends inside its `<gpx>`
+/// element (cut off mid-write) keeps every point completed before the cut, drops the point the
+/// cut falls in, and counts one ``ProblemKind/truncated`` problem at its last line; under
+/// ``ProblemPolicy/fail`` it is a ``TraceReadError`` as before. Every path (fused, plain, token
+/// by token, the replay's reduced one) ends at the same point. Memory: the XML scanner's window
 /// (1 MiB, growing only for a longer token) plus one point.
 public struct GPXReader: TraceReader {
     public let format = TraceFormat.gpx
@@ -123,7 +127,14 @@ public struct GPXReader: TraceReader {
                 try simplePointChild(text: text)
                 continue
             }
-            switch try scanner.next() {
+            let token: XMLToken
+            do {
+                token = try scanner.next()
+            } catch {
+                try cutOff(error)
+                continue
+            }
+            switch token {
             case .endOfDocument:
                 try checker.finishInput()
                 return nil
@@ -306,6 +317,27 @@ public struct GPXReader: TraceReader {
             routeDepth = 0
         }
         return nil
+    }
+
+    /// The scanner's `error`, unless it says the input ended inside the `<gpx>` element (a file
+    /// cut off mid-write) and the policy is not `fail`: then the points before the cut stand, the
+    /// point element the cut falls in (opened, or its start tag cut) is dropped, the truncation
+    /// is counted (``PointChecker/cutOff(_:line:dropped:_:)``), and the scanner ends there, so the
+    /// next token ends the document.
+    private mutating func cutOff(_ error: TraceReadError) throws(TraceReadError) {
+        guard error.category == .truncated, rootChecked, scanner.depth > 0 else { throw error }
+        let cutTag = scanner.cutStartTag
+        let cutPoint: String? =
+            pointDepth > 0
+            ? (point.kind == .track ? "<trkpt>" : point.kind == .route ? "<rtept>" : "<wpt>")
+            : cutTag.flatMap { ["trkpt", "rtept", "wpt"].contains($0) ? "<\($0)>" : nil }
+        let inside = cutPoint ?? scanner.openElement.map { "<\($0)>" }
+        let dropped = cutPoint == nil ? 0 : 1
+        try checker.cutOff(
+            error, line: scanner.source.lastLine, dropped: dropped, PointChecker.cutDetail(inside: inside, incomplete: dropped))
+        pointDepth = 0
+        field = nil
+        scanner.endHere()
     }
 
     /// Checks the point just closed; returns its item unless it is dropped.

@@ -29,6 +29,10 @@ struct JSONStream {
         return TraceReadError(file: source.name, line: l, column: c, message: message)
     }
 
+    /// An error for input that ends before the document does (category
+    /// ``TraceReadError/Category/truncated``: a reader may keep what came before).
+    func cutError(_ message: String, at p: Int? = nil) -> TraceReadError { error(message, at: p).cut }
+
     /// `bytes[lineMark]` is on line `markLine`: ``line`` counts forward from there, so asking
     /// for the line of each element costs the bytes since the last one, not the window.
     private var lineMark = 0
@@ -81,7 +85,8 @@ struct JSONStream {
 
     /// Consumes `byte` (after whitespace) or throws `message`.
     mutating func expect(_ byte: UInt8, _ message: @autoclosure () -> String) throws(TraceReadError) {
-        guard try peek() == byte else { throw error(message()) }
+        guard let b = try peek() else { throw cutError("unexpected end of file: " + message()) }
+        guard b == byte else { throw error(message()) }
         position += 1
     }
 
@@ -96,7 +101,7 @@ struct JSONStream {
             position += 1
             return true
         case nil:
-            throw error("unexpected end of file in \(what): expected ',' or '\(Character(Unicode.Scalar(close)))'")
+            throw cutError("unexpected end of file in \(what): expected ',' or '\(Character(Unicode.Scalar(close)))'")
         default:
             throw error("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(what)")
         }
@@ -132,7 +137,7 @@ struct JSONStream {
                 let offset = i - start
                 guard try more(keeping: &k) else {
                     if scalar && !inString && depth == 0 { return k + offset }
-                    throw error("unexpected end of file inside a JSON value", at: k)
+                    throw cutError("unexpected end of file inside a JSON value", at: k)
                 }
                 start = k
                 i = k + offset
@@ -176,7 +181,7 @@ struct JSONStream {
     /// The next value, parsed whole (at most ``elementCap`` bytes).
     /// - Throws: ``TraceReadError`` at the file's line and column for a syntax error, or past the cap.
     mutating func value() throws(TraceReadError) -> JSONValue {
-        guard try peek() != nil else { throw error("unexpected end of file: expected a value") }
+        guard try peek() != nil else { throw cutError("unexpected end of file: expected a value") }
         var start = position
         let end = try scanValue(from: &start, keep: true)
         guard end - start <= JSONStream.elementCap else { throw tooLong(at: start) }
@@ -195,14 +200,15 @@ struct JSONStream {
     /// Skips the next value of any length without keeping it (its syntax is not checked beyond
     /// brackets and strings).
     mutating func skipValue() throws(TraceReadError) {
-        guard try peek() != nil else { throw error("unexpected end of file: expected a value") }
+        guard try peek() != nil else { throw cutError("unexpected end of file: expected a value") }
         var start = position
         position = try scanValue(from: &start, keep: false)
     }
 
     /// The next object key and its `:` (after `{` or a comma).
     mutating func key() throws(TraceReadError) -> String {
-        guard try peek() == 0x22 else { throw error("expected a string key") }
+        let b = try peek()
+        guard b == 0x22 else { throw b == nil ? cutError("unexpected end of file: expected a string key") : error("expected a string key") }
         let v = try value()
         guard case .string(let s) = v.kind else { throw error("expected a string key") }
         try expect(UInt8(ascii: ":"), "expected ':' after the key")

@@ -22,6 +22,12 @@ import TraceJSON
 ///   (``LocationObject``: the generic NDJSON keys, WKT `POINT(lon lat)` texts, times such as
 ///   `2014-09-10 06:54:07+0200`), one track, one segment.
 ///
+/// A document that ends before it closes (cut off mid-write) keeps every element completed
+/// before the cut and drops the one the cut falls in whole (a point for a record or location
+/// object; a feature or timeline object with all its points), once its kind is known; one
+/// ``ProblemKind/truncated`` problem at its last line says so (a ``TraceReadError`` under
+/// ``ProblemPolicy/fail``, as before).
+///
 /// Other members of the top-level object are skipped. Failures (``TraceReadError`` with file,
 /// line and column): text that is not JSON where the walk needs it; a top-level object with none
 /// of these members ("a JSON object with keys a, b, c: not a location history, GeoJSON or array of
@@ -48,6 +54,8 @@ public struct JSONTraceReader: TraceReader {
     private var topKeys: [String] = []
     private var topMembers: [(key: String, value: JSONValue)] = []
     private var elementsRead = 0
+    /// The element being parsed (nil between elements): the one a cut falls in.
+    private var reading: Element?
 
     /// Problems and assumptions so far; complete once ``next()`` has returned nil.
     public var diagnostics: Diagnostics { points.checker.diagnostics }
@@ -75,11 +83,15 @@ public struct JSONTraceReader: TraceReader {
     public mutating func next() throws(TraceReadError) -> TraceItem? {
         while true {
             if let item = points.queue.pop() { return item }
-            switch state {
-            case .done: return nil
-            case .start: try start()
-            case .members(let first): try member(first: first)
-            case .array(let e, let first, let inTop): try element(e, first: first, inTop: inTop)
+            do {
+                switch state {
+                case .done: return nil
+                case .start: try start()
+                case .members(let first): try member(first: first)
+                case .array(let e, let first, let inTop): try element(e, first: first, inTop: inTop)
+                }
+            } catch {
+                try cutOff(error)
             }
         }
     }
@@ -149,9 +161,10 @@ public struct JSONTraceReader: TraceReader {
             return
         }
         state = .array(e, first: false, inTop: inTop)
-        _ = try stream.peek()
+        if try stream.peek() != nil { reading = e }
         let base = stream.line
         let v = try stream.value()
+        reading = nil
         elementsRead += 1
         switch e {
         case .feature: try feature(v, base: base)
@@ -183,6 +196,33 @@ public struct JSONTraceReader: TraceReader {
                         : "a JSON object with keys \(keys): not a location history, GeoJSON or array of locations")
             }
         }
+        state = .done
+        try points.finish()
+        geo.finish(&points)
+    }
+
+    /// The stream's `error`, unless it says the input ended before the document did (a file cut
+    /// off mid-write) once its kind is known, and the policy is not `fail`: then every element
+    /// completed before the cut stands, the element the cut falls in (a record, a location
+    /// object, a feature, a timeline object) is dropped whole, and the truncation is counted
+    /// (``PointChecker/cutOff(_:line:dropped:_:)``); the document ends there.
+    private mutating func cutOff(_ error: TraceReadError) throws(TraceReadError) {
+        guard error.category == .truncated, let kind else { throw error }
+        let what: String
+        var dropped = 0
+        switch reading {
+        case .record?, .arrayItem?, .rawSignal?:
+            what = "point"
+            dropped = 1
+        case .feature?: what = "feature"
+        case .timelineObject?, .semanticSegment?: what = "timeline object"
+        case nil: what = "element"
+        }
+        let inside = reading == nil ? "the document (\(kind))" : "a \(what == "point" ? "location" : what)"
+        try points.checker.cutOff(
+            error, line: stream.source.lastLine, dropped: dropped,
+            PointChecker.cutDetail(inside: inside, incomplete: reading == nil ? 0 : 1, what: what))
+        reading = nil
         state = .done
         try points.finish()
         geo.finish(&points)

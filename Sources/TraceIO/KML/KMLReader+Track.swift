@@ -35,12 +35,12 @@ extension KMLReader {
         return nil
     }
 
-    private mutating func resetTimes() {
+    mutating func resetTimes() {
         times.removeAll(keepingCapacity: true)
         timesHead = 0
     }
 
-    private mutating func resetCoords() {
+    mutating func resetCoords() {
         coords.removeAll(keepingCapacity: true)
         coordsHead = 0
     }

@@ -30,13 +30,16 @@ import TraceGeodesy
 /// extension namespace (`http://www.google.com/kml/ext/2.2`).
 ///
 /// Problems: malformed XML, a root other than `<kml>`, or a zip archive (KMZ, not read) is a
-/// ``TraceReadError``; an unreadable tuple or position, and a `<when>` that cannot be read, are
-/// per-point problems through the shared checks (``Diagnostics``); a gx:Track whose `<when>` and
-/// `<gx:coord>` counts differ is stated, its extra positions read without times (each counted as
-/// having no time) and its extra times ignored. Memory: the scanner's window (1 MiB, growing only
-/// for a longer token), one `<coordinates>` text (at most ``XMLScanner/maximumText``, 1 MiB, about
-/// 40,000 tuples; past it a ``TraceReadError``), and a gx:Track's values not yet matched (at most
-/// ``maximumPending`` of each; past it a ``TraceReadError``).
+/// ``TraceReadError``; a file that ends inside its `<kml>` element (cut off mid-write) keeps every
+/// point completed before the cut and counts one ``ProblemKind/truncated`` problem at its last
+/// line (a ``TraceReadError`` under ``ProblemPolicy/fail``, as before); an unreadable tuple or
+/// position, and a `<when>` that cannot be read, are per-point problems through the shared checks
+/// (``Diagnostics``); a gx:Track whose `<when>` and `<gx:coord>` counts differ is stated, its
+/// extra positions read without times (each counted as having no time) and its extra times
+/// ignored. Memory: the scanner's window (1 MiB, growing only for a longer token), one
+/// `<coordinates>` text (at most ``XMLScanner/maximumText``, 1 MiB, about 40,000 tuples; past it a
+/// ``TraceReadError``), and a gx:Track's values not yet matched (at most ``maximumPending`` of
+/// each; past it a ``TraceReadError``).
 public struct KMLReader: TraceReader {
     /// Always ``TraceFormat/kml``.
     public let format = TraceFormat.kml
@@ -200,7 +203,8 @@ public struct KMLReader: TraceReader {
                             "a <coordinates> text longer than \(XMLScanner.maximumText) bytes (the reader's limit for one LineString, about 40,000 points; split the LineString)"
                     )
                 }
-                throw error
+                try cutOff(error)
+                continue
             }
             switch token {
             case .endOfDocument:
@@ -223,6 +227,43 @@ public struct KMLReader: TraceReader {
                 break  // collected in scanner.text while a field is open
             }
         }
+    }
+
+    /// The scanner's `error`, unless it says the input ended inside the `<kml>` element (a file
+    /// cut off mid-write) and the policy is not `fail`: then the points before the cut stand, and
+    /// the truncation is counted (``PointChecker/cutOff(_:line:dropped:_:)``) with the points the
+    /// cut leaves incomplete, which are dropped: a LineString's last tuple when no white space
+    /// follows it (its numbers may be cut; the tuples before it are handed out), a `<Point>`'s
+    /// waypoint, a gx:Track's `<when>` and `<gx:coord>` values not yet matched. The scanner ends
+    /// there, so the next token ends the document.
+    private mutating func cutOff(_ error: TraceReadError) throws(TraceReadError) {
+        guard error.category == .truncated, rootChecked, scanner.depth > 0 else { throw error }
+        var dropped = 0
+        var inside = scanner.openElement.map { "<\($0)>" }
+        if field == .coordinates && lineStringDepth > 0 {
+            let text = scanner.text
+            var complete = text.count
+            while complete > 0 && !XMLScanner.isSpace(text[complete - 1]) { complete -= 1 }
+            if complete < text.count { dropped = 1 }
+            tuples = UnsafeBufferPointer(rebasing: text[..<complete])
+            tupleCursor = 0
+            tupleLine = fieldLine
+            inside = "<coordinates>"
+        } else if pointDepth > 0 {
+            dropped = 1
+            inside = "<Point>"
+        } else if gxTrackDepth > 0 {
+            let times = times.count - timesHead, coords = coords.count - coordsHead
+            dropped = times + coords
+            if (field == .when && coords == 0) || (field == .coord && times == 0) { dropped += 1 }
+            inside = "<gx:Track>"
+            resetTimes()
+            resetCoords()
+        }
+        try checker.cutOff(
+            error, line: scanner.source.lastLine, dropped: dropped, PointChecker.cutDetail(inside: inside, incomplete: dropped))
+        field = nil
+        scanner.endHere()
     }
 
     /// A zip archive (KMZ) is refused by name before the XML scanner reads its bytes as text.

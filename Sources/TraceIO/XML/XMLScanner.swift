@@ -79,6 +79,10 @@ struct XMLScanner {
     /// starts once the encoding is known, after the XML declaration.
     private var validated = 0
     private var validating = false
+    /// The error of an input that ends inside a multi-byte character, once the check found it:
+    /// the input is taken to end before the character (``ByteSource/endInput(at:)``), and
+    /// reaching that end is this error (category ``TraceReadError/Category/truncated``).
+    private var cutCharacter: TraceReadError?
 
     /// `source.bytes.baseAddress`, cached: refreshed after every refill (the window may move).
     var base: UnsafeMutablePointer<UInt8>
@@ -143,8 +147,43 @@ struct XMLScanner {
     /// window): reported where the input ends, naming where the construct opened.
     func unexpectedEnd(in construct: String, openedAt start: Int) -> TraceReadError {
         let (l, c) = source.location(of: start)
-        return error("unexpected end of file in \(construct) (opened at \(l):\(c))", at: source.end)
+        return cutError("unexpected end of file in \(construct) (opened at \(l):\(c))", at: source.end)
     }
+
+    /// An error for input that ends before the document does (category
+    /// ``TraceReadError/Category/truncated``: a reader may keep what came before, ``endHere()``);
+    /// when the input ends inside a multi-byte character, that error.
+    func cutError(_ message: String, at p: Int? = nil) -> TraceReadError { cutCharacter ?? error(message, at: p).cut }
+
+    /// After a ``cutError(_:at:)`` (the input has ended): the scanner stands at the end of the
+    /// input with no element open, so ``next()`` gives ``XMLToken/endOfDocument`` and the
+    /// whole-element paths (``elementWindow()``, ``plainElement(maximumChildren:where:)``,
+    /// ``simpleElement()``) decline. Captured text stays until ``clearText()``.
+    mutating func endHere() {
+        position = source.end
+        cutCharacter = nil
+        openEnds.removeAll()
+        openNames.removeAll(from: 0)
+        depth = 0
+        pendingEnd = false
+        captureText = false
+        rootClosed = true
+    }
+
+    /// The local name of the start tag at the current position, if the input ended inside it
+    /// (`<trkpt lat="4`): what a reader's truncation problem names. Nil when the position is not
+    /// at a start tag.
+    var cutStartTag: String? {
+        guard position + 1 < source.end, base[position] == UInt8(ascii: "<"), XMLScanner.isASCIINameStart(base[position + 1]) else {
+            return nil
+        }
+        var i = position + 1
+        while i < source.end && XMLScanner.isNameByte(base[i]) && i - position <= XMLScanner.maximumNameLength { i += 1 }
+        return String(decoding: XMLScanner.localPart(of: (position + 1)..<i, in: base), as: UTF8.self)
+    }
+
+    /// The qualified name of the innermost open element, if any.
+    var openElement: String? { depth > 0 ? String(decoding: topName, as: UTF8.self) : nil }
 
     /// The line of the current position (for diagnostics).
     var line: Int { source.location(of: position).line }
@@ -186,7 +225,12 @@ struct XMLScanner {
         source.noteLines(scan.lines, from: validated, to: scan.valid)
         validated = scan.valid
         guard let problem = scan.problem, problem != .truncated || source.atEOF else { return }
-        throw error(XMLCharacters.message(problem), at: scan.valid)
+        let e = error(XMLCharacters.message(problem), at: scan.valid)
+        guard problem == .truncated else { throw e }
+        // The input ends inside a character (cut off mid-write): it ends before the character,
+        // and reaching that end is this error, as a cut (``cutError(_:at:)``).
+        cutCharacter = e.cut
+        source.endInput(at: scan.valid)
     }
 
     @inline(__always) func byte(_ i: Int) -> UInt8 { base[i] }
@@ -247,8 +291,9 @@ struct XMLScanner {
         while true {
             var keep = position
             guard try ensure(1, keeping: &keep) else {
+                if let cutCharacter { throw cutCharacter }
                 if !openEnds.isEmpty {
-                    throw error("unexpected end of file: <\(String(decoding: topName, as: UTF8.self))> is not closed")
+                    throw cutError("unexpected end of file: <\(String(decoding: topName, as: UTF8.self))> is not closed")
                 }
                 if !rootSeen { throw error("unexpected end of file: no root element") }
                 return .endOfDocument
@@ -258,7 +303,7 @@ struct XMLScanner {
                 continue
             }
             // Markup.
-            guard try ensure(2, keeping: &keep) else { throw error("unexpected end of file after '<'", at: source.end) }
+            guard try ensure(2, keeping: &keep) else { throw cutError("unexpected end of file after '<'", at: source.end) }
             switch byte(position + 1) {
             case UInt8(ascii: "/"):
                 if !scanEndTagFast() { try scanEndTag() }
