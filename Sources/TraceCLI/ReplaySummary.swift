@@ -193,6 +193,7 @@ struct ReplaySummary: Hashable, Sendable {
                 let rates = [
                     p.milliampHoursPerHour.map { "\(DecimalText.fixed($0, 1)) mAh/h" },
                     p.milliampHoursPerKilometre.map { "\(DecimalText.fixed($0, 2)) mAh/km" },
+                    p.spread.map { $0.rangeText() },
                 ].compactMap { $0 }
                 return t + "; \(DecimalText.fixed(p.milliampHours, 1)) mAh" + (rates.isEmpty ? "" : " (\(rates.joined(separator: ", ")))")
             }

@@ -1,5 +1,5 @@
 public import TraceDomain
-import TraceEnergy
+public import TraceEnergy
 public import TraceIO
 public import TraceJSON
 
@@ -79,6 +79,9 @@ public struct StateAnswer: Hashable, Sendable {
         public var milliampHoursPerHour: Double?
         /// Charge per kilometre the helper travelled; nil when it did not move.
         public var milliampHoursPerKilometre: Double?
+        /// The phone's charge on each shipped device profile (``ReplayOptions/energySpread``):
+        /// its whole replay's, which is the state's (the replay spends its request time in it).
+        public var spread: EnergySpread? = nil
     }
 
     /// The answer as JSON (`tracekit-replay/3`'s `asEachState` entries).
@@ -99,6 +102,7 @@ public struct StateAnswer: Hashable, Sendable {
                             ("joules", .number(p.joules)), ("milliampHours", .number(p.milliampHours)),
                             ("milliampHoursPerHour", opt(p.milliampHoursPerHour)),
                             ("milliampHoursPerKilometre", opt(p.milliampHoursPerKilometre)),
+                            ("energyAcrossDevices", p.spread?.json ?? .null),
                         ])
                     })
             ),
@@ -126,7 +130,6 @@ extension Replay {
         guard let span = trip.fixSpan else { return [] }
         var options = options
         options.recordTrack = false
-        options.energySpread = []  // the answers give the chosen profile's figures only
         var answers: [StateAnswer] = []
         for state in answeredStates {
             let spec = stateSpec(trip.spec, state, span: span)
@@ -146,7 +149,6 @@ extension Replay {
     ) throws(ReplayError) -> [StateAnswer] {
         var options = options
         options.recordTrack = false
-        options.energySpread = []  // the answers give the chosen profile's figures only
         var answers: [StateAnswer] = []
         for state in answeredStates {
             let r = try run(inputs, scenario: stateSpec(spec, state, span: span), options: options)
@@ -186,7 +188,8 @@ extension Replay {
                 sentUpdates: m.sentUpdates, viewers: m.viewers, displayErrorP95Metres: m.view.displayErrorP95Metres,
                 stalenessP95Seconds: m.view.stalenessP95Seconds, joules: m.energy.totalJoules, milliampHours: mAh,
                 milliampHoursPerHour: seconds >= EnergyEstimate.minimumRateSeconds ? mAh * 3600 / seconds : nil,
-                milliampHoursPerKilometre: helperMetres > 0 ? mAh * 1000 / helperMetres : nil)
+                milliampHoursPerKilometre: helperMetres > 0 ? mAh * 1000 / helperMetres : nil,
+                spread: r.energy.first { $0.role == m.role }?.spread)
         }
         return StateAnswer(state: state, tier: row?.tier ?? .off, seconds: seconds, helperDistanceMetres: helperMetres, phones: phones)
     }

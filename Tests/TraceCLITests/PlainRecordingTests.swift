@@ -84,6 +84,9 @@ struct PlainRecordingTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.components(separatedBy: "=== Trip ").count - 1 == 2, "\(r.stdout.prefix(400))")
         #expect(r.stdout.components(separatedBy: "\n  as En Route ").count - 1 == 2, "\(r.stdout)")
+        // Each phone's answer gives the range across the shipped device profiles too.
+        let answers = r.stdout.split(separator: "\n").filter { $0.hasPrefix("  as En Route ") }
+        #expect(answers.allSatisfy { $0.contains(" mAh on 6 device profiles") }, "\(answers)")
     }
 
     @Test("batch and compare: the plain trip answered per state (table, lines, Markdown), the trip with a stop not unless asked")
