@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "TraceGeometry", dependencies: ["CGeos", "TraceGeodesy"], swiftSettings: strict),
         .target(name: "TraceJSON", swiftSettings: strict),
         .target(name: "TraceDomain", swiftSettings: strict),
-        .target(name: "TraceIO", dependencies: ["TraceGeodesy", "TraceJSON"], swiftSettings: strict),
+        .target(name: "TraceIO", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceSharing", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceEnergy", dependencies: ["TraceDomain", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceSmoothing", dependencies: ["TraceDomain", "TraceGeodesy"], swiftSettings: strict),
@@ -76,6 +76,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "TraceService", dependencies: ["TraceDomain", "TraceGeodesy", "TraceSharing", "TraceDevice"], swiftSettings: strict),
+        .target(
             name: "TraceReplay",
             dependencies: [
                 "TraceDomain", "TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceProj", "TraceJSON",
@@ -85,13 +87,13 @@ let package = Package(
         ),
         .target(
             name: "TraceBatch",
-            dependencies: ["TraceDomain", "TraceReplay", "TraceJSON", "TraceIO", "TraceSharing", "TraceEnergy"],
+            dependencies: ["TraceDomain", "TraceGeodesy", "TraceReplay", "TraceJSON", "TraceIO", "TraceSharing", "TraceEnergy"],
             swiftSettings: strict
         ),
         .target(
             name: "TraceCLI",
             dependencies: [
-                "TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing",
+                "TraceGeodesy", "TraceProj", "TraceJSON", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing",
                 "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch",
             ],
             swiftSettings: strict
@@ -128,7 +130,7 @@ let package = Package(
             name: "tracekit-bench",
             dependencies: [
                 "TraceGeodesy", "TraceProj", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice",
-                "TraceReplay", "TraceBatch", "CProj", "CBaselines", "TestSupport",
+                "TraceReplay", "TraceBatch", "TraceService", "CProj", "CBaselines", "TestSupport",
             ],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
@@ -154,14 +156,17 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
         .testTarget(
-            name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TraceProj", "TraceJSON", "TestSupport", "GPXDifferential"],
+            name: "TraceIOTests",
+            dependencies: ["TraceIO", "TraceDomain", "TraceGeodesy", "TraceProj", "TraceJSON", "TestSupport", "GPXDifferential"],
             exclude: ["Fuzz"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
         .testTarget(
             name: "TraceSharingTests",
             dependencies: ["TraceSharing", "TraceDomain", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"],
             swiftSettings: testSettings),
-        .testTarget(name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceDomain", "TraceSharing", "TraceJSON"], swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceEnergyTests", dependencies: ["TraceEnergy", "TraceDomain", "TraceSharing", "TraceJSON"], swiftSettings: testSettings
+        ),
         .testTarget(name: "TraceSimulationTests", dependencies: ["TraceSimulation", "TraceGeodesy"], swiftSettings: testSettings),
         .testTarget(
             name: "TraceSmoothingTests",
@@ -191,6 +196,10 @@ let package = Package(
                 "TraceSharing", "TraceSmoothing", "TraceBatch", "TraceJSON", "TraceEnergy", "XMLSchemaOracle", "PNGPixels",
             ],
             exclude: ["Golden"],
+            swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceServiceTests",
+            dependencies: ["TraceService", "TraceSharing", "TraceDevice", "TraceDomain", "TraceGeodesy", "TraceProj", "TestSupport"],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceBatchTests",

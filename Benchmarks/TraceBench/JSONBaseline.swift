@@ -1,6 +1,7 @@
 // The JSON read case's baseline: Foundation's JSONSerialization decoding the generated
 // Records.json into the same values (kept in its own file: main.swift does not import Foundation).
 import Foundation
+import TraceDomain
 import TraceIO
 
 /// Decodes `path` (`{"locations": [{latitudeE7, longitudeE7, accuracy, timestamp}, …]}`) with

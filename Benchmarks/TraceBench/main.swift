@@ -10,6 +10,7 @@ import TraceGeodesy
 import TraceIO
 import TraceProj
 import TraceReplay
+import TraceService
 import TraceSharing
 import TraceSimulation
 import TraceSmoothing
@@ -303,6 +304,82 @@ do {
         }
         return Double(acc)
     }
+}
+
+// MARK: Live requests: one process holding 1,000,000 of them (TraceService's LiveRequest), fed
+// fixes from every phone in random request order, against the same fixes offered to 1,000,000
+// bare update gates (the part of a decision a request cannot avoid), and in request order (the
+// same work with the memory read in sequence).
+do {
+    let count = 1_000_000 / scale
+    let n = 4_000_000 / scale
+    var rng = SplitMix64(seed: 37)
+    let prepared = PreparedPolicy(.seed, exact: Geodesic.wgs84)
+    let kinds: [RequestCategory] = [.ride, .ride, .dogWalking, .babysitting, .delivery]
+    let paths: [[FulfilmentEvent]] = [
+        [], [.accept], [.accept, .depart], [.accept, .depart], [.accept, .depart, .arrive], [.accept, .depart, .arrive, .startTask],
+        [.accept, .depart, .arrive, .startTask], [.accept, .depart, .arrive, .startTask, .finishTask], [.accept, .cancel],
+    ]
+    var requests: [LiveRequest] = []
+    requests.reserveCapacity(count)
+    var homes: [Coordinate] = []
+    homes.reserveCapacity(count)
+    for _ in 0..<count {
+        var r = LiveRequest(category: kinds[Int(rng.next() % 5)], policy: prepared)
+        if rng.next() % 10 == 0 { try! r.handOffPickup() }
+        for e in paths[Int(rng.next() % UInt64(paths.count))] { try! r.handle(e) }
+        requests.append(r)
+        homes.append(Coordinate(uncheckedLatitude: 47.3 + rng.uniform(0, 0.2), longitude: 8.4 + rng.uniform(0, 0.3)))
+    }
+    // The stream: a request, a phone (the helper's most often) and a fix within 60 m of the
+    // request's place; a million fixes a second across the process, so about one a second each.
+    var which: [Int32] = [], senders: [Role] = [], fixes: [Coordinate] = []
+    which.reserveCapacity(n)
+    senders.reserveCapacity(n)
+    fixes.reserveCapacity(n)
+    for _ in 0..<n {
+        let r = Int(rng.next() % UInt64(count))
+        which.append(Int32(r))
+        let s = rng.next() % 20
+        senders.append(s < 12 ? .helper : s < 19 ? .hirer : .delegate)
+        fixes.append(
+            Coordinate(
+                uncheckedLatitude: homes[r].latitude + rng.uniform(-60, 60) / 111_195,
+                longitude: homes[r].longitude + rng.uniform(-60, 60) / 75_800))
+    }
+    let base: Int64 = 1_700_000_000_000_000_000
+    // Each run goes on where the last stopped (the clock moves on; nothing is copied or set up
+    // inside the timing).
+    var gateArray = [UpdateGate](repeating: UpdateGate(SharingPolicy.seed[.enRoute], exact: Geodesic.wgs84), count: count)
+    var clock: Int64 = 0
+    let gates = bench.measure("live requests: bare UpdateGate ×1M, random order, 4M fixes", items: n) {
+        var delivered = 0
+        for i in 0..<n
+        where gateArray[Int(which[i])].offer(fixes[i], at: Timestamp(nanoseconds: base &+ (clock &+ Int64(i)) &* 1000).seconds) {
+            delivered += 1
+        }
+        clock &+= Int64(n)
+        return Double(delivered)
+    }
+    gateArray = []
+    clock = 0
+    /// Feeds the stream to the requests `order` names, fix by fix; the recipients, summed.
+    func feed(_ order: [Int32]) -> Double {
+        var forwarded = 0
+        for i in 0..<n {
+            let at = Timestamp(nanoseconds: base &+ (clock &+ Int64(i)) &* 1000)
+            forwarded &+= Int(requests[Int(order[i])].receive(fixes[i], from: senders[i], at: at).recipients.rawValue)
+        }
+        clock &+= Int64(n)
+        return Double(forwarded)
+    }
+    let live = bench.measure("live requests: LiveRequest.receive ×1M, random order, 4M fixes", items: n) { feed(which) }
+    bench.ratio("live request receive / bare gate, 1M each, random order", live, over: gates)
+    let inOrder = (0..<n).map { Int32($0 % count) }
+    _ = bench.measure("live requests: LiveRequest.receive ×1M, request order, 4M fixes", items: n) { feed(inOrder) }
+    print(
+        "  live request: \(MemoryLayout<LiveRequest>.stride) bytes in an array (\(MemoryLayout<LiveRequest>.size) of fields); update gate \(MemoryLayout<UpdateGate>.stride)"
+    )
 }
 
 // MARK: Trace reading: GPX (1 M trkpt with ele/time/hdop ≈ 155 MB) against libxml2 SAX2.

@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceIO
 import TraceJSON
 
@@ -104,7 +105,9 @@ struct DateArgument: ExpressibleByArgument, Equatable {
             throw .expected("a date YYYY-MM-DD that exists", got: argument)
         }
         guard Timestamp.supportedYears.contains(y) else {
-            throw .expected("a date YYYY-MM-DD in the years \(Timestamp.supportedYears.lowerBound)–\(Timestamp.supportedYears.upperBound)", got: argument)
+            throw .expected(
+                "a date YYYY-MM-DD in the years \(Timestamp.supportedYears.lowerBound)–\(Timestamp.supportedYears.upperBound)",
+                got: argument)
         }
         self.days = days
     }

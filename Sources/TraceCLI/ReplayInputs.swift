@@ -1,16 +1,18 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import TraceDevice
 import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceJSON
+import TraceProj
 import TraceReplay
 import TraceSharing
 import TraceSmoothing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The options that say what to replay and how to read and price it: shared by `replay` and
 /// `compare`, and in part by `batch`.
@@ -109,14 +111,19 @@ struct ReplayInputs: OptionGroup {
         .value(
             "on-problem", \.reading.onProblem, valueName: "POLICY",
             help:
-                "Per-point problems: filter (the default: drop speed spikes, a new segment at each teleport, as a phone's location stack would; the rest as report), report (drop only unusable points; the raw trace), skip (drop every point with a problem), fail (stop at the first)."),
+                "Per-point problems: filter (the default: drop speed spikes, a new segment at each teleport, as a phone's location stack would; the rest as report), report (drop only unusable points; the raw trace), skip (drop every point with a problem), fail (stop at the first)."
+        ),
         .value(
             "max-speed", \.reading.maxSpeed, valueName: "SPEED",
             help: "Implied motion beyond this speed (m/s, or 360km/h; 'off') is a speed spike or a teleport (see 'tracekit info')."),
         .value(
             "utc-offset", \.reading.utcOffset, valueName: "HOURS",
             help: "CSV times written without a zone are local times this many hours east of UTC."),
-        .value("date", \.reading.date, valueName: "YYYY-MM-DD", help: "NMEA: the date of fixes logged before any date in the file (a log of GGA or GLL sentences without RMC or ZDA dates); dates in the file take over where they appear."),
+        .value(
+            "date", \.reading.date, valueName: "YYYY-MM-DD",
+            help:
+                "NMEA: the date of fixes logged before any date in the file (a log of GGA or GLL sentences without RMC or ZDA dates); dates in the file take over where they appear."
+        ),
         .list(
             "column", \.reading.columns, valueName: "FIELD=COLUMN",
             help: "CSV: take FIELD from COLUMN (as for info); comma-separated for several."),
@@ -126,6 +133,7 @@ struct ReplayInputs: OptionGroup {
     /// override, the energy profile (a built-in one, or read from its file) and the receivers' radio.
     func replayOptions() throws(CLIError) -> ReplayOptions {
         var options = ReplayOptions()
+        options.exact = Geodesic.wgs84  // Karney's algorithm in PROJ: the command's reference solver
         options.read = reading.readOptions
         options.inputFormat = reading.format
         options.receiverRadio = receiverRadio == .on
@@ -141,7 +149,8 @@ struct ReplayInputs: OptionGroup {
                 // A bare word that names no file is a misspelt profile, not a missing file.
                 if !p.contains("/") && !p.contains(".") && access(p, F_OK) != 0 {
                     throw .usage(
-                        "--energy-profile '\(p)': no such file, nor a built-in profile (\(EnergyProfile.builtInNames.joined(separator: ", ")))")
+                        "--energy-profile '\(p)': no such file, nor a built-in profile (\(EnergyProfile.builtInNames.joined(separator: ", ")))"
+                    )
                 }
                 let bytes = try readSmallFile(p)
                 if EnergyProfile.looksLikeXML(bytes) {

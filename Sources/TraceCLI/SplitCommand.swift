@@ -1,5 +1,6 @@
 import TraceIO
 import TraceJSON
+import TraceProj
 import TraceReplay
 
 #if canImport(Glibc)
@@ -43,7 +44,9 @@ enum SplitCommand {
             .value("to", short: "t", \.to, valueName: "FORMAT", help: "The trips' format (default: IN's when it is written, else GPX)."),
             .value("format", short: "f", \.format, valueName: "FORMAT", help: "The summary's format."),
             .value("input-format", \.reading.inputFormat, valueName: "FORMAT", help: "Read IN as this format."),
-            .value("on-problem", \.reading.onProblem, valueName: "POLICY", help: "Per-point problems: filter (the default), report, skip or fail (see 'tracekit info')."),
+            .value(
+                "on-problem", \.reading.onProblem, valueName: "POLICY",
+                help: "Per-point problems: filter (the default), report, skip or fail (see 'tracekit info')."),
             .value("utc-offset", \.reading.utcOffset, valueName: "HOURS", help: "CSV zone-less times: hours east of UTC."),
             .value("date", \.reading.date, valueName: "YYYY-MM-DD", help: "NMEA: the date of fixes logged before any date in the file."),
             .list("column", \.reading.columns, valueName: "FIELD=COLUMN", help: "CSV column mapping (see 'tracekit info')."),
@@ -61,6 +64,7 @@ enum SplitCommand {
         let format: TraceFormat =
             options.to?.traceFormat ?? (readFormat.flatMap { [.gpx, .csv, .geojson, .ndjson].contains($0) ? $0 : nil } ?? .gpx)
         var replayOptions = ReplayOptions()
+        replayOptions.exact = Geodesic.wgs84
         replayOptions.read = options.reading.readOptions
         replayOptions.inputFormat = options.reading.format
         let split: TripSplit

@@ -33,3 +33,40 @@ public protocol GeodesicSolver {
     /// Shortest path from `p` to `q` on WGS84.
     func inverse(from p: Coordinate, to q: Coordinate) -> GeodesicInverse
 }
+
+/// Something that solves both geodesic problems exactly on WGS84: the inverse (``GeodesicSolver``)
+/// and the direct one, where a path from a point along an azimuth ends. A replay needs both (a
+/// viewer's map extrapolates a sender's position along its course). `TraceProj.Geodesic` (PROJ)
+/// provides them.
+public protocol GeodesicDirectSolver: GeodesicSolver {
+    /// Where the geodesic from `p` with initial azimuth `azimuth` (degrees clockwise from north)
+    /// ends after `distance` metres (negative: backwards).
+    /// - Throws: ``GeodesicError/notFinite(azimuth:distance:)`` when `azimuth` or `distance` is NaN
+    ///   or infinite.
+    func direct(from p: Coordinate, azimuth: Double, distance: Double) throws(GeodesicError) -> GeodesicDirect
+}
+
+/// The solution of the direct geodesic problem.
+public struct GeodesicDirect: Hashable, Sendable {
+    /// Where the geodesic ends.
+    public var destination: Coordinate
+    /// Azimuth of the geodesic at the destination, degrees clockwise from north, in [-180, 180].
+    public var finalAzimuth: Double
+
+    public init(destination: Coordinate, finalAzimuth: Double) {
+        self.destination = destination
+        self.finalAzimuth = finalAzimuth
+    }
+}
+
+/// Why a geodesic problem was not solved.
+public enum GeodesicError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The azimuth or distance given to the direct problem was NaN or infinite.
+    case notFinite(azimuth: Double, distance: Double)
+
+    public var description: String {
+        switch self {
+        case .notFinite(let a, let d): "azimuth \(a) and distance \(d) must both be finite"
+        }
+    }
+}

@@ -14,7 +14,7 @@ public import TraceGeodesy
 ///
 /// A value type, safe to share between threads: the `geod_geodesic` parameters are computed once
 /// by `geod_init` and only read afterwards.
-public struct Geodesic: GeodesicSolver, Sendable {
+public struct Geodesic: GeodesicDirectSolver, Sendable {
     private let storage: Storage
 
     /// The ellipsoid the geodesics are computed on.
@@ -68,25 +68,5 @@ public struct Geodesic: GeodesicSolver, Sendable {
         }
 
         deinit { pointer.deallocate() }
-    }
-}
-
-/// The solution of the direct geodesic problem.
-public struct GeodesicDirect: Hashable, Sendable {
-    /// Where the geodesic ends.
-    public var destination: Coordinate
-    /// Azimuth of the geodesic at the destination, degrees clockwise from north, in [-180, 180].
-    public var finalAzimuth: Double
-}
-
-/// Why a geodesic problem was not solved.
-public enum GeodesicError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The azimuth or distance given to the direct problem was NaN or infinite.
-    case notFinite(azimuth: Double, distance: Double)
-
-    public var description: String {
-        switch self {
-        case .notFinite(let a, let d): "azimuth \(a) and distance \(d) must both be finite"
-        }
     }
 }

@@ -1,6 +1,6 @@
 public import TraceDomain
 public import TraceEnergy
-public import TraceIO
+import TraceIO
 public import TraceJSON
 
 /// How the pickup of a replay was found, and so how far its inferred timeline can be trusted

@@ -1,7 +1,7 @@
-public import TraceSharing
 import TraceDomain
 import TraceGeodesy
 import TraceProj
+public import TraceSharing
 
 /// What the send rule remembers: each phone's last two updates sent in the current state
 /// (cleared at each state change: a state's first delivered fix is always sent). The replay and
@@ -33,7 +33,7 @@ struct SentMemory {
     @inline(__always)
     mutating func sends(
         _ update: ViewUpdate, role: Role, state: FulfilmentState, policy: SharingPolicy, override: SendRule?, viewer: ViewerModel,
-        geodesic: Geodesic
+        geodesic: some GeodesicDirectSolver
     ) -> Bool {
         let rule = override ?? policy[state].send
         guard case .deadReckoning(_, let heartbeat) = rule else { return true }
@@ -240,7 +240,7 @@ public struct DecisionSchedule: Sendable {
         let policy: SharingPolicy
         /// Resolved once per pass (``DecisionSchedule/viewer(under:)``): the send rule asks at every delivered fix.
         let viewer: ViewerModel
-        let geodesic = Geodesic.wgs84
+        let geodesic: any GeodesicDirectSolver & Sendable
         let positions: Bool
         var phones: [PhoneModel]
         var sent = SentMemory()
@@ -253,8 +253,9 @@ public struct DecisionSchedule: Sendable {
             changes = schedule.changes
             self.policy = policy
             viewer = schedule.viewer(under: policy)
+            geodesic = schedule.options.exact
             positions = !schedule.options.phone.isPassThrough
-            phones = Role.allCases.map { PhoneModel(role: $0, configuration: schedule.options.phone) }
+            phones = Role.allCases.map { PhoneModel(role: $0, configuration: schedule.options.phone, exact: schedule.options.exact) }
         }
 
         /// A pass resumed at a kept point of another policy's pass, whose key is `key`.

@@ -1,7 +1,6 @@
 import TraceDevice
 import TraceDomain
 import TraceGeodesy
-import TraceProj
 import TraceSharing
 
 /// One emulated phone of a replay: the policy's location use for its role, around TraceDevice's
@@ -16,13 +15,13 @@ struct PhoneModel {
     /// How the phone uses location in the current state.
     private(set) var use: LocationUse = .off
 
-    init(role: Role, configuration: PhoneConfiguration) {
+    init(role: Role, configuration: PhoneConfiguration, exact: any GeodesicSolver & Sendable) {
         self.role = role
         emulator = PhoneEmulator(
             configuration, role: role,
             row: StatePolicy(
                 tier: .off, frame: 0, distanceFilter: 0, shows: ShownContent(route: false, routeLines: false, destination: false),
-                hirerAnnotations: [], helperAnnotations: []), exact: Geodesic.wgs84)
+                hirerAnnotations: [], helperAnnotations: []), exact: exact)
     }
 
     /// Applies an action; returns the tier the phone now requests (off when it does not use

@@ -1,7 +1,8 @@
 public import TraceDevice
 public import TraceEnergy
-import TraceGeodesy
+public import TraceGeodesy
 public import TraceIO
+import TraceProj
 public import TraceSharing
 
 #if canImport(Glibc)
@@ -74,6 +75,11 @@ public struct ReplayOptions: Sendable {
     /// each file is read once. On by default; off always runs the first pass (the results are the
     /// same; tests compare them).
     public var singlePass = true
+    /// The exact WGS84 solver for the steps beyond the tangent plane's domain (over 2 km, or near
+    /// a pole) and for a viewer's extrapolation along a course: the phones' update gates, the
+    /// views, the send rule and the trip split all use it. The `tracekit` command passes
+    /// TraceProj's `Geodesic` (Karney's algorithm in PROJ); the replay itself links no C library.
+    public var exact: any GeodesicDirectSolver & Sendable = Geodesic.wgs84
     /// The TraceKit version recorded in results.
     public var tracekitVersion = "unspecified"
     /// Record what a picture of the trip needs (``ReplayResult/track``): off by default, since

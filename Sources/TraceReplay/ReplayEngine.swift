@@ -28,7 +28,7 @@ struct Engine<Observer: ReplayObserver> {
     let inputs: [TraceInput]
     var first: Replay.FirstPass
     let spec: ScenarioSpec
-    let geodesic = Geodesic.wgs84
+    let geodesic: any GeodesicDirectSolver & Sendable
     let pass: ReplayPass
     /// A trip held in memory (``LoadedTrip``): the roles' scans and the scenario, resolved once.
     let prepared: (scans: RoleTable<RoleScan?>, scenario: ResolvedScenario)?
@@ -58,7 +58,8 @@ struct Engine<Observer: ReplayObserver> {
         self.inputs = inputs
         self.spec = spec
         self.options = options
-        phones = Role.allCases.map { PhoneModel(role: $0, configuration: options.phone) }
+        geodesic = options.exact
+        phones = Role.allCases.map { PhoneModel(role: $0, configuration: options.phone, exact: options.exact) }
         radius = options.rules.dwellRadiusMetres
         helperScanner = RoleScanner(rules: options.rules)
         viewer = options.viewer
@@ -128,7 +129,8 @@ struct Engine<Observer: ReplayObserver> {
         case .second:
             scans = prepared?.scans ?? Self.scans(first)
         }
-        try Self.checkTimed(scans, inputs: inputs, diagnostics: pass == .single ? opened.compactMap(\.diagnostics) : first.files.map(\.diagnostics))
+        try Self.checkTimed(
+            scans, inputs: inputs, diagnostics: pass == .single ? opened.compactMap(\.diagnostics) : first.files.map(\.diagnostics))
 
         var scenario: ResolvedScenario
         if let prepared {

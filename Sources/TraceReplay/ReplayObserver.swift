@@ -1,6 +1,6 @@
 public import TraceDomain
 public import TraceGeodesy
-public import TraceIO
+import TraceIO
 import TraceSharing
 
 /// A fix an emulated phone delivered, as the replay saw it.

@@ -44,7 +44,8 @@ struct ResolvedScenario {
         handedOff = spec.pickupHandedOff ?? Sourced(false, .default, "none given")
         let partyRole: Role = handedOff.value ? .delegate : .hirer
         let party = scans[partyRole]?.first.map { (partyRole, $0.time, $0.coordinate) }
-        (pickup, pickupInference) = PointInference.pickup(given: spec.pickup ?? first.pickup, partyFirst: party, helper: helper, rules: rules)
+        (pickup, pickupInference) = PointInference.pickup(
+            given: spec.pickup ?? first.pickup, partyFirst: party, helper: helper, rules: rules)
         let dropoffFound = PointInference.dropoff(given: spec.dropoff ?? first.dropoff, pickup: pickup?.value, helper: helper, rules: rules)
         dropoff = dropoffFound?.point
         dropoffNotBefore = dropoffFound?.notBefore ?? .min

@@ -1,6 +1,6 @@
 public import TraceDomain
 public import TraceGeodesy
-public import TraceIO
+import TraceIO
 public import TraceSharing
 
 /// Where an item of a scenario came from. Reports print every item with its provenance, so an

@@ -8,7 +8,7 @@ extension TripSplit {
     /// other roles are not read for the split; they follow the helper's trips by their time.
     /// - Throws: ``ReplayError``, also for an unordered recording beyond the memory limit.
     public static func find(_ inputs: [TraceInput], options: ReplayOptions, rules: TripRules) throws(ReplayError) -> TripSplit {
-        var splitter = TripSplitter(rules: rules)
+        var splitter = TripSplitter(rules: rules, exact: options.exact)
         var merged = try helperFixes(inputs, options: options)
         while let (fix, _, _) = try merged.next() { splitter.add(time: fix.time, fix.coordinate) }
         let split = splitter.finish()
@@ -25,7 +25,7 @@ extension TripSplit {
             all.append((fix.time, fix.coordinate))
         }
         let order = all.indices.sorted { all[$0].time < all[$1].time || (all[$0].time == all[$1].time && $0 < $1) }
-        var sorted = TripSplitter(rules: rules)
+        var sorted = TripSplitter(rules: rules, exact: options.exact)
         for i in order { sorted.add(time: all[i].time, all[i].coordinate) }
         var result = sorted.finish()
         result.outOfOrder = split.outOfOrder

@@ -1,5 +1,6 @@
+public import TraceDomain
 public import TraceGeodesy
-public import TraceIO
+import TraceIO
 import TraceProj
 
 /// How a long recording is cut into trips (`--gap`, `--stay`, `--stay-radius`; README, "Long
@@ -177,7 +178,7 @@ public struct TripSplitter {
     private let gap: Int64
     private let stayNanoseconds: Int64
     private let radius: Double
-    private let geodesic = Geodesic.wgs84
+    private let geodesic: any GeodesicSolver & Sendable
     private(set) var split: TripSplit
 
     private struct Candidate {
@@ -203,8 +204,11 @@ public struct TripSplitter {
     private var stay: Stay?
     private var last: (time: Int64, coordinate: Coordinate)?
 
-    public init(rules: TripRules = .default) {
+    /// A splitter by `rules`; `exact` measures the steps beyond the tangent plane's domain (over
+    /// 2 km, or near a pole).
+    public init(rules: TripRules = .default, exact: any GeodesicSolver & Sendable) {
         self.rules = rules
+        geodesic = exact
         gap = rules.gapNanoseconds
         stayNanoseconds = Int64((rules.staySeconds * 1e9).rounded())
         radius = rules.stayRadiusMetres

@@ -1,5 +1,4 @@
 public import TraceGeodesy
-import TraceProj
 
 /// The fewest updates any phone could send to keep a display-error bound: the limit a tuned
 /// policy is measured against (issue 21, "The limit"). The phone here knows its true position
@@ -23,15 +22,16 @@ import TraceProj
 public enum UpdateLimit {
     /// The indices of the fixes a minimum schedule sends, for `positions` in time order: every
     /// fix is within `boundMetres` of the last sent fix at or before it. Empty for no position.
-    public static func fewestSends(_ positions: [Coordinate], boundMetres: Double) -> [Int] {
-        fewestSends(positions, boundMetres: boundMetres, maximumDistances: .max)!
+    public static func fewestSends(_ positions: [Coordinate], boundMetres: Double, exact: some GeodesicSolver) -> [Int] {
+        fewestSends(positions, boundMetres: boundMetres, maximumDistances: .max, exact: exact)!
     }
 
     /// ``fewestSends(_:boundMetres:)``, giving up (nil) after `maximumDistances` distances: a
     /// phone standing still for hours within the bound makes every cover as long as the stay.
-    public static func fewestSends(_ positions: [Coordinate], boundMetres: Double, maximumDistances: Int) -> [Int]? {
+    public static func fewestSends(
+        _ positions: [Coordinate], boundMetres: Double, maximumDistances: Int, exact geodesic: some GeodesicSolver
+    ) -> [Int]? {
         guard !positions.isEmpty else { return [] }
-        let geodesic = Geodesic()
         var reachMemo = [Int](repeating: -1, count: positions.count)
         var distances = 0
         /// The last fix index covered by a send at `j`.
@@ -67,9 +67,8 @@ public enum UpdateLimit {
     /// The indices the "send when the error would exceed the bound" rule sends: fix 0, then each
     /// fix farther than `boundMetres` from the last sent one. Never fewer than
     /// ``fewestSends(_:boundMetres:)``.
-    public static func greedySends(_ positions: [Coordinate], boundMetres: Double) -> [Int] {
+    public static func greedySends(_ positions: [Coordinate], boundMetres: Double, exact geodesic: some GeodesicSolver) -> [Int] {
         guard !positions.isEmpty else { return [] }
-        let geodesic = Geodesic()
         var sends = [0]
         for i in 1..<positions.count
         where TangentPlane.distance(from: positions[sends[sends.count - 1]], to: positions[i], fallback: geodesic) > boundMetres {

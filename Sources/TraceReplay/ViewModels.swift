@@ -3,8 +3,8 @@ import TraceEnergy
 import TraceGeodesy
 import TraceJSON
 import TraceProj
-import TraceSimulation
 public import TraceSharing
+import TraceSimulation
 
 /// How an update travels from the sender's phone to each viewer (README, "The other party's
 /// view"; `--network`).
@@ -158,7 +158,7 @@ extension ViewerModel {
     /// at 300 m), and no trigonometry. Otherwise (a reported velocity, or a stop farther on) the
     /// geodesic is solved.
     @inline(__always)
-    func accept(_ u: ViewUpdate, after old: ViewPair?, geodesic: Geodesic) -> ViewPair {
+    func accept(_ u: ViewUpdate, after old: ViewPair?, geodesic: some GeodesicDirectSolver) -> ViewPair {
         var pair = ViewPair(last: u, previous: old?.last)
         guard case .extrapolate(let limit) = self else { return pair }
         var speed = u.speed, course = u.course
@@ -199,7 +199,7 @@ extension ViewerModel {
 
     /// What the map draws at `time` (request clock, nanoseconds) from the updates in `pair`.
     @inline(__always)
-    func draw(_ pair: ViewPair, at time: Int64, geodesic: Geodesic) -> Coordinate {
+    func draw(_ pair: ViewPair, at time: Int64, geodesic: some GeodesicDirectSolver) -> Coordinate {
         guard case .extrapolate(let limit) = self, let stop = pair.stop else { return pair.last.coordinate }
         let from = pair.last.coordinate
         let elapsed = Double(time &- pair.last.time) / 1e9

@@ -23,7 +23,7 @@ import TraceSharing
 struct Views {
     let viewer: ViewerModel
     private var received: [ViewPair?] = Array(repeating: nil, count: 9)
-    private let geodesic: Geodesic
+    private let geodesic: any GeodesicDirectSolver & Sendable
 
     // The realistic network.
     /// Updates on their way, by arrival (trace time); `head` is the next.
@@ -53,7 +53,7 @@ struct Views {
         var withoutUpdate = 0
     }
 
-    init(viewer: ViewerModel, geodesic: Geodesic, perViewer: Bool = false, perSender: Bool = true) {
+    init(viewer: ViewerModel, geodesic: any GeodesicDirectSolver & Sendable, perViewer: Bool = false, perSender: Bool = true) {
         self.viewer = viewer
         self.geodesic = geodesic
         self.perSender = perSender

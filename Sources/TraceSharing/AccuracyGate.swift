@@ -1,4 +1,5 @@
 public import TraceGeodesy
+
 /// An optional per-state rule that keeps inaccurate fixes from being delivered: a fix whose
 /// reported horizontal accuracy (a radius in metres, larger is worse) exceeds ``maximumAccuracy``
 /// is not delivered. Neither Core Location's nor Android's distance filter consults accuracy;

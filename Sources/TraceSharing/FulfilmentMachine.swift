@@ -125,8 +125,34 @@ public struct FulfilmentMachine: Hashable, Sendable {
     /// Applies `event` and returns the action to perform.
     /// - Throws: ``TransitionError`` when the event does not apply; the machine is then unchanged.
     public mutating func handle(_ event: FulfilmentEvent) throws(TransitionError) -> SharingAction {
-        if hasEnded { throw .ended(event, cancelled: isCancelled) }
-        let from = state
+        let step = try FulfilmentStep(event, state: state, isCancelled: isCancelled, pickupHandedOff: request.pickupHandedOff)
+        state = step.state
+        isCancelled = step.isCancelled
+        request.pickupHandedOff = step.pickupHandedOff
+        return action(skipped: step.skipped)
+    }
+
+    private func action(skipped: [FulfilmentState]) -> SharingAction {
+        SharingAction(policy: policy, state: state, cancelled: isCancelled, request: request, skipped: skipped)
+    }
+}
+
+/// One transition of the machine, found from the facts it changes: what ``FulfilmentMachine``
+/// and TraceService's `LiveRequest` (which keeps the facts, not a machine) both apply.
+package struct FulfilmentStep {
+    package var state: FulfilmentState
+    package var isCancelled: Bool
+    package var pickupHandedOff: Bool
+    /// States passed over by the event.
+    package var skipped: [FulfilmentState] = []
+
+    /// The step `event` takes from `state`.
+    /// - Throws: ``TransitionError`` when the event does not apply.
+    package init(_ event: FulfilmentEvent, state from: FulfilmentState, isCancelled: Bool, pickupHandedOff: Bool) throws(TransitionError) {
+        if isCancelled || from == .completed { throw .ended(event, cancelled: isCancelled) }
+        state = from
+        self.isCancelled = false
+        self.pickupHandedOff = pickupHandedOff
         let to: FulfilmentState
         switch (event, from) {
         case (.accept, .findingVillager): to = .accepted
@@ -136,34 +162,36 @@ public struct FulfilmentMachine: Hashable, Sendable {
         case (.finishTask, .inTask): to = .awaitingPayment
         case (.confirmPayment, .awaitingPayment): to = .completed
         case (.cancel, .findingVillager), (.cancel, .accepted), (.cancel, .enRoute), (.cancel, .atPickup), (.cancel, .inTask):
-            isCancelled = true
-            return action(skipped: [])
+            self.isCancelled = true
+            return
         case (.handOffPickup, .findingVillager), (.handOffPickup, .accepted), (.handOffPickup, .enRoute), (.handOffPickup, .atPickup):
-            guard !request.pickupHandedOff else { throw .illegal(event, in: from) }
-            request.pickupHandedOff = true
-            return action(skipped: [])
+            guard !pickupHandedOff else { throw .illegal(event, in: from) }
+            self.pickupHandedOff = true
+            return
         case (.accept, _), (.depart, _), (.arrive, _), (.startTask, _), (.finishTask, _), (.confirmPayment, _), (.cancel, _),
             (.handOffPickup, _):
             throw .illegal(event, in: from)
         }
         state = to
-        let skipped = FulfilmentState.allCases.filter { $0 > from && $0 < to }
-        return action(skipped: skipped)
+        skipped = FulfilmentState.allCases.filter { $0 > from && $0 < to }
     }
+}
 
-    private func action(skipped: [FulfilmentState]) -> SharingAction {
+extension SharingAction {
+    /// The action `policy` gives in `state` for `request`: everything off once `cancelled`.
+    package init(policy: SharingPolicy, state: FulfilmentState, cancelled: Bool, request: RequestContext, skipped: [FulfilmentState]) {
         let row = policy[state]
         var use: [Role: LocationUse] = [:]
         var seen: [Role: Set<MapAnnotation>] = [:]
         for role in Role.allCases {
-            use[role] = isCancelled ? .off : policy.locationUse(of: role, in: state, for: request)
-            seen[role] = isCancelled ? [] : policy.annotations(seenBy: role, in: state, for: request)
+            use[role] = cancelled ? .off : policy.locationUse(of: role, in: state, for: request)
+            seen[role] = cancelled ? [] : policy.annotations(seenBy: role, in: state, for: request)
         }
-        return SharingAction(
-            state: state, cancelled: isCancelled, skipped: skipped,
-            tier: isCancelled ? .off : row.tier, distanceFilter: row.distanceFilter,
+        self.init(
+            state: state, cancelled: cancelled, skipped: skipped,
+            tier: cancelled ? .off : row.tier, distanceFilter: row.distanceFilter,
             delivery: row.delivery, accuracyGate: row.accuracyGate,
-            frame: row.frame, routeLines: !isCancelled && row.shows.routeLines,
+            frame: row.frame, routeLines: !cancelled && row.shows.routeLines,
             locationUse: use, annotations: seen)
     }
 }

@@ -1,16 +1,18 @@
-public import TraceDomain
+package import TraceDomain
 
-/// The relay decision for services: for a delivered update from one role, which viewers may
-/// receive it now. Precomputed from a policy (84 answers: 7 states × 3 senders × ride or not ×
-/// handed off or not), so each decision is one table read: O(1), no allocation, `Sendable`.
+/// The relay decision: for a delivered update from one role, which viewers may receive it now.
+/// Precomputed from a policy (84 answers: 7 states × 3 senders × ride or not × handed off or not),
+/// so each decision is one table read: O(1), no allocation, `Sendable`.
 ///
 /// The answers are exactly ``SharingPolicy/viewers(ofLocationFrom:in:for:)``'s, which is the
-/// definition; this is its cache.
-public struct RelayTable: Hashable, Sendable {
+/// definition; this is its cache, inside the package: it takes the request's facts (ride or not,
+/// handed off or not) from its caller, so services use TraceService's `LiveRequest`, which owns
+/// them, and the replay, which resolves them from the scenario.
+package struct RelayTable: Hashable, Sendable {
     private var table: [RoleSet]
 
     /// Precomputes every answer of `policy`.
-    public init(_ policy: SharingPolicy) {
+    package init(_ policy: SharingPolicy) {
         table = []
         table.reserveCapacity(84)
         for state in FulfilmentState.allCases {
@@ -27,7 +29,7 @@ public struct RelayTable: Hashable, Sendable {
 
     /// The viewers that may receive an update from `sender`'s phone in `state`.
     @inlinable
-    public func viewers(ofLocationFrom sender: Role, in state: FulfilmentState, isRide: Bool, pickupHandedOff: Bool) -> RoleSet {
+    package func viewers(ofLocationFrom sender: Role, in state: FulfilmentState, isRide: Bool, pickupHandedOff: Bool) -> RoleSet {
         self[((state.rawValue * 3 + sender.rawValue) * 2 + (isRide ? 1 : 0)) * 2 + (pickupHandedOff ? 1 : 0)]
     }
 

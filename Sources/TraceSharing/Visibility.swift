@@ -36,7 +36,7 @@ extension SharingPolicy {
     public func annotations(seenBy viewer: Role, in state: FulfilmentState, for request: RequestContext) -> Set<MapAnnotation> {
         guard request.viewers.contains(viewer) else { return [] }
         var result = Set<MapAnnotation>()
-        for rule in self[state].annotationRules(for: viewer) where !rule.ridesOnly || request.category.isRide {
+        for rule in self[state].annotationRules(for: viewer) where rule.applies(to: request) {
             result.insert(rule.annotation)
         }
         return result
@@ -65,7 +65,7 @@ extension SharingPolicy {
     func sees(_ viewer: Role, liveFrom sender: Role, in state: FulfilmentState, for request: RequestContext) -> Bool {
         guard viewer != .delegate || request.pickupHandedOff else { return false }
         return self[state].annotationRules(for: viewer).contains {
-            (!$0.ridesOnly || request.category.isRide) && $0.annotation.liveSource(handedOff: request.pickupHandedOff) == sender
+            $0.applies(to: request) && $0.annotation.liveSource(handedOff: request.pickupHandedOff) == sender
         }
     }
 
@@ -82,5 +82,16 @@ extension SharingPolicy {
             return .ownMapOnly
         }
         return .off
+    }
+}
+
+extension AnnotationRule {
+    /// Whether the rule shows its annotation on a map of `request`: a rides-only rule only for a
+    /// ride, and the hirer's location only for a ride whatever the rule says. The second is the
+    /// user's document's first note ("Hirer Location" is for rides only), kept here rather than
+    /// trusted to the policy: a policy file that says otherwise is refused (`policy validate`), and
+    /// a policy built in code cannot show or relay a hirer's location outside a ride either.
+    func applies(to request: RequestContext) -> Bool {
+        request.category.isRide || (!ridesOnly && annotation != .hirerLocation)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 // The GPX reader against libxml2, as a function: used by the differential tests
 // (Tests/TraceIOTests/DifferentialTests.swift) and by the differential fuzzer (Fuzz/GPXDiff).
 import GPXOracle
+import TraceDomain
 import TraceGeodesy
 public import TraceIO
 

@@ -234,7 +234,7 @@ struct TunerTests {
             let to = try #require(result.scenario.timeline.first { $0.state == .atPickup }).time.nanoseconds
             let fixes = trip.fixes(of: .helper)
             let inState = fixes.times.indices.filter { fixes.times[$0] >= from && fixes.times[$0] < to }.map { fixes.coordinates[$0] }
-            minimum += UpdateLimit.fewestSends(inState, boundMetres: 80).count
+            minimum += UpdateLimit.fewestSends(inState, boundMetres: 80, exact: ReplayOptions().exact).count
         }
         #expect(limit.minimum == minimum && minimum > 0)
         #expect(limit.sent == outcome.chosenResults.reduce(0) { $0 + $1.states[FulfilmentState.enRoute.rawValue][.helper]!.sentUpdates })

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TraceEnergy
 import TraceIO
+import TraceDomain
 
 @testable import TraceCLI
 

@@ -4,6 +4,7 @@ import Testing
 import TraceGeodesy
 import TraceIO
 import TraceSimulation
+import TraceDomain
 
 @Suite("tracekit smooth, end to end")
 struct SmoothCommandTests {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TraceIO
+import TraceDomain
 
 private func read(_ text: String, options: ReadOptions = ReadOptions()) throws(TraceReadError) -> ReadResult {
     try readTrace(CSVReader(bytes: Array(text.utf8), options: options))

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TraceGeodesy
 import TraceIO
+import TraceDomain
 
 // MARK: Shared helpers (used by the PLT and REC tests too)
 

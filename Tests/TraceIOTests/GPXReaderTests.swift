@@ -1,5 +1,6 @@
 import Testing
 import TraceGeodesy
+import TraceDomain
 
 @testable import TraceIO
 

@@ -1,6 +1,7 @@
 import Testing
 import TraceGeodesy
 import TraceProj
+import TraceDomain
 
 @testable import TraceIO
 

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TraceGeodesy
+import TraceDomain
 
 @testable import TraceIO
 

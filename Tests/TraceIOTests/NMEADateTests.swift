@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TraceIO
+import TraceDomain
 
 /// `$body*hh` with the right checksum.
 private func sentence(_ body: String) -> String {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TraceGeodesy
 import TraceIO
+import TraceDomain
 
 /// `$body*hh` with the right checksum.
 private func nmea(_ body: String) -> String {

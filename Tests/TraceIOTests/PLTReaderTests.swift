@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TraceGeodesy
 import TraceIO
+import TraceDomain
 
 /// An OziExplorer header with `name` (bytes, so Latin-1 can be tested) and `count`.
 private func ozi(name: [UInt8] = Array("Walk".utf8), count: Int, datum: String = "WGS 84", rows: [String], lineEnd: String = "\r\n")

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TraceGeodesy
 import TraceIO
+import TraceDomain
 
 private func readREC(_ lines: [String], options: ReadOptions = ReadOptions()) throws(TraceReadError) -> ReadResult {
     try readTrace(RECReader(bytes: Array(lines.map { $0 + "\n" }.joined().utf8), options: options))

@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+import TraceDomain
 
 @testable import TraceIO
 

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TraceGeodesy
 import TraceJSON
+import TraceDomain
 
 @testable import TraceIO
 

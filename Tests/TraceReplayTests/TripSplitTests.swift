@@ -4,6 +4,7 @@ import Testing
 import TraceDomain
 import TraceGeodesy
 import TraceIO
+import TraceProj
 import TraceReplay
 
 /// The trip rule (README, "Long recordings: trips") on hand-built fixes.
@@ -11,7 +12,7 @@ import TraceReplay
 struct TripSplitTests {
     /// Splits crafted fixes (north/east metres, seconds) with `rules`.
     func split(_ points: [P], rules: TripRules = .default) -> TripSplit {
-        var s = TripSplitter(rules: rules)
+        var s = TripSplitter(rules: rules, exact: Geodesic.wgs84)
         for p in points { s.add(time: nanos(p.t), try! Coordinate(latitude: lat(p), longitude: lon(p))) }
         return s.finish()
     }

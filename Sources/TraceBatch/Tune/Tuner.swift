@@ -1,5 +1,6 @@
 import Synchronization
 public import TraceDomain
+import TraceGeodesy
 public import TraceReplay
 public import TraceSharing
 
@@ -362,7 +363,7 @@ public enum Tuner {
             request: searched, start: start, chosen: chosen, startEvaluation: descent.startEvaluation,
             chosenEvaluation: descent.incumbentEvaluation, startResults: startResults, chosenResults: chosenResults, sweeps: orderedSweeps,
             bestReached: search.bestReached, bindings: bindings(orderedSweeps, search.requirements),
-            limits: limits(request.requirements, results: chosenResults, corpus: corpus),
+            limits: limits(request.requirements, results: chosenResults, corpus: corpus, exact: options.exact),
             candidates: search.candidates, rounds: descent.rounds, converged: descent.converged, evaluations: search.evaluations,
             sharedEvaluations: search.shared, replays: search.replays + request.trips.count + searched.trips.count,
             fixEvaluations: search.fixEvaluations, tripsInMemory: corpus.loaded.count { $0 != nil },
@@ -507,7 +508,9 @@ public enum Tuner {
 
     /// The limit of each upper display-error requirement of a state (``TuneLimit``): over every
     /// stretch of the timeline in the state, the recorded fixes of each sender the viewer sees.
-    static func limits(_ requirements: [Requirement], results: [ReplayResult], corpus: Corpus) -> [TuneLimit] {
+    static func limits(
+        _ requirements: [Requirement], results: [ReplayResult], corpus: Corpus, exact: any GeodesicSolver & Sendable
+    ) -> [TuneLimit] {
         guard corpus.loaded.allSatisfy({ $0 != nil }) else { return [] }
         var limits: [TuneLimit] = []
         for (ri, r) in requirements.enumerated() {
@@ -528,7 +531,10 @@ public enum Tuner {
                     let fixes = trip.fixes(of: sender)
                     for stretch in stretches {
                         let inState = fixes.times.indices.filter { stretch.contains(fixes.times[$0]) }.map { fixes.coordinates[$0] }
-                        guard let sends = UpdateLimit.fewestSends(inState, boundMetres: r.bound, maximumDistances: limitDistances) else {
+                        guard
+                            let sends = UpdateLimit.fewestSends(
+                                inState, boundMetres: r.bound, maximumDistances: limitDistances, exact: exact)
+                        else {
                             complete = false
                             break
                         }

@@ -1,3 +1,5 @@
+import TraceDomain
+
 // How a column writes its values when the header or the values say more than "a number":
 // coordinates as E7 integers, semicircles or NMEA's degrees and decimal minutes, epochs counted
 // from GPS's or FIT's origin, six-digit dates, UTC offsets. Each form is settled once per column

@@ -1,3 +1,5 @@
+import TraceDomain
+
 // The general row path: a row split by the row scanner, read field by field (position, time,
 // values, structure) into ``CSVReader/row``, its problems kept as notes for ``check()``.
 extension CSVReader {

@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceGeodesy
 
 /// Reads CSV (and TSV, semicolon-separated) traces: one point per row, streamed in bounded

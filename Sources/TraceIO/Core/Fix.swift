@@ -1,3 +1,4 @@
+public import TraceDomain
 public import TraceGeodesy
 
 /// The kind of position fix a receiver reports (GPX `<fix>`).

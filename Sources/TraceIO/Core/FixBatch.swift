@@ -1,3 +1,4 @@
+public import TraceDomain
 public import TraceGeodesy
 
 /// Items of a trace in columns (struct of arrays), filled by ``TraceReader/read(into:limit:)``:

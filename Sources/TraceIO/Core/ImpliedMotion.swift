@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceGeodesy
 import TraceJSON
 

@@ -1,3 +1,5 @@
+import TraceDomain
+
 /// A reader whose points pass a ``PointChecker`` (every reader): the motion stage reads the
 /// motion check's marks from it.
 package protocol CheckedTraceReader: TraceReader {

@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceGeodesy
 
 /// The checks every reader applies to a point before it is emitted: position validation, time

@@ -1,3 +1,4 @@
+public import TraceDomain
 public import TraceGeodesy
 
 /// Streaming statistics of a trace, in bounded memory: what `tracekit info` prints.

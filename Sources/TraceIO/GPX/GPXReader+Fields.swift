@@ -1,3 +1,5 @@
+import TraceDomain
+
 // A point's fields: which child element carries which, how its text is read (the value rules,
 // one place for every path), and how a value is stored or reported.
 extension GPXReader {

@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceGeodesy
 
 // The fused point path: a point of the commonest shape scanned, parsed and checked in one pass in

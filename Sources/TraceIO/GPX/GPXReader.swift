@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceGeodesy
 
 /// Reads GPX 1.0 and 1.1: tracks, segments and track points; routes and route points;

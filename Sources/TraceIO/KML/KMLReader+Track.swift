@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceGeodesy
 
 // gx:Track: `<when>` and `<gx:coord>` matched by index, whichever comes first; what is left when

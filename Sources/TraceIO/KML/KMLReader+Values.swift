@@ -1,3 +1,5 @@
+import TraceDomain
+
 // The values KML writes: coordinate tuples (`lon,lat[,alt]` in <coordinates>, `lon lat alt` in
 // <gx:coord>) and xsd:dateTime times with their shorter xsd forms (date, year and month, year).
 extension KMLReader {

@@ -1,3 +1,4 @@
+public import TraceDomain
 import TraceGeodesy
 
 /// Reads KML 2.0, 2.1 and 2.2 (Google Earth, GPSBabel, Android exporters): the paths and points

@@ -1,3 +1,5 @@
+import TraceDomain
+
 /// The values of NMEA 0183 fields: times of day, dates, `ddmm.mmmm` coordinates and plain numbers.
 /// Each returns nil for an empty field and a `problem` text for one it cannot read.
 enum NMEAFields {
@@ -56,7 +58,8 @@ enum NMEAFields {
 
     /// ZDA's `dd`, `mm`, `yyyy` fields: days since 1970-01-01; empty when all three are (a ZDA
     /// without a date).
-    static func zdaDate(day: UnsafeBufferPointer<UInt8>, month: UnsafeBufferPointer<UInt8>, year: UnsafeBufferPointer<UInt8>) -> Value<Int> {
+    static func zdaDate(day: UnsafeBufferPointer<UInt8>, month: UnsafeBufferPointer<UInt8>, year: UnsafeBufferPointer<UInt8>) -> Value<Int>
+    {
         if day.isEmpty && month.isEmpty && year.isEmpty { return .empty }
         let text = "\(TextValue.shown(day)),\(TextValue.shown(month)),\(TextValue.shown(year))"
         func number(_ f: UnsafeBufferPointer<UInt8>, digits: ClosedRange<Int>) -> Int? {

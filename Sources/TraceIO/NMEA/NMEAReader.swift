@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceGeodesy
 
 /// Reads NMEA 0183 logs (`.nmea`, `.nma`), streamed in bounded memory (the 1 MiB window plus one
@@ -485,7 +486,8 @@ public struct NMEAReader: TraceReader {
         for p in e.dop.problems { try checker.note(p.kind, line: p.line, p.detail) }
         if undated {
             withoutDate += 1
-            try checker.note(.invalidTime, line: e.line, "time of day \(NMEAReader.clock(e.timeOfDay!)) without a date (no RMC or ZDA date)")
+            try checker.note(
+                .invalidTime, line: e.line, "time of day \(NMEAReader.clock(e.timeOfDay!)) without a date (no RMC or ZDA date)")
         }
         var fix: Fix?
         if let coordinate {

@@ -1,3 +1,4 @@
+import TraceDomain
 import TraceGeodesy
 
 /// Reads OziExplorer track files (`.plt`, also the Microsoft GeoLife files), streamed in bounded

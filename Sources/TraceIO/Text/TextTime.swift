@@ -1,3 +1,5 @@
+import TraceDomain
+
 /// Dates, times of day and epoch numbers as CSV and PLT files write them, turned into the ISO 8601
 /// text that ``Timestamp/parseISO8601(_:)`` reads (which parses fractions and zones).
 enum TextTime {

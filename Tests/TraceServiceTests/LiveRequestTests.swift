@@ -1,0 +1,263 @@
+import TestSupport
+import Testing
+import TraceDevice
+import TraceDomain
+import TraceGeodesy
+import TraceProj
+import TraceService
+import TraceSharing
+
+/// Who receives a fix from each phone, read off the user's document (spec/location-sharing.txt)
+/// and written here independently of the policy code: the oracle of the exhaustive test.
+///
+/// - Finding Villager, Accepted, Awaiting Payment, Completed: "Location Accuracy Level: None":
+///   no phone shares, nobody receives anything.
+/// - En Route and At Pickup: both maps show "Helper Location" and "Hirer Location"; the hirer's
+///   location only for rides (the first note).
+/// - In Task: the hirer's map shows "Hirer Location, Dropoff Point", the helper's "Helper
+///   Location, Pickup Point": nobody sees the other party's position.
+/// - A hand-off (second note): "the map locations get handed off to the 3rd party": the hirer's
+///   location comes from the delegate's phone, the delegate sees the hirer's map, and the original
+///   hirer's phone is no longer a source.
+func documentRecipients(state: FulfilmentState, sender: Role, isRide: Bool, handedOff: Bool) -> Set<Role> {
+    // The maps that show each live position in this state.
+    let helperShownTo: Set<Role>
+    let hirerShownTo: Set<Role>
+    switch state {
+    case .enRoute, .atPickup:
+        helperShownTo = [.hirer, .helper]
+        hirerShownTo = isRide ? [.hirer, .helper] : []
+    case .inTask:
+        helperShownTo = [.helper]
+        hirerShownTo = isRide ? [.hirer] : []
+    case .findingVillager, .accepted, .awaitingPayment, .completed:
+        helperShownTo = []
+        hirerShownTo = []
+    }
+    // The delegate, once pickup is handed off, sees what the hirer sees.
+    func withDelegate(_ shown: Set<Role>) -> Set<Role> { handedOff && shown.contains(.hirer) ? shown.union([.delegate]) : shown }
+    let hirerSource: Role = handedOff ? .delegate : .hirer
+    switch sender {
+    case .helper: return withDelegate(helperShownTo).subtracting([.helper])
+    case hirerSource: return withDelegate(hirerShownTo).subtracting([sender])
+    default: return []
+    }
+}
+
+/// A request of `category` brought to `state` (with a hand-off first when `handedOff`), by the
+/// shortest legal path.
+func request(_ category: RequestCategory, in state: FulfilmentState, handedOff: Bool, policy: PreparedPolicy) throws -> LiveRequest {
+    var r = LiveRequest(category: category, policy: policy)
+    if handedOff { try r.handOffPickup() }
+    let path: [FulfilmentEvent] =
+        switch state {
+        case .findingVillager: []
+        case .accepted: [.accept]
+        case .enRoute: [.accept, .depart]
+        case .atPickup: [.accept, .depart, .arrive]
+        case .inTask: [.accept, .depart, .arrive, .startTask]
+        case .awaitingPayment: [.accept, .depart, .arrive, .startTask, .finishTask]
+        case .completed: [.accept, .depart, .arrive, .startTask, .finishTask, .confirmPayment]
+        }
+    for e in path { try r.handle(e) }
+    return r
+}
+
+let categories: [RequestCategory] = [.ride, .babysitting, .dogWalking, .delivery, RequestCategory(named: "grocery run")]
+let zurich = try! Coordinate(latitude: 47.37, longitude: 8.54)
+
+@Suite("LiveRequest: a request a service holds")
+struct LiveRequestTests {
+    let seed = PreparedPolicy(.seed, exact: Geodesic.wgs84)
+
+    @Test("every state × sender × category × hand-off forwards what the user's document allows")
+    func everyCaseAgainstTheDocument() throws {
+        var checked = 0
+        for state in FulfilmentState.allCases {
+            for category in categories {
+                for handedOff in [false, true] {
+                    for sender in Role.allCases {
+                        var r = try request(category, in: state, handedOff: handedOff, policy: seed)
+                        let expected = documentRecipients(state: state, sender: sender, isRide: category.isRide, handedOff: handedOff)
+                        let decision = r.receive(zurich, from: sender, at: Timestamp(seconds: 1_700_000_000))
+                        if state == .completed {
+                            #expect(decision == .ended)
+                        } else if expected.isEmpty {
+                            #expect(decision == .notShown, "\(state) \(category) handedOff \(handedOff) from \(sender): \(decision)")
+                        } else {
+                            #expect(decision == .forward(to: roleSet(expected)), "\(state) \(category) \(handedOff) \(sender): \(decision)")
+                        }
+                        #expect(r.viewers(ofLocationFrom: sender) == (state == .completed ? [] : roleSet(expected)))
+                        // The maps agree: a viewer receives a sender's fixes exactly when its map
+                        // shows that sender's live position.
+                        for viewer in Role.allCases where viewer != sender {
+                            let shows = r.annotations(seenBy: viewer).contains { $0.liveSource(handedOff: handedOff) == sender }
+                            #expect(shows == expected.contains(viewer))
+                        }
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 7 * categories.count * 2 * 3)
+    }
+
+    @Test("a cancelled request forwards nothing and shows nothing, in every state it can be cancelled in")
+    func cancelled() throws {
+        for state in [FulfilmentState.findingVillager, .accepted, .enRoute, .atPickup, .inTask] {
+            var r = try request(.ride, in: state, handedOff: false, policy: seed)
+            let action = try r.cancel()
+            #expect(action.cancelled && action.tier == .off && r.hasEnded)
+            for role in Role.allCases {
+                #expect(r.receive(zurich, from: role, at: Timestamp(seconds: 1)) == .ended)
+                #expect(r.annotations(seenBy: role).isEmpty && r.locationUse(of: role) == .off)
+                #expect(r.region(for: role, positions: [.helperLocation: zurich]) == nil)
+            }
+            #expect(throws: TransitionError.self) { try r.accept() }
+        }
+    }
+
+    /// A policy built in code that breaks the document's ride-only rule everywhere: every state
+    /// shares, and both maps show the hirer's location with `ridesOnly` false.
+    static let hostile: SharingPolicy = {
+        var p = SharingPolicy.seed
+        p.name = "hostile"
+        for state in FulfilmentState.allCases {
+            p[state].tier = .bestForNavigation
+            p[state].distanceFilter = 0
+            p[state].hirerAnnotations = [AnnotationRule(.hirerLocation), AnnotationRule(.helperLocation)]
+            p[state].helperAnnotations = [AnnotationRule(.hirerLocation), AnnotationRule(.helperLocation)]
+        }
+        return p
+    }()
+
+    @Test("outside a ride the hirer's location is never forwarded nor shown, whatever the events, fixes and policy")
+    func neverTheHirerOutsideARide() throws {
+        var rng = SplitMix64(seed: 37)
+        var forwarded = 0
+        for policy in [seed, PreparedPolicy(Self.hostile, exact: Geodesic.wgs84)] {
+            for category in categories where !category.isRide {
+                for _ in 0..<300 {
+                    var r = LiveRequest(category: category, policy: policy)
+                    for step in 0..<40 {
+                        if rng.next() % 4 == 0 {
+                            // Any event, legal or not: an illegal one throws and changes nothing.
+                            _ = try? r.handle(FulfilmentEvent.allCases[Int(rng.next() % 8)])
+                        }
+                        let sender = Role.allCases[Int(rng.next() % 3)]
+                        let fix = try Coordinate(latitude: 47 + Double(rng.next() % 1000) / 1e4, longitude: 8.5)
+                        let decision = r.receive(fix, from: sender, at: Timestamp(seconds: Double(step)))
+                        if sender != .helper { #expect(decision.recipients.isEmpty, "\(category) \(r.state) from \(sender)") }
+                        forwarded += decision.recipients.isEmpty ? 0 : 1
+                        for viewer in Role.allCases {
+                            #expect(!r.annotations(seenBy: viewer).contains(.hirerLocation))
+                            #expect(!(r.action.annotations[viewer] ?? []).contains(.hirerLocation))
+                        }
+                        #expect(r.locationUse(of: .hirer) != .shares && r.locationUse(of: .delegate) != .shares)
+                    }
+                }
+            }
+        }
+        #expect(forwarded > 0)  // the helper's fixes did go through: the test exercised the relay
+        // The hostile policy does forward the hirer's location in a ride: the rule is the category's.
+        var ride = LiveRequest(category: .ride, policy: PreparedPolicy(Self.hostile, exact: Geodesic.wgs84))
+        #expect(ride.receive(zurich, from: .hirer, at: Timestamp(seconds: 0)) == .forward(to: .helper))
+    }
+
+    @Test("a hand-off moves the hirer's location to the delegate's phone and gives the delegate the hirer's map")
+    func handOff() throws {
+        var r = try request(.ride, in: .enRoute, handedOff: false, policy: seed)
+        #expect(r.receive(zurich, from: .hirer, at: Timestamp(seconds: 0)) == .forward(to: .helper))
+        #expect(r.receive(zurich, from: .delegate, at: Timestamp(seconds: 0)) == .notShown)
+        #expect(r.annotations(seenBy: .delegate).isEmpty)
+        let action = try r.handOffPickup()
+        #expect(action.state == .enRoute && r.pickupHandedOff)
+        #expect(r.receive(zurich, from: .hirer, at: Timestamp(seconds: 1)) == .notShown)
+        #expect(r.receive(zurich, from: .delegate, at: Timestamp(seconds: 1)) == .forward(to: [.hirer, .helper]))
+        #expect(r.receive(zurich, from: .helper, at: Timestamp(seconds: 1)) == .forward(to: [.hirer, .delegate]))
+        #expect(r.annotations(seenBy: .delegate) == r.annotations(seenBy: .hirer))
+        #expect(throws: TransitionError.self) { try r.handOffPickup() }  // once only
+    }
+
+    @Test("fixes an honest phone delivers all go through; a phone that ignores its filter is held to it")
+    func throttling() throws {
+        // Driving north at 11 m/s for 10 minutes, a fix a second, in En Route (30 m filter).
+        let fixes = try (0..<600).map { i in
+            (try Coordinate(latitude: 47.37 + Double(i) * 11 / 111_200, longitude: 8.54), Timestamp(seconds: 1_700_000_000 + Double(i)))
+        }
+        var phone = UpdateGate(SharingPolicy.seed[.enRoute], exact: Geodesic.wgs84)
+        let delivered = fixes.filter { phone.offer($0.0, at: $0.1.seconds) }
+        #expect(delivered.count > 150 && delivered.count < 300)
+
+        var honest = try request(.ride, in: .enRoute, handedOff: false, policy: seed)
+        #expect(delivered.allSatisfy { honest.receive($0.0, from: .helper, at: $0.1) == .forward(to: .hirer) })
+
+        var flooding = try request(.ride, in: .enRoute, handedOff: false, policy: seed)
+        let passed = fixes.filter { flooding.receive($0.0, from: .helper, at: $0.1) != .throttled }
+        #expect(passed.map(\.1) == delivered.map(\.1))
+
+        var open = try request(
+            .ride, in: .enRoute, handedOff: false, policy: PreparedPolicy(.seed, exact: Geodesic.wgs84, throttles: false))
+        #expect(fixes.allSatisfy { open.receive($0.0, from: .helper, at: $0.1) == .forward(to: .hirer) })
+    }
+
+    @Test("the map region and route lines follow the state and the category")
+    func regionAndRoute() throws {
+        var r = try request(.dogWalking, in: .atPickup, handedOff: false, policy: seed)
+        let pickup = try Coordinate(latitude: 47.3702, longitude: 8.5402)
+        let region = try #require(
+            r.region(for: .hirer, positions: [.helperLocation: zurich, .pickupPoint: pickup, .hirerLocation: pickup]))
+        #expect(region.minimumSpan >= 150 && region.minimumSpan < 160)
+        #expect(r.routeLineTolerance == nil)  // "No Route Lines"
+        try r.startTask()
+        try r.finishTask()
+        #expect(r.routeLineTolerance == 250.0 / 400)  // Awaiting Payment: route with lines
+    }
+
+    @Test("values print as people read them")
+    func descriptions() throws {
+        var r = LiveRequest(category: .ride, policy: seed)
+        try r.accept()
+        let action = try r.depart()
+        let text = "\(action)"
+        #expect(!text.contains("TraceDomain.") && !text.contains("TraceSharing."))
+        #expect(
+            text
+                == "enRoute: nearestTenMeters, filter 30 m, frame 500 m, no route lines; hirer shares, sees helperLocation, hirerLocation, pickupPoint; helper shares, sees helperLocation, hirerLocation, pickupPoint; delegate off, sees nothing"
+        )
+        #expect("\(r.receive(zurich, from: .helper, at: Timestamp(seconds: 0)))" == "forward to hirer")
+        #expect("\(RelayDecision.notShown)" == "not shown" && "\(RoleSet())" == "nobody")
+        #expect("\(Role.delegate)" == "delegate" && "\(FulfilmentState.atPickup)" == "atPickup" && "\(AccuracyTier.best)" == "best")
+        #expect("\(RequestCategory.dogWalking)" == "dog walking" && "\(RequestCategory(name: "taxi", isRide: true))" == "taxi (a ride)")
+        #expect("\([Role.hirer: LocationUse.shares])" == "[hirer: shares]")
+        #expect(try r.cancel().description == "cancelled in enRoute: everything off")
+    }
+
+    @Test("a live request is small and shares its policy")
+    func size() {
+        #expect(MemoryLayout<LiveRequest>.size == 474)  // the figure LiveRequest's documentation gives
+        #expect(MemoryLayout<LiveRequest>.stride <= 1024)
+    }
+
+    @Test("requests are Sendable values: one per task")
+    func sendable() async throws {
+        let policy = seed
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for t in 0..<4 {
+                group.addTask {
+                    var r = try request(.ride, in: .enRoute, handedOff: false, policy: policy)
+                    var n = 0
+                    for i in 0..<100 {
+                        let c = try Coordinate(latitude: 47.37 + Double(i * (t + 1)) * 1e-3, longitude: 8.54)
+                        n += r.receive(c, from: .helper, at: Timestamp(seconds: Double(i))).recipients.isEmpty ? 0 : 1
+                    }
+                    return n
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts.count == 4 && counts.allSatisfy { $0 == 100 })
+    }
+}
+
+func roleSet(_ roles: Set<Role>) -> RoleSet { roles.reduce(into: RoleSet()) { $0.insert(RoleSet($1)) } }
