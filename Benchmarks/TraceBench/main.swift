@@ -189,9 +189,11 @@ do {
     bench.ratio("tangent plane / haversine (steps)", tp, over: hs)
 }
 
-// MARK: Exact geodesic: TraceKit's wrapper against raw geod_inverse, near and global pairs.
+// MARK: Exact geodesic: TraceKit's wrapper against raw geod_inverse, near and global pairs; the
+// pure-Swift KarneyGeodesic against the wrapper on the same pairs.
 do {
     let geodesic = Geodesic()
+    let pure = KarneyGeodesic()
     for (label, count, near) in [("near", 400_000 / scale, true), ("global", 200_000 / scale, false)] {
         var rng = SplitMix64(seed: near ? 3 : 4)
         var lat1 = [Double](), lon1 = [Double](), lat2 = [Double](), lon2 = [Double]()
@@ -207,18 +209,24 @@ do {
         let a = (0..<count).map { Coordinate(uncheckedLatitude: lat1[$0], longitude: lon1[$0]) }
         let b = (0..<count).map { Coordinate(uncheckedLatitude: lat2[$0], longitude: lon2[$0]) }
         var s12 = [Double](repeating: 0, count: count)
-        let ours = bench.measure("exact geodesic (Geodesic.inverse), \(label)", items: count) {
+        // One loop for every solver, each output consumed.
+        func inverses(_ solver: some GeodesicSolver) -> Double {
             var sum = 0.0
             for i in 0..<count {
-                let g = geodesic.inverse(from: a[i], to: b[i])
+                let g = solver.inverse(from: a[i], to: b[i])
                 sum += g.distance + g.initialAzimuth + g.finalAzimuth
             }
             return sum
         }
+        let ours = bench.measure("exact geodesic (Geodesic.inverse), \(label)", items: count) { inverses(geodesic) }
         let raw = bench.measure("exact geodesic, raw C geod_inverse, \(label)", items: count) {
             cb_geod_inverse(lat1, lon1, lat2, lon2, &s12, count) + s12[count / 2]
         }
         bench.ratio("Geodesic.inverse / raw geod_inverse (\(label))", ours, over: raw)
+        // Both names carry "KarneyGeodesic", so that --filter KarneyGeodesic runs the pair.
+        let swift = bench.measure("KarneyGeodesic.inverse (pure Swift), \(label)", items: count) { inverses(pure) }
+        let peer = bench.measure("KarneyGeodesic's peer: PROJ Geodesic.inverse, \(label)", items: count) { inverses(geodesic) }
+        bench.ratio("KarneyGeodesic / PROJ Geodesic.inverse (\(label))", swift, over: peer)
     }
 }
 

@@ -28,7 +28,8 @@ extension GeodesicInverse {
 /// Something that solves the inverse geodesic problem exactly on WGS84.
 ///
 /// The pure-Swift core declares what it needs and `TraceProj.Geodesic` (Karney's algorithm, as
-/// shipped in PROJ) provides it; the fast methods here fall back to a solver outside their domain.
+/// shipped in PROJ) provides it, or ``KarneyGeodesic`` (the same method in pure Swift) where PROJ
+/// must not be linked; the fast methods here fall back to a solver outside their domain.
 public protocol GeodesicSolver {
     /// Shortest path from `p` to `q` on WGS84.
     func inverse(from p: Coordinate, to q: Coordinate) -> GeodesicInverse

@@ -151,4 +151,28 @@ struct UpdateGateTests {
         }
         #expect(screened > 1000, "\(delivery): too few fixes short of the filter to test the screen")
     }
+
+    @Test("the pure-Swift exact solver (KarneyGeodesic, for services without PROJ) decides as PROJ's on long and polar steps")
+    func pureSwiftSolver() throws {
+        // A seeded wander from 78° N with steps up to 60 km: most steps over 2 km, many beyond 80°
+        // (where the gate asks the exact solver), some across the antimeridian.
+        var rng = SplitMix64(seed: 5)
+        var p = try Coordinate(latitude: 78, longitude: 170)
+        let fixes = (0..<2_000).map { _ in
+            p = Spherical.destination(from: p, bearing: rng.uniform(-180, 180), distance: rng.uniform(0, 60_000))
+            return p
+        }
+        #expect(fixes.filter { abs($0.latitude) > 80 }.count > 100)
+        for filter in [0.0, 1_000, 2_500, 30_000, 100_000] {
+            var proj = UpdateGate(tier: .best, distanceFilter: filter, exact: Geodesic())
+            var pure = UpdateGate(tier: .best, distanceFilter: filter, exact: KarneyGeodesic())
+            for (i, fix) in fixes.enumerated() {
+                #expect(proj.offer(fix, at: Double(i)) == pure.offer(fix, at: Double(i)), "filter \(filter), fix \(i)")
+            }
+            // The same memory, but for the delivered speed's last bits (the distances differ by nanometres).
+            #expect(
+                proj.lastDelivered?.coordinate == pure.lastDelivered?.coordinate && proj.lastDelivered?.time == pure.lastDelivered?.time)
+            #expect(abs(proj.deliveredSpeed - pure.deliveredSpeed) <= 1e-12 * proj.deliveredSpeed)
+        }
+    }
 }

@@ -1,25 +1,27 @@
 import Foundation
-import TestSupport
 
 /// One line of Karney's GeodTest file (WGS84; degrees and metres).
-struct GeodTestRow {
-    var line: Int
-    var lat1, lon1, azi1, lat2, lon2, azi2, s12, m12: Double
+public struct GeodTestRow: Sendable {
+    public var line: Int
+    public var lat1, lon1, azi1, lat2, lon2, azi2, s12, m12: Double
 }
 
 /// Locates the reference files: the committed slice, and the full file in `../shared` when present.
-enum GeodTestData {
+/// Shared by the exact solvers' tests (TraceProjTests for PROJ's, TraceGeodesyTests for the
+/// pure-Swift one).
+public enum GeodTestData {
     /// `Tests/TraceProjTests/Data/GeodTest-slice.dat`: 500 rows, always present.
-    static let slice: [GeodTestRow] = load(packageRoot.appendingPathComponent("Tests/TraceProjTests/Data/GeodTest-slice.dat"))!
+    public static let slice: [GeodTestRow] = load(
+        packageRoot.appendingPathComponent("Tests/TraceProjTests/Data/GeodTest-slice.dat"))!
 
     /// `../shared/geodesy/GeodTest-short.dat` (10,000 rows) or nil when `../shared` is absent.
     /// `TRACEKIT_SHARED` overrides the location of the shared folder.
-    static let full: [GeodTestRow]? = load(sharedFolder.appendingPathComponent("geodesy/GeodTest-short.dat"))
+    public static let full: [GeodTestRow]? = load(sharedFolder.appendingPathComponent("geodesy/GeodTest-short.dat"))
 
-    static var fullIsPresent: Bool { full != nil }
+    public static var fullIsPresent: Bool { full != nil }
 
     /// Every row to test: the full file when present, else the slice.
-    static var rows: [GeodTestRow] { full ?? slice }
+    public static var rows: [GeodTestRow] { full ?? slice }
 
     private static func load(_ url: URL) -> [GeodTestRow]? {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
@@ -35,7 +37,7 @@ enum GeodTestData {
 }
 
 /// Smallest difference between two angles in degrees, modulo 360.
-func angleDifference(_ a: Double, _ b: Double) -> Double {
+public func angleDifference(_ a: Double, _ b: Double) -> Double {
     let d = (a - b).remainder(dividingBy: 360)
     return abs(d)
 }
