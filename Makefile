@@ -21,7 +21,7 @@ if [ -n "$$missing" ]; then \
 fi
 endef
 
-.PHONY: deps browser build run test test-spark test-sanitize gate baseline bench fuzz format clean
+.PHONY: deps browser build run test examples test-spark test-sanitize gate baseline bench fuzz format clean
 
 ## deps: install the Debian packages that are missing (quick no-op when all are present)
 deps:
@@ -59,7 +59,25 @@ test: deps browser
 	@mkdir -p .build
 	@set -o pipefail; $(SWIFT) test 2>&1 | tee .build/test.log; status=$$?; \
 	  echo; Tools/test-summary.sh .build/test.log; exit $$status
+	$(MAKE) examples
 	$(MAKE) gate
+
+## examples: build and run Examples/RelayService, the README's service: a package of its own that
+## depends on the TraceKitCore product by path. Built with pkg-config pointed at an empty folder
+## (PKG_CONFIG_PATH and PKG_CONFIG_LIBDIR), then checked: the build log names no PROJ or GEOS, the
+## build made no TraceProj, TraceGeometry or C-module products, and `ldd` shows neither library.
+## The demo replays the bundled ride through 400 live requests and exits 1 when one forwards a
+## hirer's location outside a ride. Used by make test (about 2 minutes the first time).
+EXAMPLE := Examples/RelayService
+examples: deps
+	@mkdir -p .build/empty-pkg-config
+	@set -o pipefail; cd $(EXAMPLE) && PKG_CONFIG_PATH=$(CURDIR)/.build/empty-pkg-config PKG_CONFIG_LIBDIR=$(CURDIR)/.build/empty-pkg-config \
+	  $(SWIFT) build --product relay-demo 2>&1 | tee .build-log.txt
+	@if grep -iE "proj|geos" $(EXAMPLE)/.build-log.txt; then echo "examples: the build reached PROJ or GEOS"; exit 1; fi
+	@if ls $(EXAMPLE)/.build/debug | grep -E "^(TraceProj|TraceGeometry|CProj|CGeos)"; then echo "examples: PROJ or GEOS was built"; exit 1; fi
+	@if ldd $(EXAMPLE)/.build/debug/relay-demo | grep -E "libproj|libgeos"; then echo "examples: relay-demo links PROJ or GEOS"; exit 1; fi
+	@rm -f $(EXAMPLE)/.build-log.txt
+	cd $(EXAMPLE) && .build/debug/relay-demo ../../Traces/trips/ride 400
 
 ## test-spark: TraceKit on Spark, checked (not part of `make test`; .ci/run runs it after). Installs what is missing and
 ## only that: Debian's Java runtime (openjdk-17-jre-headless) and python3-venv, and PySpark

@@ -41,11 +41,24 @@ let testSettings: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
     name: "TraceKit",
     products: [
+        // Products by layer. The core: the sharing logic, the live request, the phone, the energy model,
+        // smoothing, the readers, the replay and batch, in pure Swift: no system library in its closure
+        // (services and apps; the exact solver is TraceGeodesy's KarneyGeodesic or one passed in).
+        .library(
+            name: "TraceKitCore",
+            targets: [
+                "TraceDomain", "TraceGeodesy", "TraceJSON", "TraceSharing", "TraceDevice", "TraceService", "TraceEnergy", "TraceSmoothing",
+                "TraceSimulation", "TraceIO", "TraceReplay", "TraceBatch",
+            ]),
+        // The C libraries' wrappers, each alone: PROJ (exact geodesic, CRS transforms) and GEOS (geometry).
+        .library(name: "TraceKitProj", targets: ["TraceProj"]),
+        .library(name: "TraceKitGeometry", targets: ["TraceGeometry"]),
+        // Everything, as before.
         .library(
             name: "TraceKit",
             targets: [
                 "TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceDomain", "TraceSharing", "TraceEnergy", "TraceIO",
-                "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceReplay", "TraceBatch",
+                "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceService", "TraceReplay", "TraceBatch",
             ]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
@@ -80,8 +93,7 @@ let package = Package(
         .target(
             name: "TraceReplay",
             dependencies: [
-                "TraceDomain", "TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceProj", "TraceJSON",
-                "TraceSimulation",
+                "TraceDomain", "TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceJSON", "TraceSimulation",
             ],
             swiftSettings: strict
         ),

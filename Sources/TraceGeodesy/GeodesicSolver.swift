@@ -38,7 +38,7 @@ public protocol GeodesicSolver {
 /// Something that solves both geodesic problems exactly on WGS84: the inverse (``GeodesicSolver``)
 /// and the direct one, where a path from a point along an azimuth ends. A replay needs both (a
 /// viewer's map extrapolates a sender's position along its course). `TraceProj.Geodesic` (PROJ)
-/// provides them.
+/// and ``KarneyGeodesic`` (pure Swift) provide them.
 public protocol GeodesicDirectSolver: GeodesicSolver {
     /// Where the geodesic from `p` with initial azimuth `azimuth` (degrees clockwise from north)
     /// ends after `distance` metres (negative: backwards).

@@ -5,8 +5,8 @@
 #endif
 
 /// Exact geodesics on an ellipsoid in pure Swift, by Karney's method: the solver to pass as a
-/// ``GeodesicSolver`` where PROJ must not be linked (to `UpdateGate(_:exact:)` in a backend
-/// service, for one).
+/// ``GeodesicSolver`` or ``GeodesicDirectSolver`` where PROJ must not be linked (to
+/// `UpdateGate(_:exact:)` in a backend service, or as a replay's `ReplayOptions.exact`).
 ///
 /// Method: C. F. F. Karney, "Algorithms for geodesics", J. Geodesy 87, 43–55 (2013), written here
 /// from the paper. A geodesic maps to a great circle on an auxiliary sphere (reduced latitude β,
@@ -39,6 +39,11 @@
 ///   the same to the bit. Distances agree as closely on other ellipsoids: f = 1/150, −1/150
 ///   (prolate) and 0 (a sphere).
 ///
+/// The direct problem (``direct(from:azimuth:distance:)``, what a replay's extrapolating viewer
+/// needs) uses the same series and the paper's reverted distance series, without iteration: on
+/// the test set the end is within 15.2 nm and its azimuth within 2.6e-9°; against PROJ's
+/// `geod_direct` on 12,000 seeded lines within 10.1 nm and 9.1e-10°.
+///
 /// The series are exact to rounding for |f| ≤ 0.01 (Karney's addenda to the paper); a more
 /// flattened ellipsoid loses accuracy.
 ///
@@ -49,7 +54,7 @@
 /// 706–721 ns against 1,128–1,188 ns for global pairs (Benchmarks/README.md).
 ///
 /// A value type of constants computed once by ``init(_:)``, safe to share between threads.
-public struct KarneyGeodesic: GeodesicSolver, Sendable {
+public struct KarneyGeodesic: GeodesicDirectSolver, Sendable {
     /// The ellipsoid the geodesics are computed on.
     public let ellipsoid: Ellipsoid
 
@@ -441,6 +446,73 @@ extension KarneyGeodesic {
         let uv = u < 0 ? q / (v - u) : u + v  // u + v > 0, without cancellation
         let w = (uv - q) / (2 * v)
         return uv / ((uv + w * w).squareRoot() + w)
+    }
+}
+
+// MARK: The direct problem
+
+extension KarneyGeodesic {
+    /// Solves the direct problem: where the geodesic from `p` with initial azimuth `azimuth`
+    /// (degrees clockwise from north) ends after `distance` metres (negative: backwards).
+    ///
+    /// Karney 2013, section 3: the auxiliary sphere's σ₁ and ω₁ from the start, the arc length
+    /// σ₂ from the distance by the reverted series of I₁ (the coefficients C′₁ₗ, to sixth order,
+    /// eq. 21), then the end's reduced latitude, azimuth and longitude (the integral I₃). No
+    /// iteration. Measured: on Karney's 10,000-row test set the end is within 15.2 nm of the
+    /// reference and its azimuth within 2.6e-9°; against PROJ's `geod_direct` on 12,000 seeded
+    /// lines (global, nearby, nearly antipodal, polar) within 10.1 nm and 9.1e-10°.
+    /// - Throws: ``GeodesicError/notFinite(azimuth:distance:)`` when `azimuth` or `distance` is NaN
+    ///   or infinite.
+    public func direct(from p: Coordinate, azimuth: Double, distance: Double) throws(GeodesicError) -> GeodesicDirect {
+        guard azimuth.isFinite, distance.isFinite else { throw .notFinite(azimuth: azimuth, distance: distance) }
+        let azi1 = Self.roundTiny(azimuth.remainder(dividingBy: 360))
+        let (salp1, calp1) = Self.sinCosDegrees(azi1)
+        let (sbet1, cbet1) = Self.reducedLatitude(Self.roundTiny(p.latitude), f1: f1)
+        // α₀, the azimuth at the node: sin α₀ = sin α₁ cos β₁ (Clairaut).
+        let salp0 = salp1 * cbet1
+        let calp0 = Self.magnitude(calp1, salp1 * sbet1)
+        // σ₁ and ω₁ on the auxiliary sphere, measured from the node.
+        let (ssig1, csig1) = sbet1 != 0 || calp1 != 0 ? Self.normalized(sbet1, calp1 * cbet1) : (0, 1)
+        let somg1 = salp0 * ssig1, comg1 = csig1
+        let k2 = calp0 * calp0 * ep2
+        let eps = k2 / (2 * (1 + (1 + k2).squareRoot()) + k2)
+        let series = DistanceSeries(eps)
+        let a1 = 1 + series.a1m1
+        // τ₁ = σ₁ + B₁₁, then σ₂ from τ₂ = τ₁ + s₁₂ / (b A₁) by the reverted series.
+        let sig1 = atan2(ssig1, csig1)
+        let tau1 = sig1 + series.c1.sum(ssig1, csig1)
+        let tau2 = tau1 + distance / (b * a1)
+        let sig2 = tau2 + Self.revertedSeries(eps).sum(sin(tau2), cos(tau2))
+        let sig12 = sig2 - sig1
+        let ssig2 = sin(sig2), csig2 = cos(sig2)
+        // The end: reduced latitude, azimuth and ω₂.
+        let sbet2 = calp0 * ssig2
+        var cbet2 = Self.magnitude(salp0, calp0 * csig2)
+        if cbet2 == 0 { cbet2 = Self.tiny }  // at a pole: keep the azimuth defined
+        let salp2 = salp0, calp2 = calp0 * csig2
+        let somg2 = salp0 * ssig2, comg2 = csig2
+        // λ₁₂ = ω₁₂ − f sin α₀ A₃ (σ₁₂ + B₃(σ₂) − B₃(σ₁)) (the longitude integral I₃).
+        let omg12 = atan2(somg2 * comg1 - comg2 * somg1, comg2 * comg1 + somg2 * somg1)
+        let (a3, c3) = longitude.series(eps)
+        let lam12 = omg12 - f * salp0 * a3 * (sig12 + (c3.sum(ssig2, csig2) - c3.sum(ssig1, csig1)))
+        let lat2 = Self.atan2Degrees(sbet2, f1 * cbet2)
+        let lon2 = Coordinate.normalizedLongitude(p.longitude + lam12 / Self.degree)
+        return GeodesicDirect(
+            destination: Coordinate(uncheckedLatitude: min(90, max(-90, lat2)), longitude: lon2),
+            finalAzimuth: Self.atan2Degrees(salp2, calp2))
+    }
+
+    /// The coefficients C′₁ₗ of the reverted distance series, σ = τ + Σ C′₁ₗ sin 2lτ (Karney
+    /// 2013, eq. 21), to sixth order in ε.
+    fileprivate static func revertedSeries(_ e: Double) -> SineSeries {
+        let e2 = e * e, e3 = e2 * e, e4 = e2 * e2, e5 = e4 * e, e6 = e3 * e3
+        return SineSeries(
+            c1: e * (0.5 + e2 * (-9.0 / 32 + e2 * (205.0 / 1536))),
+            c2: e2 * (5.0 / 16 + e2 * (-37.0 / 96 + e2 * (1335.0 / 4096))),
+            c3: e3 * (29.0 / 96 + e2 * (-75.0 / 128)),
+            c4: e4 * (539.0 / 1536 + e2 * (-2391.0 / 2560)),
+            c5: e5 * (3467.0 / 7680),
+            c6: e6 * (38081.0 / 61440))
     }
 }
 

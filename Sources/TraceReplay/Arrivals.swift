@@ -2,7 +2,6 @@ import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceIO
-import TraceProj
 import TraceSharing
 
 /// The truth about the helper's arrivals at the pickup and the dropoff, and when each viewer first

@@ -1,6 +1,5 @@
 import TraceDomain
 import TraceGeodesy
-import TraceProj
 public import TraceSharing
 
 /// What the send rule remembers: each phone's last two updates sent in the current state

@@ -2,7 +2,6 @@ public import TraceDevice
 public import TraceEnergy
 public import TraceGeodesy
 public import TraceIO
-import TraceProj
 public import TraceSharing
 
 #if canImport(Glibc)
@@ -77,9 +76,11 @@ public struct ReplayOptions: Sendable {
     public var singlePass = true
     /// The exact WGS84 solver for the steps beyond the tangent plane's domain (over 2 km, or near
     /// a pole) and for a viewer's extrapolation along a course: the phones' update gates, the
-    /// views, the send rule and the trip split all use it. The `tracekit` command passes
-    /// TraceProj's `Geodesic` (Karney's algorithm in PROJ); the replay itself links no C library.
-    public var exact: any GeodesicDirectSolver & Sendable = Geodesic.wgs84
+    /// views, the send rule and the trip split all use it. By default TraceGeodesy's
+    /// ``TraceGeodesy/KarneyGeodesic`` (pure Swift), so the replay links no C library; the
+    /// `tracekit` command passes TraceProj's `Geodesic` (the same method in PROJ; the two agree
+    /// within 10 nm).
+    public var exact: any GeodesicDirectSolver & Sendable = KarneyGeodesic.wgs84
     /// The TraceKit version recorded in results.
     public var tracekitVersion = "unspecified"
     /// Record what a picture of the trip needs (``ReplayResult/track``): off by default, since

@@ -2,7 +2,6 @@ import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceIO
-import TraceProj
 import TraceSharing
 
 extension Engine {

@@ -2,7 +2,6 @@ import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceIO
-import TraceProj
 import TraceSharing
 
 /// The scenario a replay runs, item by item: the flags and sidecar first, then the traces

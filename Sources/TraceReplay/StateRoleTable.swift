@@ -2,7 +2,6 @@ import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceIO
-import TraceProj
 import TraceSharing
 
 /// A value per fulfilment state and role (7 × 3), subscripted by `(FulfilmentState, Role)`:

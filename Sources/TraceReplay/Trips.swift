@@ -1,7 +1,6 @@
 public import TraceDomain
 public import TraceGeodesy
 import TraceIO
-import TraceProj
 
 /// How a long recording is cut into trips (`--gap`, `--stay`, `--stay-radius`; README, "Long
 /// recordings: trips").

@@ -2,7 +2,6 @@ import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceJSON
-import TraceProj
 public import TraceSharing
 import TraceSimulation
 

@@ -2,7 +2,6 @@ import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceIO
-import TraceProj
 import TraceSharing
 
 /// Each viewer's view of the others: the last two updates each viewer accepted from each sender,

@@ -5,9 +5,9 @@ import TraceGeodesy
 import TraceProj
 import TraceSharing
 
-/// The service example in README.md ("For services"), kept compiling and true: a backend handling
-/// one ride request through its life.
-@Test("the README's service example: a ride through its life")
+/// The bare parts a service's request is made of (TraceService's `LiveRequest` holds them): the
+/// state machine, the relay answers and the helper's update gate, one ride through its life.
+@Test("the bare state machine, relay and gate: a ride through its life")
 func serviceExample() throws {
     // One request: a ride; the policy is the seed (or SharingPolicy(fileBytes:file:) from a file).
     var request = FulfilmentMachine(category: .ride)
