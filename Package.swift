@@ -20,6 +20,9 @@
 //   TraceDomain: pure Swift, no dependency (roles, states, tiers, categories: the shared vocabulary)
 //   TraceJSON: pure Swift, no dependency (JSON, and numbers for people: DecimalText)
 //   TraceGeodesy: pure Swift, no dependency
+//   TracePlatform: no dependency; the only module that calls the C library's system interface (files, descriptors,
+//     folders, threads, signals, clocks, exit); `package` API; a Linux (Glibc) and a Darwin branch in each function,
+//     the Darwin one never compiled here. The modules not listed as using it make no system call.
 //   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), CBaselines (C reference kernels)
 //   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
@@ -65,6 +68,8 @@ let package = Package(
         .target(name: "TraceGeometry", dependencies: ["CGeos", "TraceGeodesy"], swiftSettings: strict),
         .target(name: "TraceJSON", swiftSettings: strict),
         .target(name: "TraceDomain", swiftSettings: strict),
+        // The one seam to the C library's system interface (a Linux and a Darwin branch in each function).
+        .target(name: "TracePlatform", swiftSettings: strict),
         .target(name: "TraceIO", dependencies: ["TraceGeodesy", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceSharing", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceEnergy", dependencies: ["TraceDomain", "TraceJSON"], swiftSettings: strict),
