@@ -3,9 +3,10 @@
 // Module graph (arrows point at dependencies). C libraries: PROJ only through TraceProj, GEOS only
 // through TraceGeometry, libxml2 only in tests, benchmarks and fuzzing, zlib only in tests (PNGPixels, the browser checks' screenshots).
 //   tracekit (executable) -> TraceCLI -> every library module below
-//   TraceBatch -> TraceReplay, TraceDomain, TraceSharing, TraceEnergy, TraceIO, TraceJSON
+//   TraceBatch -> TraceReplay, TraceDomain, TraceSharing, TraceEnergy, TraceIO, TraceJSON, TracePlatform
 //     (batch replay and the CI gate: discovery, worker pool, aggregates, baselines, tolerances, comparison)
-//   TraceReplay -> TraceDevice, TraceEnergy, TraceIO, TraceSharing, TraceDomain, TraceProj, TraceGeodesy, TraceJSON, TraceSimulation
+//   TraceReplay -> TraceDevice, TraceEnergy, TraceIO, TraceSharing, TraceDomain, TraceProj, TraceGeodesy, TraceJSON, TraceSimulation,
+//     TracePlatform
 //     (scenario, inference, replay engine, metrics, the network and viewer models; PROJ for exact steps and the
 //     phones' fallback; TraceSimulation's seeded generator for the network's draws)
 //   TraceDevice -> TraceSharing, TraceSmoothing, TraceSimulation, TraceDomain, TraceGeodesy, TraceJSON
@@ -14,7 +15,7 @@
 //   TraceEnergy -> TraceDomain, TraceJSON   (battery estimate: radio state machine, profiles)
 //   TraceSmoothing -> TraceDomain, TraceGeodesy   (Kalman filter, RTS smoother)
 //   TraceSimulation -> TraceGeodesy   (seeded ground truth and noise for tests, benchmarks and emulation)
-//   TraceIO -> TraceGeodesy, TraceJSON   (streaming trace readers and writers; an exact solver passed in)
+//   TraceIO -> TraceGeodesy, TraceJSON, TracePlatform   (streaming trace readers and writers; an exact solver passed in)
 //   TraceProj -> CProj (system library, PROJ), TraceGeodesy
 //   TraceGeometry -> CGeos (system library, GEOS reentrant C API), TraceGeodesy
 //   TraceDomain: pure Swift, no dependency (roles, states, tiers, categories: the shared vocabulary)
@@ -70,7 +71,7 @@ let package = Package(
         .target(name: "TraceDomain", swiftSettings: strict),
         // The one seam to the C library's system interface (a Linux and a Darwin branch in each function).
         .target(name: "TracePlatform", swiftSettings: strict),
-        .target(name: "TraceIO", dependencies: ["TraceGeodesy", "TraceJSON"], swiftSettings: strict),
+        .target(name: "TraceIO", dependencies: ["TraceGeodesy", "TraceJSON", "TracePlatform"], swiftSettings: strict),
         .target(name: "TraceSharing", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceEnergy", dependencies: ["TraceDomain", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceSmoothing", dependencies: ["TraceDomain", "TraceGeodesy"], swiftSettings: strict),
@@ -84,13 +85,13 @@ let package = Package(
             name: "TraceReplay",
             dependencies: [
                 "TraceDomain", "TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceProj", "TraceJSON",
-                "TraceSimulation",
+                "TraceSimulation", "TracePlatform",
             ],
             swiftSettings: strict
         ),
         .target(
             name: "TraceBatch",
-            dependencies: ["TraceDomain", "TraceReplay", "TraceJSON", "TraceIO", "TraceSharing", "TraceEnergy"],
+            dependencies: ["TraceDomain", "TraceReplay", "TraceJSON", "TraceIO", "TraceSharing", "TraceEnergy", "TracePlatform"],
             swiftSettings: strict
         ),
         .target(
