@@ -2,7 +2,7 @@
 // TraceKit: replay GPS traces through a location-sharing policy.
 // Module graph (arrows point at dependencies). C libraries: PROJ only through TraceProj, GEOS only
 // through TraceGeometry, libxml2 only in tests, benchmarks and fuzzing, zlib only in tests (PNGPixels, the browser checks' screenshots).
-//   tracekit (executable) -> TraceCLI -> every library module below
+//   tracekit (executable) -> TraceCLI -> every library module below; tracekit and TraceCLI -> TracePlatform
 //   TraceBatch -> TraceReplay, TraceDomain, TraceSharing, TraceEnergy, TraceIO, TraceJSON, TracePlatform
 //     (batch replay and the CI gate: discovery, worker pool, aggregates, baselines, tolerances, comparison)
 //   TraceReplay -> TraceDevice, TraceEnergy, TraceIO, TraceSharing, TraceDomain, TraceProj, TraceGeodesy, TraceJSON, TraceSimulation,
@@ -24,10 +24,10 @@
 //   TracePlatform: no dependency; the only module that calls the C library's system interface (files, descriptors,
 //     folders, threads, signals, clocks, exit); `package` API; a Linux (Glibc) and a Darwin branch in each function,
 //     the Darwin one never compiled here. The modules not listed as using it make no system call.
-//   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), CBaselines (C reference kernels)
-//   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy
+//   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), TracePlatform, CBaselines (C reference kernels)
+//   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy, TracePlatform
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
-//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-nmea, fuzz-kml, fuzz-json, fuzz-ndjson, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO
+//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-nmea, fuzz-kml, fuzz-json, fuzz-ndjson, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO, TracePlatform
 //     (libFuzzer targets, make fuzz; policy and scenario also -> TraceSharing, TraceReplay)
 //   fuzz-gpx-diff (Fuzz/GPXDiff) -> FuzzSupport, GPXDifferential -> GPXOracle -> CLibXML2 (libxml2), TraceIO
 //     (differential: the GPX reader against libxml2; GPXDifferential also serves the tests)
@@ -98,22 +98,23 @@ let package = Package(
             name: "TraceCLI",
             dependencies: [
                 "TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing",
-                "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch",
+                "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch", "TracePlatform",
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
+        .executableTarget(name: "tracekit", dependencies: ["TraceCLI", "TracePlatform"], swiftSettings: strict),
         // The seeded demo and regression trips of Traces/trips; a tool, not part of the library product.
         .executableTarget(
             name: "trip-generator",
-            dependencies: ["TraceSimulation", "TraceIO", "TraceJSON", "TraceDomain", "TraceSharing", "TraceGeodesy"],
+            dependencies: ["TraceSimulation", "TraceIO", "TraceJSON", "TraceDomain", "TraceSharing", "TraceGeodesy", "TracePlatform"],
             path: "Tools/TripGenerator",
             swiftSettings: strict
         ),
         // libFuzzer targets (make fuzz; README, "Hardening: fuzzing"): one per input kind, each an
         // executable that a normal build links as a file replayer; not in any product.
         .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
-        .target(name: "FuzzSupport", dependencies: ["TraceIO", "CFuzzDriver"], path: "Fuzz/Support", swiftSettings: strict),
+        .target(
+            name: "FuzzSupport", dependencies: ["TraceIO", "CFuzzDriver", "TracePlatform"], path: "Fuzz/Support", swiftSettings: strict),
         .executableTarget(name: "fuzz-gpx", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/GPX", swiftSettings: strict),
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/CSV", swiftSettings: strict),
         .executableTarget(name: "fuzz-plt", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/PLT", swiftSettings: strict),
@@ -134,7 +135,7 @@ let package = Package(
             name: "tracekit-bench",
             dependencies: [
                 "TraceGeodesy", "TraceProj", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice",
-                "TraceReplay", "TraceBatch", "CProj", "CBaselines", "TestSupport",
+                "TraceReplay", "TraceBatch", "TracePlatform", "CProj", "CBaselines", "TestSupport",
             ],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict

@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import TraceDevice
 import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceJSON
+import TracePlatform
 import TraceReplay
 import TraceSharing
 import TraceSmoothing
@@ -139,7 +135,7 @@ struct ReplayInputs: OptionGroup {
                 options.energyProfile = builtIn
             } else {
                 // A bare word that names no file is a misspelt profile, not a missing file.
-                if !p.contains("/") && !p.contains(".") && access(p, F_OK) != 0 {
+                if !p.contains("/") && !p.contains(".") && !Platform.exists(p) {
                     throw .usage(
                         "--energy-profile '\(p)': no such file, nor a built-in profile (\(EnergyProfile.builtInNames.joined(separator: ", ")))")
                 }
