@@ -161,7 +161,8 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
         .testTarget(
-            name: "TraceIOTests", dependencies: ["TraceIO", "TraceGeodesy", "TraceProj", "TraceJSON", "TestSupport", "GPXDifferential"],
+            name: "TraceIOTests",
+            dependencies: ["TraceIO", "TraceGeodesy", "TraceProj", "TraceJSON", "TracePlatform", "TestSupport", "GPXDifferential"],
             exclude: ["Fuzz"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
         .testTarget(
@@ -195,13 +196,13 @@ let package = Package(
             name: "TraceCLITests",
             dependencies: [
                 "TraceCLI", "tracekit", "rss-probe", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceDomain",
-                "TraceSharing", "TraceSmoothing", "TraceBatch", "TraceJSON", "TraceEnergy", "XMLSchemaOracle", "PNGPixels",
+                "TraceSharing", "TraceSmoothing", "TraceBatch", "TraceJSON", "TraceEnergy", "TracePlatform", "XMLSchemaOracle", "PNGPixels",
             ],
             exclude: ["Golden"],
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceBatchTests",
-            dependencies: ["TraceBatch", "TraceReplay", "TraceDomain", "TraceSharing", "TraceJSON", "TestSupport"],
+            dependencies: ["TraceBatch", "TraceReplay", "TraceDomain", "TraceSharing", "TraceJSON", "TracePlatform", "TestSupport"],
             swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]

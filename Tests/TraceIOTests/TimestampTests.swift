@@ -1,8 +1,13 @@
-import Glibc
 import TestSupport
 import Testing
 
 @testable import TraceIO
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 private let second: Int64 = 1_000_000_000
 
