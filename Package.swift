@@ -2,28 +2,34 @@
 // TraceKit: replay GPS traces through a location-sharing policy.
 // Module graph (arrows point at dependencies). C libraries: PROJ only through TraceProj, GEOS only
 // through TraceGeometry, libxml2 only in tests, benchmarks and fuzzing, zlib only in tests (PNGPixels, the browser checks' screenshots).
-//   tracekit (executable) -> TraceCLI -> every library module below
-//   TraceBatch -> TraceReplay, TraceDomain, TraceSharing, TraceEnergy, TraceIO, TraceJSON
+//   tracekit (executable) -> TraceCLI -> every library module below but TraceGeometry and TraceService;
+//     tracekit and TraceCLI -> TracePlatform
+//   TraceBatch -> TraceReplay, TraceDomain, TraceGeodesy, TraceSharing, TraceEnergy, TraceIO, TraceJSON, TracePlatform
 //     (batch replay and the CI gate: discovery, worker pool, aggregates, baselines, tolerances, comparison)
-//   TraceReplay -> TraceDevice, TraceEnergy, TraceIO, TraceSharing, TraceDomain, TraceProj, TraceGeodesy, TraceJSON, TraceSimulation
-//     (scenario, inference, replay engine, metrics, the network and viewer models; PROJ for exact steps and the
-//     phones' fallback; TraceSimulation's seeded generator for the network's draws)
+//   TraceReplay -> TraceDevice, TraceEnergy, TraceIO, TraceSharing, TraceDomain, TraceGeodesy, TraceJSON, TraceSimulation,
+//     TracePlatform
+//     (scenario, inference, replay engine, metrics, the network and viewer models; the exact solver is passed in,
+//     KarneyGeodesic by default; TraceSimulation's seeded generator for the network's draws)
+//   TraceService -> TraceSharing, TraceDevice, TraceDomain, TraceGeodesy   (LiveRequest: one live request of a service)
 //   TraceDevice -> TraceSharing, TraceSmoothing, TraceSimulation, TraceDomain, TraceGeodesy, TraceJSON
 //     (the phone: accuracy emulation, smoothing, the update gate; the exact solver is passed in)
 //   TraceSharing -> TraceDomain, TraceGeodesy, TraceJSON   (policy table, state machine, visibility, relay, framing)
 //   TraceEnergy -> TraceDomain, TraceJSON   (battery estimate: radio state machine, profiles)
 //   TraceSmoothing -> TraceDomain, TraceGeodesy   (Kalman filter, RTS smoother)
 //   TraceSimulation -> TraceGeodesy   (seeded ground truth and noise for tests, benchmarks and emulation)
-//   TraceIO -> TraceGeodesy, TraceJSON   (streaming trace readers and writers; an exact solver passed in)
+//   TraceIO -> TraceDomain, TraceGeodesy, TraceJSON, TracePlatform   (streaming trace readers and writers; an exact solver passed in)
 //   TraceProj -> CProj (system library, PROJ), TraceGeodesy
 //   TraceGeometry -> CGeos (system library, GEOS reentrant C API), TraceGeodesy
-//   TraceDomain: pure Swift, no dependency (roles, states, tiers, categories: the shared vocabulary)
+//   TraceDomain: pure Swift, no dependency (roles, states, tiers, categories, timestamps: the shared vocabulary)
 //   TraceJSON: pure Swift, no dependency (JSON, and numbers for people: DecimalText)
-//   TraceGeodesy: pure Swift, no dependency
-//   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), CBaselines (C reference kernels)
-//   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy
+//   TraceGeodesy: pure Swift, no dependency (KarneyGeodesic: the exact solver without PROJ)
+//   TracePlatform: no dependency; the only module that calls the C library's system interface (files, descriptors,
+//     folders, threads, signals, clocks, exit); `package` API; a Linux (Glibc) and a Darwin branch in each function,
+//     the Darwin one never compiled here. The modules not listed as using it make no system call.
+//   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), TracePlatform, CBaselines (C reference kernels)
+//   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy, TracePlatform
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
-//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-nmea, fuzz-kml, fuzz-json, fuzz-ndjson, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO
+//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-nmea, fuzz-kml, fuzz-json, fuzz-ndjson, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO, TracePlatform
 //     (libFuzzer targets, make fuzz; policy and scenario also -> TraceSharing, TraceReplay)
 //   fuzz-gpx-diff (Fuzz/GPXDiff) -> FuzzSupport, GPXDifferential -> GPXOracle -> CLibXML2 (libxml2), TraceIO
 //     (differential: the GPX reader against libxml2; GPXDifferential also serves the tests)
@@ -78,7 +84,9 @@ let package = Package(
         .target(name: "TraceGeometry", dependencies: ["CGeos", "TraceGeodesy"], swiftSettings: strict),
         .target(name: "TraceJSON", swiftSettings: strict),
         .target(name: "TraceDomain", swiftSettings: strict),
-        .target(name: "TraceIO", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON"], swiftSettings: strict),
+        // The one seam to the C library's system interface (a Linux and a Darwin branch in each function).
+        .target(name: "TracePlatform", swiftSettings: strict),
+        .target(name: "TraceIO", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON", "TracePlatform"], swiftSettings: strict),
         .target(name: "TraceSharing", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceEnergy", dependencies: ["TraceDomain", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceSmoothing", dependencies: ["TraceDomain", "TraceGeodesy"], swiftSettings: strict),
@@ -94,34 +102,38 @@ let package = Package(
             name: "TraceReplay",
             dependencies: [
                 "TraceDomain", "TraceIO", "TraceSharing", "TraceEnergy", "TraceDevice", "TraceGeodesy", "TraceJSON", "TraceSimulation",
+                "TracePlatform",
             ],
             swiftSettings: strict
         ),
         .target(
             name: "TraceBatch",
-            dependencies: ["TraceDomain", "TraceGeodesy", "TraceReplay", "TraceJSON", "TraceIO", "TraceSharing", "TraceEnergy"],
+            dependencies: [
+                "TraceDomain", "TraceGeodesy", "TraceReplay", "TraceJSON", "TraceIO", "TraceSharing", "TraceEnergy", "TracePlatform",
+            ],
             swiftSettings: strict
         ),
         .target(
             name: "TraceCLI",
             dependencies: [
                 "TraceGeodesy", "TraceProj", "TraceJSON", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing",
-                "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch",
+                "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch", "TracePlatform",
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "tracekit", dependencies: ["TraceCLI"], swiftSettings: strict),
+        .executableTarget(name: "tracekit", dependencies: ["TraceCLI", "TracePlatform"], swiftSettings: strict),
         // The seeded demo and regression trips of Traces/trips; a tool, not part of the library product.
         .executableTarget(
             name: "trip-generator",
-            dependencies: ["TraceSimulation", "TraceIO", "TraceJSON", "TraceDomain", "TraceSharing", "TraceGeodesy"],
+            dependencies: ["TraceSimulation", "TraceIO", "TraceJSON", "TraceDomain", "TraceSharing", "TraceGeodesy", "TracePlatform"],
             path: "Tools/TripGenerator",
             swiftSettings: strict
         ),
         // libFuzzer targets (make fuzz; README, "Hardening: fuzzing"): one per input kind, each an
         // executable that a normal build links as a file replayer; not in any product.
         .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
-        .target(name: "FuzzSupport", dependencies: ["TraceIO", "CFuzzDriver"], path: "Fuzz/Support", swiftSettings: strict),
+        .target(
+            name: "FuzzSupport", dependencies: ["TraceIO", "CFuzzDriver", "TracePlatform"], path: "Fuzz/Support", swiftSettings: strict),
         .executableTarget(name: "fuzz-gpx", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/GPX", swiftSettings: strict),
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/CSV", swiftSettings: strict),
         .executableTarget(name: "fuzz-plt", dependencies: ["FuzzSupport", "TraceIO"], path: "Fuzz/PLT", swiftSettings: strict),
@@ -142,7 +154,7 @@ let package = Package(
             name: "tracekit-bench",
             dependencies: [
                 "TraceGeodesy", "TraceProj", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice",
-                "TraceReplay", "TraceBatch", "TraceService", "CProj", "CBaselines", "TestSupport",
+                "TraceReplay", "TraceBatch", "TraceService", "TracePlatform", "CProj", "CBaselines", "TestSupport",
             ],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
@@ -169,7 +181,9 @@ let package = Package(
         .testTarget(name: "TraceGeometryTests", dependencies: ["TraceGeometry", "TraceGeodesy"], swiftSettings: testSettings),
         .testTarget(
             name: "TraceIOTests",
-            dependencies: ["TraceIO", "TraceDomain", "TraceGeodesy", "TraceProj", "TraceJSON", "TestSupport", "GPXDifferential"],
+            dependencies: [
+                "TraceIO", "TraceDomain", "TraceGeodesy", "TraceProj", "TraceJSON", "TracePlatform", "TestSupport", "GPXDifferential",
+            ],
             exclude: ["Fuzz"], swiftSettings: testSettings),
         .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
         .testTarget(
@@ -205,7 +219,7 @@ let package = Package(
             name: "TraceCLITests",
             dependencies: [
                 "TraceCLI", "tracekit", "rss-probe", "TestSupport", "TraceSimulation", "TraceGeodesy", "TraceIO", "TraceDomain",
-                "TraceSharing", "TraceSmoothing", "TraceBatch", "TraceJSON", "TraceEnergy", "XMLSchemaOracle", "PNGPixels",
+                "TraceSharing", "TraceSmoothing", "TraceBatch", "TraceJSON", "TraceEnergy", "TracePlatform", "XMLSchemaOracle", "PNGPixels",
             ],
             exclude: ["Golden"],
             swiftSettings: testSettings),
@@ -215,7 +229,7 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(
             name: "TraceBatchTests",
-            dependencies: ["TraceBatch", "TraceReplay", "TraceDomain", "TraceSharing", "TraceJSON", "TestSupport"],
+            dependencies: ["TraceBatch", "TraceReplay", "TraceDomain", "TraceSharing", "TraceJSON", "TracePlatform", "TestSupport"],
             swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,13 +1,13 @@
+import TracePlatform
+
 #if canImport(Glibc)
-    import Glibc
+    import Glibc  // vsnprintf
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Monotonic time in nanoseconds.
-func now() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
+func now() -> UInt64 { Platform.monotonicNanoseconds() }
 
 /// Results are added here so the optimiser cannot drop the work being timed.
 nonisolated(unsafe) var sink: Double = 0
@@ -87,6 +87,6 @@ func pad(_ s: String, _ width: Int) -> String {
 
 /// Writes one line to standard error.
 func printError(_ message: String) {
-    let line = message + "\n"
-    _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    let line = Array((message + "\n").utf8)
+    _ = line.withUnsafeBytes { try? Platform.write(Platform.standardError, $0) }
 }

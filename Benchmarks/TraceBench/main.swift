@@ -8,6 +8,7 @@ import TraceDevice
 import TraceDomain
 import TraceGeodesy
 import TraceIO
+import TracePlatform
 import TraceProj
 import TraceReplay
 import TraceService
@@ -16,7 +17,9 @@ import TraceSimulation
 import TraceSmoothing
 
 #if canImport(Glibc)
-    import Glibc
+    import Glibc  // math
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Timings of a debug build mean nothing: stop before measuring.
@@ -56,9 +59,7 @@ func peerRead(_ path: String, points expected: Int, _ read: (UnsafePointer<CChar
 /// Prints a read case's throughput and its libxml2 SAX2 peer's, from their medians per point.
 func printThroughput(_ label: String, path: String, points n: Int, ours: Measurement?, peer: Measurement?) {
     guard let ours, let peer else { return }
-    var info = stat()
-    stat(path, &info)
-    let megabytes = Double(info.st_size) / 1e6
+    let megabytes = Double((try? Platform.status(ofPath: path))?.size ?? 0) / 1e6
     let rate = { (m: Measurement) in fmt(megabytes / (m.median * Double(n) / 1e9), 0) }
     print("  \(label): \(rate(ours)) MB/s (TraceKit), \(rate(peer)) MB/s (libxml2 SAX2), file \(fmt(megabytes, 1)) MB")
 }
@@ -66,7 +67,7 @@ func printThroughput(_ label: String, path: String, points n: Int, ours: Measure
 func refuseDebugBuild() {
     #if DEBUG
         printError("tracekit-bench: refusing to run a debug build; use `make bench` (swift build -c release).")
-        exit(2)
+        Platform.exit(2)
     #endif
 }
 refuseDebugBuild()
@@ -90,10 +91,10 @@ while let a = args.popFirst() {
               --quick        inputs a tenth of the documented sizes (a smoke run)
               --json FILE    also write the results as JSON (schema tracekit-bench/1)
             """)
-        exit(0)
+        Platform.exit(0)
     default:
         printError("tracekit-bench: unknown argument '\(a)'")
-        exit(64)
+        Platform.exit(64)
     }
 }
 
@@ -395,12 +396,12 @@ do {
     let n = 1_000_000 / scale
     let path = "/tmp/tracekit-bench-\(n).gpx"
     var rng = SplitMix64(seed: 11)
-    if access(path, F_OK) != 0 {
+    if !Platform.exists(path) {
         // Generated once per size (deterministic), then reused.
-        guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
-        fputs(
+        guard let f = try? Platform.createStream(path + ".part") else { fatalError("cannot write \(path)") }
+        Platform.put(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"tracekit-bench\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n  <trk>\n    <name>bench</name>\n    <trkseg>\n",
-            f)
+            to: f)
         var lat = 47.0, lon = 8.0
         for i in 0..<n {
             lat += rng.uniform(-1e-4, 1e-4)
@@ -408,15 +409,13 @@ do {
             let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
             let line =
                 "      <trkpt lat=\"\(lat)\" lon=\"\(lon)\">\n        <ele>\((rng.uniform(300, 500) * 10).rounded() / 10)</ele>\n        <time>2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z</time>\n        <hdop>\((rng.uniform(0.5, 3) * 10).rounded() / 10)</hdop>\n      </trkpt>\n"
-            fputs(line, f)
+            Platform.put(line, to: f)
         }
-        fputs("    </trkseg>\n  </trk>\n</gpx>\n", f)
-        fclose(f)
-        rename(path + ".part", path)
+        Platform.put("    </trkseg>\n  </trk>\n</gpx>\n", to: f)
+        Platform.close(f)
+        try? Platform.rename(path + ".part", to: path)
     }
-    var info = stat()
-    stat(path, &info)
-    let megabytes = Double(info.st_size) / 1e6
+    let megabytes = Double((try? Platform.status(ofPath: path))?.size ?? 0) / 1e6
     let ours = bench.measure("GPX read (GPXReader), 1M trkpt", items: n) {
         var reader = try! openTrace(path)
         var sum = 0.0, points = 0
@@ -460,28 +459,28 @@ if bench.filter.map({ "KML read".contains($0) || $0.contains("KML") }) ?? true {
     let n = 1_000_000 / scale
     let path = "/tmp/tracekit-bench-\(n).kml"
     var rng = SplitMix64(seed: 17)
-    if access(path, F_OK) != 0 {
+    if !Platform.exists(path) {
         // Generated once per size (deterministic), then reused: all times, then all positions, as
         // the schema orders them (and Google Earth writes them).
-        guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
-        fputs(
+        guard let f = try? Platform.createStream(path + ".part") else { fatalError("cannot write \(path)") }
+        Platform.put(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document>\n  <Placemark>\n    <name>bench</name>\n    <gx:Track>\n      <altitudeMode>absolute</altitudeMode>\n",
-            f)
+            to: f)
         for i in 0..<n {
             let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
-            fputs(
+            Platform.put(
                 "      <when>2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z</when>\n",
-                f)
+                to: f)
         }
         var lat = 47.0, lon = 8.0
         for _ in 0..<n {
             lat += rng.uniform(-1e-4, 1e-4)
             lon += rng.uniform(-1e-4, 1e-4)
-            fputs("      <gx:coord>\(lon) \(lat) \((rng.uniform(300, 500) * 10).rounded() / 10)</gx:coord>\n", f)
+            Platform.put("      <gx:coord>\(lon) \(lat) \((rng.uniform(300, 500) * 10).rounded() / 10)</gx:coord>\n", to: f)
         }
-        fputs("    </gx:Track>\n  </Placemark>\n</Document>\n</kml>\n", f)
-        fclose(f)
-        rename(path + ".part", path)
+        Platform.put("    </gx:Track>\n  </Placemark>\n</Document>\n</kml>\n", to: f)
+        Platform.close(f)
+        try? Platform.rename(path + ".part", to: path)
     }
     let batched = bench.measure("KML read in batches (KMLReader.read(into:)), 1M gx:Track points", items: n) {
         readInBatches(path, points: n) { b, i in
@@ -590,25 +589,23 @@ do {
     let n = 1_000_000 / scale
     let path = "/tmp/tracekit-bench-\(n).csv"
     var rng = SplitMix64(seed: 12)
-    if access(path, F_OK) != 0 {
-        guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
-        fputs("lat,lon,time,accuracy\n", f)
+    if !Platform.exists(path) {
+        guard let f = try? Platform.createStream(path + ".part") else { fatalError("cannot write \(path)") }
+        Platform.put("lat,lon,time,accuracy\n", to: f)
         var lat = 47.0, lon = 8.0
         for i in 0..<n {
             lat += rng.uniform(-1e-4, 1e-4)
             lon += rng.uniform(-1e-4, 1e-4)
             let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
             let latText = fmt(lat, 6), lonText = fmt(lon, 6)
-            fputs(
+            Platform.put(
                 "\(latText),\(lonText),2024-05-\(d < 10 ? "0" : "")\(d)T\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)Z,\((rng.uniform(3, 30) * 10).rounded() / 10)\n",
-                f)
+                to: f)
         }
-        fclose(f)
-        rename(path + ".part", path)
+        Platform.close(f)
+        try? Platform.rename(path + ".part", to: path)
     }
-    var info = stat()
-    stat(path, &info)
-    let megabytes = Double(info.st_size) / 1e6
+    let megabytes = Double((try? Platform.status(ofPath: path))?.size ?? 0) / 1e6
     let ours = bench.measure("CSV read (CSVReader), 1M rows", items: n) {
         var reader = try! openTrace(path)
         var sum = 0.0, points = 0
@@ -646,7 +643,7 @@ do {
         }
         if checksum != batchedSum {
             printError("tracekit-bench: the minimal C parser's values differ from TraceKit's (sums \(checksum) and \(batchedSum!))")
-            exit(1)
+            Platform.exit(1)
         }
         return checksum
     }
@@ -671,8 +668,8 @@ do {
     let n = 1_000_000 / scale
     let path = "/tmp/tracekit-bench-\(n).nmea"
     var rng = SplitMix64(seed: 17)
-    if access(path, F_OK) != 0 {
-        guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
+    if !Platform.exists(path) {
+        guard let f = try? Platform.createStream(path + ".part") else { fatalError("cannot write \(path)") }
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         /// ddmm.mmmmmm (dddmm.mmmmmm) of positive degrees.
         func minutes(_ degrees: Double, width: Int) -> String {
@@ -696,15 +693,15 @@ do {
             alt += rng.uniform(-0.5, 0.5)
             let s = i % 60, m = (i / 60) % 60, h = (i / 3600) % 24, d = 1 + i / 86400
             let time = "\(two(h))\(two(m))\(two(s)).00", position = "\(minutes(lat, width: 2)),N,\(minutes(lon, width: 3)),E"
-            fputs(sentence("GPRMC,\(time),A,\(position),\(fmt(rng.uniform(0, 30), 1)),\(fmt(rng.uniform(0, 359), 1)),\(two(d))0524,,,A"), f)
-            fputs(sentence("GPGGA,\(time),\(position),1,09,0.9,\(fmt(alt, 1)),M,47.0,M,,"), f)
+            Platform.put(
+                sentence("GPRMC,\(time),A,\(position),\(fmt(rng.uniform(0, 30), 1)),\(fmt(rng.uniform(0, 359), 1)),\(two(d))0524,,,A"),
+                to: f)
+            Platform.put(sentence("GPGGA,\(time),\(position),1,09,0.9,\(fmt(alt, 1)),M,47.0,M,,"), to: f)
         }
-        fclose(f)
-        rename(path + ".part", path)
+        Platform.close(f)
+        try? Platform.rename(path + ".part", to: path)
     }
-    var info = stat()
-    stat(path, &info)
-    let megabytes = Double(info.st_size) / 1e6
+    let megabytes = Double((try? Platform.status(ofPath: path))?.size ?? 0) / 1e6
     let ours = bench.measure("NMEA read in batches (NMEAReader.read(into:)), 1M epochs", items: n) {
         readInBatches(path, points: n) { b, i in
             b.latitude(i) + b.longitude(i) + (b.speed(i) ?? 0) + (b.elevation(i) ?? 0) + Double(b.time(i)?.nanoseconds ?? 0) * 1e-18
@@ -729,25 +726,23 @@ do {
     let n = 1_000_000 / scale
     let path = "/tmp/tracekit-bench-\(n)-records.json"
     var rng = SplitMix64(seed: 14)
-    if access(path, F_OK) != 0 {
-        guard let f = fopen(path + ".part", "w") else { fatalError("cannot write \(path)") }
-        fputs("{\"locations\": [\n", f)
+    if !Platform.exists(path) {
+        guard let f = try? Platform.createStream(path + ".part") else { fatalError("cannot write \(path)") }
+        Platform.put("{\"locations\": [\n", to: f)
         var lat = 470_000_000, lon = 80_000_000
         for i in 0..<n {
             lat += Int(rng.uniform(-1000, 1000))
             lon += Int(rng.uniform(-1000, 1000))
             let time = "\(generatedTime(i)).\(100 + i % 900)Z"
-            fputs(
+            Platform.put(
                 "\(i == 0 ? "" : ",\n"){\"latitudeE7\": \(lat), \"longitudeE7\": \(lon), \"accuracy\": \(Int(rng.uniform(3, 60))), \"source\": \"WIFI\", \"deviceTag\": 1234567890, \"timestamp\": \"\(time)\"}",
-                f)
+                to: f)
         }
-        fputs("\n]}\n", f)
-        fclose(f)
-        rename(path + ".part", path)
+        Platform.put("\n]}\n", to: f)
+        Platform.close(f)
+        try? Platform.rename(path + ".part", to: path)
     }
-    var info = stat()
-    stat(path, &info)
-    let megabytes = Double(info.st_size) / 1e6
+    let megabytes = Double((try? Platform.status(ofPath: path))?.size ?? 0) / 1e6
     var oursSum: Double?
     let ours = bench.measure("JSON read in batches (Records.json, JSONTraceReader.read(into:)), 1M records", items: n) {
         let sum = readInBatches(path, points: n) { b, i in
@@ -761,7 +756,7 @@ do {
         precondition(records == n, "JSONSerialization read \(records) records")
         if let oursSum, oursSum != sum {
             printError("tracekit-bench: JSONSerialization's values differ from TraceKit's (sums \(sum) and \(oursSum))")
-            exit(1)
+            Platform.exit(1)
         }
         return sum
     }
@@ -869,11 +864,7 @@ do {
         // both alike, and take the median of the pairs' ratios.
         // The process's CPU time too: were 2 jobs' trips as cheap as 1 job's (no contention), the
         // CPU-time ratio would be 1 and any shortfall in throughput the neighbours' load.
-        func cpu() -> Double {
-            var ts = timespec()
-            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-            return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
-        }
+        func cpu() -> Double { Double(Platform.processCPUNanoseconds()) }
         var ratios: [Double] = [], cpuRatios: [Double] = []
         for _ in 0..<max(bench.samples, 9) {
             var t0 = now(), c0 = cpu()
@@ -972,7 +963,7 @@ if let jsonPath {
     let text = bench.json()
     do { try AtomicFile.write(jsonPath, text) } catch {
         printError("tracekit-bench: \(error)")
-        exit(74)
+        Platform.exit(74)
     }
 }
 print("\n(sink \(sink == 0 ? "0" : "consumed"))")

@@ -5,6 +5,7 @@ import Foundation
 // normally, its main runs the files named on the command line through the same function, so a
 // reproducer can be replayed (and debugged) without the sanitizers.
 public import TraceIO
+import TracePlatform
 
 #if FUZZING
     import CFuzzDriver
@@ -109,14 +110,14 @@ public func fuzzMain(_ body: @escaping ([UInt8]) -> Void) -> Never {
         fuzzBody = body
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(
+        Platform.exit(
             LLVMFuzzerRunDriver(&argc, &argv) { data, size in
                 fuzzBody?(fuzzBytes(data, size))
                 return 0
             })
     #else
         runFiles(body)
-        exit(0)
+        Platform.exit(0)
     #endif
 }
 
@@ -144,7 +145,7 @@ func runFiles(_ body: ([UInt8]) -> Void) {
     for file in files {
         guard let data = FileManager.default.contents(atPath: file) else {
             print("cannot read \(file)")
-            exit(1)
+            Platform.exit(1)
         }
         body(Array(data))
         print("ran \(file) (\(data.count) bytes)")

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// Reading whole small files (sidecars, manifests, baselines, tolerance files) and listing
 /// folders, with POSIX calls and errors that name the file.
@@ -13,23 +9,20 @@ enum BatchFile {
     static func read(_ path: String, limit: Int = 256 << 20) throws(BatchTripError) -> [UInt8] {
         let fd: Int32
         if path == "-" {
-            fd = STDIN_FILENO
+            fd = Platform.standardInput
         } else {
-            fd = open(path, O_RDONLY)
-            guard fd >= 0 else { throw BatchTripError(.cannotOpen, "\(path): \(String(cString: strerror(errno)))") }
+            do { fd = try Platform.openToRead(path) } catch { throw BatchTripError(.cannotOpen, "\(path): \(error)") }
         }
-        defer { if fd != STDIN_FILENO { close(fd) } }
-        var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        defer { if fd != Platform.standardInput { try? Platform.close(fd) } }
+        if (try? Platform.status(ofDescriptor: fd))?.kind == .folder {
             throw BatchTripError(.cannotOpen, "\(path): is a directory")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw BatchTripError(.io, "\(path): read failed: \(String(cString: strerror(errno)))")
+            let n: Int
+            do { n = try chunk.withUnsafeMutableBytes { try Platform.read(fd, into: $0) } } catch {
+                throw BatchTripError(.io, "\(path): read failed: \(error)")
             }
             if n == 0 { return bytes }
             bytes += chunk[0..<n]
@@ -39,15 +32,13 @@ enum BatchFile {
 
     /// The first `count` bytes of file `path` (fewer when it is shorter); nil when it cannot be read.
     static func prefix(_ path: String, count: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard let fd = try? Platform.openToRead(path) else { return nil }
+        defer { try? Platform.close(fd) }
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
+            let n = bytes.withUnsafeMutableBytes { try? Platform.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            guard let n, n > 0 else { break }
             filled += n
         }
         return Array(bytes[0..<filled])
@@ -57,34 +48,24 @@ enum BatchFile {
     enum Entry { case folder, file, other }
 
     static func entry(_ path: String) -> Entry {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .other }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: return .folder
-        case S_IFREG: return .file
-        default: return .other
+        switch (try? Platform.status(ofPath: path))?.kind {
+        case .folder: .folder
+        case .regular: .file
+        default: .other
         }
     }
 
     /// Whether `path` itself is a symbolic link (links to folders are not followed by discovery,
     /// so a link cannot make it loop).
     static func isLink(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+        (try? Platform.status(ofLink: path))?.kind == .symbolicLink
     }
 
     /// The names in folder `path`, without "." and "..", in byte order.
     /// - Throws: ``BatchTripError`` `.cannotOpen`.
     static func names(in path: String) throws(BatchTripError) -> [String] {
-        guard let dir = opendir(path) else { throw BatchTripError(.cannotOpen, "\(path): \(String(cString: strerror(errno)))") }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let e = readdir(dir) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
+        let names: [String]
+        do { names = try Platform.names(inFolder: path) } catch { throw BatchTripError(.cannotOpen, "\(path): \(error)") }
         return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 }

@@ -1,10 +1,5 @@
 import Synchronization  // Atomic
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// Runs independent jobs on a bounded pool of threads, the calling thread among them, and hands
 /// each result to the calling thread as it finishes.
@@ -29,7 +24,7 @@ public struct BatchRunner: Sendable {
 
     /// The processors available to this process (`sysconf(_SC_NPROCESSORS_ONLN)`; 1 if unknown).
     public static var activeProcessors: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        Platform.onlineProcessors
     }
 
     /// Items claimed by a started thread and not yet passed to `completed`, per such thread, at
@@ -64,7 +59,7 @@ public struct BatchRunner: Sendable {
                 completed(index, result)
             }
         }
-        for t in threads { pthread_join(t, nil) }
+        for t in threads { Platform.join(t) }
     }
 
     /// ``run(count:work:completed:)`` with `completed` called in index order, without a barrier:
@@ -106,34 +101,13 @@ public struct BatchRunner: Sendable {
                 shared.freeSlot()
             }
         }
-        for t in threads { pthread_join(t, nil) }
+        for t in threads { Platform.join(t) }
     }
 
     /// Starts `count` threads running `shared`'s worker loop; those that could not be started are
     /// left out (the calling thread does their share).
-    private static func start<Result>(_ count: Int, _ shared: Shared<Result>) -> [pthread_t] {
-        var threads: [pthread_t] = []
-        for _ in 0..<count {
-            let box = Unmanaged.passRetained(shared as AnyObject)
-            var attributes = pthread_attr_t()
-            pthread_attr_init(&attributes)
-            pthread_attr_setstacksize(&attributes, 8 << 20)
-            var thread = pthread_t()
-            let status = pthread_create(
-                &thread, &attributes,
-                { raw in
-                    let shared = Unmanaged<AnyObject>.fromOpaque(raw!).takeRetainedValue() as! any BatchWorker
-                    shared.runWorker()
-                    return nil
-                }, box.toOpaque())
-            pthread_attr_destroy(&attributes)
-            if status == 0 {
-                threads.append(thread)
-            } else {
-                box.release()
-            }
-        }
-        return threads
+    private static func start<Result>(_ count: Int, _ shared: Shared<Result>) -> [Platform.Thread] {
+        (0..<count).compactMap { _ in Platform.startThread(stackSize: 8 << 20) { shared.runWorker() } }
     }
 
     /// ``run(count:work:completed:)`` collecting the results in index order.
@@ -144,46 +118,27 @@ public struct BatchRunner: Sendable {
     }
 }
 
-/// A started thread's loop, type-erased for the thread entry point.
-private protocol BatchWorker: AnyObject {
-    func runWorker()
-}
-
 /// What the threads and the caller share: the next index (atomic), the started threads' finished
 /// results (behind a mutex), a semaphore counting them, and one counting the items a started
 /// thread may still claim before the caller takes a result.
-private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
-    // @unchecked: `done` is only touched with `lock` held; `ready` is a POSIX semaphore, safe to
-    // use from any thread; everything else is an atomic or immutable. The lock is a pthread mutex,
-    // not Synchronization's Mutex: thread sanitizer sees a pthread mutex's ordering, while Mutex's
-    // futex, inside the uninstrumented standard library, looks to it like no ordering at all and
-    // every hand-over of a result like a data race.
+private final class Shared<Result: Sendable>: @unchecked Sendable {
+    // @unchecked: `done` is only touched with `lock` held; `ready` and `slots` are semaphores, safe
+    // to use from any thread; everything else is an atomic or immutable. The lock is a pthread
+    // mutex (Platform.Lock), not Synchronization's Mutex: thread sanitizer sees a pthread mutex's
+    // ordering, while Mutex's futex, inside the uninstrumented standard library, looks to it like
+    // no ordering at all and every hand-over of a result like a data race.
     let count: Int
     let work: @Sendable (Int) -> Result
     let next = Atomic<Int>(0)
     private var done: [(Int, Result)] = []
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
-    let ready: UnsafeMutablePointer<sem_t>
-    let slots: UnsafeMutablePointer<sem_t>
+    private let lock = Platform.Lock()
+    let ready = Platform.Semaphore(value: 0)
+    let slots: Platform.Semaphore
 
     init(count: Int, work: @escaping @Sendable (Int) -> Result, inFlight: Int) {
         self.count = count
         self.work = work
-        lock = .allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
-        ready = .allocate(capacity: 1)
-        sem_init(ready, 0, 0)
-        slots = .allocate(capacity: 1)
-        sem_init(slots, 0, UInt32(max(1, min(inFlight, count))))
-    }
-
-    deinit {
-        sem_destroy(slots)
-        slots.deallocate()
-        sem_destroy(ready)
-        ready.deallocate()
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
+        slots = Platform.Semaphore(value: max(1, min(inFlight, count)))
     }
 
     /// A started thread's loop: claim, run, queue, until every index is claimed.
@@ -192,16 +147,14 @@ private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
             // A slot first (given back when the caller takes a result), then an index: no more
             // than the slots are claimed and not yet taken. A thread that finds none left gives
             // its slot back for the others.
-            while sem_wait(slots) != 0 {}  // EINTR: wait again
+            slots.wait()
             guard let i = claim() else {
-                sem_post(slots)
+                slots.signal()
                 return
             }
             let r = work(i)
-            pthread_mutex_lock(lock)
-            done.append((i, r))
-            pthread_mutex_unlock(lock)
-            sem_post(ready)
+            lock.withLock { done.append((i, r)) }
+            ready.signal()
         }
     }
 
@@ -217,20 +170,18 @@ private final class Shared<Result: Sendable>: BatchWorker, @unchecked Sendable {
     /// caller (``freeSlot()``) once it passes the result on.
     func take(waiting: Bool, freeingSlot: Bool) -> (Int, Result)? {
         if waiting {
-            while sem_wait(ready) != 0 {}  // EINTR: wait again
-        } else if sem_trywait(ready) != 0 {
+            ready.wait()
+        } else if !ready.tryWait() {
             return nil
         }
-        pthread_mutex_lock(lock)
-        let result = done.removeFirst()
-        pthread_mutex_unlock(lock)
-        if freeingSlot { sem_post(slots) }
+        let result = lock.withLock { done.removeFirst() }
+        if freeingSlot { slots.signal() }
         return result
     }
 
     /// A slot for the calling thread's own item, if one is free now.
-    func claimSlot() -> Bool { sem_trywait(slots) == 0 }
+    func claimSlot() -> Bool { slots.tryWait() }
 
     /// Gives a slot back.
-    func freeSlot() { sem_post(slots) }
+    func freeSlot() { slots.signal() }
 }

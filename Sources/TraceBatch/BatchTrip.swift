@@ -1,13 +1,8 @@
 import TraceDomain
 import TraceIO
+import TracePlatform
 public import TraceReplay
 import TraceSharing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// One trip of a batch: a scenario sidecar that names its traces, or a trace file (replayed with
 /// its own sidecar `NAME.scenario.json` when one exists, else with everything inferred).
@@ -85,7 +80,7 @@ public struct BatchTrip: Hashable, Sendable {
             sidecar = path
         case .trace:
             let candidate = Replay.sidecarPath(besides: path)
-            sidecar = !isStandardInput && access(candidate, R_OK) == 0 ? candidate : nil
+            sidecar = !isStandardInput && Platform.isReadable(candidate) ? candidate : nil
             inputs = [TraceInput(path: path, defaultRole: .helper, provenance: .flag)]
         }
         if let sidecar {

@@ -2,14 +2,9 @@ import TraceBatch
 import TraceDomain
 import TraceEnergy
 import TraceJSON
+import TracePlatform
 import TraceReplay
 import TraceSharing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `tracekit batch DIR|MANIFEST…`: every trip of a corpus replayed in parallel, aggregated, and
 /// gated against a baseline.
@@ -429,7 +424,7 @@ enum BatchCommand {
     /// A progress bar on standard error, drawn only when it is a terminal.
     struct Progress {
         let total: Int
-        let enabled = isatty(STDERR_FILENO) == 1
+        let enabled = Platform.isTerminal(Platform.standardError)
         var done = 0
 
         init(total: Int) { self.total = total }
@@ -441,12 +436,12 @@ enum BatchCommand {
             let filled = total == 0 ? width : done * width / total
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             let text = "\r[\(bar)] \(done)/\(total) trips" + (failed > 0 ? ", \(failed) failed" : "")
-            _ = text.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+            writeToStandardError(text)
         }
 
         func finish() {
             guard enabled, total > 0 else { return }
-            _ = "\r\u{1B}[K".withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+            writeToStandardError("\r\u{1B}[K")
         }
     }
 }

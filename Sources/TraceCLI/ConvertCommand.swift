@@ -1,10 +1,5 @@
 import TraceIO
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// `tracekit convert IN OUT`: read any supported format, write GPX, CSV, GeoJSON or NDJSON.
 enum ConvertCommand {
@@ -143,6 +138,5 @@ protocol TraceStage {
 
 /// Writes standard error directly (diagnostics that must not mix into a converted stdout).
 func printToStandardError(_ line: String) {
-    let text = line + "\n"
-    _ = text.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+    writeToStandardError(line + "\n")
 }

@@ -1,17 +1,12 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// Opens `path` read-only and checks that it is not a directory.
 /// - Throws: ``CLIError`` 66 naming the file and the reason.
 func openRegularFile(_ path: String) throws(CLIError) -> Int32 {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { throw .noInput("\(path): \(String(cString: strerror(errno)))") }
-    var info = stat()
-    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-        close(fd)
+    let fd: Int32
+    do { fd = try Platform.openToRead(path) } catch { throw .noInput("\(path): \(error)") }
+    if (try? Platform.status(ofDescriptor: fd))?.kind == .folder {
+        try? Platform.close(fd)
         throw .noInput("\(path): is a directory")
     }
     return fd
@@ -19,8 +14,7 @@ func openRegularFile(_ path: String) throws(CLIError) -> Int32 {
 
 /// Whether `path` names a folder.
 func isFolder(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    (try? Platform.status(ofPath: path))?.kind == .folder
 }
 
 /// The largest policy, scenario or energy profile file read, bytes. Such files are kilobytes; the
@@ -32,14 +26,13 @@ let smallFileLimit = 1 << 20
 ///   read error.
 func readSmallFile(_ path: String, limit: Int = smallFileLimit) throws(CLIError) -> [UInt8] {
     let fd = try openRegularFile(path)
-    defer { close(fd) }
+    defer { try? Platform.close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw .io("\(path): read failed: \(String(cString: strerror(errno)))")
+        let n: Int
+        do { n = try chunk.withUnsafeMutableBytes { try Platform.read(fd, into: $0) } } catch {
+            throw .io("\(path): read failed: \(error)")
         }
         if n == 0 { return bytes }
         // Checked before appending, and the buffer grows by doubling up to `limit` and no further,

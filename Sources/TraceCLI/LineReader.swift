@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// Reads a file descriptor line by line in 64 KiB blocks, with a bound on line length so memory
 /// stays bounded whatever the input.
@@ -26,7 +22,7 @@ struct LineReader: ~Copyable {
 
     /// Reads standard input.
     init(standardInput: ()) {
-        self.init(fd: STDIN_FILENO, owned: false, name: "<stdin>")
+        self.init(fd: Platform.standardInput, owned: false, name: "<stdin>")
     }
 
     private init(fd: Int32, owned: Bool, name: String, limit: Int = LineReader.maximumLineLength) {
@@ -41,14 +37,14 @@ struct LineReader: ~Copyable {
     ///   directory).
     init(path: String, limit: Int = LineReader.maximumLineLength) throws(CLIError) {
         if path == "-" {
-            self.init(fd: STDIN_FILENO, owned: false, name: "<stdin>", limit: limit)
+            self.init(fd: Platform.standardInput, owned: false, name: "<stdin>", limit: limit)
         } else {
             self.init(fd: try openRegularFile(path), owned: true, name: path, limit: limit)
         }
     }
 
     deinit {
-        if ownsDescriptor { close(fd) }
+        if ownsDescriptor { try? Platform.close(fd) }
     }
 
     /// The next line without its terminator, or nil at the end of input.
@@ -94,15 +90,11 @@ struct LineReader: ~Copyable {
     private mutating func refill() throws(CLIError) {
         start = 0
         end = 0
-        while true {
-            let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io("\(name): read failed: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { atEOF = true }
-            end = n
-            return
+        let n: Int
+        do { n = try block.withUnsafeMutableBytes { try Platform.read(fd, into: $0) } } catch {
+            throw .io("\(name): read failed: \(error)")
         }
+        if n == 0 { atEOF = true }
+        end = n
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// A buffered writer to a file descriptor, or to memory for tests.
 ///
@@ -12,7 +8,7 @@ final class Output {
     private let fd: Int32?
     private var buffer: [UInt8] = []
     private(set) var captured: [UInt8] = []
-    private var failure: Int32 = 0
+    private var failure: Errno?
 
     /// Writes to `fd` (not closed by this object).
     init(fd: Int32) {
@@ -32,7 +28,7 @@ final class Output {
     /// - Throws: ``CLIError`` with status 74 if any write failed.
     func flush() throws(CLIError) {
         drain()
-        if failure != 0 { throw .io("write failed: \(String(cString: strerror(failure)))") }
+        if let failure { throw .io("write failed: \(failure)") }
     }
 
     /// The captured text (memory outputs only).
@@ -44,18 +40,19 @@ final class Output {
             buffer.removeAll(keepingCapacity: true)
             return
         }
-        var offset = 0
-        buffer.withUnsafeBytes { raw in
-            while offset < raw.count && failure == 0 {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                } else {
-                    offset += n
-                }
+        if failure == nil {
+            failure = buffer.withUnsafeBytes { raw -> Errno? in
+                do throws(Errno) { try Platform.writeAll(fd, raw) } catch { return error }
+                return nil
             }
         }
         buffer.removeAll(keepingCapacity: true)
     }
+}
+
+/// Writes `text` to standard error at once, unbuffered (progress bars; diagnostics that must not
+/// mix into a converted standard output); one write, its failure ignored.
+func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = try? Platform.write(Platform.standardError, UnsafeRawBufferPointer($0)) }
 }

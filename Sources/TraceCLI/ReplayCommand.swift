@@ -1,17 +1,12 @@
 import TraceDevice
+import TraceDomain
 import TraceEnergy
 import TraceIO
 import TraceJSON
+import TracePlatform
 import TraceReplay
 import TraceSharing
 import TraceSmoothing
-
-#if canImport(Glibc)
-    import Glibc
-    import TraceDomain
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `tracekit replay TRACE…`: per-state update counts, what the other party sees, and the battery
 /// estimate.
@@ -213,7 +208,7 @@ enum ReplayCommand {
             var sidecar = given.scenario
             if sidecar == nil, let trace = traces.first, trace != "-" {
                 let candidate = Replay.sidecarPath(besides: trace)
-                if access(candidate, R_OK) == 0 { sidecar = candidate }
+                if Platform.isReadable(candidate) { sidecar = candidate }
             }
             if let sidecar {
                 let bytes = try readSmallFile(sidecar)

@@ -3,6 +3,7 @@ import TraceDomain
 import TraceEnergy
 import TraceGeodesy
 import TraceJSON
+import TracePlatform
 import TraceProj
 import TraceReplay
 import TraceSharing
@@ -147,7 +148,7 @@ struct ReplayInputs: OptionGroup {
                 options.energyProfile = builtIn
             } else {
                 // A bare word that names no file is a misspelt profile, not a missing file.
-                if !p.contains("/") && !p.contains(".") && access(p, F_OK) != 0 {
+                if !p.contains("/") && !p.contains(".") && !Platform.exists(p) {
                     throw .usage(
                         "--energy-profile '\(p)': no such file, nor a built-in profile (\(EnergyProfile.builtInNames.joined(separator: ", ")))"
                     )

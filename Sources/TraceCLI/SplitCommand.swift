@@ -1,13 +1,8 @@
 import TraceIO
 import TraceJSON
+import TracePlatform
 import TraceProj
 import TraceReplay
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `tracekit split IN OUTDIR`: one trace per trip of a long recording.
 enum SplitCommand {
@@ -102,11 +97,12 @@ enum SplitCommand {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for part in path.split(separator: "/") {
             prefix += part
-            var st = stat()
-            if stat(prefix, &st) == 0 {
-                guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .usage("\(prefix) exists and is not a folder") }
-            } else if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw .io("\(prefix): cannot create the folder: \(String(cString: strerror(errno)))")
+            if let st = try? Platform.status(ofPath: prefix) {
+                guard st.kind == .folder else { throw .usage("\(prefix) exists and is not a folder") }
+            } else {
+                do throws(Errno) { try Platform.makeFolder(prefix, permissions: 0o755) } catch {
+                    if error != .exists { throw .io("\(prefix): cannot create the folder: \(error)") }
+                }
             }
             prefix += "/"
         }

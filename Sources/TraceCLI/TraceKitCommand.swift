@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// The `tracekit` command line: finds the subcommand, parses its arguments, runs it, and maps
 /// failures to one line on stderr and an exit status.
@@ -75,8 +71,8 @@ public enum TraceKitCommand {
     /// Runs `tracekit` with `arguments` (without the program name), writing to the given outputs.
     /// Returns the exit status. Output is flushed before returning.
     public static func run(_ arguments: [String]) -> Int32 {
-        let out = Output(fd: STDOUT_FILENO)
-        let err = Output(fd: STDERR_FILENO)
+        let out = Output(fd: Platform.standardOutput)
+        let err = Output(fd: Platform.standardError)
         let status = run(arguments, output: out, errors: err)
         try? err.flush()
         return status

@@ -1,14 +1,9 @@
 import TraceBatch
 import TraceDomain
 import TraceJSON
+import TracePlatform
 import TraceReplay
 import TraceSharing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `tracekit tune INPUT… --require EXPR…`: the cheapest policy that keeps every requirement on a
 /// corpus (``TraceBatch/Tuner``).
@@ -362,7 +357,7 @@ enum TuneCommand {
     /// A progress bar on standard error, drawn only when it is a terminal: the current sweep's
     /// candidates.
     struct ProgressBar {
-        let enabled = isatty(STDERR_FILENO) == 1
+        let enabled = Platform.isTerminal(Platform.standardError)
         var drawn = false
 
         mutating func draw(_ done: Int, _ total: Int) {
@@ -370,13 +365,13 @@ enum TuneCommand {
             let width = 30, filled = done * width / total
             let text =
                 "\r[\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(total) candidates"
-            _ = text.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+            writeToStandardError(text)
             drawn = true
         }
 
         func finish() {
             guard drawn else { return }
-            _ = "\r\u{1B}[K".withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+            writeToStandardError("\r\u{1B}[K")
         }
     }
 }

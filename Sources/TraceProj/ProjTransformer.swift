@@ -1,9 +1,5 @@
 import CProj
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A transformation between two coordinate reference systems, backed by PROJ.
 ///
 /// Owns its own `PJ_CONTEXT` (never PROJ's shared default context), with network access disabled

@@ -1,15 +1,10 @@
 public import TraceDevice
+public import TraceDomain
 public import TraceEnergy
 public import TraceGeodesy
 public import TraceIO
+import TracePlatform
 public import TraceSharing
-
-#if canImport(Glibc)
-    import Glibc
-    public import TraceDomain
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// How to replay.
 public struct ReplayOptions: Sendable {
@@ -235,11 +230,8 @@ public enum Replay {
 
     static func samePath(_ a: String, _ b: String) -> Bool {
         if a == b { return true }
-        guard a != "-", b != "-", let ra = realpath(a, nil) else { return false }
-        defer { free(ra) }
-        guard let rb = realpath(b, nil) else { return false }
-        defer { free(rb) }
-        return strcmp(ra, rb) == 0
+        guard a != "-", b != "-", let ra = Platform.resolvedPath(a), let rb = Platform.resolvedPath(b) else { return false }
+        return ra == rb
     }
 
     /// What the first pass found.

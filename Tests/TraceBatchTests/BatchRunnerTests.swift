@@ -1,10 +1,13 @@
 import Synchronization
 import Testing
+import TracePlatform
 
 @testable import TraceBatch
 
 #if canImport(Glibc)
-    import Glibc
+    import Glibc  // usleep, pthread_self
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 @Suite("BatchRunner")
@@ -138,36 +141,15 @@ struct BatchRunnerTests {
     }
 }
 
-/// The indices the workers ran, behind a pthread mutex: thread sanitizer sees its ordering, not
-/// that of Synchronization's Mutex, whose futex is in the uninstrumented standard library.
+/// The indices the workers ran, behind a pthread mutex (Platform.Lock): thread sanitizer sees its
+/// ordering, not that of Synchronization's Mutex, whose futex is in the uninstrumented standard library.
 private final class Runs: @unchecked Sendable {
-    private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let p = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(p, nil)
-        return p
-    }()
+    private let lock = Platform.Lock()
     private var indices: [Int] = []
 
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
-    }
+    func append(_ i: Int) { lock.withLock { indices.append(i) } }
 
-    func append(_ i: Int) {
-        pthread_mutex_lock(lock)
-        indices.append(i)
-        pthread_mutex_unlock(lock)
-    }
+    var all: [Int] { lock.withLock { indices } }
 
-    var all: [Int] {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return indices
-    }
-
-    var sorted: [Int] {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return indices.sorted()
-    }
+    var sorted: [Int] { lock.withLock { indices.sorted() } }
 }

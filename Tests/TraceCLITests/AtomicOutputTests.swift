@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TraceIO
+import TracePlatform
 
 /// Every file a command writes goes through ``AtomicFile``: a failure at any point (bad input
 /// half-way, an invalid second input, a write error, a signal) leaves the previous file
@@ -26,9 +27,8 @@ struct AtomicOutputTests {
     static func expectUntouched(_ dir: String, _ targets: [String], files: [String], _ context: String) throws {
         for t in targets {
             #expect(Array(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(t)"))) == previous, "\(context): \(t) changed")
-            var info = stat()
-            stat("\(dir)/\(t)", &info)
-            #expect(info.st_mode & 0o7777 == 0o640, "\(context): \(t) mode \(String(info.st_mode & 0o7777, radix: 8))")
+            let mode = try Platform.status(ofPath: "\(dir)/\(t)").permissions
+            #expect(mode == 0o640, "\(context): \(t) mode \(String(mode, radix: 8))")
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         #expect(left == files.sorted(), "\(context): the folder holds \(left)")
@@ -61,9 +61,8 @@ struct AtomicOutputTests {
         // The same command on a good input replaces OUT and keeps its mode.
         let good = try Run(command + ["Traces/georust-garmin-activity.gpx", "\(dir)/out.gpx"])
         #expect(good.status == 0)
-        var info = stat()
-        stat("\(dir)/out.gpx", &info)
-        #expect(info.st_mode & 0o7777 == 0o640 && info.st_size > 10_000)
+        let info = try Platform.status(ofPath: "\(dir)/out.gpx")
+        #expect(info.permissions == 0o640 && info.size > 10_000)
     }
 
     @Test("replay: an invalid second input stops the replay; --geojson and --svg stay as they were")
@@ -154,13 +153,12 @@ struct AtomicOutputTests {
         let r = try Run(["replay", "--scenario", Self.ride, "--html", fifo])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(done.wait(timeout: .now() + 60) == .success)
-        var st = stat()
-        #expect(lstat(fifo, &st) == 0 && st.st_mode & S_IFMT == S_IFIFO, "the pipe was replaced")
+        #expect((try? Platform.status(ofLink: fifo))?.kind == .fifo, "the pipe was replaced")
         #expect(String(decoding: read, as: UTF8.self).hasPrefix("<!DOCTYPE html>"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["report.html"])  // no temporary file
         // /dev/null stays the device it is.
         #expect(try Run(["replay", "--scenario", Self.ride, "--svg", "/dev/null"]).status == 0)
-        #expect(stat("/dev/null", &st) == 0 && st.st_mode & S_IFMT == S_IFCHR)
+        #expect((try? Platform.status(ofPath: "/dev/null"))?.kind == .characterDevice)
     }
 
     @Test("AtomicFile: abandon and deinit remove the temporary file; commit keeps the target's mode, a new file gets 0666 less the umask")
@@ -182,12 +180,9 @@ struct AtomicOutputTests {
         #expect(try String(contentsOfFile: "\(dir)/kept", encoding: .utf8) == "new\n")
         // The umask, without setting it (other tests run at the same time).
         let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        let mask = mode_t(status.split(separator: "\n").first { $0.hasPrefix("Umask:") }!.split(separator: "\t").last!, radix: 8)!
-        var kept = stat(), fresh = stat()
-        stat("\(dir)/kept", &kept)
-        stat("\(dir)/fresh", &fresh)
-        #expect(kept.st_mode & 0o7777 == 0o640)
-        #expect(fresh.st_mode & 0o7777 == 0o666 & ~mask)
+        let mask = UInt32(status.split(separator: "\n").first { $0.hasPrefix("Umask:") }!.split(separator: "\t").last!, radix: 8)!
+        #expect(try Platform.status(ofPath: "\(dir)/kept").permissions == 0o640)
+        #expect(try Platform.status(ofPath: "\(dir)/fresh").permissions == 0o666 & ~mask)
         #expect(throws: TraceWriteError.self) { try AtomicFile.write("\(dir)/no-such-folder/x", "x") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["fresh", "kept"])
     }

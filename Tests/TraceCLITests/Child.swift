@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TracePlatform
 
 /// A child process started with `posix_spawn`, for what `Process` cannot do: hand it descriptors
 /// exactly as given (a pipe whose reader is already closed).
@@ -38,10 +39,7 @@ struct Child {
 
     /// A pipe whose descriptors are closed on exec (only the dup2'd copies reach a child).
     static func pipe() -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [0, 0]
-        _ = Glibc.pipe(&fds)
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return (fds[0], fds[1])
+        (try? Platform.makePipe()) ?? (-1, -1)
     }
 
     /// Everything readable from `fd` until end of file; closes it.
@@ -49,12 +47,11 @@ struct Child {
         var data = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
+            let n = chunk.withUnsafeMutableBytes { try? Platform.read(fd, into: $0) }
+            guard let n, n > 0 else { break }
             data += chunk[0..<n]
         }
-        close(fd)
+        try? Platform.close(fd)
         return String(decoding: data, as: UTF8.self)
     }
 }

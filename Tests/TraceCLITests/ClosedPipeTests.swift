@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TracePlatform
 
 /// `tracekit … | head`: when the reader of standard output goes away, SIGPIPE ends tracekit
 /// quietly (ExitCode.swift, "Closed output"; README, "Limits").
@@ -29,15 +30,15 @@ struct ClosedPipeTests {
     func closedBeforeWriting(arguments: [String]) throws {
         // As a parent that ignores SIGPIPE (this test process does, for Run): tracekit must not
         // inherit that, or it would fail with EPIPE and a message instead.
-        signal(SIGPIPE, SIG_IGN)
-        let input = open(
-            arguments.contains("-") ? Self.trace : (arguments == ["distance"] ? Self.pairs : "/dev/null"), O_RDONLY | O_CLOEXEC)
-        defer { close(input) }
+        Platform.ignore(.brokenPipe)
+        let input = try Platform.openToRead(
+            arguments.contains("-") ? Self.trace : (arguments == ["distance"] ? Self.pairs : "/dev/null"), closeOnExec: true)
+        defer { try? Platform.close(input) }
         let out = Child.pipe(), err = Child.pipe()
-        close(out.read)
+        try Platform.close(out.read)
         let child = try Child(Run.binary.path, arguments, stdin: input, stdout: out.write, stderr: err.write)
-        close(out.write)
-        close(err.write)
+        try Platform.close(out.write)
+        try Platform.close(err.write)
         let stderr = Child.readAll(err.read)
         let r = child.wait()
         #expect(
@@ -48,7 +49,7 @@ struct ClosedPipeTests {
 
     @Test("| head -1 in a shell: the first line, status 141, no message, no hang on endless input")
     func head() throws {
-        signal(SIGPIPE, SIG_IGN)
+        Platform.ignore(.brokenPipe)
         let script = """
             set -o pipefail
             yes '0 0 0 1' 2>/dev/null | "$0" distance | head -1; echo "distance ${PIPESTATUS[1]}"

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TracePlatform
 
 /// Runs the built `tracekit` binary and checks stdout, stderr and the exit status.
 struct Run {
@@ -26,7 +27,7 @@ struct Run {
         p.standardOutput = output
         p.standardError = errors
         // A child that exits before reading all its input must not kill the test with SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
+        Platform.ignore(.brokenPipe)
         try p.run()
         try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
         try? input.fileHandleForWriting.close()

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TracePlatform
 
 #if canImport(Glibc)
     import Glibc
@@ -42,23 +43,22 @@ struct HostileRun {
     /// or `total` is given, from a pipe into which `head` then `unit` repeated are written until
     /// `total` bytes have gone or the child stops reading.
     init(_ arguments: [String], stdinFile: String = "/dev/null", head: [UInt8] = [], unit: [UInt8] = [], total: Int = 0) throws {
-        signal(SIGPIPE, SIG_IGN)
+        Platform.ignore(.brokenPipe)
         let id = UUID().uuidString
         let outPath = scratchFolder.appendingPathComponent("hostile-\(id).out").path
         let errPath = scratchFolder.appendingPathComponent("hostile-\(id).err").path
         let rssPath = scratchFolder.appendingPathComponent("hostile-\(id).rss").path
         defer {
-            unlink(outPath)
-            unlink(errPath)
-            unlink(rssPath)
+            try? Platform.remove(outPath)
+            try? Platform.remove(errPath)
+            try? Platform.remove(rssPath)
         }
         let feeding = total > 0 || !head.isEmpty
         var fds: [Int32] = [-1, -1]
         if feeding {
-            // Close-on-exec (pipe2 is not imported), so no child holds the write end open.
-            guard pipe(&fds) == 0, fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0 else {
-                throw POSIXError(.EIO)
-            }
+            // Close-on-exec, so no child holds the write end open.
+            guard let pipe = try? Platform.makePipe() else { throw POSIXError(.EIO) }
+            fds = [pipe.read, pipe.write]
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -80,7 +80,7 @@ struct HostileRun {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, HostileRun.probe.path, &actions, &attributes, argv + [nil], environ)
-        if feeding { close(fds[0]) }
+        if feeding { try? Platform.close(fds[0]) }
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
 
         // The watchdog: a child that neither finishes nor stops reading is killed.
@@ -91,7 +91,7 @@ struct HostileRun {
         }
         if feeding {
             written = HostileRun.feed(fds[1], head: head, unit: unit, total: total)
-            close(fds[1])
+            try? Platform.close(fds[1])
         }
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
@@ -115,8 +115,8 @@ struct HostileRun {
     /// `String(contentsOfFile:)` and `Data(contentsOf:)` leak their buffer for an empty file here
     /// (LeakSanitizer, `make test-sanitize`).
     static func text(_ path: String) -> String {
-        let fd = open(path, O_RDONLY)
-        return fd < 0 ? "" : Child.readAll(fd)
+        guard let fd = try? Platform.openToRead(path) else { return "" }
+        return Child.readAll(fd)
     }
 
     /// Writes `head`, then `unit` over and over, until `total` bytes or a failed write (the
@@ -126,9 +126,8 @@ struct HostileRun {
         func put(_ bytes: [UInt8]) -> Bool {
             var offset = 0
             while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
+                let n = bytes.withUnsafeBytes { try? Platform.write(fd, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+                guard let n, n > 0 else { return false }
                 offset += n
                 sent += n
             }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TracePlatform
 
 /// The documented bound (README, "Limits"): `tracekit info` (and `convert`) streams any input in
 /// at most 64 MB peak RSS. Each test generates a trace of more than 200 MB on the fly, streams it
@@ -25,16 +26,8 @@ struct PeakMemoryTests {
         let months = places("M"), days = places("D"), hours = places("H")
         #expect(months.count == 3600 && days.count == 3600 && hours.count == 3600)
         func put(_ bytes: [UInt8]) -> Bool {
-            bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { return false }  // the child is gone; its status tells why
-                    offset += n
-                }
-                return true
-            }
+            // False when the child is gone; its status tells why.
+            bytes.withUnsafeBytes { (try? Platform.writeAll(fd, $0)) != nil }
         }
         guard put(Array(head.utf8)) else { return (0, 0) }
         var written = 0, hour = 0
@@ -59,16 +52,16 @@ struct PeakMemoryTests {
     static func run(_ arguments: [String], head: String, tail: String, point: @escaping (Int) -> String) throws
         -> (exited: Int32?, peak: Int, stdout: String, points: Int, bytes: Int)
     {
-        signal(SIGPIPE, SIG_IGN)  // a child that fails early must not kill the test
+        Platform.ignore(.brokenPipe)  // a child that fails early must not kill the test
         let input = Child.pipe(), output = Child.pipe()
         let rssPath = scratchFolder.appendingPathComponent("peak-memory-\(UUID().uuidString).rss").path
-        defer { unlink(rssPath) }
+        defer { try? Platform.remove(rssPath) }
         let child = try Child(
             HostileRun.probe.path, [rssPath, Run.binary.path] + arguments, stdin: input.read, stdout: output.write, stderr: output.write)
-        close(input.read)
-        close(output.write)
+        try Platform.close(input.read)
+        try Platform.close(output.write)
         let (points, bytes) = stream(to: input.write, head: head, tail: tail, point: point)
-        close(input.write)
+        try Platform.close(input.write)
         let r = child.wait()
         let text = Child.readAll(output.read)  // a few lines: the pipe holds them until now
         // ru_maxrss, KiB on Linux; no figure (the probe failed) counts as unbounded.

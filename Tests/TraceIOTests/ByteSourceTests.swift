@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import TracePlatform
 
 @testable import TraceIO
 
@@ -27,9 +28,7 @@ private func reference(_ newlines: [Int], _ offset: Int) -> (line: Int, column: 
 /// Writes `bytes` to a new temporary file and returns its path.
 private func temporaryFile(_ bytes: [UInt8], _ tag: String) -> String {
     let path = "/tmp/tracekit-bytesource-\(tag)-\(getpid()).dat"
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    _ = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress!, $0.count) }
-    close(fd)
+    createFile(path, bytes)
     return path
 }
 
@@ -53,7 +52,7 @@ struct ByteSourceTests {
             #expect(bytes[ByteSource.blockSize - 1] == 0x0A)
             let newlines = bytes.indices.filter { bytes[$0] == 0x0A }
             let path = temporaryFile(bytes, crlf ? "crlf" : "lf")
-            defer { unlink(path) }
+            defer { try? Platform.remove(path) }
             for noting in 0..<3 {
                 let source = try ByteSource(path: path)
                 var counted = 0  // what this "reader" noted: bytes[0..<counted] of the window
@@ -130,7 +129,7 @@ struct ByteSourceTests {
                     copy[k] = broken ? "  <trkpt lat=\"1\" lon=\"2\">\u{01}</trkpt>" : "  <trkpt lat=\"1\" lon=\"2\"></trkpx>"
                     let column = 26
                     let path = temporaryFile(Array(copy.joined(separator: eol).utf8) + Array(eol.utf8), "gpx")
-                    defer { unlink(path) }
+                    defer { try? Platform.remove(path) }
                     var reader = GPXReader(source: try ByteSource(path: path), options: ReadOptions())
                     do {
                         while try reader.next() != nil {}
@@ -179,8 +178,8 @@ struct ByteSourceTests {
                 var copy = lines
                 copy[k] = "x," + copy[k].split(separator: ",", maxSplits: 1)[1]
                 let path = temporaryFile(Array((copy.joined(separator: eol) + eol).utf8), "csv-lines") + ".csv"
-                rename(String(path.dropLast(4)), path)
-                defer { unlink(path) }
+                try Platform.rename(String(path.dropLast(4)), to: path)
+                defer { try? Platform.remove(path) }
                 for policy in [ProblemPolicy.report, .fail] {
                     var reader = try CSVReader(path: path, options: ReadOptions(policy: policy))
                     var batch = FixBatch(capacity: 1024)

@@ -1,8 +1,13 @@
-import Glibc
 import TestSupport
 import Testing
 
 @testable import TraceIO
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `strtod` on `text`, which must be consumed in full; the white space `strtod` skips and its hex
 /// form are outside our grammar, so those give `nil` too.

@@ -1,9 +1,15 @@
-import Glibc
 import TestSupport
 import Testing
 import TraceDomain
+import TracePlatform
 
 @testable import TraceIO
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The GPX reader reads a plain point whole and anything else token by token; both paths must
 /// give the same items and diagnostics (problems with the same lines) on every input.
@@ -441,10 +447,8 @@ struct GPXPointPathTests {
         }
         text += "</trkseg></trk></gpx>\n"
         let path = "/tmp/tracekit-fused-blocks-\(getpid()).gpx"
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        _ = text.withCString { write(fd, $0, strlen($0)) }
-        close(fd)
-        defer { unlink(path) }
+        createFile(path, Array(text.utf8))
+        defer { try? Platform.remove(path) }
         func readFile(fused: Bool, plain: Bool) throws -> (result: ReadResult, fused: Int) {
             let reader = GPXReader(source: try ByteSource(path: path), options: ReadOptions(), paths: ReadPaths(plain: plain, fused: fused))
             return try Self.read(reader)

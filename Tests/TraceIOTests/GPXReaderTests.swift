@@ -1,12 +1,9 @@
 import Testing
 import TraceGeodesy
 import TraceDomain
+import TracePlatform
 
 @testable import TraceIO
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Reads a GPX document from a string: the items and the diagnostics.
 func readGPX(_ text: String, policy: ProblemPolicy = .report) throws(TraceReadError) -> (items: [TraceItem], diagnostics: Diagnostics) {
@@ -219,9 +216,7 @@ struct GPXReaderTests {
         }
         text += "</trkseg></trk></gpx>\n"
         let path = "/tmp/tracekit-blocks-\(text.utf8.count).gpx"
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        _ = text.withCString { write(fd, $0, strlen($0)) }
-        close(fd)
+        createFile(path, Array(text.utf8))
         var reader = try openTrace(path)
         var n = 0
         while let item = try reader.next() {
@@ -231,6 +226,6 @@ struct GPXReaderTests {
             }
         }
         #expect(n == 20_000)
-        unlink(path)
+        try? Platform.remove(path)
     }
 }

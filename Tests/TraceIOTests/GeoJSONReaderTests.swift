@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TraceGeodesy
 import TraceDomain
+import TracePlatform
 
 @testable import TraceIO
 
@@ -121,11 +122,11 @@ struct GeoJSONReaderTests {
             .routePoint(b),
         ]
         let path = try writeTemporary(items, .geojson)
-        defer { unlink(path) }
+        defer { try? Platform.remove(path) }
         let first = try readAll(path)
         #expect(first == items)
         let again = try writeTemporary(first, .geojson)
-        defer { unlink(again) }
+        defer { try? Platform.remove(again) }
         #expect(try readAll(again) == first)
     }
 }
@@ -191,7 +192,7 @@ struct GeoJSONCorpusTests {
         ] {
             let original = try readAll(corpus(name))
             let path = try writeTemporary(original, .geojson)
-            defer { unlink(path) }
+            defer { try? Platform.remove(path) }
             let again = try readAll(path)
             #expect(
                 again.compactMap { if case .trackPoint(let f) = $0 { f } else { nil } }

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TraceGeodesy
 import TraceDomain
+import TracePlatform
 
 @testable import TraceIO
 
@@ -106,7 +107,7 @@ struct NDJSONReaderTests {
     @Test("TraceKit's own lines: read → write → read gives the same items (track names are not in the format)")
     func roundTrip() throws {
         let path = try writeTemporary(WriterTests.sample, .ndjson)
-        defer { unlink(path) }
+        defer { try? Platform.remove(path) }
         let first = try readAll(path)
         let expected = WriterTests.sample.map { item -> TraceItem in
             if case .trackStart = item { return .trackStart(name: nil) }
@@ -114,7 +115,7 @@ struct NDJSONReaderTests {
         }
         #expect(first == expected)
         let again = try writeTemporary(first, .ndjson)
-        defer { unlink(again) }
+        defer { try? Platform.remove(again) }
         #expect(try readAll(again) == first)
     }
 
@@ -145,7 +146,7 @@ struct NDJSONCorpusTests {
     func corpusRoundTrip() throws {
         let original = try readAll(corpus("geojson/togeojson-run_gpxtpx_coordtimes.geojson"))
         let path = try writeTemporary(original, .ndjson)
-        defer { unlink(path) }
+        defer { try? Platform.remove(path) }
         let again = try readAll(path)
         #expect(again.count == 1120)
         #expect(

@@ -1,9 +1,14 @@
-import Glibc
 import TestSupport
 import Testing
 import TraceDomain
 
 @testable import TraceIO
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 private let second: Int64 = 1_000_000_000
 

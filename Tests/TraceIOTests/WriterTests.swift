@@ -4,18 +4,26 @@ import Testing
 import TraceGeodesy
 import TraceJSON
 import TraceDomain
+import TracePlatform
 
 @testable import TraceIO
 
 /// Writes `items` in `format` to a temporary file and returns its path.
 func writeTemporary(_ items: [TraceItem], _ format: TraceFormat) throws -> String {
     let path = scratchFolder.appendingPathComponent("tracekit-\(UUID().uuidString).\(format.rawValue)").path
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    defer { close(fd) }
+    let fd = try Platform.createOrTruncate(path, permissions: 0o644)
+    defer { try? Platform.close(fd) }
     var writer = try makeTraceWriter(format, to: ByteSink(fd: fd, name: path))
     for item in items { try writer.write(item) }
     try writer.finish()
     return path
+}
+
+/// Creates (or empties) the file `path` with `bytes` as its content; a failure shows when it is read.
+func createFile(_ path: String, _ bytes: [UInt8]) {
+    guard let fd = try? Platform.createOrTruncate(path, permissions: 0o644) else { return }
+    bytes.withUnsafeBytes { _ = try? Platform.writeAll(fd, $0) }
+    try? Platform.close(fd)
 }
 
 func readAll(_ path: String) throws -> [TraceItem] {
@@ -49,7 +57,7 @@ struct WriterTests {
     @Test("GPX: read → write → read gives the same items, every field exact")
     func gpxRoundTrip() throws {
         let path = try writeTemporary(Self.sample, .gpx)
-        defer { unlink(path) }
+        defer { try? Platform.remove(path) }
         #expect(try readAll(path) == Self.sample)
     }
 
@@ -63,7 +71,7 @@ struct WriterTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name.hasSuffix(".gpx") {
             let original = try readAll(dir.appendingPathComponent(name).path)
             let path = try writeTemporary(original, .gpx)
-            defer { unlink(path) }
+            defer { try? Platform.remove(path) }
             #expect(try readAll(path) == original, "\(name)")
         }
     }
@@ -71,7 +79,7 @@ struct WriterTests {
     @Test("CSV: read → write → read keeps every track point's values (track names become numbers)")
     func csvRoundTrip() throws {
         let path = try writeTemporary(Self.sample, .csv)
-        defer { unlink(path) }
+        defer { try? Platform.remove(path) }
         let back = try readAll(path)
         let original = Self.sample.compactMap { if case .trackPoint(let f) = $0 { f } else { nil } }
         let read = back.compactMap { if case .trackPoint(let f) = $0 { f } else { nil } }
@@ -87,8 +95,11 @@ struct WriterTests {
         let items: [TraceItem] = [.trackStart(name: "T"), .segmentStart, .segmentStart, .trackPoint(bad), .trackStart(name: nil)]
         func written(_ format: TraceFormat) throws -> [String: Int] {
             let path = scratchFolder.appendingPathComponent("nw-\(UUID().uuidString).\(format.rawValue)").path
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            defer { close(fd); unlink(path) }
+            let fd = try Platform.createOrTruncate(path, permissions: 0o644)
+            defer {
+                try? Platform.close(fd)
+                try? Platform.remove(path)
+            }
             var writer = try makeTraceWriter(format, to: ByteSink(fd: fd, name: path))
             for item in items { try writer.write(item) }
             try writer.finish()
@@ -108,7 +119,7 @@ struct WriterTests {
     @Test("NDJSON: one valid object per point")
     func ndjson() throws {
         let path = try writeTemporary(Self.sample, .ndjson)
-        defer { unlink(path) }
+        defer { try? Platform.remove(path) }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 4)
         let first = try JSONParser.parse(String(lines[1]))
@@ -121,7 +132,7 @@ struct WriterTests {
     @Test("GeoJSON: a FeatureCollection with a LineString per segment and times beside the coordinates")
     func geojson() throws {
         let path = try writeTemporary(Self.sample, .geojson)
-        defer { unlink(path) }
+        defer { try? Platform.remove(path) }
         let doc = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(doc["type"]?.kind == .string("FeatureCollection"))
         guard case .array(let features)? = doc["features"]?.kind else { Issue.record("no features"); return }
@@ -146,12 +157,12 @@ struct WriterTests {
     @Test("CSV: track points with every column; waypoints counted as not written")
     func csv() throws {
         let path = scratchFolder.appendingPathComponent("tracekit-\(UUID().uuidString).csv").path
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let fd = try Platform.createOrTruncate(path, permissions: 0o644)
         var writer = try makeTraceWriter(.csv, to: ByteSink(fd: fd, name: path))
         for item in Self.sample { try writer.write(item) }
         try writer.finish()
-        close(fd)
-        defer { unlink(path) }
+        try Platform.close(fd)
+        defer { try? Platform.remove(path) }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(
             lines.count == 4

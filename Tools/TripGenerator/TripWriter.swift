@@ -1,12 +1,7 @@
 import TraceGeodesy
 import TraceIO
 import TraceJSON
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// Writes a trip's folder: one GPX per party (`helper.gpx`, `hirer.gpx`, `delegate.gpx`) with
 /// TraceIO's GPX writer, and the scenario sidecar `<name>.scenario.json` (schema
@@ -59,8 +54,8 @@ enum TripWriter {
     }
 
     private static func makeDirectory(_ path: String) throws(GeneratorError) {
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw GeneratorError("\(path): cannot create the folder: \(String(cString: strerror(errno)))")
+        do throws(Errno) { try Platform.makeFolder(path, permissions: 0o755) } catch {
+            if error != .exists { throw GeneratorError("\(path): cannot create the folder: \(error)") }
         }
     }
 

@@ -1,12 +1,8 @@
+import TracePlatform
 import TraceSimulation
 
 // trip-generator: writes the seeded demo and regression trips of Traces/trips (see
 // Traces/README.md). Same seed, byte-identical files on the same platform.
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The seed of the committed corpus (issue 6).
 let defaultSeed: UInt64 = 6
@@ -34,8 +30,8 @@ let usage = """
 
 func fail(_ message: String, status: Int32) -> Never {
     let line = Array("trip-generator: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    exit(status)
+    _ = line.withUnsafeBytes { try? Platform.write(Platform.standardError, $0) }
+    Platform.exit(status)
 }
 
 var out: String?
@@ -45,7 +41,7 @@ while let a = arguments.popFirst() {
     switch a {
     case "-h", "--help":
         print(usage, terminator: "")
-        exit(0)
+        Platform.exit(0)
     case "--out":
         guard let v = arguments.popFirst() else { fail("--out needs a folder\n\n" + usage, status: 64) }
         out = v

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// A file written atomically: every file TraceKit writes (converted and smoothed traces, replay
 /// pictures and GeoJSON, batch baselines and reports, the trip generator's trips) goes through it.
@@ -37,42 +33,44 @@ public final class AtomicFile {
     public init(path: String) throws(TraceWriteError) {
         self.path = path
         if path == "-" {
-            fd = STDOUT_FILENO
+            fd = Platform.standardOutput
             temporary = nil
             slot = nil
             device = false
             return
         }
-        var resolved = stat()
-        if stat(path, &resolved) == 0, [S_IFCHR, S_IFIFO, S_IFSOCK].contains(resolved.st_mode & S_IFMT) {
-            let f = open(path, O_WRONLY | O_CLOEXEC)
-            guard f >= 0 else { throw TraceWriteError(file: path, message: "cannot open: \(String(cString: strerror(errno)))") }
-            fd = f
+        if let resolved = try? Platform.status(ofPath: path), [.characterDevice, .fifo, .socket].contains(resolved.kind) {
+            do { fd = try Platform.openToWrite(path) } catch { throw TraceWriteError(file: path, message: "cannot open: \(error)") }
             temporary = nil
             slot = nil
             device = true
             return
         }
         // The cleanup signals wait while the file is created and registered, so none can orphan it.
-        let (f, name, slot, reason) = TemporaryFiles.withSignalsBlocked { () -> (Int32, String, Int?, Int32) in
+        let created = Platform.withSignalsBlocked(TemporaryFiles.signals) { () -> Result<(Int32, String, Int?), Errno> in
             var attempts = 0
             while true {
                 let name = path + ".tmp-" + String((0..<6).map { _ in AtomicFile.nameCharacters.randomElement()! })
-                // 0666: the kernel applies the umask, as for any new file.
-                let f = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-                if f >= 0 { return (f, name, TemporaryFiles.register(Array(name.utf8CString)), 0) }
-                attempts += 1
-                if errno != EEXIST || attempts == 100 { return (f, name, nil, errno) }
+                do throws(Errno) {
+                    // 0666: the kernel applies the umask, as for any new file.
+                    let f = try Platform.createNew(name, permissions: 0o666)
+                    return .success((f, name, TemporaryFiles.register(Array(name.utf8CString))))
+                } catch {
+                    attempts += 1
+                    if error != .exists || attempts == 100 { return .failure(error) }
+                }
             }
         }
-        guard f >= 0 else {
-            throw TraceWriteError(file: path, message: "cannot create a temporary file beside it: \(String(cString: strerror(reason)))")
+        let f: Int32, name: String, slot: Int?
+        do { (f, name, slot) = try created.get() } catch {
+            throw TraceWriteError(file: path, message: "cannot create a temporary file beside it: \(error)")
         }
-        var target = stat()
-        if lstat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG {
+        if let target = try? Platform.status(ofLink: path), target.kind == .regular {
             // Keep the target's mode and, when we may, its owner and group.
-            fchmod(f, target.st_mode & 0o7777)
-            if target.st_uid != geteuid() || target.st_gid != getegid() { _ = fchown(f, target.st_uid, target.st_gid) }
+            try? Platform.setPermissions(f, target.permissions)
+            if target.user != Platform.effectiveUser || target.group != Platform.effectiveGroup {
+                try? Platform.setOwner(f, user: target.user, group: target.group)
+            }
         }
         fd = f
         temporary = name
@@ -95,35 +93,31 @@ public final class AtomicFile {
     public func commit() throws(TraceWriteError) {
         if device && !done {
             done = true
-            guard close(fd) == 0 else { throw TraceWriteError(file: path, message: "write failed: \(String(cString: strerror(errno)))") }
+            do { try Platform.close(fd) } catch { throw TraceWriteError(file: path, message: "write failed: \(error)") }
             return
         }
         guard let temporary, !done else { return }
         done = true
         defer { TemporaryFiles.unregister(slot) }
-        guard fsync(fd) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            unlink(temporary)
-            throw TraceWriteError(file: path, message: "cannot flush to disk: \(reason)")
+        do { try Platform.sync(fd) } catch {
+            try? Platform.close(fd)
+            try? Platform.remove(temporary)
+            throw TraceWriteError(file: path, message: "cannot flush to disk: \(error)")
         }
-        guard close(fd) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw TraceWriteError(file: path, message: "write failed: \(reason)")
+        do { try Platform.close(fd) } catch {
+            try? Platform.remove(temporary)
+            throw TraceWriteError(file: path, message: "write failed: \(error)")
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw TraceWriteError(file: path, message: "cannot rename into place: \(reason)")
+        do { try Platform.rename(temporary, to: path) } catch {
+            try? Platform.remove(temporary)
+            throw TraceWriteError(file: path, message: "cannot rename into place: \(error)")
         }
         // The rename itself is durable once the folder is synced (best effort: some file systems
         // refuse fsync on a folder).
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]).isEmpty ? "/" : String(path[..<$0]) } ?? "."
-        let dir = open(folder, O_RDONLY | O_DIRECTORY)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
+        if let dir = try? Platform.openFolder(folder) {
+            try? Platform.sync(dir)
+            try? Platform.close(dir)
         }
     }
 
@@ -131,13 +125,13 @@ public final class AtomicFile {
     public func abandon() {
         if device && !done {
             done = true
-            close(fd)
+            try? Platform.close(fd)
             return
         }
         guard let temporary, !done else { return }
         done = true
-        close(fd)
-        unlink(temporary)
+        try? Platform.close(fd)
+        try? Platform.remove(temporary)
         TemporaryFiles.unregister(slot)
     }
 
@@ -173,87 +167,57 @@ public final class AtomicFile {
 enum TemporaryFiles {
     static let capacity = 256
     // `slots` and `installed` are written only with `lock` held; the signal handler reads `slots`
-    // without it. A pthread mutex rather than Synchronization's Mutex: thread sanitizer sees its
-    // ordering (see TraceBatch's BatchRunner).
-    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let p = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(p, nil)
-        return p
-    }()
+    // without it. A pthread mutex (Platform.Lock) rather than Synchronization's Mutex: thread
+    // sanitizer sees its ordering.
+    private static let lock = Platform.Lock()
     nonisolated(unsafe) private static var installed = false
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
         p.initialize(repeating: nil, count: capacity)
         return p
     }()
-    static let signals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ]
-
-    private static func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return body()
-    }
+    /// The signals that remove the temporary files (when their action is the default one).
+    static let signals: [Platform.Signal] = [.interrupt, .terminate, .hangUp, .brokenPipe, .fileSizeExceeded]
 
     /// Takes a slot for `name` (nil when all are taken: that file is then not removed on a signal).
     static func register(_ name: [CChar]) -> Int? {
-        locked { () -> Int? in
+        lock.withLock { () -> Int? in
             var slot: Int?
             for i in 0..<capacity where slots[i] == nil {
-                slots[i] = strdup(name)
+                // A copy the handler can read: no Swift array, which could move or be freed.
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: name.count)
+                copy.initialize(from: name, count: name.count)
+                slots[i] = copy
                 slot = i
                 break
             }
             if !installed {
                 installed = true
-                for s in signals { installHandler(s) }
+                for s in signals {
+                    Platform.handleIfDefault(s) { received in
+                        TemporaryFiles.removeAll()
+                        // The default action again, and the signal again: it ends the process as it would have.
+                        Platform.raiseWithDefaultAction(received)
+                    }
+                }
             }
             return slot
         }
     }
 
-    /// Runs `body` with the cleanup signals blocked on this thread.
-    static func withSignalsBlocked<T>(_ body: () -> T) -> T {
-        var blocked = sigset_t(), previous = sigset_t()
-        sigemptyset(&blocked)
-        for s in signals { sigaddset(&blocked, s) }
-        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        return body()
-    }
-
     static func unregister(_ slot: Int?) {
         guard let slot else { return }
-        locked {
+        lock.withLock {
             let old = slots[slot]
             slots[slot] = nil
-            free(old)
+            old?.deallocate()
         }
-    }
-
-    /// Installs the cleanup handler for `signal` when its action is the default one (an ignored or
-    /// handled signal stays as it is).
-    private static func installHandler(_ signal: Int32) {
-        #if canImport(Glibc)
-            var current = sigaction()
-            guard sigaction(signal, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return }  // nil: SIG_DFL
-            var action = sigaction()
-            sigemptyset(&action.sa_mask)
-            action.__sigaction_handler.sa_handler = { received in
-                TemporaryFiles.removeAll()
-                // The default action again, and the signal again: it ends the process as it would have.
-                var restore = sigaction()
-                sigemptyset(&restore.sa_mask)
-                sigaction(received, &restore, nil)
-                raise(received)
-            }
-            sigaction(signal, &action, nil)
-        #endif
     }
 
     /// Unlinks every registered file (async-signal-safe).
     private static func removeAll() {
         for i in 0..<capacity {
-            if let name = slots[i] { unlink(name) }
+            if let name = slots[i] { Platform.removeFromSignalHandler(name) }
         }
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// Bytes from a file descriptor (or memory) in a sliding window, so readers stream files of any
 /// size in bounded memory.
@@ -41,17 +37,16 @@ final class ByteSource {
     /// - Throws: ``TraceReadError`` naming the file when it cannot be opened or is a directory.
     init(path: String) throws(TraceReadError) {
         if path == "-" {
-            fd = STDIN_FILENO
+            fd = Platform.standardInput
             ownsDescriptor = false
             name = "<stdin>"
         } else {
-            let f = open(path, O_RDONLY)
-            guard f >= 0 else {
-                throw TraceReadError(file: path, line: 0, column: 0, message: String(cString: strerror(errno)), category: .cannotOpen)
+            let f: Int32
+            do { f = try Platform.openToRead(path) } catch {
+                throw TraceReadError(file: path, line: 0, column: 0, message: error.description, category: .cannotOpen)
             }
-            var info = stat()
-            if fstat(f, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-                close(f)
+            if (try? Platform.status(ofDescriptor: f))?.kind == .folder {
+                try? Platform.close(f)
                 throw TraceReadError(file: path, line: 0, column: 0, message: "is a directory", category: .cannotOpen)
             }
             fd = f
@@ -75,7 +70,7 @@ final class ByteSource {
 
     deinit {
         bytes.deallocate()
-        if ownsDescriptor { close(fd) }
+        if ownsDescriptor { try? Platform.close(fd) }
     }
 
     /// Discards `bytes[0..<keep]`, moves the rest to the front and reads more. Returns the number
@@ -86,7 +81,7 @@ final class ByteSource {
         advanceLines(through: keep)
         let remaining = end - keep
         if keep > 0 {
-            memmove(bytes.baseAddress!, bytes.baseAddress! + keep, remaining)
+            UnsafeMutableRawPointer(bytes.baseAddress!).copyMemory(from: bytes.baseAddress! + keep, byteCount: remaining)
             discarded += keep
         }
         end = remaining
@@ -98,21 +93,17 @@ final class ByteSource {
                     file: name, line: l, column: c, message: "a single token is longer than \(ByteSource.maximumWindow) bytes")
             }
             let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
-            memcpy(bigger.baseAddress!, bytes.baseAddress!, end)
+            UnsafeMutableRawPointer(bigger.baseAddress!).copyMemory(from: bytes.baseAddress!, byteCount: end)
             bytes.deallocate()
             bytes = bigger
         }
-        while true {
-            let n = read(fd, bytes.baseAddress! + end, bytes.count - end)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw TraceReadError(
-                    file: name, line: 0, column: 0, message: "read failed: \(String(cString: strerror(errno)))", category: .io)
-            }
-            if n == 0 { atEOF = true }
-            end += n
-            return (keep, n > 0)
+        let n: Int
+        do { n = try Platform.read(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: bytes[end...]))) } catch {
+            throw TraceReadError(file: name, line: 0, column: 0, message: "read failed: \(error)", category: .io)
         }
+        if n == 0 { atEOF = true }
+        end += n
+        return (keep, n > 0)
     }
 
     /// The first bytes of the input, up to `count` (at most ``blockSize``), without consuming

@@ -1,4 +1,4 @@
-import Glibc
+import TracePlatform
 
 /// Exact, allocation-free parsing of decimal numbers for the trace readers (GPX, CSV).
 ///
@@ -516,18 +516,7 @@ public enum DecimalParser {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
             for k in 0..<bytes.count { buffer[k] = CChar(bitPattern: bytes[k]) }
             buffer[bytes.count] = 0
-            guard let locale = cNumericLocale.value else { return strtod(buffer.baseAddress!, nil) }
-            let previous = uselocale(locale)
-            defer { uselocale(previous) }
-            return strtod(buffer.baseAddress!, nil)
+            return Platform.parseDouble(buffer.baseAddress!)
         }
     }
 }
-
-/// The POSIX "C" locale for `LC_NUMERIC`, created once and never freed.
-private struct CLocale: @unchecked Sendable {
-    // `locale_t` is an immutable handle once created; sharing it between threads is safe.
-    let value: locale_t?
-}
-
-private let cNumericLocale = CLocale(value: newlocale(1 << LC_NUMERIC, "C", nil))

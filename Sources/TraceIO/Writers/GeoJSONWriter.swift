@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// Writes a GeoJSON FeatureCollection (RFC 7946): each track segment and each route as a
 /// LineString feature whose `properties.times` lists the points' times (null where a point has
@@ -17,7 +13,7 @@
 /// (RFC 7946 asks for two; readers accept it) — written as written, not dropped.
 final class GeoJSONWriter: TraceWriter {
     let sink: ByteSink
-    private var spool: UnsafeMutablePointer<FILE>?
+    private var spool: Platform.Stream?
     private var first = true
     private var lineOpen = false
     private var linePoints = 0
@@ -34,10 +30,9 @@ final class GeoJSONWriter: TraceWriter {
 
     init(sink: ByteSink) throws(TraceWriteError) {
         self.sink = sink
-        guard let f = tmpfile() else {
-            throw TraceWriteError(file: sink.name, message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+        do { spool = try Platform.temporaryStream() } catch {
+            throw TraceWriteError(file: sink.name, message: "cannot create a temporary file: \(error)")
         }
-        spool = f
         sink.write("{\"type\":\"FeatureCollection\",\"features\":[")
     }
 
@@ -69,16 +64,15 @@ final class GeoJSONWriter: TraceWriter {
             return
         }
         sink.write("]},\"properties\":{\(lineProperties)\"times\":[")
-        fflush(spool!)
-        rewind(spool!)
+        Platform.rewindToRead(spool!)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, spool!) }
+            let n = chunk.withUnsafeMutableBytes { Platform.read(spool!, into: $0) }
             if n == 0 { break }
             chunk.withUnsafeBufferPointer { sink.append(UnsafeBufferPointer(rebasing: $0[0..<n])) }
             try sink.flushIfFull()
         }
-        if ferror(spool!) != 0 { throw TraceWriteError(file: sink.name, message: "temporary file read failed") }
+        if Platform.failed(spool!) { throw TraceWriteError(file: sink.name, message: "temporary file read failed") }
         sink.write("]}}")
     }
 
@@ -95,12 +89,13 @@ final class GeoJSONWriter: TraceWriter {
             // A second point: the line is a LineString; write the held first point.
             beginFeature()
             sink.write("{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[" + firstPosition)
-            rewind(spool!)
-            ftruncate(fileno(spool!), 0)
-            guard fputs(firstTime, spool!) >= 0 else { throw TraceWriteError(file: sink.name, message: "temporary file write failed") }
+            Platform.empty(spool!)
+            guard Platform.put(firstTime, to: spool!) else {
+                throw TraceWriteError(file: sink.name, message: "temporary file write failed")
+            }
         }
         sink.write("," + pos)
-        guard fputs("," + time, spool!) >= 0 else { throw TraceWriteError(file: sink.name, message: "temporary file write failed") }
+        guard Platform.put("," + time, to: spool!) else { throw TraceWriteError(file: sink.name, message: "temporary file write failed") }
         try sink.flushIfFull()
     }
 
@@ -144,12 +139,12 @@ final class GeoJSONWriter: TraceWriter {
         try closeLine()
         if !trackHasSegment { notWritten["empty track", default: 0] += 1 }
         sink.write("\n]}\n")
-        fclose(spool!)
+        Platform.close(spool!)
         spool = nil
         try sink.flush()
     }
 
     deinit {
-        if let spool { fclose(spool) }
+        if let spool { Platform.close(spool) }
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TracePlatform
 
 /// Where writers put bytes: a file descriptor, buffered in 64 KiB blocks.
 public final class ByteSink {
@@ -37,14 +33,8 @@ public final class ByteSink {
     /// Writes everything buffered.
     /// - Throws: ``TraceWriteError`` with the system's reason.
     public func flush() throws(TraceWriteError) {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw TraceWriteError(file: name, message: "write failed: \(String(cString: strerror(errno)))")
-            }
-            offset += n
+        do { try buffer.withUnsafeBytes { try Platform.writeAll(fd, $0) } } catch {
+            throw TraceWriteError(file: name, message: "write failed: \(error)")
         }
         buffer.removeAll(keepingCapacity: true)
     }
