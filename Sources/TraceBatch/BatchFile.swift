@@ -17,16 +17,11 @@ enum BatchFile {
         if (try? Platform.status(ofDescriptor: fd))?.kind == .folder {
             throw BatchTripError(.cannotOpen, "\(path): is a directory")
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n: Int
-            do { n = try chunk.withUnsafeMutableBytes { try Platform.read(fd, into: $0) } } catch {
-                throw BatchTripError(.io, "\(path): read failed: \(error)")
+        do { return try Platform.readAll(fd, limit: limit) } catch {
+            switch error {
+            case .tooLarge: throw BatchTripError(.data, "\(path): larger than \(limit) bytes")
+            case .failed(let e): throw BatchTripError(.io, "\(path): read failed: \(e)")
             }
-            if n == 0 { return bytes }
-            bytes += chunk[0..<n]
-            if bytes.count > limit { throw BatchTripError(.data, "\(path): larger than \(limit) bytes") }
         }
     }
 

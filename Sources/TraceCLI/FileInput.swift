@@ -27,18 +27,10 @@ let smallFileLimit = 1 << 20
 func readSmallFile(_ path: String, limit: Int = smallFileLimit) throws(CLIError) -> [UInt8] {
     let fd = try openRegularFile(path)
     defer { try? Platform.close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n: Int
-        do { n = try chunk.withUnsafeMutableBytes { try Platform.read(fd, into: $0) } } catch {
-            throw .io("\(path): read failed: \(error)")
+    do { return try Platform.readAll(fd, limit: limit) } catch {
+        switch error {
+        case .tooLarge: throw .data("\(path): larger than \(limit) bytes")
+        case .failed(let e): throw .io("\(path): read failed: \(e)")
         }
-        if n == 0 { return bytes }
-        // Checked before appending, and the buffer grows by doubling up to `limit` and no further,
-        // so a 2 GB stream costs at most `limit` (not the next power of two, plus a copy).
-        if bytes.count + n > limit { throw .data("\(path): larger than \(limit) bytes") }
-        if bytes.count + n > bytes.capacity { bytes.reserveCapacity(min(limit, max(2 * bytes.capacity, bytes.count + n))) }
-        bytes += chunk[0..<n]
     }
 }

@@ -183,6 +183,12 @@ public struct UpdateGate: Sendable {
         return deliver
     }
 
+    /// ``offer(_:at:accuracy:speed:)`` with the fix's time as a ``TraceDomain/Timestamp``
+    /// (nanoseconds since 1970-01-01T00:00:00Z, UTC), as a service receives it.
+    public mutating func offer(_ fix: Coordinate, at time: Timestamp, accuracy: Double? = nil, speed: Double? = nil) -> Bool {
+        offer(fix, at: time.seconds, accuracy: accuracy, speed: speed)
+    }
+
     /// Whether this gate and `other` decide every later offer alike, given the same rows and fixes:
     /// the same settings, and the same memory (the last delivered fix, its time and the delivered
     /// speed, compared bit for bit). The exact solver is not compared: give both the same.

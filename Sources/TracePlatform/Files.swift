@@ -103,6 +103,31 @@ extension Platform {
         #endif
     }
 
+    /// Why ``readAll(_:limit:)`` stopped.
+    package enum ReadAllError: Error {
+        /// More than the limit: nothing is returned.
+        case tooLarge
+        case failed(Errno)
+    }
+
+    /// Everything left on `fd`, at most `limit` bytes: checked before appending, and the buffer
+    /// grows by doubling up to `limit` and no further, so a 2 GB stream costs at most `limit`.
+    package static func readAll(_ fd: Int32, limit: Int) throws(ReadAllError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n: Int
+            switch chunk.withUnsafeMutableBytes({ b in Result { () throws(Errno) in try read(fd, into: b) } }) {
+            case .success(let count): n = count
+            case .failure(let error): throw .failed(error)
+            }
+            if n == 0 { return bytes }
+            if bytes.count + n > limit { throw .tooLarge }
+            if bytes.count + n > bytes.capacity { bytes.reserveCapacity(min(limit, max(2 * bytes.capacity, bytes.count + n))) }
+            bytes += chunk[0..<n]
+        }
+    }
+
     /// Writes some of `bytes` to `fd` (one `write`, retried when a signal interrupts it); returns
     /// how many.
     package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {

@@ -2,6 +2,7 @@ import TraceDomain
 import TraceGeodesy
 import TraceIO
 public import TraceJSON
+import TracePlatform
 import TraceSharing
 
 /// A scenario sidecar that could not be used: file, line, column, the member's path and why, on
@@ -48,6 +49,32 @@ extension ScenarioSpec {
             throw ScenarioFileError(file: file, line: error.line, column: error.column, field: "", message: error.message)
         }
         self = try SidecarReader(file: file).spec(root)
+    }
+
+    /// The largest sidecar read by ``init(sidecarFile:)``: 1 MiB (a sidecar is a few hundred bytes;
+    /// the bound keeps a hostile one cheap).
+    public static let sidecarLimit = 1 << 20
+
+    /// Reads the sidecar at `path` (at most ``sidecarLimit`` bytes); relative trace paths resolve
+    /// against its folder.
+    /// - Throws: ``ScenarioFileError`` naming the file: it cannot be opened or read, is larger than
+    ///   the limit, or is not a valid sidecar (line, column, member).
+    public init(sidecarFile path: String) throws(ScenarioFileError) {
+        func failure(_ message: String) -> ScenarioFileError {
+            ScenarioFileError(file: path, line: 0, column: 0, field: "", message: message)
+        }
+        let fd: Int32
+        do { fd = try Platform.openToRead(path) } catch { throw failure("cannot open: \(error)") }
+        defer { try? Platform.close(fd) }
+        if (try? Platform.status(ofDescriptor: fd))?.kind == .folder { throw failure("is a directory") }
+        let bytes: [UInt8]
+        do { bytes = try Platform.readAll(fd, limit: Self.sidecarLimit) } catch {
+            switch error {
+            case .tooLarge: throw failure("larger than \(Self.sidecarLimit) bytes")
+            case .failed(let e): throw failure("read failed: \(e)")
+            }
+        }
+        try self.init(sidecarBytes: bytes, file: path)
     }
 
     /// The folder part of `path` joined to `relative`, unless `relative` is absolute.

@@ -121,11 +121,10 @@ public struct LiveRequest: Sendable {
             ofLocationFrom: sender, in: state, isRide: category.isRide, pickupHandedOff: pickupHandedOff)
         if viewers.isEmpty { return .notShown }
         guard prepared.throttles else { return .forward(to: viewers) }
-        let seconds = time.seconds
         let delivered =
             sender == .helper
-            ? helperGate.offer(fix, at: seconds, accuracy: accuracy, speed: speed)
-            : hirerSideGate.offer(fix, at: seconds, accuracy: accuracy, speed: speed)
+            ? helperGate.offer(fix, at: time, accuracy: accuracy, speed: speed)
+            : hirerSideGate.offer(fix, at: time, accuracy: accuracy, speed: speed)
         return delivered ? .forward(to: viewers) : .throttled
     }
 

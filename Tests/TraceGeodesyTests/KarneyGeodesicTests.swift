@@ -218,7 +218,9 @@ struct KarneyGeodesicTests {
         // Measured: 15.2 nm (line 1748) and 2.6e-9°, with the × 1.1 margin of the other claims.
         #expect(worstPosition <= 15.2e-9 * 1.1, "line \(worstLine)")
         #expect(worstAzimuth <= 2.6e-9 * 1.1)
-        print("KarneyGeodesic.direct over \(GeodTestData.rows.count) rows: max miss \(worstPosition) m (line \(worstLine)), max |Δazi2| \(worstAzimuth)°")
+        print(
+            "KarneyGeodesic.direct over \(GeodTestData.rows.count) rows: max miss \(worstPosition) m (line \(worstLine)), max |Δazi2| \(worstAzimuth)°"
+        )
     }
 
     @Test("direct then inverse comes back: the distance and the start azimuth, on seeded lines", arguments: [10.0, 3_000.0, 9_000_000.0])
@@ -232,7 +234,9 @@ struct KarneyGeodesicTests {
             #expect(abs(back.distance - length) <= 2e-8, "\(p) \(azimuth)")
             #expect(angleDifference(back.initialAzimuth, azimuth) <= (length < 100 ? 1e-7 : 1e-9), "\(p) \(azimuth)")
         }
-        #expect(throws: GeodesicError.self) { _ = try solver.direct(from: try Coordinate(latitude: 0, longitude: 0), azimuth: .nan, distance: 1) }
+        #expect(throws: GeodesicError.self) {
+            _ = try solver.direct(from: try Coordinate(latitude: 0, longitude: 0), azimuth: .nan, distance: 1)
+        }
     }
 
     @Test("a value type usable wherever an exact solver is passed")

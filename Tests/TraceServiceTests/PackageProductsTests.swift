@@ -10,7 +10,8 @@ struct PackageGraph {
     var products: [String: [String]] = [:]
 
     init() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tracekit-dump-\(ProcessInfo.processInfo.processIdentifier)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tracekit-dump-\(ProcessInfo.processInfo.processIdentifier)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -67,7 +68,10 @@ struct PackageProductsTests {
         #expect(graph.systemLibraries(in: graph.closure(try #require(graph.products["TraceKitProj"]))) == ["CProj"])
         #expect(graph.systemLibraries(in: graph.closure(try #require(graph.products["TraceKitGeometry"]))) == ["CGeos"])
         // The umbrella holds every library module; the command links PROJ only (no GEOS).
-        let everything = Set(graph.targets.filter { $0.value.type == "regular" && $0.key.hasPrefix("Trace") && !["TraceCLI", "TracePlatform"].contains($0.key) }.keys)
+        let everything = Set(
+            graph.targets.filter {
+                $0.value.type == "regular" && $0.key.hasPrefix("Trace") && !["TraceCLI", "TracePlatform"].contains($0.key)
+            }.keys)
         #expect(Set(try #require(graph.products["TraceKit"])) == everything)
         #expect(graph.systemLibraries(in: graph.closure(["tracekit"])) == ["CProj"])
     }

@@ -5,17 +5,18 @@
 //
 //     swift run relay-demo [TRIP_FOLDER] [REQUESTS]     (default: ../../Traces/trips/ride, 400)
 
-#if canImport(Glibc)
-    import Glibc  // exit
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import RelayService
 import TraceDomain
 import TraceGeodesy
 import TraceIO
 import TraceReplay
 import TraceSharing
+
+#if canImport(Glibc)
+    import Glibc  // exit
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 let arguments = CommandLine.arguments.dropFirst()
 let folder = arguments.first ?? "../../Traces/trips/ride"
