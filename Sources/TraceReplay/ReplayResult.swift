@@ -319,6 +319,7 @@ public struct DataProblem: Hashable, Sendable {
         switch kind {
         case .missingCoordinate: return one ? "point without a coordinate" : "points without a coordinate"
         case .invalidCoordinate: return one ? "invalid coordinate" : "invalid coordinates"
+        case .unreadableRecord: return one ? "unreadable record" : "unreadable records"
         case .missingTime: return one ? "point with no time" : "points with no time"
         case .invalidTime: return one ? "unreadable time" : "unreadable times"
         case .implausibleTime: return one ? "time before 1970 or after 2100" : "times before 1970 or after 2100"

@@ -358,10 +358,14 @@ enum Hostile {
             "REC: NaN in the first record (not JSON)", rec("{\"_type\":\"location\",\"lat\":NaN,\"lon\":8}"), status: 65,
             "tracekit: FILE:1:50: not an OwnTracks .rec file: JSON: expected a value (expected 'ISO-time <TAB> topic <TAB> JSON')"),
         HostileFile(
-            "REC: 1e400 in a later record: the line is skipped and stated",
+            "REC: 1e400 in a later record: a dropped point, counted at its line",
             rec("{\"_type\":\"location\",\"lat\":47,\"lon\":8,\"tst\":1577836800}", "{\"_type\":\"location\",\"lat\":1e400,\"lon\":8}"),
             status: 0, "",
-            stdoutHolds: "assumed: skipped 1 unreadable line (first: line 2: JSON: number 1e400 \(outOfRange))"),
+            stdoutHolds: "1 × unreadable record (dropped), first at line 2 (JSON: number 1e400 \(outOfRange))"),
+        HostileFile(
+            "NDJSON: NaN, 1e400 and 0x1p3 in later lines: each a dropped point, counted at its line",
+            "{\"lat\":47,\"lon\":8,\"time\":\"2020-01-01T00:00:00Z\"}\n{\"lat\":NaN,\"lon\":8}\n{\"lat\":1e400,\"lon\":8}\n{\"lat\":0x1p3,\"lon\":8}\n",
+            status: 0, "", stdoutHolds: "3 × unreadable record (dropped), first at line 2 (JSON: expected a value)"),
         HostileFile(
             "JSON policy: a 400-digit number",
             policyHead + "\"x\", \"states\": {\"enRoute\": {\"distanceFilterMetres\": \(fourHundredDigits)}}}", validate, status: 65,

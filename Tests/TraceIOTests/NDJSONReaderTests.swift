@@ -1,8 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
-import TraceGeodesy
 import TraceDomain
+import TraceGeodesy
 import TracePlatform
 
 @testable import TraceIO
@@ -67,13 +67,18 @@ struct NDJSONReaderTests {
         #expect(r.diagnostics.isClean)
     }
 
-    @Test("a bad later line is skipped and counted; a truncated last line too")
+    @Test("a bad later line is a dropped point, counted at its line; a truncated last line and numbers JSON cannot hold too")
     func badLines() throws {
         let r = try readNDJSON([
-            #"{"lat": 1, "lon": 2, "tst": 1714557600}"#, "not json", #"{"lat": 1, "lon": 2, "tst": 1714557601}"#, #"{"lat": 1, "lo"#,
+            #"{"lat": 1, "lon": 2, "tst": 1714557600}"#, "not json", #"{"lat": 1, "lon": 2, "tst": 1714557601}"#,
+            #"{"lat": NaN, "lon": 2}"#, #"{"lat": 1e400, "lon": 2}"#, #"{"lat": 0x1p3, "lon": 2}"#, #"{"lat": 1, "lo"#,
         ])
         #expect(r.points.count == 2)
-        #expect(r.diagnostics.assumptions == ["skipped 2 unreadable lines (first: line 2: 'not json' is not a JSON object)"])
+        #expect(r.diagnostics.pointsRead == 7 && r.diagnostics.pointsDropped == 5)
+        #expect(r.diagnostics.counts[.unreadableRecord] == 5)
+        #expect(r.diagnostics.examples.filter { $0.kind == .unreadableRecord }.map(\.line) == [2, 4, 5, 6, 7])
+        #expect(r.diagnostics.examples.first?.detail == "'not json' is not a JSON object")
+        #expect(r.diagnostics.assumptions.isEmpty)
     }
 
     @Test("the fail policy stops at a bad later line")

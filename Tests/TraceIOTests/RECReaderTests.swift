@@ -1,9 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
+import TraceDomain
 import TraceGeodesy
 import TraceIO
-import TraceDomain
 
 private func readREC(_ lines: [String], options: ReadOptions = ReadOptions()) throws(TraceReadError) -> ReadResult {
     try readTrace(RECReader(bytes: Array(lines.map { $0 + "\n" }.joined().utf8), options: options))
@@ -88,18 +88,21 @@ struct RECReaderTests {
         }
     }
 
-    @Test("a later unreadable line (bad JSON, truncated last line) is skipped and stated; fatal under the fail policy")
+    @Test("a later unreadable line (bad JSON, NaN, truncated last line) is a dropped point counted at its line; fatal under fail")
     func unreadable() throws {
         let lines = [
             rec(#"{"_type":"location","tst":1440395361,"lat":1,"lon":2}"#),
             rec(#"{"_type":"location","tst":1440395362,"lat":1,"lon":2,,}"#),
             rec(#"{"_type":"location","tst":1440395363,"lat":1,"lon":2}"#),
+            rec(#"{"_type":"location","tst":1440395364,"lat":NaN,"lon":2}"#),
             rec(#"{"_type":"location","tst":1440395364,"la"#),
         ]
         let r = try readREC(lines)
         #expect(r.points.count == 2)
-        #expect(r.diagnostics.assumptions.count == 1)
-        #expect(r.diagnostics.assumptions[0].hasPrefix("skipped 2 unreadable lines (first: line 2: JSON:"))
+        #expect(r.diagnostics.assumptions.isEmpty)
+        #expect(r.diagnostics.pointsDropped == 3 && r.diagnostics.counts[.unreadableRecord] == 3)
+        #expect(r.diagnostics.examples.map(\.line) == [2, 4, 5])
+        #expect(r.diagnostics.examples[0].detail.hasPrefix("JSON:"))
         let e = readError { () throws(TraceReadError) in try readREC(lines, options: ReadOptions(policy: .fail)) }
         #expect(e?.line == 2)
         #expect(e?.column ?? 0 > 30)

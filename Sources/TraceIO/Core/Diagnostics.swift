@@ -5,6 +5,11 @@ public enum ProblemKind: String, CaseIterable, Hashable, Sendable, Comparable {
     /// A latitude outside [-90, 90], a longitude beyond ±360° (within that, longitudes are
     /// normalised to (-180, 180]), or a coordinate that is not a finite number (dropped).
     case invalidCoordinate = "invalid coordinate"
+    /// A record of a line-per-record format (NDJSON, OwnTracks .rec) that could not be read at all
+    /// after the file's first record: not JSON, a truncated last line, or a number JSON does not
+    /// allow or a double cannot hold (`NaN`, `1e400`, `0x1p3`). The point it may hold is dropped
+    /// and counted, with the line and the reason.
+    case unreadableRecord = "unreadable record"
     /// The point has no time (kept).
     case missingTime = "no time"
     /// The time could not be read (the point is kept without a time).
@@ -41,7 +46,7 @@ public enum ProblemKind: String, CaseIterable, Hashable, Sendable, Comparable {
     case truncated = "truncated file"
 
     /// Whether the point is dropped: only when it has no usable position.
-    public var dropsPoint: Bool { self == .missingCoordinate || self == .invalidCoordinate }
+    public var dropsPoint: Bool { self == .missingCoordinate || self == .invalidCoordinate || self == .unreadableRecord }
 
     public static func < (a: ProblemKind, b: ProblemKind) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -100,6 +105,16 @@ public enum ProblemPolicy: String, CaseIterable, Sendable {
         case .missingTime, .invalidTime: return "kept without a time"
         default: return "kept"
         }
+    }
+}
+
+extension Diagnostics {
+    /// Counts an unreadable record at `line` (``ProblemKind/unreadableRecord``): a point read and
+    /// dropped, and the problem with its reason.
+    mutating func unreadableRecord(line: Int, _ reason: String) {
+        pointsRead += 1
+        pointsDropped += 1
+        record(Problem(kind: .unreadableRecord, line: line, detail: reason))
     }
 }
 

@@ -17,8 +17,9 @@ import TraceJSON
 ///
 /// Failures: a first line that is not a JSON object, or whose object is neither TraceKit's nor a
 /// location, is a ``TraceReadError`` (the file is not a location log). A later unreadable line (bad
-/// JSON, not an object, a truncated last line) is skipped and counted in one assumption, or is a
-/// ``TraceReadError`` under ``ProblemPolicy/fail``. Per-point problems go through the shared checks.
+/// JSON, `NaN` or `1e400` for a number, not an object, a truncated last line) is a dropped point
+/// counted as a ``ProblemKind/unreadableRecord`` problem at its line, or is a ``TraceReadError``
+/// under ``ProblemPolicy/fail``. Per-point problems go through the shared checks.
 public struct NDJSONReader: TraceReader {
     /// Always ``TraceFormat/ndjson``.
     public let format = TraceFormat.ndjson
@@ -26,8 +27,6 @@ public struct NDJSONReader: TraceReader {
     private var points: JSONPoints
     private var finished = false
     private var objectsRead = 0
-    private var unreadable = 0
-    private var firstUnreadable = ""
     /// TraceKit's structure numbers of the last point (0: none yet).
     private var track = 0, segment = 0, route = 0
 
@@ -67,10 +66,6 @@ public struct NDJSONReader: TraceReader {
     private mutating func finish() throws(TraceReadError) {
         finished = true
         try points.finish()
-        if unreadable > 0 {
-            points.checker.diagnostics.assume(
-                "skipped \(unreadable) unreadable line\(unreadable == 1 ? "" : "s") (first: \(firstUnreadable))")
-        }
     }
 
     private mutating func unreadableLine(_ reason: String, column: Int = 0) throws(TraceReadError) {
@@ -78,8 +73,7 @@ public struct NDJSONReader: TraceReader {
             throw scanner.error("not a JSON location log: \(reason) (expected one JSON object per line)", column: column)
         }
         if points.checker.policy == .fail { throw scanner.error(reason, column: column) }
-        unreadable += 1
-        if unreadable == 1 { firstUnreadable = "line \(scanner.line): \(reason)" }
+        points.checker.diagnostics.unreadableRecord(line: scanner.line, reason)
     }
 
     private mutating func readLine() throws(TraceReadError) {

@@ -19,8 +19,9 @@ import TraceJSON
 ///
 /// Items: one ``TraceItem/trackStart(name:)`` and one segment before the first point. Failures:
 /// a first record that is not `time <TAB> topic <TAB> JSON object` is a ``TraceReadError`` (the
-/// file is not a .rec file); a later unreadable line (a truncated last line, bad JSON) is skipped
-/// and stated as an assumption, or is a ``TraceReadError`` under ``ProblemPolicy/fail``. Per-point
+/// file is not a .rec file); a later unreadable line (a truncated last line, bad JSON, `NaN` or
+/// `1e400` for a number) is a dropped point counted as a ``ProblemKind/unreadableRecord`` problem
+/// at its line, or is a ``TraceReadError`` under ``ProblemPolicy/fail``. Per-point
 /// problems go through the shared checks.
 public struct RECReader: TraceReader {
     /// Always ``TraceFormat/rec``.
@@ -31,8 +32,6 @@ public struct RECReader: TraceReader {
     private var recordsRead = 0
     private var skippedTypes: [(type: String, count: Int)] = []
     private var skipped = 0
-    private var unreadable = 0
-    private var firstUnreadable = ""
     private var pendingStart = true
     private var queue = ItemQueue()
 
@@ -76,9 +75,6 @@ public struct RECReader: TraceReader {
             let kinds = skippedTypes.map { "\($0.type) \($0.count)" }.joined(separator: ", ")
             checker.diagnostics.assume("skipped \(skipped) non-location record\(skipped == 1 ? "" : "s") (\(kinds))")
         }
-        if unreadable > 0 {
-            checker.diagnostics.assume("skipped \(unreadable) unreadable line\(unreadable == 1 ? "" : "s") (first: \(firstUnreadable))")
-        }
     }
 
     /// A line that is not a record: fatal for the first record or under the fail policy.
@@ -87,8 +83,7 @@ public struct RECReader: TraceReader {
             throw scanner.error("not an OwnTracks .rec file: \(reason) (expected 'ISO-time <TAB> topic <TAB> JSON')", column: column)
         }
         if checker.policy == .fail { throw scanner.error(reason, column: column) }
-        unreadable += 1
-        if unreadable == 1 { firstUnreadable = "line \(scanner.line): \(reason)" }
+        checker.diagnostics.unreadableRecord(line: scanner.line, reason)
     }
 
     private mutating func readLine() throws(TraceReadError) {
