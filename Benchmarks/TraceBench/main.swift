@@ -323,12 +323,14 @@ do {
     let count = 1_000_000 / scale
     let n = 4_000_000 / scale
     var rng = SplitMix64(seed: 37)
-    let prepared = PreparedPolicy(.seed, exact: Geodesic.wgs84)
+    // The solver a service without PROJ passes (one reference: no copy per request).
+    let prepared = PreparedPolicy(.seed, exact: KarneyGeodesic.wgs84)
     let kinds: [RequestCategory] = [.ride, .ride, .dogWalking, .babysitting, .delivery]
     let paths: [[FulfilmentEvent]] = [
         [], [.accept], [.accept, .depart], [.accept, .depart], [.accept, .depart, .arrive], [.accept, .depart, .arrive, .startTask],
         [.accept, .depart, .arrive, .startTask], [.accept, .depart, .arrive, .startTask, .finishTask], [.accept, .cancel],
     ]
+    let residentBefore = Platform.residentBytes
     var requests: [LiveRequest] = []
     requests.reserveCapacity(count)
     var homes: [Coordinate] = []
@@ -339,6 +341,9 @@ do {
         for e in paths[Int(rng.next() % UInt64(paths.count))] { try! r.handle(e) }
         requests.append(r)
         homes.append(Coordinate(uncheckedLatitude: 47.3 + rng.uniform(0, 0.2), longitude: 8.4 + rng.uniform(0, 0.3)))
+    }
+    if let before = residentBefore, let after = Platform.residentBytes {
+        print("  live requests: \(count) held, resident memory grew by \((after - before) / count) bytes per request")
     }
     // The stream: a request, a phone (the helper's most often) and a fix within 60 m of the
     // request's place; a million fixes a second across the process, so about one a second each.
@@ -359,7 +364,7 @@ do {
     let base: Int64 = 1_700_000_000_000_000_000
     // Each run goes on where the last stopped (the clock moves on; nothing is copied or set up
     // inside the timing).
-    var gateArray = [UpdateGate](repeating: UpdateGate(SharingPolicy.seed[.enRoute], exact: Geodesic.wgs84), count: count)
+    var gateArray = [UpdateGate](repeating: UpdateGate(SharingPolicy.seed[.enRoute], exact: KarneyGeodesic.wgs84), count: count)
     var clock: Int64 = 0
     let gates = bench.measure("live requests: bare UpdateGate ×1M, random order, 4M fixes", items: n) {
         var delivered = 0
@@ -372,20 +377,47 @@ do {
     }
     gateArray = []
     clock = 0
-    /// Feeds the stream to the requests `order` names, fix by fix; the recipients, summed.
-    func feed(_ order: [Int32]) -> Double {
+    /// Feeds `stream` (requests and fixes) to the requests, fix by fix; the recipients, summed.
+    var gated = 0  // fixes that reached a gate (forwarded or throttled), for the note below
+    func feed(_ stream: (which: [Int32], fixes: [Coordinate])) -> Double {
         var forwarded = 0
+        gated = 0
         for i in 0..<n {
             let at = Timestamp(nanoseconds: base &+ (clock &+ Int64(i)) &* 1000)
-            forwarded &+= Int(requests[Int(order[i])].receive(fixes[i], from: senders[i], at: at).recipients.rawValue)
+            let decision = requests[Int(stream.which[i])].receive(stream.fixes[i], from: senders[i], at: at)
+            forwarded &+= Int(decision.recipients.rawValue)
+            if decision == .throttled || !decision.recipients.isEmpty { gated &+= 1 }
         }
         clock &+= Int64(n)
         return Double(forwarded)
     }
-    let live = bench.measure("live requests: LiveRequest.receive ×1M, random order, 4M fixes", items: n) { feed(which) }
+    let live = bench.measure("live requests: LiveRequest.receive ×1M, random order, 4M fixes", items: n) { feed((which, fixes)) }
     bench.ratio("live request receive / bare gate, 1M each, random order", live, over: gates)
+    if live != nil { print("  live requests: \(gated * 100 / n) % of the fixes reached a sender's gate (the rest: not shown, or ended)") }
+    // The same requests in request order (the memory read in sequence), each fix near its own
+    // request's place; then 1,000 of them in random order (the working set in cache): what the
+    // decision costs when memory is not the bottleneck.
+    func nearby(_ which: [Int32], seed: UInt64) -> [Coordinate] {
+        var g = SplitMix64(seed: seed)
+        var out: [Coordinate] = []
+        out.reserveCapacity(which.count)
+        for r in which {
+            out.append(
+                Coordinate(
+                    uncheckedLatitude: homes[Int(r)].latitude + g.uniform(-60, 60) / 111_195,
+                    longitude: homes[Int(r)].longitude + g.uniform(-60, 60) / 75_800))
+        }
+        return out
+    }
     let inOrder = (0..<n).map { Int32($0 % count) }
-    _ = bench.measure("live requests: LiveRequest.receive ×1M, request order, 4M fixes", items: n) { feed(inOrder) }
+    let inOrderFixes = nearby(inOrder, seed: 38)
+    _ = bench.measure("live requests: LiveRequest.receive ×1M, request order, 4M fixes", items: n) { feed((inOrder, inOrderFixes)) }
+    let few = (0..<n).map { _ in Int32(rng.next() % 1000) }
+    let fewFixes = nearby(few, seed: 39)
+    let hot = bench.measure("live requests: LiveRequest.receive ×1,000 (in cache), random order, 4M fixes", items: n) {
+        feed((few, fewFixes))
+    }
+    bench.ratio("live request receive, 1,000 in cache / bare gate, 1M random", hot, over: gates)
     print(
         "  live request: \(MemoryLayout<LiveRequest>.stride) bytes in an array (\(MemoryLayout<LiveRequest>.size) of fields); update gate \(MemoryLayout<UpdateGate>.stride)"
     )

@@ -53,36 +53,53 @@
 /// to 0.8 of PROJ's time in the same run: 426–464 ns against 599–602 ns for pairs within 0.01°,
 /// 706–721 ns against 1,128–1,188 ns for global pairs (Benchmarks/README.md).
 ///
-/// A value type of constants computed once by ``init(_:)``, safe to share between threads.
+/// A value type holding one reference to constants computed once by ``init(_:)``, safe to share
+/// between threads.
 public struct KarneyGeodesic: GeodesicDirectSolver, Sendable {
-    /// The ellipsoid the geodesics are computed on.
-    public let ellipsoid: Ellipsoid
+    /// The constants, computed once and shared by every copy: a solver is one reference (8 bytes),
+    /// so it fits inline wherever it is held as `any GeodesicSolver` (an update gate, a replay's
+    /// options) and a million copies share one set of constants.
+    private let constants: Constants
 
+    /// The ellipsoid the geodesics are computed on.
+    public var ellipsoid: Ellipsoid { constants.ellipsoid }
     /// Equatorial radius a and polar radius b, metres.
-    private let a, b: Double
+    private var a: Double { constants.a }
+    private var b: Double { constants.b }
     /// Flattening f and 1 − f.
-    private let f, f1: Double
+    private var f: Double { constants.f }
+    private var f1: Double { constants.f1 }
     /// Second eccentricity squared, e′² = e² / (1 − e²).
-    private let ep2: Double
+    private var ep2: Double { constants.ep2 }
     /// Third flattening, n = f / (2 − f).
-    private let n: Double
+    private var n: Double { constants.n }
     /// Arcs σ₁₂ (radians) below which the sphere of radius b·√(1 + e′² sin²β_m) gives the geodesic to
     /// rounding (Karney's etol2, with his safety factor 0.1).
-    private let shortArc: Double
+    private var shortArc: Double { constants.shortArc }
     /// The longitude integral's coefficients, which depend on n (fixed) and ε (per line).
-    private let longitude: LongitudeSeries
+    private var longitude: LongitudeSeries { constants.longitude }
+
+    private final class Constants: Sendable {
+        let ellipsoid: Ellipsoid
+        let a, b, f, f1, ep2, n, shortArc: Double
+        let longitude: LongitudeSeries
+
+        init(_ ellipsoid: Ellipsoid) {
+            self.ellipsoid = ellipsoid
+            a = ellipsoid.equatorialRadius
+            f = ellipsoid.flattening
+            f1 = 1 - f
+            b = a * f1
+            ep2 = f * (2 - f) / (f1 * f1)
+            n = f / (2 - f)
+            shortArc = 0.1 * KarneyGeodesic.sqrtEpsilon / (max(0.001, abs(f)) * min(1, 1 - f / 2) / 2).squareRoot()
+            longitude = LongitudeSeries(n: n)
+        }
+    }
 
     /// A solver for `ellipsoid` (WGS84 by default).
     public init(_ ellipsoid: Ellipsoid = .wgs84) {
-        self.ellipsoid = ellipsoid
-        a = ellipsoid.equatorialRadius
-        f = ellipsoid.flattening
-        f1 = 1 - f
-        b = a * f1
-        ep2 = f * (2 - f) / (f1 * f1)
-        n = f / (2 - f)
-        shortArc = 0.1 * Self.sqrtEpsilon / (max(0.001, abs(f)) * min(1, 1 - f / 2) / 2).squareRoot()
-        longitude = LongitudeSeries(n: n)
+        constants = Constants(ellipsoid)
     }
 
     /// One WGS84 solver, shared.

@@ -112,6 +112,22 @@ extension Platform {
         #endif
     }
 
+    /// The process's resident memory now, bytes: the second field of `/proc/self/statm` times the
+    /// page size on Linux; nil where it cannot be read (and on Darwin, which has no such file:
+    /// `task_info` is not wrapped here).
+    package static var residentBytes: Int? {
+        #if canImport(Glibc)
+            guard let fd = try? openToRead("/proc/self/statm") else { return nil }
+            defer { try? close(fd) }
+            guard let bytes = try? readAll(fd, limit: 4096) else { return nil }
+            let fields = bytes.split(separator: UInt8(ascii: " "))
+            guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+            return pages * Int(Glibc.sysconf(Int32(_SC_PAGESIZE)))
+        #elseif canImport(Darwin)
+            return nil
+        #endif
+    }
+
     /// The process's effective user id (`geteuid`).
     package static var effectiveUser: UInt32 {
         #if canImport(Glibc)

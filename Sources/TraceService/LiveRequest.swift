@@ -12,6 +12,8 @@ public import TraceSharing
 /// in (``receive(_:from:at:accuracy:speed:)``), each returning whether it is forwarded and to
 /// whom. The request answers what each viewer's map may show (``annotations(seenBy:)``), the map
 /// region (``region(for:positions:)``) and each phone's location use (``locationUse(of:)``).
+/// Once completed, nothing is relayed and every answer agrees: phones off, no live position on
+/// any map, whatever the policy's Completed row says.
 ///
 /// Privacy by construction: whether the hirer's location may be shown depends on the request's
 /// category (``TraceDomain/RequestCategory/isRide``) and on whether pickup was handed off; both
@@ -49,7 +51,7 @@ public struct LiveRequest: Sendable {
     public init(category: RequestCategory, policy prepared: PreparedPolicy) {
         self.prepared = prepared
         self.category = category
-        helperGate = UpdateGate(prepared.policy[.findingVillager], exact: prepared.exact)
+        helperGate = UpdateGate(Self.throttle(prepared.policy[.findingVillager]), exact: prepared.exact)
         hirerSideGate = helperGate
     }
 
@@ -61,7 +63,22 @@ public struct LiveRequest: Sendable {
 
     /// The action for the current state: what a phone or map joining now must do.
     public var action: SharingAction {
-        SharingAction(policy: prepared.policy, state: state, cancelled: isCancelled, request: context, skipped: [])
+        ended(SharingAction(policy: prepared.policy, state: state, cancelled: isCancelled, request: context, skipped: []))
+    }
+
+    /// `action` as the request performs it once completed: nothing is relayed any more, so every
+    /// phone's location is off and no map shows a live position (the state's other annotations,
+    /// its route for one, stay), whatever the policy's Completed row says. A cancelled action is
+    /// already all off.
+    private func ended(_ action: SharingAction) -> SharingAction {
+        guard state == .completed, !isCancelled else { return action }
+        var a = action
+        a.tier = .off
+        for role in Role.allCases {
+            a.locationUse[role] = .off
+            a.annotations[role] = (a.annotations[role] ?? []).filter { $0.liveSource(handedOff: pickupHandedOff) == nil }
+        }
+        return a
     }
 
     // MARK: Events
@@ -76,11 +93,16 @@ public struct LiveRequest: Sendable {
         state = step.state
         isCancelled = step.isCancelled
         pickupHandedOff = step.pickupHandedOff
-        let row = prepared.policy[state]
-        if newSource { hirerSideGate = UpdateGate(row, exact: prepared.exact) }
+        let row = Self.throttle(prepared.policy[state])
+        // A phone whose position no map shows now starts afresh when one shows it again: its own
+        // gate went on delivering fixes the request never saw (and a new source is a new phone).
+        if newSource || viewers(ofLocationFrom: pickupHandedOff ? .delegate : .hirer).isEmpty {
+            hirerSideGate = UpdateGate(row, exact: prepared.exact)
+        }
+        if viewers(ofLocationFrom: .helper).isEmpty { helperGate = UpdateGate(row, exact: prepared.exact) }
         helperGate.apply(row)
         hirerSideGate.apply(row)
-        return SharingAction(policy: prepared.policy, state: state, cancelled: isCancelled, request: context, skipped: step.skipped)
+        return ended(SharingAction(policy: prepared.policy, state: state, cancelled: isCancelled, request: context, skipped: step.skipped))
     }
 
     /// A helper accepts the request: Finding Villager → Accepted.
@@ -137,22 +159,27 @@ public struct LiveRequest: Sendable {
         return prepared.relay.viewers(ofLocationFrom: sender, in: state, isRide: category.isRide, pickupHandedOff: pickupHandedOff)
     }
 
-    /// How `role`'s phone uses location now: it shares when another map shows its position.
+    /// How `role`'s phone uses location now: it shares when another map shows its position; off
+    /// once the request has ended.
     public func locationUse(of role: Role) -> LocationUse {
-        isCancelled ? .off : prepared.policy.locationUse(of: role, in: state, for: context)
+        hasEnded ? .off : prepared.policy.locationUse(of: role, in: state, for: context)
     }
 
     /// What `viewer`'s map shows now: the state's annotations for the role, the ride-only ones
-    /// only for a ride; nothing for a delegate before a hand-off, nor for anyone once cancelled.
+    /// only for a ride; nothing for a delegate before a hand-off, nor for anyone once cancelled;
+    /// no live position once completed.
     public func annotations(seenBy viewer: Role) -> Set<MapAnnotation> {
-        isCancelled ? [] : prepared.policy.annotations(seenBy: viewer, in: state, for: context)
+        action.annotations[viewer] ?? []
     }
 
     /// The region `viewer`'s map shows now, given where the annotations are: the bounding box of
     /// the visible ones grown to the state's frame (``TraceSharing/SharingPolicy/region(for:in:request:positions:)``);
     /// nil when none of them has a position, or once cancelled.
     public func region(for viewer: Role, positions: [MapAnnotation: Coordinate]) -> MapRegion? {
-        isCancelled ? nil : prepared.policy.region(for: viewer, in: state, request: context, positions: positions)
+        guard !isCancelled, let box = BoundingBox(covering: annotations(seenBy: viewer).sorted().compactMap({ positions[$0] })) else {
+            return nil
+        }
+        return MapRegion(around: box, minimumSpan: prepared.policy[state].frame)
     }
 
     /// The tolerance at which to simplify the route line drawn now, metres, or nil where none is
@@ -162,6 +189,14 @@ public struct LiveRequest: Sendable {
     }
 
     private var context: RequestContext { RequestContext(category: category, pickupHandedOff: pickupHandedOff) }
+
+    /// The part of a state's row the request re-applies: its tier, distance filter and delivery
+    /// model, not its accuracy gate (the phone applies that; a caller need not pass accuracies).
+    private static func throttle(_ row: StatePolicy) -> StatePolicy {
+        var r = row
+        r.accuracyGate = nil
+        return r
+    }
 }
 
 /// What happens to a fix a phone sent: ``LiveRequest/receive(_:from:at:accuracy:speed:)``.

@@ -12,18 +12,21 @@ public import TraceSharing
 public final class PreparedPolicy: Sendable {
     /// The per-state table.
     public let policy: SharingPolicy
-    /// Whether requests re-apply each state's delivery rule (tier, distance filter, delivery
-    /// model, accuracy gate: TraceDevice's ``TraceDevice/UpdateGate``) to the fixes a phone sends
-    /// before forwarding them (``LiveRequest/receive(_:from:at:accuracy:speed:)``).
+    /// Whether requests re-apply each state's delivery rule (its tier, distance filter and
+    /// delivery model, through TraceDevice's ``TraceDevice/UpdateGate``; not its accuracy gate,
+    /// which needs accuracies a caller may not pass) to the fixes a phone sends before forwarding
+    /// them (``LiveRequest/receive(_:from:at:accuracy:speed:)``).
     ///
     /// On (the default), a phone that ignores its distance filter (an old app version, a bug)
     /// cannot flood the viewers: its extra fixes are ``RelayDecision/throttled``. A phone that
-    /// keeps the rule loses nothing under Core Location's rule, the seed's (each fix it delivers
-    /// is at least the filter from the one before, so the same rule passes it again: the tests
-    /// check it on a replayed trip). A phone whose app also applies a send rule
-    /// (``TraceSharing/SendRule/deadReckoning(thresholdMetres:heartbeatSeconds:)``) sends only
-    /// some of its delivered fixes, and one of them can then be nearer than the filter to the last
-    /// one forwarded: turn the rule off for such apps.
+    /// keeps Core Location's rule, the seed's, loses nothing: each fix it delivers is at least the
+    /// filter from the one before, so the same rule passes it again (the tests check it on a
+    /// replayed trip), and the request starts a sender afresh whenever no map showed its position
+    /// (its phone went on delivering fixes the request never saw). Under the time-based models a
+    /// phone's allowance for jitter can differ from the server's clock, and a phone whose app also
+    /// applies a send rule (``TraceSharing/SendRule/deadReckoning(thresholdMetres:heartbeatSeconds:)``)
+    /// sends only some of its delivered fixes, one of which can be nearer than the filter to the
+    /// last one forwarded: turn the rule off for such apps.
     public let throttles: Bool
     /// The relay answers of ``policy``, one read each.
     let relay: RelayTable

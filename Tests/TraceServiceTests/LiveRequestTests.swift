@@ -44,23 +44,30 @@ func documentRecipients(state: FulfilmentState, sender: Role, isRide: Bool, hand
     }
 }
 
-/// A request of `category` brought to `state` (with a hand-off first when `handedOff`), by the
-/// shortest legal path.
-func request(_ category: RequestCategory, in state: FulfilmentState, handedOff: Bool, policy: PreparedPolicy) throws -> LiveRequest {
+/// A request of `category` brought to `state` by the shortest legal path, handing pickup off on
+/// the way when `handOffAt` names a state (at most At Pickup, and not after `state`).
+func request(_ category: RequestCategory, in state: FulfilmentState, handOffAt: FulfilmentState?, policy: PreparedPolicy) throws
+    -> LiveRequest
+{
     var r = LiveRequest(category: category, policy: policy)
-    if handedOff { try r.handOffPickup() }
-    let path: [FulfilmentEvent] =
-        switch state {
-        case .findingVillager: []
-        case .accepted: [.accept]
-        case .enRoute: [.accept, .depart]
-        case .atPickup: [.accept, .depart, .arrive]
-        case .inTask: [.accept, .depart, .arrive, .startTask]
-        case .awaitingPayment: [.accept, .depart, .arrive, .startTask, .finishTask]
-        case .completed: [.accept, .depart, .arrive, .startTask, .finishTask, .confirmPayment]
-        }
-    for e in path { try r.handle(e) }
+    let path: [FulfilmentEvent] = [.accept, .depart, .arrive, .startTask, .finishTask, .confirmPayment]
+    for e in [FulfilmentEvent?.none] + path.map(Optional.some) {
+        if let e { try r.handle(e) }
+        if r.state == handOffAt { try r.handOffPickup() }
+        if r.state == state { break }
+    }
     return r
+}
+
+/// `request(_:in:handOffAt:policy:)` without a hand-off, or with one in Finding Villager.
+func request(_ category: RequestCategory, in state: FulfilmentState, handedOff: Bool, policy: PreparedPolicy) throws -> LiveRequest {
+    try request(category, in: state, handOffAt: handedOff ? .findingVillager : nil, policy: policy)
+}
+
+/// Where a hand-off can happen on the way to `state`: nowhere, or any state up to At Pickup and
+/// not after `state`.
+func handOffPoints(before state: FulfilmentState) -> [FulfilmentState?] {
+    [nil] + FulfilmentState.allCases.filter { $0 <= min(state, .atPickup) }
 }
 
 let categories: [RequestCategory] = [.ride, .babysitting, .dogWalking, .delivery, RequestCategory(named: "grocery run")]
@@ -70,36 +77,58 @@ let zurich = try! Coordinate(latitude: 47.37, longitude: 8.54)
 struct LiveRequestTests {
     let seed = PreparedPolicy(.seed, exact: Geodesic.wgs84)
 
-    @Test("every state × sender × category × hand-off forwards what the user's document allows")
+    @Test("every state × sender × category × hand-off (at each state it can happen in) forwards what the user's document allows")
     func everyCaseAgainstTheDocument() throws {
         var checked = 0
         for state in FulfilmentState.allCases {
             for category in categories {
-                for handedOff in [false, true] {
+                for handOffAt in handOffPoints(before: state) {
+                    let handedOff = handOffAt != nil
                     for sender in Role.allCases {
-                        var r = try request(category, in: state, handedOff: handedOff, policy: seed)
+                        var r = try request(category, in: state, handOffAt: handOffAt, policy: seed)
+                        #expect(r.state == state && r.pickupHandedOff == handedOff)
                         let expected = documentRecipients(state: state, sender: sender, isRide: category.isRide, handedOff: handedOff)
                         let decision = r.receive(zurich, from: sender, at: Timestamp(seconds: 1_700_000_000))
+                        let what = "\(state) \(category) hand-off at \(handOffAt.map(\.key) ?? "none") from \(sender): \(decision)"
                         if state == .completed {
                             #expect(decision == .ended)
                         } else if expected.isEmpty {
-                            #expect(decision == .notShown, "\(state) \(category) handedOff \(handedOff) from \(sender): \(decision)")
+                            #expect(decision == .notShown, "\(what)")
                         } else {
-                            #expect(decision == .forward(to: roleSet(expected)), "\(state) \(category) \(handedOff) \(sender): \(decision)")
+                            #expect(decision == .forward(to: roleSet(expected)), "\(what)")
                         }
                         #expect(r.viewers(ofLocationFrom: sender) == (state == .completed ? [] : roleSet(expected)))
                         // The maps agree: a viewer receives a sender's fixes exactly when its map
                         // shows that sender's live position.
                         for viewer in Role.allCases where viewer != sender {
                             let shows = r.annotations(seenBy: viewer).contains { $0.liveSource(handedOff: handedOff) == sender }
-                            #expect(shows == expected.contains(viewer))
+                            #expect(shows == expected.contains(viewer), "\(what): \(viewer)'s map")
                         }
                         checked += 1
                     }
                 }
             }
         }
-        #expect(checked == 7 * categories.count * 2 * 3)
+        // 7 states; hand-offs: none plus 1, 2, 3, 4, 4, 4, 4 points.
+        #expect(checked == (7 + 1 + 2 + 3 + 4 + 4 + 4 + 4) * categories.count * 3)
+    }
+
+    @Test("once completed every answer agrees: phones off, no live position, nothing relayed, whatever the policy says")
+    func completedIsConsistent() throws {
+        var policy = SharingPolicy.seed
+        policy[.completed].tier = .nearestTenMeters
+        policy[.completed].helperAnnotations = [AnnotationRule(.helperLocation), AnnotationRule(.destination)]
+        policy[.completed].hirerAnnotations = [AnnotationRule(.helperLocation), AnnotationRule(.destination)]
+        let r = try request(.ride, in: .completed, handedOff: false, policy: PreparedPolicy(policy, exact: KarneyGeodesic.wgs84))
+        #expect(r.action.tier == .off && r.hasEnded)
+        for role in Role.allCases {
+            #expect(r.locationUse(of: role) == .off && r.action.locationUse[role] == .off)
+            #expect(!r.annotations(seenBy: role).contains(.helperLocation))
+            #expect(r.viewers(ofLocationFrom: role).isEmpty)
+        }
+        #expect(r.annotations(seenBy: .hirer) == [.destination])
+        let region = try #require(r.region(for: .hirer, positions: [.destination: zurich, .helperLocation: zurich]))
+        #expect(region.center == zurich)
     }
 
     @Test("a cancelled request forwards nothing and shows nothing, in every state it can be cancelled in")
@@ -201,6 +230,35 @@ struct LiveRequestTests {
         #expect(fixes.allSatisfy { open.receive($0.0, from: .helper, at: $0.1) == .forward(to: .hirer) })
     }
 
+    @Test("the throttle is the state's rate, not its accuracy gate: fixes without an accuracy still go through")
+    func throttleWithoutAccuracies() throws {
+        var policy = SharingPolicy.seed
+        policy[.enRoute].accuracyGate = AccuracyGate(maximumAccuracy: 20, deliversWithoutAccuracy: false)
+        var r = try request(.ride, in: .enRoute, handedOff: false, policy: PreparedPolicy(policy, exact: KarneyGeodesic.wgs84))
+        let far = try Coordinate(latitude: 47.371, longitude: 8.54)  // 111 m from zurich
+        #expect(r.receive(zurich, from: .helper, at: Timestamp(seconds: 0)) == .forward(to: .hirer))
+        #expect(r.receive(far, from: .helper, at: Timestamp(seconds: 10)) == .forward(to: .hirer))
+        #expect(r.receive(far, from: .helper, at: Timestamp(seconds: 11)) == .throttled)  // 0 m: under the 30 m filter
+    }
+
+    @Test("a sender no map showed starts afresh when one shows it again")
+    func senderShownAgain() throws {
+        // A policy that hides the helper from the hirer in At Pickup (the helper's own map keeps
+        // it, so its phone goes on delivering) and shows it again in In Task.
+        var policy = SharingPolicy.seed
+        policy[.atPickup].hirerAnnotations = [AnnotationRule(.pickupPoint)]
+        policy[.inTask].hirerAnnotations = [AnnotationRule(.helperLocation)]
+        policy[.inTask].distanceFilter = 160
+        var r = try request(.ride, in: .enRoute, handedOff: false, policy: PreparedPolicy(policy, exact: KarneyGeodesic.wgs84))
+        #expect(r.receive(zurich, from: .helper, at: Timestamp(seconds: 0)) == .forward(to: .hirer))
+        try r.arrive()
+        #expect(r.receive(zurich, from: .helper, at: Timestamp(seconds: 5)) == .notShown)
+        try r.startTask()
+        // 50 m from the last fix forwarded, under In Task's 160 m: a fresh start forwards it.
+        let near = try Coordinate(latitude: 47.37045, longitude: 8.54)
+        #expect(r.receive(near, from: .helper, at: Timestamp(seconds: 60)) == .forward(to: .hirer))
+    }
+
     @Test("the map region and route lines follow the state and the category")
     func regionAndRoute() throws {
         var r = try request(.dogWalking, in: .atPickup, handedOff: false, policy: seed)
@@ -237,6 +295,9 @@ struct LiveRequestTests {
     func size() {
         #expect(MemoryLayout<LiveRequest>.size == 474)  // the figure LiveRequest's documentation gives
         #expect(MemoryLayout<LiveRequest>.stride <= 1024)
+        // The pure-Swift solver is one reference: it fits inline in each gate's existential, so
+        // a request holds no heap copy of it (the benchmark measures the resident bytes).
+        #expect(MemoryLayout<KarneyGeodesic>.size == 8)
     }
 
     @Test("requests are Sendable values: one per task")
