@@ -16,11 +16,14 @@ extension JSONFieldReading {
         return try string(v, path)
     }
 
-    /// A whole number (|x| < 10⁹, or `limit`); missing is an error.
+    /// A whole number (|x| < 10⁹, or `limit`); missing is an error. The message says which of
+    /// the three it is not: a number, whole, or within the limit.
     public func int(_ v: JSONValue?, _ path: String, limit: Double = 1e9) throws(JSONFileError) -> Int {
         guard let v else { throw fail(nil, path, "missing") }
-        guard case .number(let x) = v.kind, x == x.rounded(), abs(x) < limit else {
-            throw fail(v, path, "expected a whole number, found \(v.typeName)")
+        guard case .number(let x) = v.kind else { throw fail(v, path, "expected a whole number, found \(v.typeName)") }
+        guard x == x.rounded() else { throw fail(v, path, "expected a whole number, got \(JSONWriter.number(x))") }
+        guard abs(x) < limit else {
+            throw fail(v, path, "\(JSONWriter.number(x)) is beyond this field's limit (less than \(JSONWriter.number(limit)) in magnitude)")
         }
         return Int(x)
     }

@@ -268,7 +268,7 @@ private struct JSONLineReader: JSONFieldReading {
             default: try string(b["compare"], "batch.compare")
             }
         return BatchLineHeader(
-            inputs: inputs, trips: try int(b["trips"], "batch.trips", limit: 1e15), jobs: try int(b["jobs"], "batch.jobs"),
+            inputs: inputs, trips: try int(b["trips"], "batch.trips", limit: 1e15), jobs: try int(b["jobs"], "batch.jobs", limit: 1e15),
             header: try BaselineHeader(members: b, "batch", reader: self), policyB: compare,
             joulesPerMilliampHour: try nonNegative(b["joulesPerMilliampHour"], "batch.joulesPerMilliampHour"),
             reading: b["reading"] == nil ? "" : try string(b["reading"], "batch.reading"))
@@ -336,7 +336,8 @@ private struct JSONLineReader: JSONFieldReading {
             throw fail(v, path, "expected as many milliampHours and joules as profiles, and at least one profile")
         }
         let s = EnergySpread(profiles: EnergySpread.shared(profiles), joules: joules, milliampHours: mAh)
-        guard try string(o["lowest"], "\(path).lowest") == profiles[s.lowest], try string(o["highest"], "\(path).highest") == profiles[s.highest]
+        guard try string(o["lowest"], "\(path).lowest") == profiles[s.lowest],
+            try string(o["highest"], "\(path).highest") == profiles[s.highest]
         else { throw fail(v, path, "lowest and highest do not name the profiles of the smallest and largest milliampHours") }
         return s
     }

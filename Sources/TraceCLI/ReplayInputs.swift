@@ -337,19 +337,19 @@ extension SendRule: ExpressibleByArgument {
             guard numbers.count <= 2 else {
                 throw .reason("'\(text)' has more than METRES and HEARTBEAT; write deadReckoning:METRES,HEARTBEAT")
             }
-            guard let metres = Double(numbers[0]), metres.isFinite, metres > 0, metres <= 100_000 else {
+            guard let metres = Double(numbers[0]), SharingPolicy.Limits.threshold.contains(metres) else {
                 throw .reason(
                     numbers[0].isEmpty
                         ? "'\(text)' has no METRES after the colon; write deadReckoning alone for each state's distance filter"
-                        : "'\(numbers[0])' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30")
+                        : "'\(numbers[0])' is not a threshold in metres from 0.01 to 100000, e.g. deadReckoning:30")
             }
             var heartbeat = Self.defaultHeartbeatSeconds
             if numbers.count == 2 {
-                guard let seconds = Double(numbers[1]), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                guard let seconds = Double(numbers[1]), SharingPolicy.Limits.interval.contains(seconds) else {
                     throw .reason(
                         numbers[1].isEmpty
-                            ? "'\(text)' has no HEARTBEAT after the comma; give seconds above 0 and at most 86400, e.g. deadReckoning:\(numbers[0]),60"
-                            : "'\(numbers[1])' is not a heartbeat in seconds above 0 and at most 86400, e.g. deadReckoning:\(numbers[0]),60"
+                            ? "'\(text)' has no HEARTBEAT after the comma; give seconds from 0.001 to 86400, e.g. deadReckoning:\(numbers[0]),60"
+                            : "'\(numbers[1])' is not a heartbeat in seconds from 0.001 to 86400, e.g. deadReckoning:\(numbers[0]),60"
                     )
                 }
                 heartbeat = seconds

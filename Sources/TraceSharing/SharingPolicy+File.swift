@@ -55,10 +55,11 @@ public typealias PolicyFileError = JSONFileError
 /// - `"deadReckoning"` with optional `thresholdMetres` (absent or `null`: the state's distance
 ///   filter) and optional `heartbeatSeconds` (absent: ``SendRule/defaultHeartbeatSeconds``, 30).
 ///
-/// Ranges: frame in (0, 20,000,000] m; distance filter in [0, 100,000] m; intervals in
-/// (0, 86,400] s; the minimum update interval in [0, 86,400] s and not above the interval (Android
-/// would silently lower it); elasticity multiplier in [0, 100]; gate in (0, 100,000] m;
-/// dead-reckoning threshold in (0, 100,000] m and heartbeat in (0, 86,400] s. Across fields:
+/// Ranges (``SharingPolicy/Limits``): frame in [1, 20,000,000] m; distance filter 0 or in
+/// [0.01, 100,000] m; intervals in [0.001, 86,400] s; the minimum update interval 0 or in
+/// [0.001, 86,400] s and not above the interval (Android would silently lower it); elasticity
+/// multiplier in [0, 100]; gate in [0.1, 100,000] m; dead-reckoning threshold in [0.01, 100,000] m
+/// and heartbeat in [0.001, 86,400] s. Across fields:
 /// `hirerLocation` must be `ridesOnly` (the document's privacy rule); no live location
 /// (`helperLocation`, `hirerLocation`) and no `deadReckoning` rule where the tier is off (nothing
 /// is sent there); `routeLines` only with `route`; no control characters in `name`.
@@ -167,7 +168,7 @@ public struct PolicyFieldReader: Sendable {
 
     /// A `distanceFilterMetres` value.
     public func distanceFilter(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> Double {
-        try reader.number(v, path, in: 0...100_000, unit: "metres")
+        try reader.distanceFilter(v, path)
     }
 
     /// A `delivery` object.
@@ -181,8 +182,40 @@ public struct PolicyFieldReader: Sendable {
     }
 }
 
+extension SharingPolicy {
+    /// The ranges a policy file's values must be in. The minima keep values that parse but mean
+    /// nothing out of every replay (a frame of 5e-324 m, an interval of 1e-300 s): a map frame of
+    /// at least 1 m, intervals and heartbeats of at least 1 ms, a distance filter of 0 (every fix)
+    /// or at least 1 cm, an accuracy gate of at least 10 cm, a dead-reckoning threshold of at least
+    /// 1 cm; the maxima are a day, 100 km and the Earth's half circumference for a frame.
+    public enum Limits {
+        public static let frame: ClosedRange<Double> = 1...20_000_000
+        /// Delivery intervals, Android's minimum update interval (or 0), heartbeats; seconds.
+        public static let interval: ClosedRange<Double> = 0.001...86_400
+        /// The distance filter when not 0, metres.
+        public static let distanceFilter: ClosedRange<Double> = 0.01...100_000
+        public static let gate: ClosedRange<Double> = 0.1...100_000
+        public static let threshold: ClosedRange<Double> = 0.01...100_000
+    }
+}
+
 /// Validates a parsed policy document field by field.
 private struct PolicyReader: JSONFieldReading, Sendable {
+    /// A distance filter: 0 (every fix) or in ``SharingPolicy/Limits/distanceFilter``.
+    func distanceFilter(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> Double {
+        try zeroOrAtLeast(v, path, SharingPolicy.Limits.distanceFilter, unit: "metres")
+    }
+
+    /// A number that is 0 or in `range`.
+    func zeroOrAtLeast(_ v: JSONValue, _ path: String, _ range: ClosedRange<Double>, unit: String) throws(PolicyFileError) -> Double {
+        if case .number(0) = v.kind { return 0 }
+        guard case .number(let x) = v.kind, !range.contains(x) else { return try number(v, path, in: range, unit: unit) }
+        throw fail(
+            v, path,
+            "must be 0 or at least \(JSONWriter.number(range.lowerBound)) and at most \(JSONWriter.number(range.upperBound)) \(unit), got \(JSONWriter.number(x))"
+        )
+    }
+
     let file: String
     /// The version the file declares (one of ``SharingPolicy/readableFileVersions``), once read.
     var fileVersion = SharingPolicy.fileVersion
@@ -270,14 +303,14 @@ private struct PolicyReader: JSONFieldReading, Sendable {
                         value, p, "unknown tier \"\(name)\"; expected one of \(AccuracyTier.allCases.map(\.key).joined(separator: ", "))")
                 }
                 row.tier = tier
-            case "frameMetres": row.frame = try number(value, p, in: 0...20_000_000, lowerOpen: true, unit: "metres")
-            case "distanceFilterMetres": row.distanceFilter = try number(value, p, in: 0...100_000, unit: "metres")
+            case "frameMetres": row.frame = try number(value, p, in: SharingPolicy.Limits.frame, unit: "metres")
+            case "distanceFilterMetres": row.distanceFilter = try distanceFilter(value, p)
             case "delivery": row.delivery = try delivery(value, p)
             case "accuracyGate": row.accuracyGate = value.kind == .null ? nil : try accuracyGate(value, p)
             case "send": row.send = try send(value, p)
             case "minimumIntervalSeconds", "heartbeatSeconds":  // version 1
                 if value.kind == .null { break }
-                let seconds = try number(value, p, in: 0...86_400, lowerOpen: true, unit: "seconds")
+                let seconds = try number(value, p, in: SharingPolicy.Limits.interval, unit: "seconds")
                 if v["minimumIntervalSeconds"].map({ $0.kind != .null }) == true, v["heartbeatSeconds"].map({ $0.kind != .null }) == true {
                     throw fail(
                         value, p,
@@ -313,7 +346,7 @@ private struct PolicyReader: JSONFieldReading, Sendable {
         let model = try string(m, "\(path).model")
         func interval(_ key: String = "intervalSeconds") throws(PolicyFileError) -> Double {
             guard let x = v[key] else { throw fail(v, "\(path).\(key)", "missing; the \(model) model needs it") }
-            return try number(x, "\(path).\(key)", in: 0...86_400, lowerOpen: true, unit: "seconds")
+            return try number(x, "\(path).\(key)", in: SharingPolicy.Limits.interval, unit: "seconds")
         }
         switch model {
         case "coreLocation":
@@ -326,7 +359,7 @@ private struct PolicyReader: JSONFieldReading, Sendable {
                 return .androidFused(interval: every, minUpdateInterval: nil)
             }
             let p = "\(path).minUpdateIntervalSeconds"
-            let minimum = try number(x, p, in: 0...86_400, unit: "seconds")
+            let minimum = try zeroOrAtLeast(x, p, SharingPolicy.Limits.interval, unit: "seconds")
             guard minimum <= every else {
                 throw fail(
                     x, p,
@@ -355,7 +388,7 @@ private struct PolicyReader: JSONFieldReading, Sendable {
     func accuracyGate(_ v: JSONValue, _ path: String) throws(PolicyFileError) -> AccuracyGate {
         _ = try members(v, path, allowed: ["maximumMetres", "withoutAccuracy"])
         guard let m = v["maximumMetres"] else { throw fail(v, "\(path).maximumMetres", "missing") }
-        var gate = AccuracyGate(maximumAccuracy: try number(m, "\(path).maximumMetres", in: 0...100_000, lowerOpen: true, unit: "metres"))
+        var gate = AccuracyGate(maximumAccuracy: try number(m, "\(path).maximumMetres", in: SharingPolicy.Limits.gate, unit: "metres"))
         if let w = v["withoutAccuracy"] {
             switch try string(w, "\(path).withoutAccuracy") {
             case "deliver": gate.deliversWithoutAccuracy = true
@@ -379,11 +412,11 @@ private struct PolicyReader: JSONFieldReading, Sendable {
             _ = try members(v, path, allowed: ["rule", "thresholdMetres", "heartbeatSeconds"])
             var threshold: Double?
             if let x = v["thresholdMetres"], x.kind != .null {
-                threshold = try number(x, "\(path).thresholdMetres", in: 0...100_000, lowerOpen: true, unit: "metres")
+                threshold = try number(x, "\(path).thresholdMetres", in: SharingPolicy.Limits.threshold, unit: "metres")
             }
             let heartbeat =
                 try v["heartbeatSeconds"].map { (x) throws(PolicyFileError) in
-                    try number(x, "\(path).heartbeatSeconds", in: 0...86_400, lowerOpen: true, unit: "seconds")
+                    try number(x, "\(path).heartbeatSeconds", in: SharingPolicy.Limits.interval, unit: "seconds")
                 } ?? SendRule.defaultHeartbeatSeconds
             return .deadReckoning(thresholdMetres: threshold, heartbeatSeconds: heartbeat)
         default:

@@ -134,6 +134,13 @@ struct MergeCommandTests {
             let r = try Run(["merge", "\(dir)/damaged.jsonl"])
             #expect(r.status == 65 && r.stdout.isEmpty)
             #expect(r.stderr.contains("over 100000 trips missing is not a merge of its shards"), "\(r.stderr)")
+            // A runner of a billion workers (a scale-out engine's parallelism) is a valid line:
+            // merged, and the table names it.
+            let many = (one.stdout + other.stdout).replacingOccurrences(of: #""jobs":1,"#, with: #""jobs":1000000000,"#)
+            #expect(many != one.stdout + other.stdout)
+            try many.write(toFile: "\(dir)/many.jsonl", atomically: true, encoding: .utf8)
+            let big = try Run(["merge", "\(dir)/many.jsonl"])
+            #expect(big.status == 0 && big.stdout.contains(" · 1000000000 jobs · "), "\(big.stderr)")
         }
     }
 

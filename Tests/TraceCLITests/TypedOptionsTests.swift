@@ -139,22 +139,22 @@ struct TypedOptionsTests {
     @Test(
         "bad values of --send name the option and what is wrong",
         arguments: [
-            ("deadReckoning:abc", "'--send': 'abc' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30"),
-            ("deadReckoning:0", "'--send': '0' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30"),
-            ("deadReckoning:-1", "'--send': '-1' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30"),
-            ("deadReckoning:100001", "'--send': '100001' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30"),
-            ("deadReckoning:inf", "'--send': 'inf' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30"),
+            ("deadReckoning:abc", "'--send': 'abc' is not a threshold in metres from 0.01 to 100000, e.g. deadReckoning:30"),
+            ("deadReckoning:0", "'--send': '0' is not a threshold in metres from 0.01 to 100000, e.g. deadReckoning:30"),
+            ("deadReckoning:-1", "'--send': '-1' is not a threshold in metres from 0.01 to 100000, e.g. deadReckoning:30"),
+            ("deadReckoning:100001", "'--send': '100001' is not a threshold in metres from 0.01 to 100000, e.g. deadReckoning:30"),
+            ("deadReckoning:inf", "'--send': 'inf' is not a threshold in metres from 0.01 to 100000, e.g. deadReckoning:30"),
             (
                 "deadReckoning:30,",
-                "'--send': 'deadReckoning:30,' has no HEARTBEAT after the comma; give seconds above 0 and at most 86400, e.g. deadReckoning:30,60"
+                "'--send': 'deadReckoning:30,' has no HEARTBEAT after the comma; give seconds from 0.001 to 86400, e.g. deadReckoning:30,60"
             ),
             (
                 "deadReckoning:30,0",
-                "'--send': '0' is not a heartbeat in seconds above 0 and at most 86400, e.g. deadReckoning:30,60"
+                "'--send': '0' is not a heartbeat in seconds from 0.001 to 86400, e.g. deadReckoning:30,60"
             ),
             (
                 "deadReckoning:30,x",
-                "'--send': 'x' is not a heartbeat in seconds above 0 and at most 86400, e.g. deadReckoning:30,60"
+                "'--send': 'x' is not a heartbeat in seconds from 0.001 to 86400, e.g. deadReckoning:30,60"
             ),
             (
                 "deadReckoning:",

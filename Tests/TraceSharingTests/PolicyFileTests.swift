@@ -199,7 +199,7 @@ struct PolicyFileTests {
             ("{", "p.json:1:2: expected a string key"),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 1,\n \"states\": {\"enRoute\": {\"distanceFilterMetres\": -5}}}",
-                "p.json:2:49: states.enRoute.distanceFilterMetres: must be at least 0 and at most 100000 metres, got -5"
+                "p.json:2:49: states.enRoute.distanceFilterMetres: must be 0 or at least 0.01 and at most 100000 metres, got -5"
             ),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"enroute\": {}}}",
@@ -221,7 +221,24 @@ struct PolicyFileTests {
             ("{\"version\": 1}", "p.json:1:1: format: missing; a policy file starts with \"format\": \"tracekit-policy\""),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"atPickup\": {\"frameMetres\": 0}}}",
-                "p.json:1:84: states.atPickup.frameMetres: must be greater than 0 and at most 20000000 metres, got 0"
+                "p.json:1:84: states.atPickup.frameMetres: must be at least 1 and at most 20000000 metres, got 0"
+            ),
+            // Values that parse but mean nothing (issue 41's probe): below the documented minima.
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"atPickup\": {\"frameMetres\": 5e-324}}}",
+                "p.json:1:84: states.atPickup.frameMetres: must be at least 1 and at most 20000000 metres, got 5e-324"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 2, \"states\": {\"enRoute\": {\"delivery\": {\"model\": \"distanceOrTime\", \"intervalSeconds\": 1e-300}}}}",
+                "p.json:1:127: states.enRoute.delivery.intervalSeconds: must be at least 0.001 and at most 86400 seconds, got 1e-300"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"enRoute\": {\"heartbeatSeconds\": 1e-300}}}",
+                "p.json:1:88: states.enRoute.heartbeatSeconds: must be at least 0.001 and at most 86400 seconds, got 1e-300"
+            ),
+            (
+                "{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"enRoute\": {\"distanceFilterMetres\": 1e-9}}}",
+                "p.json:1:92: states.enRoute.distanceFilterMetres: must be 0 or at least 0.01 and at most 100000 metres, got 1e-09"
             ),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 1, \"states\": {\"atPickup\": {\"annotations\": {\"helper\": [\"pickupPoint\", \"pickupPoint\"]}}}}",
@@ -325,11 +342,11 @@ struct PolicyFileTests {
             ),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"thresholdMetres\": 0}}}}",
-                "p.json:1:121: states.enRoute.send.thresholdMetres: must be greater than 0 and at most 100000 metres, got 0"
+                "p.json:1:121: states.enRoute.send.thresholdMetres: must be at least 0.01 and at most 100000 metres, got 0"
             ),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"thresholdMetres\": 100001}}}}",
-                "p.json:1:121: states.enRoute.send.thresholdMetres: must be greater than 0 and at most 100000 metres, got 100001"
+                "p.json:1:121: states.enRoute.send.thresholdMetres: must be at least 0.01 and at most 100000 metres, got 100001"
             ),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"thresholdMetres\": \"30\"}}}}",
@@ -337,11 +354,11 @@ struct PolicyFileTests {
             ),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"heartbeatSeconds\": 0}}}}",
-                "p.json:1:122: states.enRoute.send.heartbeatSeconds: must be greater than 0 and at most 86400 seconds, got 0"
+                "p.json:1:122: states.enRoute.send.heartbeatSeconds: must be at least 0.001 and at most 86400 seconds, got 0"
             ),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"heartbeatSeconds\": 86401}}}}",
-                "p.json:1:122: states.enRoute.send.heartbeatSeconds: must be greater than 0 and at most 86400 seconds, got 86401"
+                "p.json:1:122: states.enRoute.send.heartbeatSeconds: must be at least 0.001 and at most 86400 seconds, got 86401"
             ),
             (
                 "{\"format\": \"tracekit-policy\", \"version\": 3, \"states\": {\"enRoute\": {\"send\": {\"rule\": \"deadReckoning\", \"heartbeatSeconds\": null}}}}",
