@@ -148,11 +148,11 @@ bench: deps
 	$(SWIFT) build -c release --product tracekit-bench
 	.build/release/tracekit-bench $(BENCH_ARGS)
 
-## fuzz: every libFuzzer target of Fuzz/ (GPX, CSV, PLT, REC, NMEA, KML, JSON, NDJSON readers; policy and scenario files; the GPX reader against libxml2) with
+## fuzz: every libFuzzer target of Fuzz/ (GPX, CSV, PLT, REC, NMEA, KML, JSON, NDJSON readers; policy and scenario files; merge's batch lines; the GPX reader against libxml2) with
 ## address sanitizer, FUZZ_SECONDS each (default 120); FUZZ_TARGETS picks some. Built into
 ## .build/fuzz (never disturbs the normal build); exit 1, with the reproducer's path, on a crash.
 FUZZ_SECONDS ?= 120
-FUZZ_TARGETS ?= gpx gpx-diff csv plt rec nmea kml json ndjson policy scenario
+FUZZ_TARGETS ?= gpx gpx-diff csv plt rec nmea kml json ndjson policy scenario merge
 FUZZ_FLAGS := --build-path .build/fuzz -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 fuzz: deps
 	@set -o pipefail; for t in $(FUZZ_TARGETS); do \

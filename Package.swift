@@ -29,8 +29,8 @@
 //   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), TracePlatform, CBaselines (C reference kernels)
 //   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy, TracePlatform
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
-//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-nmea, fuzz-kml, fuzz-json, fuzz-ndjson, fuzz-policy, fuzz-scenario (Fuzz/) -> FuzzSupport -> TraceIO, TracePlatform
-//     (libFuzzer targets, make fuzz; policy and scenario also -> TraceSharing, TraceReplay)
+//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-nmea, fuzz-kml, fuzz-json, fuzz-ndjson, fuzz-policy, fuzz-scenario, fuzz-merge (Fuzz/) -> FuzzSupport -> TraceIO,
+//     TracePlatform (libFuzzer targets, make fuzz; policy and scenario also -> TraceSharing, TraceReplay; merge -> TraceCLI)
 //   fuzz-gpx-diff (Fuzz/GPXDiff) -> FuzzSupport, GPXDifferential -> GPXOracle -> CLibXML2 (libxml2), TraceIO
 //     (differential: the GPX reader against libxml2; GPXDifferential also serves the tests)
 import PackageDescription
@@ -147,6 +147,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz-scenario", dependencies: ["FuzzSupport", "TraceDomain", "TraceReplay"], path: "Fuzz/Scenario", swiftSettings: strict
         ),
+        .executableTarget(name: "fuzz-merge", dependencies: ["FuzzSupport", "TraceCLI"], path: "Fuzz/Merge", swiftSettings: strict),
         .executableTarget(
             name: "fuzz-gpx-diff", dependencies: ["FuzzSupport", "GPXDifferential"], path: "Fuzz/GPXDiff", swiftSettings: strict),
         .target(name: "CBaselines", dependencies: ["CProj", "CLibXML2"], path: "Benchmarks/CBaselines"),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets built by `make fuzz` (README, "Hardening: fuzzing").
-# Usage: Fuzz/fuzz.sh SECONDS TARGET...   (targets: gpx gpx-diff csv plt rec nmea kml json ndjson policy scenario)
+# Usage: Fuzz/fuzz.sh SECONDS TARGET...   (targets: gpx gpx-diff csv plt rec nmea kml json ndjson policy scenario merge)
 # Env: SHARED_TRACES (default ../shared/traces), FUZZ_BUILD (default .build/fuzz).
 # Each target's corpus is .build/fuzz/corpus/TARGET, seeded on every run from the shared corpus
 # (when present), Traces/, Fuzz/Seeds/TARGET (gpx-diff: Fuzz/Seeds/gpx) and the committed
@@ -25,12 +25,14 @@ patterns() {
         ndjson) echo '*.ndjson *.jsonl' ;;
         policy) echo '*.policy.json' ;;
         scenario) echo '*.scenario.json' ;;
+        merge) echo '*.jsonl' ;;
     esac
 }
 maxlen() {
     case $1 in
         gpx | gpx-diff | kml | json) echo 16384 ;;
         csv | plt | rec | nmea | ndjson) echo 8192 ;;
+        merge) echo 65536 ;;
         *) echo 4096 ;;
     esac
 }

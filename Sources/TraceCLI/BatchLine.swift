@@ -58,7 +58,7 @@ struct BatchLineHeader: Hashable, Sendable {
 /// order, its name, the batch it belongs to, and everything the reports and the gate keep of it
 /// (``TripReport``, the gate's figures, its view samples, `--compare`'s side), with the whole
 /// replay (`tracekit-replay/3`) for other readers. README, "Scale-out".
-enum BatchLine {
+package enum BatchLine {
     static let schema = "tracekit-batch-trip/3"
 
     /// A parsed line: its index, its batch, and the trip's outcome with its view samples.
@@ -167,6 +167,15 @@ enum BatchLine {
 
     // MARK: Reading
 
+    /// Reads line `number` of `file` as ``parse(_:file:number:)`` does: nil when it is a batch
+    /// line, else the one-line error. The merge fuzzer's entry (Fuzz/Merge).
+    package static func check(_ text: String, file: String, number: Int) -> String? {
+        do {
+            _ = try parse(text, file: file, number: number)
+            return nil
+        } catch { return error.message }
+    }
+
     /// Reads line `number` of `file`.
     /// - Throws: ``CLIError`` 65 with one line naming the file and the line: not JSON (a truncated
     ///   line), not a batch line (a foreign one), another schema, or a bad member.
@@ -267,8 +276,13 @@ private struct JSONLineReader: JSONFieldReading {
             case .null?: nil
             default: try string(b["compare"], "batch.compare")
             }
+        func count(_ key: String) throws(JSONFileError) -> Int {
+            let n = try int(b[key], "batch.\(key)", limit: 1e15)
+            guard n >= 1 else { throw fail(b[key], "batch.\(key)", "must be at least 1, got \(n)") }
+            return n
+        }
         return BatchLineHeader(
-            inputs: inputs, trips: try int(b["trips"], "batch.trips", limit: 1e15), jobs: try int(b["jobs"], "batch.jobs", limit: 1e15),
+            inputs: inputs, trips: try count("trips"), jobs: try count("jobs"),
             header: try BaselineHeader(members: b, "batch", reader: self), policyB: compare,
             joulesPerMilliampHour: try nonNegative(b["joulesPerMilliampHour"], "batch.joulesPerMilliampHour"),
             reading: b["reading"] == nil ? "" : try string(b["reading"], "batch.reading"))

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TraceCLI
 
 /// `tracekit merge`, end to end: the bundled corpus in shards, merged, against one batch.
 @Suite("tracekit merge, end to end", .serialized)
@@ -210,5 +211,21 @@ struct MergeCommandTests {
         #expect(none.status == 65 && none.stderr == "tracekit: no tracekit-batch-trip/3 line in -\n")
         #expect(try Run(["merge", "-", "-"]).status == 64)
         #expect(try Run(["merge", "no-such-file.jsonl"]).status == 66)
+    }
+}
+
+@Test("the merge fuzzer's seed is a batch line; cut or damaged copies are refused with one line, never a crash")
+func mergeFuzzSeed() throws {
+    let seed = try String(contentsOf: packageRoot.appendingPathComponent("Fuzz/Seeds/merge/one-trip.jsonl"), encoding: .utf8)
+    let line = String(seed.split(separator: "\n")[0])
+    #expect(BatchLine.check(line, file: "seed.jsonl", number: 1) == nil)
+    // Every prefix at 97 cut points, and the line with each of a few bytes replaced.
+    for cut in stride(from: 0, to: line.utf8.count, by: max(1, line.utf8.count / 97)) {
+        let message = BatchLine.check(String(decoding: Array(line.utf8.prefix(cut)), as: UTF8.self), file: "cut.jsonl", number: 1)
+        #expect(message?.hasPrefix("cut.jsonl:1:") == true && message?.contains("\n") == false)
+    }
+    for (from, to) in [(#""trips":"#, #""trips":-"#), (#""jobs":"#, #""jobs":1e400,"x":"#), ("\"state\"", "\"\u{1B}\"")] {
+        let damaged = line.replacingOccurrences(of: from, with: to)
+        #expect(damaged != line && BatchLine.check(damaged, file: "d.jsonl", number: 3)?.hasPrefix("d.jsonl:3:") == true)
     }
 }
