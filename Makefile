@@ -3,9 +3,10 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the build needs: PROJ and GEOS (C libraries and headers), pkg-config, libxml2
-# (headers), the reference XML parser the GPX reader's tests compare against, and zlib (headers),
-# which only the browser checks use to decode their screenshots.
-DEB_PACKAGES := libproj-dev libgeos-dev pkg-config libxml2-dev zlib1g-dev
+# (headers), the reference XML parser the GPX reader's tests compare against, zlib (headers),
+# which only the browser checks use to decode their screenshots, and cmark-gfm, GitHub's Markdown
+# renderer, which the hostile-text tests render the Markdown reports with.
+DEB_PACKAGES := libproj-dev libgeos-dev pkg-config libxml2-dev zlib1g-dev cmark-gfm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tracekit
 

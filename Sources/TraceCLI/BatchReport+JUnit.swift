@@ -20,10 +20,7 @@ extension BatchReport {
     var junit: String {
         var suites: [String] = []
         var tests = 0, failures = 0, errors = 0
-        func attr(_ s: String) -> String {
-            var dropped = 0
-            return xmlEscaped(s, dropped: &dropped)
-        }
+        func attr(_ s: String) -> String { Shown.html(s) }
         func suite(_ name: String, _ cases: [(name: String, failure: (type: String, message: String, text: String)?, error: Bool)]) {
             let f = cases.filter { $0.failure != nil && !$0.error }.count, e = cases.filter(\.error).count
             tests += cases.count

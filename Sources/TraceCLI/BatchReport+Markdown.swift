@@ -6,7 +6,9 @@ import TraceDomain
 /// the verdict, the largest changes beyond tolerance (and with `--compare` the largest A → B),
 /// a table of the trips (no links), the trips that failed; then, folded in `<details>`, every
 /// change beyond tolerance, every trip, the figures per state and role before → after, and the
-/// corpus.
+/// corpus. Text from files (trip names, paths, names, reasons, a merged batch's lines) is written
+/// with ``Shown/markdown(_:)`` or ``Shown/markdownCode(_:)``, and inside `<summary>` (HTML) with
+/// ``Shown/html(_:)``: no raw HTML and no link comes from a file.
 extension BatchReport {
     /// Trips shown before the folds (those that did not pass first).
     static let markdownShown = 12
@@ -17,12 +19,13 @@ extension BatchReport {
     static let markdownFailed = 3
 
     var markdown: String {
-        var out = "### TraceKit batch: \(Self.plural(trips.count, "trip")), policy `\(header.policyName)`"
-        out += policyB.map { " vs `\($0)`" } ?? ""
+        let md = Shown.markdown, code = Shown.markdownCode
+        var out = "### TraceKit batch: \(Self.plural(trips.count, "trip")), policy \(code(header.policyName))"
+        out += policyB.map { " vs \(code($0))" } ?? ""
         out += "\n\n"
-        out += passed ? "**✅ \(verdict)**\n\n" : "**❌ \(verdict)**\n\n"
+        out += passed ? "**✅ \(verdict(md))**\n\n" : "**❌ \(verdict(md))**\n\n"
         out +=
-            "- **Energy:** \(header.energyLabel) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(header.tracekitVersion) · **View:** \(header.view)\n"
+            "- **Energy:** \(md(header.energyLabel)) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(md(header.tracekitVersion)) · **View:** \(md(header.view))\n"
 
         let top = topChanges
         if !top.isEmpty {
@@ -30,12 +33,12 @@ extension BatchReport {
             for g in top.prefix(Self.markdownTop) {
                 let shown = g.figures.prefix(Self.markdownTopFigures).map { "\($0.marker) \($0.change)" }.joined(separator: ", ")
                 let more = g.figures.count > Self.markdownTopFigures ? ", and \(g.figures.count - Self.markdownTopFigures) more" : ""
-                out += "- \(g.marker) `\(g.trip)` · \(g.place): \(shown)\(more)\n"
+                out += "- \(g.marker) \(code(g.trip)) · \(md(g.place)): \(shown)\(more)\n"
             }
         }
         let compared = compareTop
         if let policyB, !compared.isEmpty {
-            out += "\n**Top changes, `\(header.policyName)` → `\(policyB)`** (the corpus per state; all below):\n\n"
+            out += "\n**Top changes, \(code(header.policyName)) → \(code(policyB))** (the corpus per state; all below):\n\n"
             for line in compared.prefix(Self.markdownTop) { out += "- \(line)\n" }
         }
 
@@ -44,12 +47,13 @@ extension BatchReport {
             // The trips that did not pass first, then the rest, up to `markdownShown`.
             let order = rows.indices.filter { rows[$0].rowClass != nil } + rows.indices.filter { rows[$0].rowClass == nil }
             let shown = order.prefix(Self.markdownShown).sorted()
-            out += "\n" + TextTable.markdown(header: Array(Self.tripHeader.prefix(8)), rows: shown.map { Array(rows[$0].cells.prefix(8)) })
+            out +=
+                "\n" + TextTable.markdown(header: Array(Self.tripHeader.prefix(8)), rows: shown.map { rows[$0].cells.prefix(8).map(md) })
             if rows.count > shown.count { out += "\n\(rows.count - shown.count) more trips in the details below.\n" }
         }
         if !failed.isEmpty {
             out += "\n**Failed trips (\(failed.count))**, not replayed:\n\n"
-            for f in failedRows.prefix(Self.markdownFailed) { out += "- `\(f[0])`: \(f[1])\n" }
+            for f in failedRows.prefix(Self.markdownFailed) { out += "- \(code(f[0])): \(md(f[1]))\n" }
             if failed.count > Self.markdownFailed { out += "- and \(failed.count - Self.markdownFailed) more in the details below\n" }
         }
 
@@ -57,37 +61,37 @@ extension BatchReport {
         if let path = baselinePath {
             let lines = gateListing
             out +=
-                "\n<details><summary>Gate against \(path): \(gateTitle ?? "")</summary>\n\n"
+                "\n<details><summary>Gate against \(Shown.html(path)): \(gateTitle ?? "")</summary>\n\n"
             if let legend = gateLegend { out += legend + "\n\n" }
-            for l in lines { out += "- \(l)\n" }
+            for l in lines { out += "- \(md(l))\n" }
             out += "\n</details>\n"
         }
         if !rows.isEmpty {
             out += "\n<details><summary>Every trip (\(rows.count))</summary>\n\n"
-            out += TextTable.markdown(header: Self.tripHeader, rows: rows.map(\.cells))
+            out += TextTable.markdown(header: Self.tripHeader, rows: rows.map { $0.cells.map(md) })
             out += "\n" + Self.tripLegend + "\n"
-            for r in dataProblemRows { out += "- `\(r[0])` data: \(r[1])\n" }
-            for r in asEachStateRows { out += "- `\(r[0])` " + r.dropFirst().joined(separator: "; ") + "\n" }
-            for r in inferredRows { out += "- `\(r[0])` inferred: \(r[1])\n" }
+            for r in dataProblemRows { out += "- \(code(r[0])) data: \(md(r[1]))\n" }
+            for r in asEachStateRows { out += "- \(code(r[0])) " + r.dropFirst().map(md).joined(separator: "; ") + "\n" }
+            for r in inferredRows { out += "- \(code(r[0])) inferred: \(md(r[1]))\n" }
             out += "\n</details>\n"
         }
         if failed.count > Self.markdownFailed {
             out += "\n<details><summary>Every failed trip (\(failed.count))</summary>\n\n"
-            for f in failedRows { out += "- `\(f[0])`: \(f[1])\n" }
+            for f in failedRows { out += "- \(code(f[0])): \(md(f[1]))\n" }
             out += "\n</details>\n"
         }
         for t in stateTables {
-            out += "\n<details><summary>\(t.title)</summary>\n\n"
-            out += t.rows.isEmpty ? "No figure changed.\n" : TextTable.markdown(header: t.header, rows: t.rows)
+            out += "\n<details><summary>\(Shown.html(t.title))</summary>\n\n"
+            out += t.rows.isEmpty ? "No figure changed.\n" : TextTable.markdown(header: t.header.map(md), rows: t.rows)
             if let l = t.leftOut { out += "\n" + l + "\n" }
             out += "\n</details>\n"
         }
         for c in corpusTables {
-            out += "\n<details><summary>\(c.title)</summary>\n\n"
+            out += "\n<details><summary>\(Shown.html(c.title))</summary>\n\n"
             out += TextTable.markdown(header: Self.aggregateHeader, rows: aggregateRows(c.aggregate))
             out += "\n</details>\n"
         }
-        if let e = energyLine { out += "\n\(e)\n" }
+        if let e = energyLine { out += "\n\(md(e))\n" }
         return out
     }
 }

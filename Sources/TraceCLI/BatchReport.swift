@@ -101,8 +101,12 @@ struct BatchReport {
         return a
     }
 
-    /// Why the batch fails, on one line; nil when it passes.
-    var failureSummary: String? {
+    /// Why the batch fails, on one line, as a terminal shows it; nil when it passes.
+    var failureSummary: String? { failureSummary(Shown.terminal) }
+
+    /// Why the batch fails, on one line, the baseline's path written with `shown` (the output's
+    /// ``Shown`` function); nil when it passes.
+    func failureSummary(_ shown: (String) -> String) -> String? {
         var parts: [String] = []
         if !failed.isEmpty { parts.append("\(failed.count) of \(Self.plural(corpusSize, "trip")) failed to replay") }
         if !notRun.isEmpty {
@@ -117,7 +121,7 @@ struct BatchReport {
             }
             if strict && !gate.new.isEmpty { what.append("\(Self.plural(gate.new.count, "new trip")) (--strict)") }
             if !gate.missing.isEmpty { what.append("\(gate.missing.count) baseline trip\(gate.missing.count == 1 ? "" : "s") not run") }
-            parts.append("gate failed against \(baselinePath ?? "the baseline"): " + what.joined(separator: ", "))
+            parts.append("gate failed against \(baselinePath.map(shown) ?? "the baseline"): " + what.joined(separator: ", "))
         }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
@@ -168,15 +172,19 @@ struct BatchReport {
         return s + (strict ? " (strict)" : "")
     }
 
+    /// The verdict as a terminal shows it (``verdict(_:)`` with ``Shown/terminal(_:)``).
+    var verdict: String { verdict(Shown.terminal) }
+
     /// The verdict, on one line: passed or FAILED, why, and the counts; with a baseline, the
-    /// gate's count (``gateFailing``) whether it passed or not.
-    var verdict: String {
+    /// gate's count (``gateFailing``) whether it passed or not. The baseline's path is written
+    /// with `shown`.
+    func verdict(_ shown: (String) -> String) -> String {
         let counts = gateCounts.map { " · " + $0 } ?? ""
-        if let why = failureSummary { return "FAILED: \(why)\(counts)" }
+        if let why = failureSummary(shown) { return "FAILED: \(why)\(counts)" }
         guard let path = baselinePath, let failing = gateFailing else {
             return "passed: all \(Self.plural(trips.count, "trip")) replayed (no baseline given: nothing gated)"
         }
-        return "passed: gate against \(path): \(failing)\(counts)"
+        return "passed: gate against \(shown(path)): \(failing)\(counts)"
     }
 
     // MARK: The trips
@@ -549,12 +557,15 @@ struct BatchReport {
 
     // MARK: Table
 
+    /// The terminal report. Text from files (paths, trip names, names, reasons, merged lines) is
+    /// shown as ``Shown/terminal(_:)`` shows it: each line stays one line.
     var table: String {
-        var out = "Batch: \(Self.plural(corpusSize, "trip")) from \(inputs.joined(separator: ", "))"
+        let t = Shown.terminal
+        var out = "Batch: \(Self.plural(corpusSize, "trip")) from \(t(inputs.joined(separator: ", ")))"
         if let shard { out += " (shard \(shard.index)/\(shard.count))" }
         out +=
-            " · policy \(header.policyName)\(policyB.map { " vs \($0)" } ?? "") · energy \(header.energyLabel) (an estimate) · \(Self.plural(jobs, "job")) · tracekit \(header.tracekitVersion)\n"
-        out += "view \(header.view)\n\n"
+            " · policy \(t(header.policyName))\(policyB.map { " vs \(t($0))" } ?? "") · energy \(t(header.energyLabel)) (an estimate) · \(Self.plural(jobs, "job")) · tracekit \(t(header.tracekitVersion))\n"
+        out += "view \(t(header.view))\n\n"
         out += "Verdict: \(verdict)\n"
         if !replayed.isEmpty {
             out += "\nTrips replayed (\(replayed.count))\n"
@@ -563,38 +574,38 @@ struct BatchReport {
         }
         if !failed.isEmpty {
             out += "\nFailed trips (\(failed.count)): not replayed, so neither in the tables nor gated\n"
-            for f in failedRows { out += "  \(f[0]): \(f[1])\n" }
+            for f in failedRows { out += "  \(t(f[0])): \(t(f[1]))\n" }
         }
         if !notRun.isEmpty {
             out += "\nTrips not run (\(notRun.count)): in no shard's lines, so neither in the tables nor gated: index \(notRunText)\n"
         }
         if let path = baselinePath {
             let lines = gateListing
-            out += "\nGate against \(path): \(gateTitle ?? "")\n"
+            out += "\nGate against \(t(path)): \(gateTitle ?? "")\n"
             if let legend = gateLegend, !lines.isEmpty { out += legend + "\n" }
-            for l in lines { out += "  \(l)\n" }
+            for l in lines { out += "  \(t(l))\n" }
         }
-        for t in stateTables {
-            out += "\n\(t.title)\n"
-            out += t.rows.isEmpty ? "No figure changed.\n" : TextTable.aligned(header: t.header, rows: t.rows)
-            if let l = t.leftOut { out += l + "\n" }
+        for s in stateTables {
+            out += "\n\(t(s.title))\n"
+            out += s.rows.isEmpty ? "No figure changed.\n" : TextTable.aligned(header: s.header, rows: s.rows)
+            if let l = s.leftOut { out += l + "\n" }
         }
         for c in corpusTables {
-            out += "\n\(c.title)\n"
+            out += "\n\(t(c.title))\n"
             out += TextTable.aligned(header: Self.aggregateHeader, rows: aggregateRows(c.aggregate))
         }
-        if let e = energyLine { out += "\n" + e + "\n" }
+        if let e = energyLine { out += "\n" + t(e) + "\n" }
         if !asEachStateRows.isEmpty {
             out += "\n\(Self.asEachStateTitle)\n"
-            for r in asEachStateRows { out += "  \(r[0]):\n" + r.dropFirst().map { "    \($0)\n" }.joined() }
+            for r in asEachStateRows { out += "  \(t(r[0])):\n" + r.dropFirst().map { "    \(t($0))\n" }.joined() }
         }
         if !dataProblemRows.isEmpty {
             out += "\nData problems, and what was done with them\n"
-            for r in dataProblemRows { out += "  \(r[0]): \(r[1])\n" }
+            for r in dataProblemRows { out += "  \(t(r[0])): \(t(r[1]))\n" }
         }
         if !inferredRows.isEmpty {
             out += "\nInferred items\n"
-            for r in inferredRows { out += "  \(r[0]): \(r[1])\n" }
+            for r in inferredRows { out += "  \(t(r[0])): \(t(r[1]))\n" }
         }
         return out
     }

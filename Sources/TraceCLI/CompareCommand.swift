@@ -237,12 +237,12 @@ enum CompareCommand {
             ])
             output.write(JSONWriter.string(value) + "\n")
         case .markdown:
-            var out = "## TraceKit compare, trip by trip\n\n" + TripsReport.header(a, inputs: names) + "\n"
+            var out = "## TraceKit compare, trip by trip\n\n" + TripsReport.header(a, inputs: names.map(Shown.markdown)) + "\n"
             for (t, r) in zip(a.trips, reports) { out += "\n#### " + TripsReport.title(t.trip, of: a.trips.count) + "\n\n" + r.markdown }
             out += "\n#### Total\n\n```\n" + totals(a, b, sources) + "```\n"
             output.write(out)
         case .table:
-            var out = TripsReport.header(a, inputs: names) + "\n"
+            var out = TripsReport.header(a, inputs: names.map(Shown.terminal)) + "\n"
             for (t, r) in zip(a.trips, reports) { out += "\n=== " + TripsReport.title(t.trip, of: a.trips.count) + "\n" + r.table }
             out += "\nTotal over \(a.trips.count) trip\(a.trips.count == 1 ? "" : "s"):\n" + totals(a, b, sources)
             output.write(out)
@@ -325,10 +325,10 @@ enum CompareCommand {
 
         var summary: [String] {
             var lines = [
-                "Compare: \(traces)",
-                "  A  policy \(a.policy.name) (\(sources.0))",
-                "  B  policy \(b.policy.name) (\(sources.1))",
-                "  energy \(a.energyModel) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off") · \(a.start.iso8601) … \(a.end.iso8601)",
+                "Compare: \(Shown.terminal(traces))",
+                "  A  policy \(a.policy.name) (\(Shown.terminal(sources.0)))",
+                "  B  policy \(b.policy.name) (\(Shown.terminal(sources.1)))",
+                "  energy \(Shown.terminal(a.energyModel)) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off") · \(a.start.iso8601) … \(a.end.iso8601)",
             ]
             if !a.view.isIdeal { lines.append("  view \(a.view.summary)") }
             if let d = deviceLine { lines.append("  devices \(d)") }
@@ -391,10 +391,11 @@ enum CompareCommand {
         }
 
         var markdown: String {
-            var out = "### TraceKit compare: `\(a.policy.name)` → `\(b.policy.name)`\n\n"
-            out += "- **Traces:** " + a.scenario.traces.map { "`\($0.path)`" }.joined(separator: ", ") + "\n"
-            out += "- **A:** `\(a.policy.name)` (\(sources.0)) · **B:** `\(b.policy.name)` (\(sources.1))\n"
-            out += "- **Energy:** \(a.energyModel) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off")\n"
+            let (nameA, nameB) = (Shown.markdownCode(a.policy.name), Shown.markdownCode(b.policy.name))
+            var out = "### TraceKit compare: \(nameA) → \(nameB)\n\n"
+            out += "- **Traces:** " + a.scenario.traces.map { Shown.markdownCode($0.path) }.joined(separator: ", ") + "\n"
+            out += "- **A:** \(nameA) (\(Shown.markdown(sources.0))) · **B:** \(nameB) (\(Shown.markdown(sources.1)))\n"
+            out += "- **Energy:** \(Shown.markdown(a.energyModel)) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off")\n"
             if let d = deviceLine { out += "- **Devices:** \(d)\n" }
             if !a.view.isIdeal { out += "- **View:** \(a.view.summary)\n" }
             let inferred = a.scenario.assumedItems
@@ -408,7 +409,11 @@ enum CompareCommand {
                 out +=
                     c.rows.isEmpty
                     ? "No figure changed.\n"
-                    : TextTable.markdown(header: ["State", "Metric", headerA, headerB, "B − A", "%", "Rank"], rows: c.rows)
+                    : TextTable.markdown(
+                        header: [
+                            "State", "Metric", "A: \(Shown.markdown(a.policy.name))", "B: \(Shown.markdown(b.policy.name))", "B − A", "%",
+                            "Rank",
+                        ], rows: c.rows)
                 if let l = ChangeText.leftOut(c.unchanged) { out += "\n" + l + ".\n" }
             }
             out += "\n" + Self.legend + "\n"

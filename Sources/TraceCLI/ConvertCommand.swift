@@ -137,6 +137,7 @@ protocol TraceStage {
 }
 
 /// Writes standard error directly (diagnostics that must not mix into a converted stdout).
+/// `line` is shown as ``Shown/terminal(_:)`` shows text: one line, no control character.
 func printToStandardError(_ line: String) {
-    writeToStandardError(line + "\n")
+    writeToStandardError(Shown.terminal(line) + "\n")
 }

@@ -12,11 +12,9 @@ import TraceIO
 ///   on light (contrast above 7:1 for body text); a verdict or a regression is always said in
 ///   words or a text marker (`▲`, `▼`, `✗`, `✓`), never by colour alone.
 enum HTMLPage {
-    /// `s` with `&`, `<`, `>`, `"` and `'` escaped (and characters XML forbids dropped).
-    static func escape(_ s: String) -> String {
-        var dropped = 0
-        return xmlEscaped(s, dropped: &dropped)
-    }
+    /// `s` as HTML text or an attribute's value: ``Shown/html(_:)`` (control characters shown
+    /// as `\u{1b}`, then `&`, `<`, `>`, `"` and `'` as entities).
+    static func escape(_ s: String) -> String { Shown.html(s) }
 
     /// The whole page: doctype, language, charset, viewport, `title` (escaped here), the style
     /// sheet (and `style`, a page's own rules, after it), and `body` (HTML, as given).

@@ -126,12 +126,14 @@ enum InfoCommand {
         return summary
     }
 
+    /// The terminal block of one file. Its path, the problems' details and where it was read from
+    /// are shown as ``Shown/terminal(_:)`` shows text: one line each, no control character.
     static func table(path: String, format: TraceFormat, summary s: TraceSummary, diagnostics d: Diagnostics) -> String {
         var rows: [(String, String)] = [
             ("format", format.rawValue),
             ("tracks / segments / points", "\(s.tracks) / \(s.segments) / \(s.trackPoints)"),
         ]
-        if let from = d.sources { rows.insert(("read from", from), at: 1) }
+        if let from = d.sources { rows.insert(("read from", Shown.terminal(from)), at: 1) }
         if s.routes > 0 || s.routePoints > 0 { rows.append(("routes / route points", "\(s.routes) / \(s.routePoints)")) }
         rows.append(("waypoints", "\(s.waypoints)"))
         if let a = s.firstTime, let b = s.lastTime {
@@ -151,8 +153,12 @@ enum InfoCommand {
                 ))
         }
         rows.append(
-            ("problems", d.summaryLines.isEmpty ? "none" : d.summaryLines.joined(separator: "\n" + String(repeating: " ", count: 30))))
-        var out = "\(path)\n"
+            (
+                "problems",
+                d.summaryLines.isEmpty
+                    ? "none" : d.summaryLines.map(Shown.terminal).joined(separator: "\n" + String(repeating: " ", count: 30))
+            ))
+        var out = "\(Shown.terminal(path))\n"
         for (k, v) in rows { out += "  " + k + String(repeating: " ", count: max(28 - k.count, 1)) + v + "\n" }
         return out
     }

@@ -2,6 +2,11 @@ import TracePlatform
 
 /// A buffered writer to a file descriptor, or to memory for tests.
 ///
+/// Everything written passes through ``Shown/output(_:)``: whatever a renderer did not escape
+/// itself, no control character but the output's own line ends and tabs reaches standard output
+/// or standard error (the progress bar, which draws with escape sequences on purpose, writes
+/// with ``writeToStandardError(_:)``).
+///
 /// Bytes are collected and written in blocks of 64 KiB; `flush()` writes the rest. A write error
 /// is remembered and reported by `flush()` so a full disk is not silently ignored.
 final class Output {
@@ -20,7 +25,7 @@ final class Output {
     init() { fd = nil }
 
     func write(_ s: String) {
-        buffer.append(contentsOf: s.utf8)
+        buffer.append(contentsOf: Shown.output(s).utf8)
         if buffer.count >= 1 << 16 { drain() }
     }
 
@@ -51,7 +56,8 @@ final class Output {
 }
 
 /// Writes `text` to standard error at once, unbuffered (progress bars; diagnostics that must not
-/// mix into a converted standard output); one write, its failure ignored.
+/// mix into a converted standard output); one write, its failure ignored. `text` is written as
+/// given: text from a file goes through ``printToStandardError(_:)`` instead.
 func writeToStandardError(_ text: String) {
     var text = text
     text.withUTF8 { _ = try? Platform.write(Platform.standardError, UnsafeRawBufferPointer($0)) }

@@ -79,7 +79,7 @@ enum PolicyCommands {
         case .markdown:
             output.write(TextTable.markdown(header: SharingPolicy.tableHeader, rows: policy.tableRows))
         case .table:
-            output.write("Policy: \(policy.name)\n\n")
+            output.write("Policy: \(Shown.terminal(policy.name))\n\n")
             output.write(TextTable.aligned(header: SharingPolicy.tableHeader, rows: policy.tableRows))
         }
     }
@@ -95,7 +95,8 @@ enum PolicyCommands {
                 if case .number(let x) = v.kind { Int(x) } else { nil }
             } ?? SharingPolicy.fileVersion
         output.write(
-            "\(path): valid policy '\(policy.name)' (version \(version)), \(changed) cell\(changed == 1 ? "" : "s") differ from the seed\n")
+            "\(Shown.terminal(path)): valid policy '\(Shown.terminal(policy.name))' (version \(version)), \(changed) cell\(changed == 1 ? "" : "s") differ from the seed\n"
+        )
     }
 
     static func runDiff(_ options: FileArguments, _ output: Output) throws(CLIError) {

@@ -57,14 +57,7 @@ extension ReplayReport {
         return [JSONWriter.number(s.lowestMilliampHours), JSONWriter.number(s.highestMilliampHours)]
     }
 
-    /// A field quoted as RFC 4180 requires (only when it holds a comma, quote, CR or LF).
-    static func csvField(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return s }
-        var out = "\""
-        for ch in s {
-            if ch == "\"" { out.append("\"") }
-            out.append(ch)
-        }
-        return out + "\""
-    }
+    /// A field as ``Shown/csv(_:)`` writes a cell: no control character, quoted as RFC 4180
+    /// requires, a text that could start a formula prefixed with `'`.
+    static func csvField(_ s: String) -> String { Shown.csv(s) }
 }

@@ -5,7 +5,8 @@ import TraceReplay
 /// `replay --split`: each trip's report in the chosen format, in time order, then the trips side
 /// by side with their total, and where the recording's other fixes went.
 enum TripsReport {
-    /// "Split: IN into 3 trips (…)": the rule and where the helper's fixes went.
+    /// "Split: IN into 3 trips (…)": the rule and where the helper's fixes went; `inputs` as the
+    /// output shows them (``Shown``).
     static func header(_ t: TripReplays, inputs: [String]) -> String {
         let s = t.split, r = s.rules
         var parts = ["\(s.trips.reduce(0) { $0 + $1.fixes }) of the helper's \(s.fixes) fixes in trips"]
@@ -50,7 +51,7 @@ enum TripsReport {
     }
 
     static func table(_ t: TripReplays, inputs: [String]) -> String {
-        var out = header(t, inputs: inputs) + "\n"
+        var out = header(t, inputs: inputs.map(Shown.terminal)) + "\n"
         for x in t.trips {
             out += "\n=== " + title(x.trip, of: t.trips.count) + "\n" + ReplayReport.table(x.result)
         }
@@ -59,7 +60,7 @@ enum TripsReport {
     }
 
     static func markdown(_ t: TripReplays, inputs: [String]) -> String {
-        var out = "## TraceKit replay, trip by trip\n\n" + header(t, inputs: inputs) + "\n"
+        var out = "## TraceKit replay, trip by trip\n\n" + header(t, inputs: inputs.map(Shown.markdown)) + "\n"
         for x in t.trips { out += "\n#### " + title(x.trip, of: t.trips.count) + "\n\n" + ReplayReport.markdown(x.result) }
         let lines = summaryTable(t).split(separator: "\n").map(String.init)
         out += "\n#### Trips (each its own request)\n\n```\n" + lines.joined(separator: "\n") + "\n```\n"

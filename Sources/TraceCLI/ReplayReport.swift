@@ -28,10 +28,11 @@ enum ReplayReport {
         var out = summary.table + "\n"
         let s = r.scenario
         let traces = s.traces.map { t in
-            "\(t.path) (" + t.roles.map { "\($0.role.key) \($0.fixes) fixes" }.joined(separator: ", ") + ")"
+            "\(Shown.terminal(t.path)) (" + t.roles.map { "\($0.role.key) \($0.fixes) fixes" }.joined(separator: ", ") + ")"
         }
         out += "Replay: \(traces.joined(separator: "; "))\n"
-        out += "  category   \(s.category.value.name)\(s.category.value.isRide ? "" : " (not a ride)")\(label(s.category))\n"
+        out +=
+            "  category   \(Shown.terminal(s.category.value.name))\(s.category.value.isRide ? "" : " (not a ride)")\(label(s.category))\n"
         if summary.answersPerState {
             // No credible pickup: the answer is the summary's, state by state; the inferred
             // timeline's tables would rest on a pickup placed at the first fix.
@@ -93,9 +94,9 @@ enum ReplayReport {
             var problems = f.diagnostics.summaryLines
             if f.untimedFixes > 0 { problems.append("\(f.untimedFixes) track points without a time were not replayed") }
             if f.outOfOrderFixes > 0 { problems.append("\(f.outOfOrderFixes) fixes out of time order were skipped") }
-            if !problems.isEmpty { out += "\(f.path): " + problems.joined(separator: "; ") + "\n" }
+            if !problems.isEmpty { out += Shown.terminal("\(f.path): " + problems.joined(separator: "; ")) + "\n" }
         }
-        for n in r.notes { out += "Note: \(n)\n" }
+        for n in r.notes { out += "Note: \(Shown.terminal(n))\n" }
         return out
     }
 
@@ -237,11 +238,13 @@ enum ReplayReport {
         return cells
     }
 
+    /// Where a scenario item came from, for the terminal: "   [sidecar PATH]" (the detail, which
+    /// may name a file, as ``Shown/terminal(_:)`` shows it).
     static func label<T>(_ s: Sourced<T>) -> String {
         switch s.provenance {
-        case .inferred: "   [inferred: \(s.detail)]"
+        case .inferred: "   [inferred: \(Shown.terminal(s.detail))]"
         case .default: "   [default]"
-        case .flag, .sidecar, .trace: s.detail.isEmpty ? "   [\(s.provenance.rawValue)]" : "   [\(s.detail)]"
+        case .flag, .sidecar, .trace: s.detail.isEmpty ? "   [\(s.provenance.rawValue)]" : "   [\(Shown.terminal(s.detail))]"
         }
     }
 

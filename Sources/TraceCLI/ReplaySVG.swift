@@ -398,8 +398,7 @@ enum ReplaySVG {
         _ x: Double, _ y: Double, _ s: String, size: Double = 12, anchor: String = "start", weight: String = "normal",
         fill: String = "#111111"
     ) -> String {
-        var dropped = 0
-        let escaped = xmlEscaped(s, dropped: &dropped)
+        let escaped = Shown.html(s)
         var attrs = "x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\""
         if anchor != "start" { attrs += " text-anchor=\"\(anchor)\"" }
         if weight != "normal" { attrs += " font-weight=\"\(weight)\"" }

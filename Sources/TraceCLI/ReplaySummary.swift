@@ -124,18 +124,22 @@ struct ReplaySummary: Hashable, Sendable {
         return dataProblems.joined(separator: ", ") + " (read with --on-problem \(onProblem))"
     }
 
+    /// The summary's lines as a terminal shows them (``lines(_:)`` with ``Shown/terminal(_:)``).
+    var lines: [Line] { lines(Shown.terminal) }
+
     /// The summary's lines, in order: trip, data, states (and what was inferred, with its
     /// confidence), the answer as each state when there is one, then sent, battery and worst view
     /// (marked when the traces had problems). A recording without a credible pickup
     /// (``answersPerState``) ends with the answer as each state: the figures of an inferred
-    /// timeline would rest on an invented pickup.
-    var lines: [Line] {
+    /// timeline would rest on an invented pickup. The text that came from files (the traces'
+    /// paths, the category) is written with `shown`, the output's ``Shown`` function.
+    func lines(_ shown: (String) -> String) -> [Line] {
         let phonesWithout = phones.filter { !$0.hasTrace }.map(\.role)
         let sentText = phones.map { "\($0.role) \($0.sent) update\($0.sent == 1 ? "" : "s")" }.joined(separator: ", ")
         var worst = [worstDisplayError, worstStaleness].compactMap { $0 }
         if !worst.isEmpty && !dataProblems.isEmpty { worst[worst.count - 1] += " (on data with problems: see data)" }
         let head = [
-            Line(label: "trip", text: "\(traces.joined(separator: ", ")); \(category); \(span) (\(duration))"),
+            Line(label: "trip", text: "\(traces.map(shown).joined(separator: ", ")); \(shown(category)); \(span) (\(duration))"),
             Line(label: "data", text: dataText),
         ]
         if answersPerState { return head + timelineLines + perStateLines }
@@ -213,7 +217,7 @@ struct ReplaySummary: Hashable, Sendable {
 
     /// The summary as Markdown: one bullet per item.
     var markdown: String {
-        lines.map { "- **\($0.label.capitalizedFirst):** \($0.text)\n" }.joined()
+        lines(Shown.markdown).map { "- **\($0.label.capitalizedFirst):** \($0.text)\n" }.joined()
     }
 
     /// "a 3,500 mAh battery (assumed)": the reference battery as the reports name it, with its

@@ -268,7 +268,7 @@ enum SplitCommand {
         for (i, t) in s.trips.enumerated() {
             out +=
                 "trip \(i + 1)  \(t.start.iso8601) … \(t.end.iso8601)  \(InfoCommand.duration(t.durationSeconds))  "
-                + "\(DecimalText.fixed(t.distanceMetres / 1000, 2)) km  \(w.fixes[i]) fixes  after \(t.startsAfter.rawValue), to \(t.endsAt.rawValue)  → \(names[i])\n"
+                + "\(DecimalText.fixed(t.distanceMetres / 1000, 2)) km  \(w.fixes[i]) fixes  after \(t.startsAfter.rawValue), to \(t.endsAt.rawValue)  → \(Shown.terminal(names[i]))\n"
         }
         out += summary(s, written: w, input: input) + "\n"
         return out
@@ -284,7 +284,7 @@ enum SplitCommand {
         }
         if w.untimed > 0 { parts.append("\(w.untimed) without a time") }
         var line =
-            "\(input): \(s.trips.count) trip\(s.trips.count == 1 ? "" : "s") in \(w.total) track points (\(parts.joined(separator: ", "))); "
+            "\(Shown.terminal(input)): \(s.trips.count) trip\(s.trips.count == 1 ? "" : "s") in \(w.total) track points (\(parts.joined(separator: ", "))); "
             + "\(s.gapCount) recording gap\(s.gapCount == 1 ? "" : "s") longer than \(InfoCommand.duration(r.gapSeconds))"
         line += "; long stays: \(DecimalText.fixed(r.stayRadiusMetres, 0)) m for \(InfoCommand.duration(r.staySeconds))"
         if w.untimedWaypoints > 0 { line += "; \(w.untimedWaypoints) waypoints without a time are in no trip" }

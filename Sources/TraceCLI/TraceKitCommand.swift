@@ -92,18 +92,9 @@ public enum TraceKitCommand {
     }
 
     /// `message` on one line: control characters (a newline inside a quoted value, binary bytes)
-    /// are shown as escapes, so every error is exactly one line.
-    static func oneLine(_ message: String) -> String {
-        var out = ""
-        for u in message.unicodeScalars {
-            if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) {
-                out += "\\u{" + String(u.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    /// and bidirectional overrides are shown as escapes (``Shown/terminal(_:)``), so every error
+    /// is exactly one line.
+    static func oneLine(_ message: String) -> String { Shown.terminal(message) }
 
     static func dispatch(_ arguments: [String], output: Output) throws(CLIError) {
         guard let first = arguments.first else {

@@ -380,9 +380,15 @@ struct TuneReport {
     /// The marker beside a figure that got worse than the start's (Markdown and HTML).
     static let worseMarker = "▲"
 
-    /// `rows` for Markdown: each cell in `worse` in bold, with the marker.
-    static func markdownRows(_ rows: [[String]], worse: [Set<Int>]) -> [[String]] {
-        rows.indices.map { i in rows[i].indices.map { j in worse[i].contains(j) ? "**\(rows[i][j]) \(worseMarker)**" : rows[i][j] } }
+    /// `rows` for Markdown: every cell's text as ``Shown/markdown(_:)`` writes it (cells name
+    /// trips), each cell in `worse` in bold, with the marker.
+    static func markdownRows(_ rows: [[String]], worse: [Set<Int>] = []) -> [[String]] {
+        rows.indices.map { i in
+            rows[i].indices.map { j in
+                let cell = Shown.markdown(rows[i][j])
+                return i < worse.count && worse[i].contains(j) ? "**\(cell) \(worseMarker)**" : cell
+            }
+        }
     }
 
     /// `rows` for HTML: each cell in `worse` with the marker, and its class (`worse`).
@@ -551,8 +557,11 @@ struct TuneReport {
         return any ? " \(Self.worseNote)" : ""
     }
 
+    /// The terminal report; its header lines (which name the inputs and trips) as
+    /// ``Shown/terminal(_:)`` shows text, the tables' cells likewise (``TextTable/aligned(header:rows:)``).
     var table: String {
-        var out = headerLines.joined(separator: "\n") + "\n\n" + verdict + "\n" + (devicesLine.map { $0 + "\n" } ?? "") + "\n"
+        var out =
+            headerLines.map(Shown.terminal).joined(separator: "\n") + "\n\n" + verdict + "\n" + (devicesLine.map { $0 + "\n" } ?? "") + "\n"
         out += "Requirements\n" + TextTable.aligned(header: Self.requirementHeader, rows: requirementRows) + "\n"
         if keptSection {
             out +=
@@ -579,7 +588,9 @@ struct TuneReport {
     }
 
     var markdown: String {
-        var out = "# tracekit tune\n\n" + headerLines.map { "- \($0)" }.joined(separator: "\n") + "\n\n**\(verdict)**\n\n"
+        var out =
+            "# tracekit tune\n\n" + header.map { "- \($0.label): \(Shown.markdown($0.text))" }.joined(separator: "\n")
+            + "\n\n**\(verdict)**\n\n"
             + (devicesLine.map { $0 + "\n\n" } ?? "")
         out +=
             "## Requirements\n\n"
@@ -597,22 +608,28 @@ struct TuneReport {
         }
         if !outcome.infeasibleTrips.isEmpty {
             out +=
-                "## Infeasible trips\n\n\(infeasibleCaption).\n\n" + TextTable.markdown(header: Self.infeasibleHeader, rows: infeasibleRows)
+                "## Infeasible trips\n\n\(infeasibleCaption).\n\n"
+                + TextTable.markdown(header: Self.infeasibleHeader, rows: Self.markdownRows(infeasibleRows))
                 + "\n"
         }
         out +=
             "## Changed fields\n\n"
-            + (changes.isEmpty ? "None: the start's rows are kept.\n" : TextTable.markdown(header: Self.changeHeader, rows: changeRows))
+            + (changes.isEmpty
+                ? "None: the start's rows are kept.\n" : TextTable.markdown(header: Self.changeHeader, rows: Self.markdownRows(changeRows)))
             + "\n"
         out +=
             "## Per state and role, start → tuned\n\nRole: the phone that sends and spends; its display error and staleness are what its viewers saw of it. Sums over the trips; p95 of the pooled samples; the largest max.\(worseNoteIfAny)\n\n"
         let states = stateTable
         out += TextTable.markdown(header: Self.stateHeader, rows: Self.markdownRows(states.rows, worse: states.worse)) + "\n"
-        if !outcome.limits.isEmpty { out += "## The limit\n\n" + TextTable.markdown(header: Self.limitHeader, rows: limitRows) + "\n" }
+        if !outcome.limits.isEmpty {
+            out += "## The limit\n\n" + TextTable.markdown(header: Self.limitHeader, rows: Self.markdownRows(limitRows)) + "\n"
+        }
         if let note = limitNote { out += note + "\n\n" }
         if !frontiers.isEmpty { out += "## Frontiers\n\n" }
         for f in frontiers {
-            out += "### \(frontierCaption(f))\n\n" + TextTable.markdown(header: Self.frontierHeader, rows: frontierRows(f)) + "\n"
+            out +=
+                "### \(frontierCaption(f))\n\n" + TextTable.markdown(header: Self.frontierHeader, rows: Self.markdownRows(frontierRows(f)))
+                + "\n"
         }
         return out
     }

@@ -81,7 +81,9 @@ public enum JSONWriter {
         return x.description
     }
 
-    /// A string literal with the escapes JSON requires.
+    /// A string literal with the escapes JSON requires, and `\u` escapes for the other
+    /// characters ``ShownText`` shows escaped (DEL, the C1 controls, the bidirectional formatting
+    /// characters): the same string to a JSON reader, and no raw control character in the text.
     public static func quoted(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
@@ -91,10 +93,13 @@ public enum JSONWriter {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "\u{00}"..."\u{1F}":
-                let h = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-            default: out.unicodeScalars.append(u)
+            default:
+                if ShownText.isEscaped(u) {
+                    let h = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(u)
+                }
             }
         }
         return out + "\""

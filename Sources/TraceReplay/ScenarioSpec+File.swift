@@ -29,7 +29,8 @@ public typealias ScenarioFileError = JSONFileError
 /// ```
 ///
 /// Only `schema` is required. `category` is a name (``RequestCategory/init(named:)``: "ride",
-/// "babysitting", "dog walking", "delivery"; any other name is a non-ride category). Trace paths
+/// "babysitting", "dog walking", "delivery"; any other name is a non-ride category), without
+/// control characters (``TraceJSON/ShownText/isControl(_:)``, as a policy's name). Trace paths
 /// are relative to the sidecar's folder. `timeline` lists states by ``FulfilmentState/key`` (or
 /// display name) with ISO 8601 times that carry a zone; it is replayed as given, so it must be in
 /// time order and each state must be able to follow the previous one (Accepted is entered with the
@@ -123,6 +124,10 @@ private struct SidecarReader: JSONFieldReading {
         if let c = root["category"] {
             let text = try string(c, "category")
             guard !text.isEmpty else { throw fail(c, "category", "must not be empty") }
+            // As a policy's name: reports show the category, so it holds no control character.
+            guard !text.unicodeScalars.contains(where: ShownText.isControl) else {
+                throw fail(c, "category", "must not contain control characters (line breaks, tabs)")
+            }
             spec.category = Sourced(RequestCategory(named: text), .sidecar, source)
         }
         if let h = root["pickupHandedOff"] {

@@ -62,7 +62,7 @@ public typealias PolicyFileError = JSONFileError
 /// and heartbeat in [0.001, 86,400] s. Across fields:
 /// `hirerLocation` must be `ridesOnly` (the document's privacy rule); no live location
 /// (`helperLocation`, `hirerLocation`) and no `deadReckoning` rule where the tier is off (nothing
-/// is sent there); `routeLines` only with `route`; no control characters in `name`.
+/// is sent there); `routeLines` only with `route`; no control characters in `name` (C0, DEL, C1: ``TraceJSON/ShownText/isControl(_:)``).
 ///
 /// Versions 1 and 2 are still read. Version 2 files have no `send` (every delivered fix is sent);
 /// a `send` in one is refused, naming the version it needs. Version 1 files have no `delivery`,
@@ -236,7 +236,7 @@ private struct PolicyReader: JSONFieldReading, Sendable {
         fileVersion = Int(v)
         var policy = SharingPolicy.seed
         policy.name = try root["name"].map { (n) throws(PolicyFileError) in try string(n, "name") } ?? "unnamed"
-        if let n = root["name"], policy.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        if let n = root["name"], policy.name.unicodeScalars.contains(where: ShownText.isControl) {
             throw fail(n, "name", "must not contain control characters (line breaks, tabs)")
         }
         _ = top

@@ -484,6 +484,31 @@ enum Hostile {
             "GPX: a segment of repeated positions has length 0",
             gpx(point(time: "2020-01-01T00:00:00Z"), point(time: "2020-01-01T00:00:01Z")), status: 0, "",
             stdoutHolds: "length                      0 km"),
+
+        // Text that would act on a terminal (issue 41): shown escaped, as `\u{1b}`, in every
+        // message and report (Tests/TraceCLITests/HostileTextTests.swift runs every format).
+        HostileFile(
+            "CSV: an OSC sequence (set the terminal's title) in a time field", csv("47,8,\u{1B}]0;pwned\u{07},1"), fail, status: 65,
+            "tracekit: FILE:2: unreadable time: '\\u{1b}]0;pwned\\u{7}'"),
+        HostileFile(
+            "CSV: the same, counted: the table shows it escaped", csv("47,8,\u{1B}]0;pwned\u{07},1"), status: 0, "",
+            stdoutHolds: "1 × unreadable time, first at line 2 ('\\u{1b}]0;pwned\\u{7}')"),
+        HostileFile(
+            "NDJSON: a CSI sequence (clear the screen) in a time", "{\"lat\":47,\"lon\":8,\"time\":\"\\u001b[2J\"}\n", fail, status: 65,
+            "tracekit: FILE:1: unreadable time: time '\\u{1b}[2J'"),
+        HostileFile(
+            "PLT: a C1 CSI in a coordinate", plt("47\u{9B}2J,8,0,100,43831.0,,"), fail, status: 65,
+            "tracekit: FILE:7: invalid coordinate: latitude '47\\u{9b}2J' is not a number"),
+        HostileFile(
+            "GPX: a right-to-left override in a time", gpx(point(time: "2020\u{202E}-01-01T00:00:00Z")), fail, status: 65,
+            "tracekit: FILE:4: unreadable time: '2020\\u{202e}-01-01T00:00:00Z'"),
+        HostileFile(
+            "JSON scenario: a control character in the category (refused, as in a policy's name)",
+            "{\"schema\": \"tracekit-scenario/1\", \"category\": \"ride\\u001b[2J\"}", scenario, status: 65,
+            "tracekit: FILE:1:47: category: must not contain control characters (line breaks, tabs)"),
+        HostileFile(
+            "JSON policy: a C1 control in the name", policyHead + "\"x\\u009b2J\"}", validate, status: 65,
+            "tracekit: FILE:1:53: name: must not contain control characters (line breaks, tabs)"),
     ]
 }
 

@@ -77,6 +77,17 @@ struct HostileInputTests {
         #expect(r.diagnostics.assumptions.contains("columns 3 and 4 both hold elevation; column 3 ('ele') is read"))
     }
 
+    @Test("a value in a message shows its control characters and bidi overrides escaped (issue 41)")
+    func escapedExcerpts() throws {
+        let r = try readCSV("lat,lon,time,ele\n1,1,\"\u{1B}]0;t\u{07}\",x\u{9B}2J\u{202E}\n")
+        let details = r.diagnostics.examples.map(\.detail)
+        #expect(details.contains("'\\u{1b}]0;t\\u{7}'"), "\(details)")
+        #expect(details.contains("elevation 'x\\u{9b}2J\\u{202e}' is not a number"), "\(details)")
+        // XML has no ESC (not even as a reference), but C1 controls and bidi overrides are characters.
+        let (_, g) = try readGPX("<gpx><trk><trkseg><trkpt lat='1' lon='1'><time>x\u{9B}[2J\u{202E}</time></trkpt></trkseg></trk></gpx>")
+        #expect(g.examples.map(\.detail) == ["'x\\u{9b}[2J\\u{202e}'"])
+    }
+
     @Test("writers never write a non-finite value")
     func finiteWriters() {
         var f = Fix(coordinate: try! Coordinate(latitude: 1, longitude: 2))

@@ -1,4 +1,5 @@
 import TraceDomain
+import TraceJSON
 
 // A point's fields: which child element carries which, how its text is read (the value rules,
 // one place for every path), and how a value is stored or reported.
@@ -108,7 +109,7 @@ extension GPXReader {
     static func read(_ f: Field, _ raw: UnsafeBufferPointer<UInt8>) -> FieldValue {
         let text = GPXReader.trimmed(raw)
         if text.isEmpty { return .none }
-        func shown() -> String { String(decoding: text.prefix(40), as: UTF8.self) }
+        func shown() -> String { ShownText.escaped(String(decoding: text.prefix(40), as: UTF8.self)) }
         func number(_ what: String, nonNegative: Bool = false) -> FieldValue {
             guard let v = DecimalParser.parseDouble(text), v.isFinite else {
                 return .problem(.invalidValue, "\(what) \(TextValue.notANumber(text))")

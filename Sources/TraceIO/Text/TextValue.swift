@@ -1,3 +1,5 @@
+import TraceJSON
+
 /// Byte-level value parsing shared by the text readers.
 enum TextValue {
     @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
@@ -32,10 +34,12 @@ enum TextValue {
         return String(s)
     }
 
-    /// A short excerpt of a value for messages.
+    /// A short excerpt of a value for messages: its first 40 characters, control characters and
+    /// bidirectional overrides shown as `\u{1b}` (``TraceJSON/ShownText``: a message holds none,
+    /// whatever a report does with it).
     static func shown(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let s = string(trimmed(bytes))
-        return s.count > 40 ? String(s.prefix(40)) + "…" : s
+        return ShownText.escaped(s.count > 40 ? String(s.prefix(40)) + "…" : s)
     }
 
     /// Why `bytes` gave no number, for a diagnostic: "'1e400' is out of range" for a number too
