@@ -204,6 +204,23 @@ struct PathSafetyTests {
         }
     }
 
+    @Test("a file read as a format it is not: the first line's error quotes none of it (a CSV header: 24 characters a name at most)")
+    func unquoted() throws {
+        try Self.scratch { dir in
+            // A line of /etc/shadow's form, with tabs, so that every reader gets past its first check.
+            try Self.write("\(dir)/secret", "root:$6$salt$SECRETHASHSECRETHASH:19000:0:99999:7:::\tx\t{}\n")
+            for format in ["plt", "ndjson", "nmea", "rec", "geojson", "json", "gpx", "kml"] {
+                let r = try Run(["info", "--input-format", format, "secret"], in: dir)
+                #expect(r.status == 65, "\(format): \(r.stderr)")
+                #expect(!r.stderr.contains("SECRET") && !r.stderr.contains("salt"), "\(format): \(r.stderr)")
+            }
+            for extra in [[], ["--column", "lat=x"]] {
+                let csv = try Run(["info", "--input-format", "csv", "secret"] + extra, in: dir)
+                #expect(csv.stderr.contains("root:$6$salt$SECRETHASHS…") && !csv.stderr.contains("SECRETHASHSECRETHASH"), "\(csv.stderr)")
+            }
+        }
+    }
+
     // MARK: Sidecars stay in their folder
 
     /// Runs `tracekit arguments` with standard output and error to files, killing it when it is
