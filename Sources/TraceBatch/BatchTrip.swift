@@ -27,12 +27,18 @@ public struct BatchTrip: Hashable, Sendable {
     public var window: ClosedRange<Int64>?
     /// A split recording with no trip: replaying it fails, saying so.
     public var noTrip = false
+    /// Where the traces its sidecar names may lead: by default inside the sidecar's folder, and
+    /// inside the corpus folder the trip was found under (``TripDiscovery``).
+    public var sidecarPaths: SidecarPaths
 
-    public init(id: String, path: String, kind: Kind, window: ClosedRange<Int64>? = nil) {
+    public init(
+        id: String, path: String, kind: Kind, window: ClosedRange<Int64>? = nil, sidecarPaths: SidecarPaths = .sidecarFolder
+    ) {
         self.id = id
         self.path = path
         self.kind = kind
         self.window = window
+        self.sidecarPaths = sidecarPaths
     }
 
     /// A trip whose one trace is read from standard input (a request's pings streamed by an
@@ -66,27 +72,47 @@ public struct BatchTrip: Hashable, Sendable {
             let n = String(t.index)
             return BatchTrip(
                 id: "\(id)#\(String(repeating: "0", count: width - n.count))\(n)", path: path, kind: kind,
-                window: t.start.nanoseconds...t.end.nanoseconds)
+                window: t.start.nanoseconds...t.end.nanoseconds, sidecarPaths: sidecarPaths)
         }
+    }
+
+    /// The trip's sidecar: the trip itself, or the one beside its trace when it can be read.
+    var sidecar: String? {
+        switch kind {
+        case .sidecar: return path
+        case .trace:
+            let candidate = Replay.sidecarPath(besides: path)
+            return !isStandardInput && Platform.isReadable(candidate) ? candidate : nil
+        }
+    }
+
+    /// Every file the trip reads, without opening a trace: the trip's file, its sidecar and the
+    /// traces the sidecar names (none when the sidecar cannot be read or parsed: its replay says
+    /// why). For the files a command must not overwrite (the command line's output check).
+    /// - Throws: ``BatchTripError`` `.data` for a trace path ``sidecarPaths`` refuses, as the
+    ///   replay would.
+    public func files() throws(BatchTripError) -> [String] {
+        guard !isStandardInput else { return [] }
+        guard let sidecar else { return [path] }
+        var files = kind == .trace ? [path, sidecar] : [sidecar]
+        guard let bytes = try? BatchFile.read(sidecar) else { return files }
+        do {
+            files += try ScenarioSpec.tracePaths(sidecarBytes: bytes, file: sidecar, paths: sidecarPaths)
+        } catch {
+            throw BatchTripError(.data, error.description)
+        }
+        return files
     }
 
     /// The traces and scenario the trip replays: a sidecar's, or the trace with its sidecar beside it.
     func resolved() throws(BatchTripError) -> (inputs: [TraceInput], spec: ScenarioSpec) {
         var spec = ScenarioSpec()
         var inputs: [TraceInput] = []
-        let sidecar: String?
-        switch kind {
-        case .sidecar:
-            sidecar = path
-        case .trace:
-            let candidate = Replay.sidecarPath(besides: path)
-            sidecar = !isStandardInput && Platform.isReadable(candidate) ? candidate : nil
-            inputs = [TraceInput(path: path, defaultRole: .helper, provenance: .flag)]
-        }
+        if kind == .trace { inputs = [TraceInput(path: path, defaultRole: .helper, provenance: .flag)] }
         if let sidecar {
             let bytes = try BatchFile.read(sidecar)
             do {
-                spec = try ScenarioSpec(sidecarBytes: bytes, file: sidecar)
+                spec = try ScenarioSpec(sidecarBytes: bytes, file: sidecar, paths: sidecarPaths)
             } catch {
                 throw BatchTripError(.data, error.description)
             }

@@ -1,4 +1,5 @@
 import TraceJSON
+import TraceReplay
 
 /// Finds the trips of a batch: under folders, in manifests, or named one by one.
 ///
@@ -13,7 +14,14 @@ import TraceJSON
 /// - **Manifest**: one trip per line, a sidecar or a trace path relative to the manifest's folder
 ///   (to the working folder for standard input, `-`), or a folder to walk as above; blank lines
 ///   and lines starting with `#` are skipped. Trips keep the manifest's order and are named by the
-///   line.
+///   line. A manifest file is a document that may come with a corpus, so its lines must be
+///   relative and stay inside its folder (as a sidecar's traces must: ``SidecarPaths``); the
+///   lines of standard input are the caller's own, as arguments are, and may lead anywhere.
+///
+/// Confinement: a trip found under a folder (given, or listed by a manifest) may read only
+/// traces inside that folder, and a trip listed by a manifest file only traces inside the
+/// manifest's folder (``BatchTrip/sidecarPaths``), besides its sidecar's own rule. With
+/// `confined: false` (`--allow-outside-paths`) none of this applies.
 /// - **A file named directly**: a sidecar (`*.scenario.json`) or a trace; any other file is read
 ///   as a manifest.
 public enum TripDiscovery {
@@ -27,10 +35,14 @@ public enum TripDiscovery {
     public static let sidecarSuffix = ".scenario.json"
 
     /// The trips of every input, in order: folders walked, manifests read, files taken as trips.
-    /// `stdin` supplies the manifest named "-" (read at most once).
+    /// `stdin` supplies the manifest named "-" (read at most once). `confined`: manifest lines and
+    /// sidecars' traces must stay inside their folders (see the type's discussion).
     /// - Throws: ``BatchTripError``: `.cannotOpen` for an input that cannot be read, `.usage` when
-    ///   two trips would have the same name.
-    public static func trips(inputs: [String], stdin: (() throws(BatchTripError) -> [UInt8])? = nil) throws(BatchTripError) -> [BatchTrip] {
+    ///   two trips would have the same name, `.data` for a manifest line that leads out of its
+    ///   folder.
+    public static func trips(
+        inputs: [String], stdin: (() throws(BatchTripError) -> [UInt8])? = nil, confined: Bool = true
+    ) throws(BatchTripError) -> [BatchTrip] {
         var all: [BatchTrip] = []
         var usedStdin = false
         for input in inputs {
@@ -39,7 +51,7 @@ public enum TripDiscovery {
                 usedStdin = true
                 let bytes: [UInt8]
                 if let stdin { bytes = try stdin() } else { bytes = try BatchFile.read("-") }
-                all += try trips(manifest: bytes, name: "<stdin>", folder: nil)
+                all += try trips(manifest: bytes, name: "<stdin>", folder: nil, confined: false)
                 continue
             }
             switch BatchFile.entry(input) {
@@ -49,7 +61,7 @@ public enum TripDiscovery {
                 if let trip = trip(file: input, id: input) {
                     all.append(trip)
                 } else {
-                    all += try trips(manifest: BatchFile.read(input), name: input, folder: folder(of: input))
+                    all += try trips(manifest: BatchFile.read(input), name: input, folder: folder(of: input), confined: confined)
                 }
             case .other:
                 _ = try BatchFile.read(input)  // throws the reason (missing, no permission)
@@ -59,6 +71,9 @@ public enum TripDiscovery {
         var seen = Set<String>()
         for t in all where !seen.insert(t.id).inserted {
             throw BatchTripError(.usage, "two trips are named '\(t.id)': give inputs whose trips have different relative paths")
+        }
+        if !confined {
+            for i in all.indices { all[i].sidecarPaths = .anywhere }
         }
         return all
     }
@@ -88,11 +103,13 @@ public enum TripDiscovery {
         return traceExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
-    /// The trips under folder `root`, named relative to it, sorted by name.
+    /// The trips under folder `root`, named relative to it, sorted by name; their sidecars'
+    /// traces must stay inside `root`.
     /// - Throws: ``BatchTripError`` `.cannotOpen` when a folder cannot be listed.
     public static func trips(under root: String) throws(BatchTripError) -> [BatchTrip] {
         var found: [BatchTrip] = []
         try walk(root: root, relative: "", into: &found)
+        for i in found.indices { found[i].sidecarPaths = .confined(roots: [root]) }
         return found.sorted { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) }
     }
 
@@ -147,31 +164,47 @@ public enum TripDiscovery {
     }
 
     /// Reads a manifest's lines: each a trip (sidecar or trace) or a folder, relative to `folder`
-    /// (nil: the working folder). `name` names the manifest in errors.
+    /// (nil: the working folder). `name` names the manifest in errors and, with `confined`, is
+    /// its file: each line must then be a relative path that stays inside the file's folder
+    /// (checked before anything it names is looked at), and so must the traces of the sidecars
+    /// it lists. Standard input's lines are read with `confined` false.
     /// - Throws: ``BatchTripError`` `.cannotOpen` for a listed path that is missing or unreadable
-    ///   (naming the manifest's line), `.data` for a line that is neither.
-    public static func trips(manifest bytes: [UInt8], name: String, folder: String?) throws(BatchTripError) -> [BatchTrip] {
+    ///   (naming the manifest's line), `.data` for a line that is neither, or that leads out of
+    ///   the manifest's folder.
+    public static func trips(manifest bytes: [UInt8], name: String, folder: String?, confined: Bool) throws(BatchTripError)
+        -> [BatchTrip]
+    {
         var found: [BatchTrip] = []
         var lineNumber = 0
+        let roots = confined ? [Self.folder(of: name) ?? "."] : []
         for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             let line = trimmed(String(decoding: raw, as: UTF8.self))
             if line.isEmpty || line.hasPrefix("#") { continue }
+            if confined,
+                let reason = SidecarPaths.refusal(of: line, in: name, roots: [], document: "manifest", items: "lines")
+            {
+                throw BatchTripError(.data, "\(name):\(lineNumber): \(reason)")
+            }
             let path = line.hasPrefix("/") || folder == nil ? line : join(folder!, line)
             switch BatchFile.entry(path) {
             case .folder:
-                found += try trips(under: path).map { BatchTrip(id: join(line, $0.id), path: $0.path, kind: $0.kind) }
+                found += try trips(under: path).map {
+                    BatchTrip(id: join(line, $0.id), path: $0.path, kind: $0.kind, sidecarPaths: .confined(roots: roots + [path]))
+                }
             case .file:
-                guard let trip = trip(file: path, id: line) else {
+                guard var trip = trip(file: path, id: line) else {
                     throw BatchTripError(
                         .data,
                         "\(name):\(lineNumber): '\(line)' is not a sidecar (*.scenario.json), a trace (\(traceExtensions.sorted().map { "." + $0 }.joined(separator: ", "))) or a folder"
                     )
                 }
+                trip.sidecarPaths = .confined(roots: roots)
                 found.append(trip)
             case .other:
                 // A listed trip that is missing is that trip's failure, reported with the rest.
-                if let trip = trip(file: path, id: line) {
+                if var trip = trip(file: path, id: line) {
+                    trip.sidecarPaths = .confined(roots: roots)
                     found.append(trip)
                 } else {
                     throw BatchTripError(.cannotOpen, "\(name):\(lineNumber): '\(line)': no such trip, trace or folder")

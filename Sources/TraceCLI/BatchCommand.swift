@@ -104,12 +104,23 @@ enum BatchCommand {
             test case per figure; a missing trip, or a new one under --strict, is a failing case \
             of its own). The gate's lines group the figures, one line per trip, state and role.
 
+            Paths: a sidecar's traces must stay inside its folder and the corpus (the DIR it was \
+            found under, or the manifest's folder), and a manifest file's lines inside its folder \
+            (standard input's lines may name any path); every sidecar is checked before any trip \
+            is replayed, and one that leads out stops the batch (65) without opening it, unless \
+            --allow-outside-paths. No output (--write-baseline, --junit, --markdown, --html) may \
+            be an input (a trip's trace or sidecar, a trace it names, a manifest, --policy, \
+            --compare, --energy-profile, --baseline, --tolerance-file) or another output, by any \
+            path, link or hard link (64, nothing written); a report inside the corpus folder is \
+            fine otherwise.
+
             Exit status: 0 all trips replayed and the gate passed; 1 a regression (under --strict \
             also an improvement, a figure that appeared or disappeared, or a new trip), a baseline \
             trip that was not run, or a trip that failed to replay; 65 a bad or refused baseline \
-            or tolerance file; 64 usage (also --trip, --index and --of not given together, an \
-            index outside the batch, a name without a trace extension); 66 an input that cannot \
-            be read.
+            or tolerance file, a sidecar or manifest line that leads out of its folder; 64 usage \
+            (also --trip, --index and --of not given together, an index outside the batch, a \
+            name without a trace extension, an output that would overwrite an input); 66 an \
+            input that cannot be read.
             """,
         positionals: [PositionalSpec(name: "INPUT…", help: "A folder of trips, a manifest ('-': standard input), or a sidecar or trace.")],
         variadic: true,
@@ -130,7 +141,7 @@ enum BatchCommand {
             + ReplayInputs.options.filter {
                 [
                     "energy-profile", "receiver-radio", "network", "viewer", "seed", "send", "as-each-state", "on-problem", "max-speed",
-                    "utc-offset", "date",
+                    "utc-offset", "date", "allow-outside-paths",
                 ]
                 .contains($0.spec.name)
             }.map {
@@ -191,10 +202,17 @@ enum BatchCommand {
             trips = [streamed.trip]
         } else {
             do {
-                trips = try TripDiscovery.trips(inputs: o.arguments)
+                trips = try TripDiscovery.trips(inputs: o.arguments, confined: !o.inputs.allowOutsidePaths)
             } catch {
                 throw CLIError(error)
             }
+        }
+        // Every sidecar's trace paths checked, and no output over an input, before any replay.
+        let corpusFiles = try OutputCheck.corpusFiles(trips)
+        try OutputCheck.check(outputs: o.gate.files) {
+            o.arguments.flatMap { CommandFile.input("input", $0) } + corpusFiles + CommandFile.input("policy file", o.policy.flatMap(PolicyCommands.file))
+                + CommandFile.input("compared policy file", o.compare.flatMap(PolicyCommands.file))
+                + CommandFile.input("energy profile", o.inputs.energyProfileFile) + o.gate.inputFiles
         }
         options.rules.recordingGapSeconds = o.split.gap.seconds
         // --split: each trip of each recording its own row, `FILE#NN` (before sharding, so a
@@ -459,6 +477,15 @@ struct GateOptions: OptionGroup {
 
     /// The report files to write.
     var outputs: (junit: String?, markdown: String?, html: String?) { (junit?.path, markdown?.path, html?.path) }
+
+    /// Every file written, for ``OutputCheck``.
+    var files: [CommandFile] {
+        CommandFile.named("--write-baseline", writeBaseline?.path) + CommandFile.named("--junit", junit?.path)
+            + CommandFile.named("--markdown", markdown?.path) + CommandFile.named("--html", html?.path)
+    }
+
+    /// The baseline and tolerance files read.
+    var inputFiles: [CommandFile] { CommandFile.input("baseline", baseline) + CommandFile.input("tolerance file", toleranceFile) }
 
     static let options: [Option<GateOptions>] = [
         .value(

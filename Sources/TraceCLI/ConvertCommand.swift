@@ -51,8 +51,9 @@ enum ConvertCommand {
             Streams IN to OUT in bounded memory. Formats come from the extensions, or --input-format \
             and --to. '-' is standard input or output. OUT is written atomically: to a temporary \
             file beside it, renamed into place only when complete, so a failure never leaves a \
-            half-written OUT. Problems found while reading are reported on stderr; items the output \
-            format cannot hold (waypoints in CSV) are counted there too.
+            half-written OUT, and never IN: OUT that names IN (by any path, a link or a hard link) \
+            is refused (64) before anything is written. Problems found while reading are reported \
+            on stderr; items the output format cannot hold (waypoints in CSV) are counted there too.
             """,
         positionals: [
             PositionalSpec(name: "IN", help: "The trace to read ('-' for standard input)."),
@@ -78,6 +79,7 @@ enum ConvertCommand {
             [.gpx, .csv, .geojson, .ndjson, .json].contains(named)
         else { throw .usage("cannot tell the output format of '\(out)': give --to gpx|csv|geojson|ndjson") }
         let format = named == .json ? TraceFormat.geojson : named
+        try OutputCheck.check(outputs: CommandFile.named("OUT", out)) { CommandFile.named("IN", input) }
         var reader: any TraceReader
         do {
             reader = try openTrace(input, format: options.reading.format, options: options.reading.readOptions)

@@ -42,6 +42,9 @@ enum MergeCommand {
             keep of each trip (a few kilobytes of figures, and its picture only when the lines \
             carry one); the view samples are pooled as lines are read.
 
+            No output may be a shard file, --baseline, --tolerance-file or another output, by any \
+            path, link or hard link (64, nothing written).
+
             Exit status: as batch's (0 passed; 1 a regression, a trip that failed or was not run, \
             a baseline trip missing); 64 usage; 65 a truncated, foreign or differing line (one \
             line naming the file and the line number), lines of two batches, no line at all, or a \
@@ -62,6 +65,7 @@ enum MergeCommand {
         }
         if o.gate.strict && o.gate.baseline == nil { throw .usage("'--strict' needs --baseline") }
         if o.arguments.filter({ $0 == "-" }).count > 1 { throw .usage("standard input ('-') can be read only once") }
+        try OutputCheck.check(outputs: o.gate.files) { o.arguments.flatMap { CommandFile.input("input", $0) } + o.gate.inputFiles }
         let gate = try BatchCommand.GateSetup(o.gate)
         var merged = Merged(inBaseline: Set(gate.baseline?.trips.map(\.id) ?? []))
         for file in o.arguments {

@@ -56,6 +56,9 @@ enum PolicyCommands {
         ],
         examples: ["tracekit policy diff seed quiet.json"])
 
+    /// The file a policy argument names: nil for "seed", which names none.
+    static func file(_ name: String) -> String? { name == "seed" ? nil : name }
+
     /// Loads a policy file, or the seed for the name "seed".
     static func load(_ path: String) throws(CLIError) -> SharingPolicy {
         if path == "seed" { return .seed }

@@ -47,6 +47,12 @@ enum ReplayCommand {
             battery (3,500 mAh unless the profile sets it), and the \
             worst view the other party had. '-' reads standard input (give --input-format unless \
             its content tells; held in memory).
+
+            The sidecar's traces must be relative paths inside its folder (after '..' and \
+            symbolic links): an absolute path, '../' or a link out is refused (65) without opening \
+            it, unless --allow-outside-paths. --svg, --html and --geojson never overwrite an input \
+            (a trace, the sidecar, a trace it names, the policy, the energy profile) or each other, \
+            by any path, link or hard link: exit 64, nothing written.
             """,
         positionals: [
             PositionalSpec(
@@ -95,8 +101,11 @@ enum ReplayCommand {
         var job = try Job(options.inputs, traces: options.arguments, command: "replay")
         if let p = options.policy { job.options.policy = try PolicyCommands.load(p) }
         job.options.rules.recordingGapSeconds = options.split.gap.seconds
-        if options.split.split { return try runTrips(options, job, output) }
         let svg = options.svg?.path, html = options.html?.path, geojson = options.geojson?.path
+        try OutputCheck.check(
+            outputs: CommandFile.named("--svg", svg) + CommandFile.named("--html", html) + CommandFile.named("--geojson", geojson),
+            inputs: { job.files + CommandFile.input("policy file", options.policy.flatMap(PolicyCommands.file)) })
+        if options.split.split { return try runTrips(options, job, output) }
         job.options.recordTrack = svg != nil || html != nil
         var result: ReplayResult
         if let geojson {
@@ -157,6 +166,8 @@ enum ReplayCommand {
         var inputs: [TraceInput]
         var spec: ScenarioSpec
         var options: ReplayOptions
+        /// The files read besides the traces: the sidecar and the energy profile.
+        var others: [CommandFile] = []
         /// The trip held in memory (``TraceReplay/LoadedTrip``): standard input can be read only
         /// once, so a job that reads it loads the trip and replays from it; the answer as each
         /// state replays the trip it holds.
@@ -213,16 +224,24 @@ enum ReplayCommand {
             if let sidecar {
                 let bytes = try readSmallFile(sidecar)
                 do {
-                    spec = try ScenarioSpec(sidecarBytes: bytes, file: sidecar)
+                    spec = try ScenarioSpec(sidecarBytes: bytes, file: sidecar, paths: given.sidecarPaths)
                 } catch {
                     throw .data(error.description)
                 }
             }
+            others = CommandFile.input("scenario sidecar", sidecar) + CommandFile.input("energy profile", given.energyProfileFile)
             self.spec = spec.overriding(with: given.scenarioFlags)
             guard !traces.isEmpty || !self.spec.traces.isEmpty else {
                 throw .usage("'\(command)' needs a TRACE, or a --scenario naming the traces")
             }
             inputs = traces.map { TraceInput(path: $0, defaultRole: .helper, provenance: .flag) }
+        }
+
+        /// Every file the job reads: the traces given, those the scenario names, the sidecar and
+        /// the energy profile.
+        var files: [CommandFile] {
+            inputs.flatMap { CommandFile.input("input", $0.path) } + Role.allCases.flatMap { CommandFile.input("input", spec.traces[$0]?.value) }
+                + others
         }
 
         /// Prints the result's warnings on standard error, one line each.

@@ -19,6 +19,8 @@ import TraceSmoothing
 /// `compare`, and in part by `batch`.
 struct ReplayInputs: OptionGroup {
     var scenario: String?
+    /// `--allow-outside-paths`: a sidecar's traces (and a manifest's lines) may lead anywhere.
+    var allowOutsidePaths = false
     var category: RequestCategory?
     var handedOff = false
     var pickup: Coordinate?
@@ -47,6 +49,11 @@ struct ReplayInputs: OptionGroup {
         .value(
             "scenario", \.scenario, valueName: "FILE",
             help: "A scenario sidecar (schema tracekit-scenario/1); default: TRACE's .scenario.json when it exists."),
+        .flag(
+            "allow-outside-paths", \.allowOutsidePaths,
+            help:
+                "Let a scenario sidecar name traces outside its folder (absolute paths, '..', symbolic links out), and batch and tune corpora read them outside the corpus folder and a manifest's folder. Without it such a path is refused (65) before anything is opened."
+        ),
         .value(
             "category", \.category, valueName: "NAME",
             help: "The request category: ride, babysitting, dog walking, delivery, or another (non-ride) name."),
@@ -170,6 +177,14 @@ struct ReplayInputs: OptionGroup {
             }
         }
         return options
+    }
+
+    /// Where the traces a sidecar names may lead (`--allow-outside-paths`).
+    var sidecarPaths: SidecarPaths { allowOutsidePaths ? .anywhere : .sidecarFolder }
+
+    /// The energy profile's file, when `--energy-profile` names one rather than a built-in profile.
+    var energyProfileFile: String? {
+        energyProfile.flatMap { EnergyProfile.builtIn(named: $0) == nil ? $0 : nil }
     }
 
     /// The phone pipeline: accuracy emulation, smoothing and the delivery override.

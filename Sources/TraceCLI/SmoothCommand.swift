@@ -54,7 +54,8 @@ enum SmoothCommand {
             is written as read.
 
             The summary goes to stderr: points smoothed, rejected, restarts, and the mean and \
-            largest correction in metres. Formats, '-' and atomic writing are as for 'convert'.
+            largest correction in metres. Formats, '-', atomic writing and the refusal of an OUT \
+            that is IN (64) are as for 'convert'.
             """,
         positionals: [
             PositionalSpec(name: "IN", help: "The trace to read ('-' for standard input)."),

@@ -29,7 +29,8 @@ enum SplitCommand {
             with its tracks, segments and timed waypoints, and prints a line per trip. Nothing is \
             dropped silently: the fixes of long stays and of stretches that never moved are counted, \
             and so are untimed waypoints and route points, which belong to no trip. OUTDIR is \
-            created when missing; each file is written atomically.
+            created when missing; each file is written atomically, and none may be IN (by a link \
+            or a hard link: 64, nothing written).
             """,
         positionals: [
             PositionalSpec(name: "IN", help: "The recording: any format info reads."),
@@ -68,8 +69,9 @@ enum SplitCommand {
         } catch {
             throw ReplayCommand.Job.cliError(error)
         }
-        try makeFolder(folder)
         let names = tripFileNames(input: input, folder: folder, count: split.trips.count, format: format)
+        try OutputCheck.check(outputs: names.flatMap { CommandFile.named("the trip file", $0) }) { CommandFile.named("IN", input) }
+        try makeFolder(folder)
         let written = try write(split, from: input, reading: options.reading, to: names, format: format)
         switch options.format {
         case .table: output.write(table(split, written: written, names: names, input: input))

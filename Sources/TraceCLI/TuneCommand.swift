@@ -78,7 +78,7 @@ enum TuneCommand {
     /// the tuned policy file carries (put a send rule in the start policy instead).
     static let replayOptionNames = [
         "energy-profile", "receiver-radio", "emulate-accuracy", "tau", "seed", "smooth", "network", "viewer", "on-problem", "max-speed",
-        "utc-offset", "date",
+        "utc-offset", "date", "allow-outside-paths",
     ]
 
     static let spec = CommandSpec<Options>(
@@ -138,6 +138,12 @@ enum TuneCommand {
             phones' recorded inputs (64 bytes a fix) up to 1 GiB for the corpus; a trip beyond \
             either is read from its file at each replay instead (slower, the same figures), never \
             left out.
+
+            Paths: the corpus is read as batch reads it (a sidecar's traces and a manifest's lines \
+            stay inside their folders and the corpus, or 65 before the search, unless \
+            --allow-outside-paths). --out, --svg and --html never overwrite an input (the corpus's \
+            files, --policy, --space, --require-file, the energy profile) or each other: 64, \
+            nothing written; tune into a new file, not over the start policy.
 
             In CI, --check-start PERCENT checks the policy a team ships (--policy): exit 1 when it \
             misses a requirement, or when the tuned policy costs more than PERCENT less (it is no \
@@ -251,9 +257,19 @@ enum TuneCommand {
 
         var trips: [BatchTrip]
         do {
-            trips = try TripDiscovery.trips(inputs: o.arguments)
+            trips = try TripDiscovery.trips(inputs: o.arguments, confined: !o.inputs.allowOutsidePaths)
         } catch {
             throw CLIError(error)
+        }
+        // Every sidecar's trace paths checked, and no output over an input, before the search.
+        let corpusFiles = try OutputCheck.corpusFiles(trips)
+        try OutputCheck.check(
+            outputs: CommandFile.named("--out", o.out?.path) + CommandFile.named("--svg", o.svg?.path)
+                + CommandFile.named("--html", o.html?.path)
+        ) {
+            o.arguments.flatMap { CommandFile.input("input", $0) } + corpusFiles
+                + CommandFile.input("policy file", o.policy.flatMap(PolicyCommands.file)) + CommandFile.input("search space", o.space)
+                + CommandFile.input("requirement file", o.requirementFile) + CommandFile.input("energy profile", o.inputs.energyProfileFile)
         }
         if o.split.split { trips = trips.flatMap { $0.split(rules: o.split.rules, options: options) } }
         guard !trips.isEmpty else { throw .data("no trip found in \(o.arguments.joined(separator: ", "))") }

@@ -4,7 +4,8 @@
     import Darwin
 #endif
 
-/// What `stat` says of a file: its kind, permission bits, size and owner.
+/// What `stat` says of a file: its kind, permission bits, size, owner, and the device and inode
+/// that identify it.
 package struct FileStatus: Equatable, Sendable {
     /// A file's kind (`st_mode & S_IFMT`).
     package enum Kind: Equatable, Sendable {
@@ -21,6 +22,11 @@ package struct FileStatus: Equatable, Sendable {
     package var user: UInt32
     /// The owner's group id.
     package var group: UInt32
+    /// The device that holds the file (`st_dev`): with ``inode``, the file's identity, the same
+    /// for every path that leads to it (a symbolic link followed, a hard link).
+    package var device: UInt64
+    /// The file's number on its device (`st_ino`).
+    package var inode: UInt64
 
     /// The status in `info` (`st_mode` is a UInt32 on Linux, a UInt16 on Darwin: both are `mode_t`,
     /// as `S_IFMT` and the kinds are, so the same spelling serves both).
@@ -39,6 +45,9 @@ package struct FileStatus: Equatable, Sendable {
         size = Int64(info.st_size)
         user = UInt32(info.st_uid)
         group = UInt32(info.st_gid)
+        // `dev_t` is a UInt64 on Linux, an Int32 on Darwin; `ino_t` a UInt64 on both.
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
     }
 }
 

@@ -99,6 +99,45 @@ struct TripDiscoveryTests {
         }
     }
 
+    @Test(
+        "confinement: a manifest file's lines stay in its folder (absolute, ../, a link out refused); standard input's do not; trips carry their corpus folder; confined: false lifts it all"
+    )
+    func confinement() throws {
+        try Self.scratch { dir in
+            try Self.write("\(dir)/corpus/t/one.gpx", "")
+            try Self.write("\(dir)/corpus/t/trip.scenario.json", #"{"schema": "tracekit-scenario/1", "traces": {"helper": "one.gpx"}}"#)
+            try Self.write("\(dir)/outside.gpx", "")
+            try FileManager.default.createSymbolicLink(atPath: "\(dir)/corpus/out", withDestinationPath: "..")
+            let walked = try TripDiscovery.trips(inputs: ["\(dir)/corpus"])
+            #expect(walked.map(\.sidecarPaths) == [.confined(roots: ["\(dir)/corpus"])])
+            #expect(try walked[0].files() == ["\(dir)/corpus/t/trip.scenario.json", "\(dir)/corpus/t/one.gpx"])
+            let advice = "; a manifest's lines are relative paths inside its folder (--allow-outside-paths allows others)"
+            for (line, why) in [
+                ("\(dir)/outside.gpx", "'\(dir)/outside.gpx' is an absolute path"),
+                ("../outside.gpx", "'../outside.gpx' climbs out of the manifest's folder with '..'"),
+                ("out/outside.gpx", "'out/outside.gpx' leads out of the manifest's folder through a symbolic link (to \(dir)/outside.gpx)"),
+            ] {
+                try Self.write("\(dir)/corpus/list.txt", "t/one.gpx\n\(line)\n")
+                #expect(throws: BatchTripError(.data, "\(dir)/corpus/list.txt:2: \(why)\(advice)")) {
+                    try TripDiscovery.trips(inputs: ["\(dir)/corpus/list.txt"])
+                }
+                let allowed = try TripDiscovery.trips(inputs: ["\(dir)/corpus/list.txt"], confined: false)
+                #expect(allowed.count == 2 && allowed.allSatisfy { $0.sidecarPaths == .anywhere })
+            }
+            // A manifest file's trips read only inside its folder; standard input's lines are the caller's.
+            try Self.write("\(dir)/corpus/list.txt", "t/trip.scenario.json\n")
+            try Self.write("\(dir)/corpus/folders.txt", "t\n")
+            let listed = try TripDiscovery.trips(inputs: ["\(dir)/corpus/list.txt"]) + TripDiscovery.trips(inputs: ["\(dir)/corpus/folders.txt"])
+            #expect(listed.map(\.sidecarPaths) == [.confined(roots: ["\(dir)/corpus"]), .confined(roots: ["\(dir)/corpus", "\(dir)/corpus/t"])])
+            let piped = try TripDiscovery.trips(inputs: ["-"], stdin: { Array("\(dir)/outside.gpx\n".utf8) })
+            #expect(piped.map(\.path) == ["\(dir)/outside.gpx"] && piped[0].sidecarPaths == .sidecarFolder)
+            // A sidecar whose trace leaves its folder: files() refuses it before anything is opened.
+            try Self.write("\(dir)/corpus/t/trip.scenario.json", #"{"schema": "tracekit-scenario/1", "traces": {"helper": "../../outside.gpx"}}"#)
+            let bad = try #require(try TripDiscovery.trips(inputs: ["\(dir)/corpus"]).first { $0.kind == .sidecar })
+            #expect(throws: BatchTripError.self) { try bad.files() }
+        }
+    }
+
     @Test("inputs: a missing input and duplicate names are errors")
     func inputErrors() throws {
         #expect(throws: BatchTripError(.cannotOpen, "/nonexistent/corpus: No such file or directory")) {

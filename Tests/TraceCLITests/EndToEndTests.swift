@@ -17,11 +17,12 @@ struct Run {
         return packageRoot.appendingPathComponent(".build/debug/tracekit")
     }()
 
-    init(_ arguments: [String], stdin: String = "") throws {
+    /// Runs `tracekit` with `arguments` in `directory` (the package root unless given).
+    init(_ arguments: [String], stdin: String = "", in directory: String? = nil) throws {
         let p = Process()
         p.executableURL = Run.binary
         p.arguments = arguments
-        p.currentDirectoryURL = packageRoot
+        p.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) } ?? packageRoot
         let input = Pipe(), output = Pipe(), errors = Pipe()
         p.standardInput = input
         p.standardOutput = output

@@ -273,7 +273,7 @@ enum Hostile {
             "PLT: only a BOM", [0xEF, 0xBB, 0xBF], status: 65, "tracekit: FILE:1: empty file: expected an OziExplorer track header"),
         HostileFile(
             "PLT: only whitespace", "  \n\n", status: 65,
-            "tracekit: FILE:1: not an OziExplorer track file: line 1 is '', expected 'OziExplorer Track Point File Version 2.x'"),
+            "tracekit: FILE:1: not an OziExplorer track file: line 1 is not 'OziExplorer Track Point File Version 2.x'"),
         HostileFile("PLT: only the header", pltHeader, status: 0, "", stdoutHolds: "0 / 0 / 0"),
         HostileFile(
             "PLT: a truncated header", "OziExplorer Track Point File Version 2.1\nWGS 84\n", status: 65,

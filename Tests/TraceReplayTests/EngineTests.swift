@@ -123,7 +123,7 @@ struct EngineTests {
 
 @Suite("Replay: scenario sidecar")
 struct SidecarTests {
-    @Test("a full sidecar reads; trace paths are relative to it")
+    @Test("a full sidecar reads; trace paths are relative to it (an absolute one only where allowed)")
     func full() throws {
         let text = """
             {"schema": "tracekit-scenario/1", "category": "dog-walking", "pickupHandedOff": true,
@@ -132,7 +132,7 @@ struct SidecarTests {
              "timeline": [{"state": "enRoute", "at": "2024-05-01T10:00:00Z"}, {"state": "At Pickup", "at": "2024-05-01T11:05:00+01:00"}],
              "cancelledAt": null}
             """
-        let s = try ScenarioSpec(sidecarBytes: Array(text.utf8), file: "dir/trip.scenario.json")
+        let s = try ScenarioSpec(sidecarBytes: Array(text.utf8), file: "dir/trip.scenario.json", paths: .anywhere)
         #expect(s.category?.value == .dogWalking && s.pickupHandedOff?.value == true)
         #expect(s.pickup?.value.latitude == 47.1 && s.dropoff?.value.longitude == 8.3)
         #expect(s.traces[.helper]?.value == "dir/h.gpx" && s.traces[.delegate]?.value == "/abs/d.gpx")
@@ -187,6 +187,42 @@ struct SidecarTests {
             let d = (error as? ScenarioFileError)?.description
             return d == message
         }
+    }
+
+    @Test(
+        "trace paths stay in the sidecar's folder: absolute, ../ and sub/../../ refused naming the member and why; inside accepted; .anywhere allows all"
+    )
+    func confined() throws {
+        func sidecar(_ trace: String) -> [UInt8] { Array(#"{"schema": "tracekit-scenario/1", "traces": {"helper": "\#(trace)"}}"#.utf8) }
+        let advice = "; a sidecar's traces are relative paths inside its folder (--allow-outside-paths allows others)"
+        for (trace, why) in [
+            ("/etc/passwd", "'/etc/passwd' is an absolute path"),
+            ("../x.gpx", "'../x.gpx' climbs out of the sidecar's folder with '..'"),
+            ("sub/../../x.gpx", "'sub/../../x.gpx' climbs out of the sidecar's folder with '..'"),
+            ("./../x.gpx", "'./../x.gpx' climbs out of the sidecar's folder with '..'"),
+        ] {
+            #expect {
+                _ = try ScenarioSpec(sidecarBytes: sidecar(trace), file: "no-such-folder/s.json")
+            } throws: { error in
+                (error as? ScenarioFileError)?.description == "no-such-folder/s.json:1:56: traces.helper: \(why)\(advice)"
+            }
+            #expect(throws: ScenarioFileError.self) {
+                try ScenarioSpec.tracePaths(sidecarBytes: sidecar(trace), file: "no-such-folder/s.json", paths: .sidecarFolder)
+            }
+            let anywhere = try ScenarioSpec(sidecarBytes: sidecar(trace), file: "no-such-folder/s.json", paths: .anywhere)
+            #expect(anywhere.traces[.helper]?.value == ScenarioSpec.resolve(trace, besides: "no-such-folder/s.json"))
+        }
+        for trace in ["h.gpx", "sub/../h.gpx", "./sub/./h.gpx", "a/b/../../h.gpx"] {
+            let s = try ScenarioSpec(sidecarBytes: sidecar(trace), file: "no-such-folder/s.json")
+            #expect(s.traces[.helper]?.value == "no-such-folder/\(trace)")
+            #expect(try ScenarioSpec.tracePaths(sidecarBytes: sidecar(trace), file: "no-such-folder/s.json", paths: .sidecarFolder) == ["no-such-folder/\(trace)"])
+        }
+        // Inside the sidecar's folder but outside the corpus folder (a root).
+        let reason = SidecarPaths.confined(roots: ["corpus"]).refusal(of: "h.gpx", sidecar: "elsewhere/s.json")
+        #expect(reason?.contains("h.gpx, outside the corpus folder corpus; ") == true, "\(reason ?? "")")
+        #expect(SidecarPaths.confined(roots: ["corpus"]).refusal(of: "h.gpx", sidecar: "corpus/trip/s.json") == nil)
+        // A sidecar that does not parse lists no trace (its replay says why).
+        #expect(try ScenarioSpec.tracePaths(sidecarBytes: Array("{".utf8), file: "s.json", paths: .sidecarFolder).isEmpty)
     }
 
     @Test("the sidecar beside a trace")

@@ -186,7 +186,9 @@ extension CSVReader {
                 at: 0)
         }
         if !problems.isEmpty {
-            var e = scanner.error(problems.joined(separator: "; ") + " (header: \(names.joined(separator: ", ")))", line: line)
+            var shown = names.prefix(12).map(Self.shownName).joined(separator: ", ")
+            if names.count > 12 { shown += ", … (\(names.count) columns)" }
+            var e = scanner.error(problems.joined(separator: "; ") + " (header: \(shown))", line: line)
             e.category = .options  // the option, not the file, is wrong
             throw e
         }
@@ -261,6 +263,10 @@ extension CSVReader {
         return scanner.fields.indices.map { TextValue.string(TextValue.trimmed(scanner.field($0))) }
     }
 
+    /// A column's name as a message quotes it: its first 24 characters (a header is quoted to
+    /// help map it, and a file read as CSV may be no CSV at all).
+    static func shownName(_ name: String) -> String { name.count > 24 ? String(name.prefix(24)) + "…" : name }
+
     /// Throws the error of a header whose latitude and longitude columns cannot be found: the
     /// columns found, and the mapping that would read them (a guess from the first data row:
     /// the first two columns holding decimal numbers within ±90 and ±180, else their names as
@@ -268,9 +274,7 @@ extension CSVReader {
     func unmappable(_ names: [String], line: Int, sample: [String]?) throws(TraceReadError) -> Never {
         let named = Set(names.compactMap { CSVField.recognise(header: $0)?.field })
         let missing = [CSVField.latitude, .longitude].filter { columns[$0] == nil && !named.contains($0) }
-        let shown = names.enumerated().map {
-            "\($0.offset + 1) '\($0.element.count > 24 ? String($0.element.prefix(24)) + "…" : $0.element)'"
-        }
+        let shown = names.enumerated().map { "\($0.offset + 1) '\(Self.shownName($0.element))'" }
         var list = shown.prefix(12).joined(separator: ", ")
         if shown.count > 12 { list += ", … (\(shown.count) columns)" }
         var latitude = "NAME", longitude = "NAME"

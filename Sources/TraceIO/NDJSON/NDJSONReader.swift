@@ -82,6 +82,8 @@ public struct NDJSONReader: TraceReader {
         let json = Array(UnsafeBufferPointer(rebasing: scanner.source.bytes[start..<max(start, scanner.rowEnd)]))
         let column = start - scanner.rowStart + 1
         guard json.first == UInt8(ascii: "{") else {
+            // Before the first object the file may be anything: its line is not quoted.
+            guard objectsRead > 0 else { return try unreadableLine("the line is not a JSON object", column: column) }
             let shown = TextValue.shown(UnsafeBufferPointer(rebasing: scanner.source.bytes[start..<max(start, scanner.rowEnd)]))
             return try unreadableLine("'\(shown)' is not a JSON object", column: column)
         }

@@ -142,9 +142,10 @@ public struct NMEAReader: TraceReader {
     private mutating func readLine() throws(TraceReadError) {
         let line = scanner.field(0)
         if line.first == UInt8(ascii: "#") { return }
-        if let reason = sentence.parse(line) { return try unreadableLine(reason) }
+        if let reason = sentence.parse(line, quoting: sentencesRead > 0) { return try unreadableLine(reason) }
         if sentencesRead == 0, !TextValue.isLetter(line[sentence.dollar + 1]) {
-            return try unreadableLine("'\(TextValue.shown(line))' is not an NMEA sentence")
+            // Before the first sentence the file may be anything: its line is not quoted.
+            return try unreadableLine("the line's '$' is not followed by a talker's letters")
         }
         sentencesRead += 1
         switch sentence.checksum {

@@ -58,8 +58,9 @@ struct NMEASentence {
     /// Finds the sentence in `line`. Returns nil, with the reason, when the line holds none: no
     /// `$`, or an address that is not 1 to ``maximumAddressLength`` letters and digits followed by
     /// `,`, `*` or the line's end. One pass from `$` computes the checksum, reads the address and
-    /// splits the fields.
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> String? {
+    /// splits the fields. `quoting`: a bad address is quoted in the reason (not before the file's
+    /// first sentence: it may be no NMEA file at all).
+    mutating func parse(_ line: UnsafeBufferPointer<UInt8>, quoting: Bool) -> String? {
         count = 0
         guard let base = line.baseAddress else { return "no '$' sentence" }
         let n = line.count
@@ -77,6 +78,7 @@ struct NMEASentence {
             let b = base[i]
             if b == 0x2C || b == 0x2A { break }
             guard TextValue.isDigit(b) || TextValue.isLetter(b), i - d <= NMEASentence.maximumAddressLength else {
+                guard quoting else { return "a '$' not followed by an NMEA address" }
                 var stop = i
                 while stop < n && stop < d + 12 && base[stop] != 0x2A { stop += 1 }
                 return "'\(TextValue.shown(UnsafeBufferPointer(start: base + d, count: stop - d)))' is not an NMEA address"

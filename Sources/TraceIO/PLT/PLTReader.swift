@@ -99,10 +99,11 @@ public struct PLTReader: TraceReader {
             }
             if i == 1 {
                 let first = TextValue.trimmed(scanner.row)
+                // A file that is not a track may be anything: its line is not quoted (README,
+                // "Hardening: hostile input").
                 guard TextValue.hasPrefix(first, "OziExplorer Track Point File") || TextValue.hasPrefix(first, "Geolife trajectory") else {
                     throw scanner.error(
-                        "not an OziExplorer track file: line 1 is '\(TextValue.shown(first))', expected 'OziExplorer Track Point File Version 2.x'",
-                        line: scanner.line)
+                        "not an OziExplorer track file: line 1 is not 'OziExplorer Track Point File Version 2.x'", line: scanner.line)
                 }
             }
             if i == 5 {

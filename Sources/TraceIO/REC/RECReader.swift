@@ -91,7 +91,8 @@ public struct RECReader: TraceReader {
         guard fields.count >= 3 else { return try unreadableLine("fewer than 3 tab-separated fields") }
         let time = scanner.field(0)
         guard let first = time.first, TextValue.isDigit(first) else {
-            return try unreadableLine("the first field '\(TextValue.shown(time))' is not a time")
+            // Before the first record the file may be anything: its line is not quoted.
+            return try unreadableLine(recordsRead == 0 ? "the first field is not a time" : "the first field '\(TextValue.shown(time))' is not a time")
         }
         let jsonStart = fields[2].lowerBound
         let json = Array(UnsafeBufferPointer(rebasing: scanner.source.bytes[jsonStart..<max(jsonStart, scanner.rowEnd)]))
