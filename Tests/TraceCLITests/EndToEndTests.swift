@@ -248,7 +248,7 @@ struct PolicyEndToEndTests {
         arguments: [
             (
                 #"{"format": "tracekit-policy", "version": 1, "states": {"inTask": {"heartbeatSeconds": -1}}}"#,
-                ":1:87: states.inTask.heartbeatSeconds: must be greater than 0 and at most 86400 seconds, got -1"
+                ":1:87: states.inTask.heartbeatSeconds: must be at least 0.001 and at most 86400 seconds, got -1"
             ),
             ("{\"format\": \"tracekit-policy\",\n  \"version\": 1,\n  \"states\": [", ":3:14: unexpected end of file: expected a value"),
         ])

@@ -291,7 +291,7 @@ struct ReplayCommandTests {
         #expect(bad.status == 64 && bad.stdout.isEmpty)
         #expect(
             bad.stderr
-                == "tracekit: '--send': '0' is not a threshold in metres above 0 and at most 100000, e.g. deadReckoning:30\nSee 'tracekit --help'.\n"
+                == "tracekit: '--send': '0' is not a threshold in metres from 0.01 to 100000, e.g. deadReckoning:30\nSee 'tracekit --help'.\n"
         )
     }
 
