@@ -251,9 +251,13 @@ struct PositiveSeconds: ArgumentRepresentable, Equatable {
     var argument: String { JSONWriter.number(rawValue) }
 }
 
+/// A category's name, refused when it holds a control character, as a sidecar's `category` is.
 extension RequestCategory: ExpressibleByArgument {
     init(argument: String) throws(InvalidArgument) {
         guard !argument.isEmpty else { throw .needs("a name") }
+        guard !argument.unicodeScalars.contains(where: ShownText.isControl) else {
+            throw .reason("a category must not contain control characters (line breaks, tabs)")
+        }
         self.init(named: argument)
     }
 }

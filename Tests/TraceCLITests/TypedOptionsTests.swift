@@ -104,6 +104,8 @@ struct TypedOptionsTests {
             (["--seed", "-1"], "'--seed' takes an integer from 0 to 18446744073709551615, not '-1'"),
             (["--tau", "0"], "'--tau' takes a positive number of seconds, not '0'"),
             (["--category", ""], "'--category' needs a name"),
+            (["--category", "taxi\u{1B}]0;x\u{07}"], "'--category': a category must not contain control characters (line breaks, tabs)"),
+            (["--category", "a\u{9B}b"], "'--category': a category must not contain control characters (line breaks, tabs)"),
             (["--pickup", "91,0"], "'--pickup' takes LAT,LON in decimal degrees (latitude within ±90), not '91,0'"),
             (["--delivery", "androidFused"], "'--delivery': androidFused needs an interval above 0 s, e.g. androidFused:10"),
             (["--utc-offset", "15"], "'--utc-offset' takes hours east of UTC between -14 and 14, not '15'"),
