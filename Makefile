@@ -66,7 +66,7 @@ test: deps browser
 ## examples: build and run Examples/RelayService, the README's service: a package of its own that
 ## depends on the TraceKitCore product by path. Built with pkg-config pointed at an empty folder
 ## (PKG_CONFIG_PATH and PKG_CONFIG_LIBDIR), then checked: the build log names no PROJ or GEOS, the
-## build compiled no TraceProj, TraceGeometry or C module (no object file or module of theirs; SwiftPM
+## build compiled no TraceProj, TraceGeometry, CProj or CGeos (no object file or module of theirs; SwiftPM
 ## only lays out empty folders for every target of the graph), and `ldd` shows neither library.
 ## The demo replays the bundled ride through 400 live requests and exits 1 when one forwards a
 ## hirer's location outside a ride. Built from clean every time (SwiftPM's incremental build of a

@@ -10,7 +10,8 @@
 //     TracePlatform
 //     (scenario, inference, replay engine, metrics, the network and viewer models; the exact solver is passed in,
 //     KarneyGeodesic by default; TraceSimulation's seeded generator for the network's draws)
-//   TraceService -> TraceSharing, TraceDevice, TraceDomain, TraceGeodesy   (LiveRequest: one live request of a service)
+//   TraceService -> TraceSharing, TraceDevice, TraceDomain, TraceGeodesy, TracePlatform
+//     (LiveRequest: one live request of a service; batches of fixes over many requests)
 //   TraceDevice -> TraceSharing, TraceSmoothing, TraceSimulation, TraceDomain, TraceGeodesy, TraceJSON
 //     (the phone: accuracy emulation, smoothing, the update gate; the exact solver is passed in)
 //   TraceSharing -> TraceDomain, TraceGeodesy, TraceJSON   (policy table, state machine, visibility, relay, framing)
@@ -23,9 +24,10 @@
 //   TraceDomain: pure Swift, no dependency (roles, states, tiers, categories, timestamps: the shared vocabulary)
 //   TraceJSON: pure Swift, no dependency (JSON, and numbers for people: DecimalText)
 //   TraceGeodesy: pure Swift, no dependency (KarneyGeodesic: the exact solver without PROJ)
-//   TracePlatform: no dependency; the only module that calls the C library's system interface (files, descriptors,
-//     folders, threads, signals, clocks, exit); `package` API; a Linux (Glibc) and a Darwin branch in each function,
-//     the Darwin one never compiled here. The modules not listed as using it make no system call.
+//   TracePlatform -> CTracePlatform (our C shim: a prefetch hint); the only module that calls the C library's system
+//     interface (files, descriptors, folders, threads, signals, clocks, exit); `package` API; a Linux (Glibc) and a
+//     Darwin branch in each function, the Darwin one never compiled here. The modules not listed as using it make
+//     no system call.
 //   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), TracePlatform, CBaselines (C reference kernels)
 //   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy, TracePlatform
 //     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
@@ -85,7 +87,8 @@ let package = Package(
         .target(name: "TraceJSON", swiftSettings: strict),
         .target(name: "TraceDomain", swiftSettings: strict),
         // The one seam to the C library's system interface (a Linux and a Darwin branch in each function).
-        .target(name: "TracePlatform", swiftSettings: strict),
+        .target(name: "CTracePlatform"),
+        .target(name: "TracePlatform", dependencies: ["CTracePlatform"], swiftSettings: strict),
         .target(name: "TraceIO", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON", "TracePlatform"], swiftSettings: strict),
         .target(name: "TraceSharing", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceEnergy", dependencies: ["TraceDomain", "TraceJSON"], swiftSettings: strict),
@@ -97,7 +100,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "TraceService", dependencies: ["TraceDomain", "TraceGeodesy", "TraceSharing", "TraceDevice"], swiftSettings: strict),
+            name: "TraceService", dependencies: ["TraceDomain", "TraceGeodesy", "TraceSharing", "TraceDevice", "TracePlatform"],
+            swiftSettings: strict),
         .target(
             name: "TraceReplay",
             dependencies: [

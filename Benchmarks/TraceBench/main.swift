@@ -315,6 +315,35 @@ do {
     }
 }
 
+/// The baseline of `relayLoop`: each fix offered to a bare update gate, one per request; the
+/// fixes delivered.
+@inline(never)
+func gateLoop(_ gates: inout [UpdateGate], which: [Int32], fixes: [Coordinate], from start: Int64) -> Int {
+    var delivered = 0
+    for i in 0..<which.count where gates[Int(which[i])].offer(fixes[i], at: Timestamp(nanoseconds: start &+ Int64(i) &* 1000).seconds) {
+        delivered += 1
+    }
+    return delivered
+}
+
+/// A service's receive loop: each fix (one every microsecond from `start`, nanoseconds) to its
+/// request; the recipients, summed, and in `gated` the fixes that reached a sender's gate. A
+/// function of its own, so the requests are an `inout` array (as a service's store would be), not
+/// a variable captured by the timing closure.
+@inline(never)
+func relayLoop(_ requests: inout [LiveRequest], which: [Int32], senders: [Role], fixes: [Coordinate], from start: Int64, gated: inout Int)
+    -> Int
+{
+    var forwarded = 0
+    gated = 0
+    for i in 0..<which.count {
+        let decision = requests[Int(which[i])].receive(fixes[i], from: senders[i], at: Timestamp(nanoseconds: start &+ Int64(i) &* 1000))
+        forwarded &+= Int(decision.recipients.rawValue)
+        if decision == .throttled || !decision.recipients.isEmpty { gated &+= 1 }
+    }
+    return forwarded
+}
+
 // MARK: Live requests: one process holding 1,000,000 of them (TraceService's LiveRequest), fed
 // fixes from every phone in random request order, against the same fixes offered to 1,000,000
 // bare update gates (the part of a decision a request cannot avoid), and in request order (the
@@ -367,32 +396,49 @@ do {
     var gateArray = [UpdateGate](repeating: UpdateGate(SharingPolicy.seed[.enRoute], exact: KarneyGeodesic.wgs84), count: count)
     var clock: Int64 = 0
     let gates = bench.measure("live requests: bare UpdateGate ×1M, random order, 4M fixes", items: n) {
-        var delivered = 0
-        for i in 0..<n
-        where gateArray[Int(which[i])].offer(fixes[i], at: Timestamp(nanoseconds: base &+ (clock &+ Int64(i)) &* 1000).seconds) {
-            delivered += 1
-        }
-        clock &+= Int64(n)
-        return Double(delivered)
+        defer { clock &+= Int64(n) }
+        return Double(gateLoop(&gateArray, which: which, fixes: fixes, from: base &+ clock &* 1000))
     }
     gateArray = []
     clock = 0
     /// Feeds `stream` (requests and fixes) to the requests, fix by fix; the recipients, summed.
     var gated = 0  // fixes that reached a gate (forwarded or throttled), for the note below
     func feed(_ stream: (which: [Int32], fixes: [Coordinate])) -> Double {
+        defer { clock &+= Int64(n) }
+        return Double(
+            relayLoop(&requests, which: stream.which, senders: senders, fixes: stream.fixes, from: base &+ clock &* 1000, gated: &gated))
+    }
+    let live = bench.measure("live requests: LiveRequest.receive ×1M, random order, 4M fixes", items: n) { feed((which, fixes)) }
+    bench.ratio("live request receive / bare gate, 1M each, random order", live, over: gates)
+    // The same stream in batches of 256, as a service's receive loop would take them off the
+    // network: the batch fetches the requests of the fixes ahead while it decides each one.
+    var decisions: [RelayDecision] = []
+    decisions.reserveCapacity(256)
+    var buffer: [IncomingFix] = []
+    buffer.reserveCapacity(256)
+    let batched = bench.measure("live requests: [LiveRequest].receive(batch) ×1M, random order, 4M fixes in batches of 256", items: n) {
         var forwarded = 0
-        gated = 0
-        for i in 0..<n {
-            let at = Timestamp(nanoseconds: base &+ (clock &+ Int64(i)) &* 1000)
-            let decision = requests[Int(stream.which[i])].receive(stream.fixes[i], from: senders[i], at: at)
-            forwarded &+= Int(decision.recipients.rawValue)
-            if decision == .throttled || !decision.recipients.isEmpty { gated &+= 1 }
+        var start = 0
+        while start < n {
+            let end = min(start + 256, n)
+            buffer.removeAll(keepingCapacity: true)
+            for i in start..<end {
+                buffer.append(
+                    IncomingFix(
+                        request: Int(which[i]), sender: senders[i], coordinate: fixes[i],
+                        time: Timestamp(nanoseconds: base &+ (clock &+ Int64(i)) &* 1000)))
+            }
+            decisions.removeAll(keepingCapacity: true)
+            requests.receive(buffer, into: &decisions)
+            for d in decisions { forwarded &+= Int(d.recipients.rawValue) }
+            start = end
         }
         clock &+= Int64(n)
         return Double(forwarded)
     }
-    let live = bench.measure("live requests: LiveRequest.receive ×1M, random order, 4M fixes", items: n) { feed((which, fixes)) }
-    bench.ratio("live request receive / bare gate, 1M each, random order", live, over: gates)
+    bench.ratio("live request batches / one by one, 1M random order", batched, over: live)
+    bench.ratio("live request batches / bare gate, 1M each, random order", batched, over: gates)
+
     if live != nil { print("  live requests: \(gated * 100 / n) % of the fixes reached a sender's gate (the rest: not shown, or ended)") }
     // The same requests in request order (the memory read in sequence), each fix near its own
     // request's place; then 1,000 of them in random order (the working set in cache): what the

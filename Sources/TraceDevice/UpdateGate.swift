@@ -40,25 +40,35 @@ public import TraceSharing
 /// no allocation; a `Sendable` value, one per device.
 public struct UpdateGate: Sendable {
     /// The state's tier; ``AccuracyTier/off`` delivers nothing.
-    public var tier: AccuracyTier
+    public var tier: AccuracyTier {
+        get { rule.tier }
+        set { rule.tier = newValue }
+    }
     /// Metres; 0 delivers every fix (under ``DeliveryModel/androidFused(interval:minUpdateInterval:)``
     /// too: Android skips the distance check when it is 0).
-    public var distanceFilter: Double
+    public var distanceFilter: Double {
+        get { rule.distanceFilter }
+        set { rule.distanceFilter = newValue }
+    }
     /// The optional accuracy gate; nil delivers fixes whatever their accuracy.
     public var accuracyGate: AccuracyGate?
     /// The model in use: ``deliveryOverride`` when set, otherwise the state's.
-    public private(set) var delivery: DeliveryModel
+    public var delivery: DeliveryModel { rule.delivery }
     /// A model that replaces every state's (for example to replay one policy under each platform's
     /// rules); nil uses the state's. Kept across ``apply(_:)-(StatePolicy)``.
     public var deliveryOverride: DeliveryModel? {
-        didSet { delivery = deliveryOverride ?? stateDelivery }
+        didSet { rule.delivery = deliveryOverride ?? stateDelivery }
     }
     /// The last delivered fix and its time (seconds on any fixed clock; moved back with a clock
     /// that steps back), or nil before the first.
-    public private(set) var lastDelivered: (coordinate: Coordinate, time: Double)?
+    public var lastDelivered: (coordinate: Coordinate, time: Double)? { memory.lastDelivered }
     /// The speed of the last delivered fix, m/s: reported, or derived (see the type's
     /// discussion); 0 before the first.
-    public private(set) var deliveredSpeed = 0.0
+    public var deliveredSpeed: Double { memory.speed }
+    /// The settings the rule decides with: ``tier``, ``distanceFilter``, ``delivery``.
+    private var rule: DeliveryRule
+    /// What the rule remembers between fixes (``lastDelivered``, ``deliveredSpeed``).
+    private var memory = DeliveryMemory.empty
     /// The state's own model (what ``delivery`` returns to when the override is removed).
     private var stateDelivery: DeliveryModel
     /// The exact solver for the rare step beyond the tangent plane's domain (over 2 km, or near a
@@ -83,10 +93,8 @@ public struct UpdateGate: Sendable {
         exact: some GeodesicSolver & Sendable
     ) {
         self.exact = exact
-        self.tier = tier
-        self.distanceFilter = distanceFilter
+        rule = DeliveryRule(tier: tier, distanceFilter: distanceFilter, delivery: delivery)
         self.accuracyGate = accuracyGate
-        self.delivery = delivery
         stateDelivery = delivery
     }
 
@@ -94,15 +102,10 @@ public struct UpdateGate: Sendable {
     /// it when the app changes `distanceFilter`) and any ``deliveryOverride``. Turning the tier off
     /// forgets it: the next fix after location is switched on again is a first fix.
     public mutating func apply(_ row: StatePolicy) {
-        tier = row.tier
-        distanceFilter = row.distanceFilter
+        rule = DeliveryRule(tier: row.tier, distanceFilter: row.distanceFilter, delivery: deliveryOverride ?? row.delivery)
         accuracyGate = row.accuracyGate
         stateDelivery = row.delivery
-        delivery = deliveryOverride ?? row.delivery
-        if tier == .off {
-            lastDelivered = nil
-            deliveredSpeed = 0
-        }
+        if tier == .off { memory = .empty }
     }
 
     /// Applies the settings of an action from ``FulfilmentMachine``: its tier (off once the request
@@ -128,59 +131,16 @@ public struct UpdateGate: Sendable {
     /// Accuracy is read only by the ``accuracyGate``; speed is recorded for every delivered fix
     /// and read only by ``DeliveryModel/speedElastic(elasticityMultiplier:)``.
     public mutating func offer(_ fix: Coordinate, at time: Double, accuracy: Double?, speed: Double?) -> Bool {
-        guard tier != .off, time.isFinite else { return false }
         if let accuracyGate, !accuracyGate.admits(accuracy: accuracy) { return false }
-        guard let last = lastDelivered else {
-            lastDelivered = (fix, time)
-            deliveredSpeed = Self.usable(speed) ?? 0
-            return true
+        // The memory and screen go in as locals, and the solver is reached through a closure only
+        // for a long step: borrowing it from `self` for every fix would copy the gate.
+        var memory = memory, screen = screen
+        let delivered = rule.offer(fix, at: time, speed: speed, memory: &memory, screen: &screen, screens: screens) {
+            exact.inverse(from: $0, to: $1).distance
         }
-        // A clock that stepped back: no time elapsed for this fix (see the type's discussion).
-        let elapsed = max(time - last.time, 0)
-        // Each model's rule as a decision taken on time alone, or a distance the fix must reach
-        // (more than it, when `strictly`).
-        var decided: Bool?
-        var threshold = distanceFilter, strictly = false
-        switch delivery {
-        case .coreLocation:
-            break
-        case .androidFused(let interval, let minimum):
-            // AOSP LocationProviderManager: the fastest-interval check with its jitter allowance,
-            // then the distance check, which drops `<=` and is skipped for a filter of 0.
-            if elapsed < min(minimum ?? interval, interval) - min(0.1 * interval, 30) {
-                decided = false
-            } else if distanceFilter <= 0 {
-                decided = true
-            } else {
-                strictly = true
-            }
-        case .speedElastic:
-            threshold = delivery.elasticFilter(distanceFilter, speed: deliveredSpeed)
-        case .distanceOrTime(let interval):
-            if elapsed >= interval { decided = true }
-        case .distanceAndTime(let interval):
-            if !(elapsed >= interval) { decided = false }
-        }
-        // The distance, measured only when the rule needs it (a fix the screen shows to be short
-        // of the threshold needs none) or the delivered speed does.
-        var d: Double?
-        let deliver: Bool
-        if let decided {
-            deliver = decided
-        } else if isCertainlyBelow(threshold, fix) {
-            deliver = false
-        } else {
-            let measured = distance(last.coordinate, fix)
-            d = measured
-            deliver = strictly ? measured > threshold : measured >= threshold
-        }
-        if deliver {
-            deliveredSpeed = Self.usable(speed) ?? (elapsed > 0 ? (d ?? distance(last.coordinate, fix)) / elapsed : 0)
-            lastDelivered = (fix, time)
-        } else if time < last.time {
-            lastDelivered = (last.coordinate, time)
-        }
-        return deliver
+        self.memory = memory
+        self.screen = screen
+        return delivered
     }
 
     /// ``offer(_:at:accuracy:speed:)`` with the fix's time as a ``TraceDomain/Timestamp``
@@ -204,28 +164,5 @@ public struct UpdateGate: Sendable {
                 && a.coordinate.longitude.bitPattern == b.coordinate.longitude.bitPattern && a.time.bitPattern == b.time.bitPattern
         default: return false
         }
-    }
-
-    /// Whether the distance from the last delivered fix to `fix` is certainly below `threshold`
-    /// (``TraceGeodesy/TangentPlane/Screen``: the last delivered fix's scale, found once per
-    /// delivered fix when first needed); false says nothing. The decisions are those of the
-    /// distance itself: the screen only answers where the distance would be below by over 1 %.
-    private mutating func isCertainlyBelow(_ threshold: Double, _ fix: Coordinate) -> Bool {
-        guard screens, threshold > 0, let last = lastDelivered else { return false }
-        if screen?.point != last.coordinate { screen = TangentPlane.Screen(last.coordinate) }
-        return screen?.isCertainlyBelow(threshold, to: fix) ?? false
-    }
-
-    private func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
-        // TangentPlane.distance(from:to:fallback:) spelled out, so that only the rare fallback
-        // goes through the existential.
-        TangentPlane.distanceIfNear(from: a, to: b) ?? exact.inverse(from: a, to: b).distance
-    }
-
-    /// A reported speed when usable: finite and not negative (Core Location reports -1 for an
-    /// invalid speed).
-    private static func usable(_ speed: Double?) -> Double? {
-        guard let speed, speed >= 0, speed.isFinite else { return nil }
-        return speed
     }
 }

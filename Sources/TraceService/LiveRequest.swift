@@ -9,7 +9,7 @@ public import TraceSharing
 /// Events go in (``accept()``, ``depart()``, ``arrive()``, ``startTask()``, ``finishTask()``,
 /// ``confirmPayment()``, ``cancel()``, ``handOffPickup()``, or ``handle(_:)``), each returning
 /// the ``TraceSharing/SharingAction`` the phones and maps must perform; fixes from the phones go
-/// in (``receive(_:from:at:accuracy:speed:)``), each returning whether it is forwarded and to
+/// in (``receive(_:from:at:speed:)``), each returning whether it is forwarded and to
 /// whom. The request answers what each viewer's map may show (``annotations(seenBy:)``), the map
 /// region (``region(for:positions:)``) and each phone's location use (``locationUse(of:)``).
 /// Once completed, nothing is relayed and every answer agrees: phones off, no live position on
@@ -23,36 +23,43 @@ public import TraceSharing
 /// user's document's ride-only rule itself), and after a hand-off the original hirer's phone is
 /// no longer a source.
 ///
-/// Cost: ``receive(_:from:at:accuracy:speed:)`` allocates nothing: one read of the prepared
-/// relay answers and, when the sender's position is shown, one offer to the sender's update gate
-/// (Benchmarks/README.md, "Live requests", gives the nanoseconds per fix at a million requests).
-/// Events build their action (a few small collections). Size: `MemoryLayout<LiveRequest>.size`
-/// is 474 bytes on 64-bit Linux (the tests check it stays within 1 KiB), plus the category's
-/// name when it is longer than 15 UTF-8 bytes; the policy is shared (``PreparedPolicy``).
-/// `Sendable`: a value, one per request.
+/// Cost: ``receive(_:from:at:speed:)`` allocates nothing: one read of the prepared relay answers
+/// and, when the sender's position is shown, the state's delivery rule (one per state, in
+/// ``PreparedPolicy``) against what the request remembers of that sender: 32 bytes, its last fix
+/// forwarded, time and speed. Events build their action (a few small collections). Size:
+/// `MemoryLayout<LiveRequest>.size` is 97 bytes on 64-bit Linux (104 in an array; the tests check
+/// it), plus the category's name when it is longer than 15 UTF-8 bytes; the policy is shared.
+/// With a million requests, a fix costs one read of main memory: decide fixes in batches
+/// (`Array.receive(_:into:)`, ``IncomingFix``) to overlap those reads (Benchmarks/README.md,
+/// "Live requests", gives the nanoseconds per fix both ways). `Sendable`: a value, one per request.
 public struct LiveRequest: Sendable {
+    // The fields a fix reads come first, together (a fix in a random request costs a miss or two
+    // of the memory, not the decision): the policy, the state and its flags, the senders' memories.
+
     /// The prepared policy, shared by every request that follows it.
     public let prepared: PreparedPolicy
-    /// The request's category, fixed at creation.
-    public let category: RequestCategory
     /// The current state (for a cancelled request, the state it was cancelled in).
     public private(set) var state: FulfilmentState = .findingVillager
     /// Whether the request was cancelled.
     public private(set) var isCancelled = false
     /// Whether the hirer designated a third party as the pickup party (``handOffPickup()``).
     public private(set) var pickupHandedOff = false
-    /// The helper's phone's delivery rule, re-applied to what it sends.
-    private var helperGate: UpdateGate
+    /// ``category``'s ride-ness, beside the state (the category's name is read by no fix).
+    private let isRide: Bool
+    /// What the helper's phone's delivery rule, re-applied to what it sends, remembers: the last
+    /// fix forwarded, its time and speed (the rule itself is the state's, in ``prepared``).
+    private var helperMemory = DeliveryMemory.empty
     /// The same for the phone the hirer's location comes from: the hirer's, or the delegate's once
-    /// pickup is handed off (a new phone: a new gate).
-    private var hirerSideGate: UpdateGate
+    /// pickup is handed off (a new phone: a fresh memory).
+    private var hirerSideMemory = DeliveryMemory.empty
+    /// The request's category, fixed at creation.
+    public let category: RequestCategory
 
     /// A new request in Finding Villager, following `prepared`.
     public init(category: RequestCategory, policy prepared: PreparedPolicy) {
         self.prepared = prepared
         self.category = category
-        helperGate = UpdateGate(Self.throttle(prepared.policy[.findingVillager]), exact: prepared.exact)
-        hirerSideGate = helperGate
+        isRide = category.isRide
     }
 
     /// The policy the request follows.
@@ -93,15 +100,12 @@ public struct LiveRequest: Sendable {
         state = step.state
         isCancelled = step.isCancelled
         pickupHandedOff = step.pickupHandedOff
-        let row = Self.throttle(prepared.policy[state])
         // A phone whose position no map shows now starts afresh when one shows it again: its own
-        // gate went on delivering fixes the request never saw (and a new source is a new phone).
-        if newSource || viewers(ofLocationFrom: pickupHandedOff ? .delegate : .hirer).isEmpty {
-            hirerSideGate = UpdateGate(row, exact: prepared.exact)
-        }
-        if viewers(ofLocationFrom: .helper).isEmpty { helperGate = UpdateGate(row, exact: prepared.exact) }
-        helperGate.apply(row)
-        hirerSideGate.apply(row)
+        // rule went on delivering fixes the request never saw (and a new source is a new phone).
+        // A state whose tier is off shows no phone's position, so its last fix is forgotten too,
+        // as a phone's own gate forgets it.
+        if newSource || viewers(ofLocationFrom: pickupHandedOff ? .delegate : .hirer).isEmpty { hirerSideMemory = .empty }
+        if viewers(ofLocationFrom: .helper).isEmpty { helperMemory = .empty }
         return ended(SharingAction(policy: prepared.policy, state: state, cancelled: isCancelled, request: context, skipped: step.skipped))
     }
 
@@ -125,8 +129,9 @@ public struct LiveRequest: Sendable {
 
     // MARK: Fixes
 
-    /// A fix from `sender`'s phone, taken at `time`, with its reported horizontal accuracy
-    /// (metres) and speed (m/s) when the phone gives them: whether it is forwarded, and to whom.
+    /// A fix from `sender`'s phone, taken at `time`, with its reported speed (m/s) when the phone
+    /// gives one (the speed-elastic model reads it): whether it is forwarded, and to whom. No
+    /// accuracy is asked for: the phone applies the state's accuracy gate before it sends.
     ///
     /// In order: a request that has ended forwards nothing (``RelayDecision/ended``); a fix
     /// whose sender's position no other map shows now is ``RelayDecision/notShown`` (the hirer's
@@ -136,17 +141,22 @@ public struct LiveRequest: Sendable {
     /// otherwise it goes to the viewers whose maps show it (``RelayDecision/forward(to:)``).
     /// O(1), no allocation.
     public mutating func receive(
-        _ fix: Coordinate, from sender: Role, at time: Timestamp, accuracy: Double? = nil, speed: Double? = nil
+        _ fix: Coordinate, from sender: Role, at time: Timestamp, speed: Double? = nil
     ) -> RelayDecision {
         if isCancelled || state == .completed { return .ended }
-        let viewers = prepared.relay.viewers(
-            ofLocationFrom: sender, in: state, isRide: category.isRide, pickupHandedOff: pickupHandedOff)
+        let viewers = prepared.relay.viewers(ofLocationFrom: sender, in: state, isRide: isRide, pickupHandedOff: pickupHandedOff)
         if viewers.isEmpty { return .notShown }
         guard prepared.throttles else { return .forward(to: viewers) }
-        let delivered =
-            sender == .helper
-            ? helperGate.offer(fix, at: time, accuracy: accuracy, speed: speed)
-            : hirerSideGate.offer(fix, at: time, accuracy: accuracy, speed: speed)
+        // The sender's memory goes in as a local, and the solver is reached through a closure
+        // only for a long step (over 2 km); no screen is kept (the tangent plane is as quick).
+        var memory = sender == .helper ? helperMemory : hirerSideMemory
+        var noScreen: TangentPlane.Screen?
+        let delivered = prepared.rules[state.rawValue].offer(
+            fix, at: time.seconds, speed: speed, memory: &memory, screen: &noScreen, screens: false
+        ) {
+            prepared.exact.inverse(from: $0, to: $1).distance
+        }
+        if sender == .helper { helperMemory = memory } else { hirerSideMemory = memory }
         return delivered ? .forward(to: viewers) : .throttled
     }
 
@@ -156,7 +166,7 @@ public struct LiveRequest: Sendable {
     /// it would go, before any throttling); nobody once the request has ended.
     public func viewers(ofLocationFrom sender: Role) -> RoleSet {
         if hasEnded { return [] }
-        return prepared.relay.viewers(ofLocationFrom: sender, in: state, isRide: category.isRide, pickupHandedOff: pickupHandedOff)
+        return prepared.relay.viewers(ofLocationFrom: sender, in: state, isRide: isRide, pickupHandedOff: pickupHandedOff)
     }
 
     /// How `role`'s phone uses location now: it shares when another map shows its position; off
@@ -189,17 +199,9 @@ public struct LiveRequest: Sendable {
     }
 
     private var context: RequestContext { RequestContext(category: category, pickupHandedOff: pickupHandedOff) }
-
-    /// The part of a state's row the request re-applies: its tier, distance filter and delivery
-    /// model, not its accuracy gate (the phone applies that; a caller need not pass accuracies).
-    private static func throttle(_ row: StatePolicy) -> StatePolicy {
-        var r = row
-        r.accuracyGate = nil
-        return r
-    }
 }
 
-/// What happens to a fix a phone sent: ``LiveRequest/receive(_:from:at:accuracy:speed:)``.
+/// What happens to a fix a phone sent: ``LiveRequest/receive(_:from:at:speed:)``.
 public enum RelayDecision: Hashable, Sendable, CustomStringConvertible {
     /// Forward it to these viewers (never empty).
     case forward(to: RoleSet)

@@ -1,3 +1,4 @@
+import TraceDevice
 import TraceDomain
 public import TraceGeodesy
 public import TraceSharing
@@ -13,9 +14,9 @@ public final class PreparedPolicy: Sendable {
     /// The per-state table.
     public let policy: SharingPolicy
     /// Whether requests re-apply each state's delivery rule (its tier, distance filter and
-    /// delivery model, through TraceDevice's ``TraceDevice/UpdateGate``; not its accuracy gate,
+    /// delivery model, decided exactly as TraceDevice's ``TraceDevice/UpdateGate`` decides; not its accuracy gate,
     /// which needs accuracies a caller may not pass) to the fixes a phone sends before forwarding
-    /// them (``LiveRequest/receive(_:from:at:accuracy:speed:)``).
+    /// them (``LiveRequest/receive(_:from:at:speed:)``).
     ///
     /// On (the default), a phone that ignores its distance filter (an old app version, a bug)
     /// cannot flood the viewers: its extra fixes are ``RelayDecision/throttled``. A phone that
@@ -32,6 +33,10 @@ public final class PreparedPolicy: Sendable {
     let relay: RelayTable
     /// The solver for steps beyond the tangent plane's domain (over 2 km, or near a pole).
     let exact: any GeodesicSolver & Sendable
+    /// Each state's delivery rule as requests re-apply it (its tier, filter and model; not its
+    /// accuracy gate), by ``TraceDomain/FulfilmentState/rawValue``: one read per fix, so a request
+    /// keeps only what each sender's rule remembers.
+    let rules: [DeliveryRule]
 
     /// Prepares `policy` (84 relay answers, once). `exact` measures the update gates' rare long
     /// steps: a pure-Swift solver keeps a service free of C libraries; TraceProj's `Geodesic` (PROJ)
@@ -41,5 +46,6 @@ public final class PreparedPolicy: Sendable {
         self.throttles = throttles
         self.exact = exact
         relay = RelayTable(policy)
+        rules = FulfilmentState.allCases.map { DeliveryRule(policy[$0]) }
     }
 }
