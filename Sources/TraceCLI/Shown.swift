@@ -55,6 +55,9 @@ enum Shown {
     ///   (`www\.`), and `@` and `#` are followed by a zero-width space (`&#8203;`), so that neither
     ///   a URL, an e-mail address (`mailto:` included) nor GitHub's `@mention` and `#123` reference
     ///   links (a `javascript:` link needs `[…](…)` or `<…>`, whose brackets are escaped above);
+    /// - GitHub's other references are broken the same way: a zero-width space after the first
+    ///   character of a word of 7 to 40 hexadecimal digits (a commit SHA) and after the `GH` of
+    ///   `GH-123` (any case);
     /// - at the start, a `-` or `+`, and the `.` or `)` after leading digits before a space
     ///   (`1. `), are escaped, so that the text cannot start a list or a rule where it begins a
     ///   line or a list item (a `#` cannot start a heading: a zero-width space follows it).
@@ -63,9 +66,11 @@ enum Shown {
     /// may hold it in a cell.
     static func markdown(_ text: String) -> String {
         let t = Array(terminal(text))
+        let breaks = githubReferenceBreaks(t)
         var out = ""
         var leadingDigits = true
         for (i, ch) in t.enumerated() {
+            if i > 0 && breaks.contains(i) { out += "&#8203;" }
             if let entity = markdownEntities[ch] {
                 out += entity
                 continue
@@ -84,6 +89,31 @@ enum Shown {
             leadingDigits = leadingDigits && ch.isASCII && ch.isNumber
         }
         return out
+    }
+
+    /// Where ``markdown(_:)`` puts a zero-width space so that GitHub links no commit or issue:
+    /// after the first character of each word (a maximal run of ASCII letters and digits) of 7 to
+    /// 40 hexadecimal digits, and after the `GH` of a word `GH` followed by `-` and a digit.
+    static func githubReferenceBreaks(_ t: [Character]) -> Set<Int> {
+        var breaks: Set<Int> = []
+        var i = 0
+        while i < t.count {
+            guard t[i].isASCII, t[i].isLetter || t[i].isNumber else {
+                i += 1
+                continue
+            }
+            var end = i
+            while end < t.count, t[end].isASCII, t[end].isLetter || t[end].isNumber { end += 1 }
+            let word = t[i..<end]
+            if (7...40).contains(word.count), word.allSatisfy(\.isHexDigit) { breaks.insert(i + 1) }
+            if word.count == 2, String(word).lowercased() == "gh", end + 1 < t.count, t[end] == "-", t[end + 1].isASCII,
+                t[end + 1].isNumber
+            {
+                breaks.insert(end)
+            }
+            i = end
+        }
+        return breaks
     }
 
     /// The characters ``markdown(_:)`` writes as entities.

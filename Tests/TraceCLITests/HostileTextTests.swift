@@ -28,6 +28,7 @@ enum HostileText {
         ("pipes", "a|b||c"),
         ("bidi override", "evil\u{202E}txt.exe"),
         ("autolinks and mentions", "https://evil.example www.evil.example a@b.example @someone #1"),
+        ("GitHub references", "commit a5c3785ed8d6 GH-123"),
         ("very long", "long-" + String(repeating: "n", count: 190)),
     ]
 
@@ -299,6 +300,13 @@ struct HostileTextTests {
         #expect(
             Shown.markdown("https://x.example www.x.example a@b.example #12")
                 == "https\\://x.example www\\.x.example a@&#8203;b.example #&#8203;12")
+        // GitHub's commit and issue references: a SHA of 7 to 40 hex digits as a word, GH-N.
+        #expect(
+            Shown.markdown("a5c3785 a5c3785ed8d6a35868bc169f07e40e889087fd2e gh-7 ride-20261207")
+                == "a&#8203;5c3785 a&#8203;5c3785ed8d6a35868bc169f07e40e889087fd2e gh&#8203;-7 ride-2&#8203;0261207")
+        #expect(
+            Shown.markdown("a5c378 deadbeefs GH-x abcdef0123456789abcdef0123456789abcdef0123")
+                == "a5c378 deadbeefs GH-x abcdef0123456789abcdef0123456789abcdef0123")
         #expect(Shown.markdown("- item") == "\\- item" && Shown.markdown("1. item") == "1\\. item" && Shown.markdown("12.5 m") == "12.5 m")
         #expect(
             Shown.markdown("ride") == "ride"
@@ -322,6 +330,7 @@ struct HostileTextTests {
         }
         let visible = Shown.terminal(s)
         let zwsp = visible.replacingOccurrences(of: "@", with: "@\u{200B}").replacingOccurrences(of: "#", with: "#\u{200B}")
+            .replacingOccurrences(of: "a5c3785", with: "a\u{200B}5c3785").replacingOccurrences(of: "GH-", with: "GH\u{200B}-")
         #expect(try HostileText.rendered("x " + Shown.markdown(s) + " y\n") == "<p>x \(html(zwsp)) y</p>\n")
         #expect(try HostileText.rendered("x " + Shown.markdownCode(s) + " y\n") == "<p>x <code>\(html(visible))</code> y</p>\n")
         let table = TextTable.markdown(header: ["text", "code"], rows: [[Shown.markdown(s), Shown.markdownCode(s)]])
@@ -424,6 +433,16 @@ struct HostileTextTests {
         try Data(HostileText.csv(47, hostile: s).utf8).write(to: URL(fileURLWithPath: csv))
         #expect(try HostileText.check("split", ["split", csv, "\(dir)/out"]).status == 0)
         #expect(try HostileText.check("convert", ["convert", csv, "\(dir)/c.gpx"]).status == 0)
+        // A point's name, written back as CSV to standard output and to a file: its control
+        // characters escaped, the cell one line.
+        let named = "\(dir)/named.csv"
+        let quoted = "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        try Data("lat,lon,time,name\n47.37,8.54,2024-05-01T08:00:00Z,\(quoted)\n47.38,8.54,2024-05-01T08:01:00Z,plain\n".utf8).write(
+            to: URL(fileURLWithPath: named))
+        let out = try HostileText.check("convert to stdout", ["convert", "--to", "csv", named, "-"], stdoutKind: "csv")
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.split(separator: "\n").count == 3, "\(out.stdout)")  // the header and two points: one line each
+        #expect(try HostileText.check("convert to a file", ["convert", named, "\(dir)/back.csv"], files: ["\(dir)/back.csv"]).status == 0)
     }
 
     @Test("batch and merge over a corpus of every hostile trip: table, Markdown, JUnit, HTML, JSON lines, the gate")

@@ -1,10 +1,5 @@
 import TraceJSON
 
-/// Writes CSV with a fixed header that ``CSVReader`` reads back: `track,segment,time,latitude,
-/// longitude,elevation,hAcc,vAcc,hdop,vdop,pdop,satellites,fix,speed,course,name,role,state`.
-/// Units: metres, m/s, degrees; times ISO 8601 UTC. CSV holds track points only, and tracks and
-/// segments only through the numbers of their points: waypoints, route points, track names and
-/// empty tracks or segments are counted in ``notWritten`` (and `tracekit convert` reports them).
 /// Track and segment numbers (1-based) as items go by, for formats that keep the structure only
 /// as numbers on points (CSV, NDJSON); a point before any marker is in track 1, segment 1. It also
 /// counts what such formats lose: track names, and tracks or segments without points.
@@ -54,6 +49,12 @@ struct StructureNumbers {
     }
 }
 
+/// Writes CSV with a fixed header that ``CSVReader`` reads back: `track,segment,time,latitude,
+/// longitude,elevation,hAcc,vAcc,hdop,vdop,pdop,satellites,fix,speed,course,name,role,state`.
+/// Units: metres, m/s, degrees; times ISO 8601 UTC. CSV holds track points only, and tracks and
+/// segments only through the numbers of their points: waypoints, route points, track names and
+/// empty tracks or segments are counted in ``notWritten`` (and `tracekit convert` reports them).
+/// Text fields are written with their control characters escaped (``CSVWriter/field(_:)``).
 struct CSVWriter: TraceWriter {
     let sink: ByteSink
     private var started = false
@@ -66,9 +67,15 @@ struct CSVWriter: TraceWriter {
 
     init(sink: ByteSink) { self.sink = sink }
 
-    /// A field quoted when it holds a comma, a quote or a line break.
-    static func field(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+    /// A text field (a point's name, role, state) under the rule for text from files: what
+    /// ``TraceJSON/ShownText/escaped(_:)`` escapes (control characters, a line break and ESC
+    /// included, and the bidirectional formatting characters) is written as its escape
+    /// (`\u{1b}`), so that a file's text reaches no terminal or spreadsheet raw and the cell is one
+    /// line; then the field is quoted when it holds a comma or a quote. ``CSVReader`` reads such a
+    /// field back as the escape's text.
+    static func field(_ text: String) -> String {
+        let s = ShownText.escaped(text)
+        guard s.contains(where: { $0 == "," || $0 == "\"" }) else { return s }
         var out = "\""
         for c in s { out += c == "\"" ? "\"\"" : String(c) }
         return out + "\""
