@@ -509,6 +509,28 @@ enum Hostile {
         HostileFile(
             "JSON policy: a C1 control in the name", policyHead + "\"x\\u009b2J\"}", validate, status: 65,
             "tracekit: FILE:1:53: name: must not contain control characters (line breaks, tabs)"),
+
+        // A sidecar that reaches out of its folder, and values below the policy's minima (issue
+        // 41; Tests/TraceCLITests/PathSafetyTests.swift has links, FIFOs and batch corpora).
+        HostileFile(
+            "JSON scenario: a trace at an absolute path (never opened)",
+            "{\"schema\": \"tracekit-scenario/1\", \"traces\": {\"helper\": \"/etc/passwd\"}}", scenario, status: 65,
+            "tracekit: FILE:1:56: traces.helper: '/etc/passwd' is an absolute path; a sidecar's traces are relative paths inside its folder (--allow-outside-paths allows others)"
+        ),
+        HostileFile(
+            "JSON scenario: a trace that climbs out with ..",
+            "{\"schema\": \"tracekit-scenario/1\", \"traces\": {\"helper\": \"../x.gpx\"}}", scenario, status: 65,
+            "tracekit: FILE:1:56: traces.helper: '../x.gpx' climbs out of the sidecar's folder with '..'; a sidecar's traces are relative paths inside its folder (--allow-outside-paths allows others)"
+        ),
+        HostileFile(
+            "JSON policy: an interval of 1e-300 s",
+            policyHead + "\"x\", \"states\": {\"enRoute\": {\"delivery\": {\"model\": \"distanceOrTime\", \"intervalSeconds\": 1e-300}}}}",
+            validate,
+            status: 65,
+            "tracekit: FILE:1:140: states.enRoute.delivery.intervalSeconds: must be at least 0.001 and at most 86400 seconds, got 1e-300"),
+        HostileFile(
+            "JSON policy: a frame of 5e-324 m", policyHead + "\"x\", \"states\": {\"enRoute\": {\"frameMetres\": 5e-324}}}", validate,
+            status: 65, "tracekit: FILE:1:96: states.enRoute.frameMetres: must be at least 1 and at most 20000000 metres, got 5e-324"),
     ]
 }
 
