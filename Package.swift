@@ -1,40 +1,12 @@
 // swift-tools-version: 6.2
 // TraceKit: replay GPS traces through a location-sharing policy.
-// Module graph (arrows point at dependencies). C libraries: PROJ only through TraceProj, GEOS only
-// through TraceGeometry, libxml2 only in tests, benchmarks and fuzzing, zlib only in tests (PNGPixels, the browser checks' screenshots).
-//   tracekit (executable) -> TraceCLI -> every library module below but TraceGeometry and TraceService;
-//     tracekit and TraceCLI -> TracePlatform
-//   TraceBatch -> TraceReplay, TraceDomain, TraceGeodesy, TraceSharing, TraceEnergy, TraceIO, TraceJSON, TracePlatform
-//     (batch replay and the CI gate: discovery, worker pool, aggregates, baselines, tolerances, comparison)
-//   TraceReplay -> TraceDevice, TraceEnergy, TraceIO, TraceSharing, TraceDomain, TraceGeodesy, TraceJSON, TraceSimulation,
-//     TracePlatform
-//     (scenario, inference, replay engine, metrics, the network and viewer models; the exact solver is passed in,
-//     KarneyGeodesic by default; TraceSimulation's seeded generator for the network's draws)
-//   TraceService -> TraceSharing, TraceDevice, TraceDomain, TraceGeodesy, TracePlatform
-//     (LiveRequest: one live request of a service; batches of fixes over many requests)
-//   TraceDevice -> TraceSharing, TraceSmoothing, TraceSimulation, TraceDomain, TraceGeodesy, TraceJSON
-//     (the phone: accuracy emulation, smoothing, the update gate; the exact solver is passed in)
-//   TraceSharing -> TraceDomain, TraceGeodesy, TraceJSON   (policy table, state machine, visibility, relay, framing)
-//   TraceEnergy -> TraceDomain, TraceJSON   (battery estimate: radio state machine, profiles)
-//   TraceSmoothing -> TraceDomain, TraceGeodesy   (Kalman filter, RTS smoother)
-//   TraceSimulation -> TraceGeodesy   (seeded ground truth and noise for tests, benchmarks and emulation)
-//   TraceIO -> TraceDomain, TraceGeodesy, TraceJSON, TracePlatform   (streaming trace readers and writers; an exact solver passed in)
-//   TraceProj -> CProj (system library, PROJ), TraceGeodesy
-//   TraceGeometry -> CGeos (system library, GEOS reentrant C API), TraceGeodesy
-//   TraceDomain: pure Swift, no dependency (roles, states, tiers, categories, timestamps: the shared vocabulary)
-//   TraceJSON: pure Swift, no dependency (JSON, and numbers for people: DecimalText)
-//   TraceGeodesy: pure Swift, no dependency (KarneyGeodesic: the exact solver without PROJ)
-//   TracePlatform -> CTracePlatform (our C shim: a prefetch hint); the only module that calls the C library's system
-//     interface (files, descriptors, folders, threads, signals, clocks, exit); `package` API; a Linux (Glibc) and a
-//     Darwin branch in each function, the Darwin one never compiled here. The modules not listed as using it make
-//     no system call.
-//   tracekit-bench (Benchmarks/) -> library modules (TraceDevice and TraceBatch included), TracePlatform, CBaselines (C reference kernels)
-//   trip-generator (Tools/TripGenerator) -> TraceSimulation, TraceIO, TraceJSON, TraceDomain, TraceSharing, TraceGeodesy, TracePlatform
-//     (the seeded demo trips of Traces/trips; a tool, not in the TraceKit product)
-//   fuzz-gpx, fuzz-csv, fuzz-plt, fuzz-rec, fuzz-nmea, fuzz-kml, fuzz-json, fuzz-ndjson, fuzz-policy, fuzz-scenario, fuzz-merge (Fuzz/) -> FuzzSupport -> TraceIO,
-//     TracePlatform (libFuzzer targets, make fuzz; policy and scenario also -> TraceSharing, TraceReplay; merge -> TraceCLI)
-//   fuzz-gpx-diff (Fuzz/GPXDiff) -> FuzzSupport, GPXDifferential -> GPXOracle -> CLibXML2 (libxml2), TraceIO
-//     (differential: the GPX reader against libxml2; GPXDifferential also serves the tests)
+// The module graph is drawn once, in docs/architecture.md ("Module graph"); PackageProductsTests
+// fails when that drawing and the targets below differ. C libraries: PROJ only through TraceProj,
+// GEOS only through TraceGeometry, libxml2 only in tests, benchmarks and fuzzing, zlib only in tests
+// (PNGPixels, the browser checks' screenshots); CTracePlatform is our own C shim (a prefetch hint).
+// Outside the product: tracekit-bench (Benchmarks/), trip-generator (Tools/TripGenerator), the
+// fuzz-* targets (Fuzz/, make fuzz) and the test support targets (docs/architecture.md, "Outside the
+// product").
 import PackageDescription
 
 // Warnings in our own code fail the build (SwiftPM does not apply this to packages that depend

@@ -7,6 +7,8 @@ import Testing
 struct PackageGraph {
     /// Each target's type ("regular", "system", "executable", "test") and the targets it uses.
     var targets: [String: (type: String, uses: [String])] = [:]
+    /// The product's targets: those under Sources/ (no custom path), tests excluded.
+    var sourceTargets: Set<String> = []
     var products: [String: [String]] = [:]
 
     init() throws {
@@ -32,6 +34,7 @@ struct PackageGraph {
             // Each dependency is {"byName": [name, …]}, {"target": [name, …]} or {"product": [name, …]}.
             let uses = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { ($0.values.first as? [Any])?.first as? String }
             targets[name] = (type, uses)
+            if target["path"] == nil || target["path"] is NSNull, type != "test" { sourceTargets.insert(name) }
         }
         for product in json["products"] as? [[String: Any]] ?? [] {
             if let name = product["name"] as? String { products[name] = product["targets"] as? [String] ?? [] }
@@ -55,8 +58,61 @@ struct PackageGraph {
 
 enum PackageGraphError: Error { case dumpFailed(Int32) }
 
+/// The module graph as docs/architecture.md draws it ("Module graph"): in its first code block,
+/// a line `NAME ─► A, B,` (any run of `─`, a space or not, then `►`) gives NAME's dependencies,
+/// continued on the lines after it up to a blank line; the names on a line with no arrow that
+/// continues nothing have none. Words that are not a target's name (layers, notes in brackets)
+/// are ignored.
+enum DrawnGraph {
+    static func parse(_ markdown: String, names: Set<String>) -> [String: Set<String>] {
+        var graph: [String: Set<String>] = [:]
+        guard let heading = markdown.range(of: "## Module graph"),
+            let open = markdown.range(of: "```\n", range: heading.upperBound..<markdown.endIndex),
+            let close = markdown.range(of: "\n```", range: open.upperBound..<markdown.endIndex)
+        else { return [:] }
+        var current: String?
+        for line in markdown[open.upperBound..<close.lowerBound].split(separator: "\n", omittingEmptySubsequences: false) {
+            func words(_ text: Substring) -> [String] {
+                text.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init).filter(names.contains)
+            }
+            if line.allSatisfy(\.isWhitespace) {
+                current = nil
+            } else if let arrow = line.firstIndex(of: "►") {
+                let left = words(line[..<arrow])
+                current = left.last
+                if let c = current { graph[c, default: []].formUnion(words(line[line.index(after: arrow)...])) }
+            } else if let c = current {
+                graph[c, default: []].formUnion(words(line))
+            } else {
+                for name in words(line) { graph[name] = graph[name] ?? [] }
+            }
+        }
+        return graph
+    }
+}
+
 @Suite("Package products: the core links no C library")
 struct PackageProductsTests {
+    @Test("docs/architecture.md's module graph is Package.swift's: every module, every direct dependency")
+    func drawnGraphIsThePackage() throws {
+        let graph = try PackageGraph()
+        let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let drawn = DrawnGraph.parse(doc, names: graph.sourceTargets)
+        #expect(graph.sourceTargets.count >= 20)  // the dump was read
+        #expect(Set(drawn.keys) == graph.sourceTargets, "drawn but not in the package, or the reverse")
+        for name in graph.sourceTargets.sorted() {
+            let declared = Set(graph.targets[name]?.uses ?? [])
+            #expect(drawn[name] == declared, "\(name): drawn \(drawn[name]?.sorted() ?? []), declared \(declared.sorted())")
+        }
+    }
+
+    @Test("the graph's reader: arrows, continued lines, leaves; notes ignored")
+    func drawnGraphReader() {
+        let doc = "x\n## Module graph\n\n```\nlayer  A ─► B, C,\n          D (a note about E)\n\nmore   B ──── ► D\n\nC   D   E\n```\n"
+        let g = DrawnGraph.parse(doc, names: ["A", "B", "C", "D", "E"])
+        #expect(g == ["A": ["B", "C", "D", "E"], "B": ["D"], "C": [], "D": [], "E": []])
+    }
+
     @Test("TraceKitCore's closure reaches no system library; the wrappers' products reach only their own")
     func coreIsCFree() throws {
         let graph = try PackageGraph()
