@@ -118,7 +118,7 @@ test-spark: deps
 ## bundle. TRACEKIT_SANITIZER and TRACEKIT_SANITIZER_ADDRESS|THREAD tell the tests (TestSupport's
 ## `sanitizer`: the peak RSS bound does not apply under shadow memory; TSan faults under a file size
 ## limit). XCTest is off (every test uses Swift Testing; XCTest's own runner
-## leaks). Suppressions, each explained: Tests/Sanitizers/. SANITIZERS="thread" runs one.
+## leaks). Suppressions, each explained: Tests/Support/Sanitizers/. SANITIZERS="thread" runs one.
 ## Exit 1 on any report.
 SANITIZERS ?= address thread
 test-sanitize: deps
@@ -128,7 +128,7 @@ test-sanitize: deps
 	  echo "== swift build --build-tests $$flags"; \
 	  $(SWIFT) build --build-tests $$flags; \
 	  echo "== swift test $$flags"; \
-	  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
+	  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Support/Sanitizers/lsan.supp \
 	  TSAN_OPTIONS=second_deadlock_stack=1 \
 	    $(SWIFT) test $$flags --disable-xctest; \
 	done

@@ -137,20 +137,20 @@ let package = Package(
             swiftSettings: strict
         ),
         // libxml2, only as the oracle of the GPX reader's differential tests.
-        .systemLibrary(name: "CLibXML2", path: "Tests/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "GPXOracle", dependencies: ["CLibXML2"], path: "Tests/GPXOracle"),
+        .systemLibrary(name: "CLibXML2", path: "Tests/Support/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "GPXOracle", dependencies: ["CLibXML2"], path: "Tests/Support/GPXOracle"),
         // The GPX reader compared with libxml2: the differential tests' and fuzzer's verdict.
         .target(
-            name: "GPXDifferential", dependencies: ["GPXOracle", "TraceIO", "TraceGeodesy"], path: "Tests/GPXDifferential",
+            name: "GPXDifferential", dependencies: ["GPXOracle", "TraceIO", "TraceGeodesy"], path: "Tests/Support/GPXDifferential",
             swiftSettings: strict),
         // libxml2's XML Schema validator, only for the JUnit report's tests.
-        .target(name: "XMLSchemaOracle", dependencies: ["CLibXML2"], path: "Tests/XMLSchemaOracle"),
+        .target(name: "XMLSchemaOracle", dependencies: ["CLibXML2"], path: "Tests/Support/XMLSchemaOracle"),
         // zlib, only to decode the browser checks' screenshots (PNGPixels).
-        .systemLibrary(name: "CZlib", path: "Tests/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "PNGPixels", dependencies: ["CZlib"], path: "Tests/PNGPixels", swiftSettings: strict),
+        .systemLibrary(name: "CZlib", path: "Tests/Support/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "PNGPixels", dependencies: ["CZlib"], path: "Tests/Support/PNGPixels", swiftSettings: strict),
         // Runs a program and reports its own peak RSS (the hostile-input tests' memory bound).
-        .executableTarget(name: "rss-probe", path: "Tests/RSSProbe"),
-        .target(name: "TestSupport", dependencies: ["TraceSimulation"], path: "Tests/TestSupport", swiftSettings: strict),
+        .executableTarget(name: "rss-probe", path: "Tests/Support/RSSProbe"),
+        .target(name: "TestSupport", dependencies: ["TraceSimulation"], path: "Tests/Support/TestSupport", swiftSettings: strict),
         .testTarget(name: "TraceGeodesyTests", dependencies: ["TraceGeodesy", "TestSupport"], swiftSettings: testSettings),
         .testTarget(
             name: "TraceProjTests", dependencies: ["TraceProj", "TraceGeodesy", "TestSupport"], exclude: ["Data"],
@@ -162,7 +162,8 @@ let package = Package(
                 "TraceIO", "TraceDomain", "TraceGeodesy", "TraceProj", "TraceJSON", "TracePlatform", "TestSupport", "GPXDifferential",
             ],
             exclude: ["Fuzz"], swiftSettings: testSettings),
-        .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON"], swiftSettings: testSettings),
+        .testTarget(name: "TraceJSONTests", dependencies: ["TraceJSON", "TestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "TraceDomainTests", dependencies: ["TraceDomain", "TestSupport"], swiftSettings: testSettings),
         .testTarget(
             name: "TraceSharingTests",
             dependencies: ["TraceSharing", "TraceDomain", "TraceGeodesy", "TraceGeometry", "TraceJSON", "TestSupport"],

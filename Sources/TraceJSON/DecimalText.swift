@@ -1,10 +1,12 @@
 /// Numbers for people: a fixed number of decimals, deterministic (no locale, no `printf`), shared
 /// by the replay's and the batch's reports.
 public enum DecimalText {
-    /// `x` with exactly `decimals` digits after the point, rounded half away from zero; a
-    /// non-finite or huge value in Swift's own form.
+    /// `x` with exactly `decimals` digits after the point (none when `decimals` is 0 or less),
+    /// `x` times 10^decimals rounded half away from zero; "0.00", never "-0.00"; a non-finite
+    /// value, or one whose digits pass 9e15, in Swift's own form ("nan", "1e+20").
     public static func fixed(_ x: Double, _ decimals: Int) -> String {
         guard x.isFinite else { return "\(x)" }
+        let decimals = max(decimals, 0)
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(x) * scale).rounded()
@@ -21,10 +23,12 @@ public enum DecimalText {
     }
 
     /// A number's text with its whole part in groups of three, "3,500" or "-12,345.67" (the text
-    /// as ``fixed(_:_:)`` writes it).
+    /// as ``fixed(_:_:)`` writes it); text whose whole part is not all digits ("nan", "1e+20") as
+    /// it is.
     public static func grouped(_ text: String) -> String {
         let negative = text.hasPrefix("-")
         let whole = Array((negative ? text.dropFirst() : text[...]).prefix { $0 != "." })
+        guard !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber }) else { return text }
         var out = negative ? "-" : ""
         for (i, c) in whole.enumerated() {
             if i > 0 && (whole.count - i) % 3 == 0 { out.append(",") }

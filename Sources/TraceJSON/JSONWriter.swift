@@ -1,6 +1,6 @@
 /// Writes JSON text: pretty-printed with two-space indentation and keys in the order given, so
-/// output is deterministic. Numbers use Swift's shortest round-trip form; integral values are
-/// written without a fraction.
+/// output is deterministic. Numbers use Swift's shortest round-trip form; integral values below
+/// 10^15 in magnitude are written without a fraction.
 public enum JSONWriter {
     /// The text of `value`, ending without a newline.
     public static func string(_ value: JSONValue) -> String {

@@ -18,7 +18,7 @@ import TracePlatform
 /// ``HostileRun/peakRSSBound``.
 
 /// One run of `tracekit` through `rss-probe` (which forks, execs it and reports its wait4
-/// ru_maxrss: see Tests/RSSProbe/main.c for why not straight from here), with standard input from
+/// ru_maxrss: see Tests/Support/RSSProbe/main.c for why not straight from here), with standard input from
 /// a file or a pipe fed by a bounded writer.
 struct HostileRun {
     /// The probe, built beside `tracekit` (the test target depends on it).
