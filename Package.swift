@@ -28,7 +28,7 @@ let package = Package(
             name: "TraceKitCore",
             targets: [
                 "TraceDomain", "TraceGeodesy", "TraceJSON", "TraceSharing", "TraceDevice", "TraceService", "TraceEnergy", "TraceSmoothing",
-                "TraceSimulation", "TraceIO", "TraceReplay", "TraceBatch",
+                "TraceSimulation", "TraceIO", "TraceReplay", "TraceBatch", "TraceTune",
             ]),
         // The C libraries' wrappers, each alone: PROJ (exact geodesic, CRS transforms) and GEOS (geometry).
         .library(name: "TraceKitProj", targets: ["TraceProj"]),
@@ -38,7 +38,7 @@ let package = Package(
             name: "TraceKit",
             targets: [
                 "TraceGeodesy", "TraceProj", "TraceGeometry", "TraceJSON", "TraceDomain", "TraceSharing", "TraceEnergy", "TraceIO",
-                "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceService", "TraceReplay", "TraceBatch",
+                "TraceSmoothing", "TraceSimulation", "TraceDevice", "TraceService", "TraceReplay", "TraceBatch", "TraceTune",
             ]),
         .executable(name: "tracekit", targets: ["tracekit"]),
     ],
@@ -90,10 +90,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "TraceTune",
+            dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON", "TraceSharing", "TraceReplay", "TraceBatch"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "TraceCLI",
             dependencies: [
                 "TraceGeodesy", "TraceProj", "TraceJSON", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing",
-                "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch", "TracePlatform",
+                "TraceEnergy", "TraceDevice", "TraceReplay", "TraceBatch", "TraceTune", "TracePlatform",
             ],
             swiftSettings: strict
         ),
@@ -132,6 +137,7 @@ let package = Package(
             dependencies: [
                 "TraceGeodesy", "TraceProj", "TraceDomain", "TraceSharing", "TraceIO", "TraceSmoothing", "TraceSimulation", "TraceDevice",
                 "TraceReplay", "TraceBatch", "TraceService", "TracePlatform", "CProj", "CBaselines", "TestSupport",
+                "TraceTune",
             ],
             path: "Benchmarks/TraceBench",
             swiftSettings: strict
@@ -208,6 +214,10 @@ let package = Package(
         .testTarget(
             name: "TraceBatchTests",
             dependencies: ["TraceBatch", "TraceReplay", "TraceDomain", "TraceSharing", "TraceJSON", "TracePlatform", "TestSupport"],
+            swiftSettings: testSettings),
+        .testTarget(
+            name: "TraceTuneTests",
+            dependencies: ["TraceTune", "TraceBatch", "TraceReplay", "TraceDomain", "TraceSharing", "TraceJSON", "TestSupport"],
             swiftSettings: testSettings),
     ],
     swiftLanguageModes: [.v6]

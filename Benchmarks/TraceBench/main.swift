@@ -4,6 +4,7 @@ import CBaselines
 import CProj
 import TestSupport
 import TraceBatch
+import TraceTune
 import TraceDevice
 import TraceDomain
 import TraceGeodesy

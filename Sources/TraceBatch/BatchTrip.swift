@@ -246,7 +246,7 @@ public struct BatchTripError: Error, Hashable, Sendable, CustomStringConvertible
         self.message = message
     }
 
-    init(_ e: ReplayError) {
+    package init(_ e: ReplayError) {
         switch e {
         case .read(let r): self.init(reading: r)
         case .invalid(let m): self.init(.data, m)

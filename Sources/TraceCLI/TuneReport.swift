@@ -1,4 +1,5 @@
 import TraceBatch
+import TraceTune
 import TraceDomain
 import TraceEnergy
 import TraceJSON

@@ -5,7 +5,8 @@ import TraceDomain
 import TraceReplay
 import TraceSharing
 
-@testable import TraceBatch
+import TraceBatch
+@testable import TraceTune
 
 /// Hand-built trips for the tune: a dog walk (not a ride: the hirer is shown the helper, the
 /// helper nothing) on which every figure follows from how it was built.

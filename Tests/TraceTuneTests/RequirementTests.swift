@@ -2,7 +2,8 @@ import Testing
 import TraceDomain
 import TraceReplay
 
-@testable import TraceBatch
+import TraceBatch
+@testable import TraceTune
 
 @Suite("Requirements: parsing and judging")
 struct RequirementTests {

@@ -1,6 +1,7 @@
 import Synchronization
 public import TraceDomain
 import TraceGeodesy
+public import TraceBatch
 public import TraceReplay
 public import TraceSharing
 

@@ -6,7 +6,8 @@ import TraceJSON
 import TraceReplay
 import TraceSharing
 
-@testable import TraceBatch
+import TraceBatch
+@testable import TraceTune
 
 /// ``Tuner``: the search against an exhaustive one, binding and infeasible requirements, the
 /// same answer on any number of jobs, and the chosen policy's figures reproduced by a replay.
