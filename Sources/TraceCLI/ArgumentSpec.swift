@@ -37,6 +37,14 @@ protocol OptionGroup: Sendable {
 protocol CommandOptions: OptionGroup {
     /// The positional arguments, in order.
     var arguments: [String] { get set }
+    /// Checks what no single option can check alone (options that need or exclude each other, the
+    /// number of positionals), once every option is read and before the command runs: swift-
+    /// argument-parser's `validate()`. A failure is a usage error (64).
+    func validate() throws(CLIError)
+}
+
+extension CommandOptions {
+    func validate() throws(CLIError) {}
 }
 
 extension Option where Options: OptionGroup {
@@ -128,12 +136,13 @@ struct ParsedArguments {
 
 extension CommandSpec {
     /// The command's typed options: every default, overridden by the options given, in the order
-    /// of the declaration.
+    /// of the declaration, then checked together (``CommandOptions/validate()``).
     /// - Throws: ``CLIError`` with exit status 64 naming the option whose value is wrong.
     func options(from parsed: ParsedArguments) throws(CLIError) -> Options {
         var options = Options()
         options.arguments = parsed.positionals
         for option in self.options { try option.apply(&options, parsed) }
+        try options.validate()
         return options
     }
 

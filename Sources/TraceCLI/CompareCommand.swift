@@ -16,6 +16,12 @@ enum CompareCommand {
         var split = SplitOptions()
         /// The traces.
         var arguments: [String] = []
+
+        func validate() throws(CLIError) {
+            guard policies.count == 2 else {
+                throw .usage("'compare' needs --policy exactly twice (A, then B; 'seed' for the default table), got \(policies.count)")
+            }
+        }
     }
 
     enum Format: String, ArgumentChoice { case table, json, markdown }
@@ -177,9 +183,6 @@ enum CompareCommand {
 
     static func run(_ options: Options, _ output: Output) throws(CLIError) {
         let sources = options.policies
-        guard sources.count == 2 else {
-            throw .usage("'compare' needs --policy exactly twice (A, then B; 'seed' for the default table), got \(sources.count)")
-        }
         var job = try ReplayCommand.Job(options.inputs, traces: options.arguments, command: "compare")
         job.options.rules.recordingGapSeconds = options.split.gap.seconds
         if options.split.split { return try runTrips(options, job, output) }
@@ -361,7 +364,8 @@ enum CompareCommand {
         /// the same replays priced on the shipped device profiles; nil when they were not.
         var deviceLine: String? {
             guard let sa = a.energySpread, let sb = b.energySpread else { return nil }
-            return "every phone on \(sa.profiles.count) device profiles: A \(sa.range()) mAh, B \(sb.range()) mAh (A: \(sa.profiles[sa.lowest]) … \(sa.profiles[sa.highest]))"
+            return
+                "every phone on \(sa.profiles.count) device profiles: A \(sa.range()) mAh, B \(sb.range()) mAh (A: \(sa.profiles[sa.lowest]) … \(sa.profiles[sa.highest]))"
         }
 
         var conclusion: [String] {
@@ -371,7 +375,11 @@ enum CompareCommand {
             }
             guard !marked.isEmpty else {
                 let inStates = rows.contains { $0.shown && $0.state != nil }
-                return [inStates ? "Differences only in the worst samples (display error and staleness max): see the tables." : "Differences only in the trip's totals."]
+                return [
+                    inStates
+                        ? "Differences only in the worst samples (display error and staleness max): see the tables."
+                        : "Differences only in the trip's totals."
+                ]
             }
             return ["Biggest changes (B − A):"] + marked.enumerated().map { "  \($0.offset + 1). " + line($0.element) }
         }
@@ -394,7 +402,7 @@ enum CompareCommand {
             let (nameA, nameB) = (Shown.markdownCode(a.policy.name), Shown.markdownCode(b.policy.name))
             var out = "### TraceKit compare: \(nameA) → \(nameB)\n\n"
             out += "- **Traces:** " + a.scenario.traces.map { Shown.markdownCode($0.path) }.joined(separator: ", ") + "\n"
-            out += "- **A:** \(nameA) (\(Shown.markdown(sources.0))) · **B:** \(nameB) (\(Shown.markdown(sources.1)))\n"
+            out += "- **A:** \(nameA) (\(Shown.markdownCode(sources.0))) · **B:** \(nameB) (\(Shown.markdownCode(sources.1)))\n"
             out += "- **Energy:** \(Shown.markdown(a.energyModel)) (an estimate) · receiver radio \(a.receiverRadio ? "on" : "off")\n"
             if let d = deviceLine { out += "- **Devices:** \(d)\n" }
             if !a.view.isIdeal { out += "- **View:** \(a.view.summary)\n" }
@@ -453,23 +461,24 @@ enum CompareCommand {
                 a.asEachState.map { sa in
                     [("asEachState", .object([("a", .array(sa.map(\.json))), ("b", .array((b.asEachState ?? []).map(\.json)))]))]
                 } ?? []
-            return .object([
-                ("schema", .string(CompareCommand.schema)),
-                ("tracekitVersion", .string(a.tracekitVersion)),
-                ("a", side(a, sources.0)), ("b", side(b, sources.1)),
-                ("energyModel", .object([("label", .string(a.energyModel)), ("receiverRadio", .bool(a.receiverRadio))])),
-                ("view", a.view.json),
-                ("traces", .array(a.scenario.traces.map { .string($0.path) })),
-                ("inferred", .array(a.scenario.assumedItems.map { .string($0) })),
-                ("start", .string(a.start.iso8601)), ("end", .string(a.end.iso8601)),
-                (
-                    "energyAcrossDevices",
-                    a.energySpread.flatMap { sa in b.energySpread.map { .object([("a", sa.json), ("b", $0.json)]) } } ?? .null
-                ),
-                ("identical", .bool(!rows.contains(where: \.changed))),
-                ("rows", .array(rows.indices.map(row))),
-                ("biggest", .array(marked.map(row))),
-            ] + perState)
+            return .object(
+                [
+                    ("schema", .string(CompareCommand.schema)),
+                    ("tracekitVersion", .string(a.tracekitVersion)),
+                    ("a", side(a, sources.0)), ("b", side(b, sources.1)),
+                    ("energyModel", .object([("label", .string(a.energyModel)), ("receiverRadio", .bool(a.receiverRadio))])),
+                    ("view", a.view.json),
+                    ("traces", .array(a.scenario.traces.map { .string($0.path) })),
+                    ("inferred", .array(a.scenario.assumedItems.map { .string($0) })),
+                    ("start", .string(a.start.iso8601)), ("end", .string(a.end.iso8601)),
+                    (
+                        "energyAcrossDevices",
+                        a.energySpread.flatMap { sa in b.energySpread.map { .object([("a", sa.json), ("b", $0.json)]) } } ?? .null
+                    ),
+                    ("identical", .bool(!rows.contains(where: \.changed))),
+                    ("rows", .array(rows.indices.map(row))),
+                    ("biggest", .array(marked.map(row))),
+                ] + perState)
         }
     }
 }

@@ -10,6 +10,10 @@ enum DistanceCommand {
         var input: String?
         /// LAT1 LON1 LAT2 LON2, or none.
         var arguments: [String] = []
+
+        func validate() throws(CLIError) {
+            if !arguments.isEmpty && input != nil { throw .usage("give either a pair as arguments or --input, not both") }
+        }
     }
 
     enum Method: String, ArgumentChoice { case exact, fast, haversine }
@@ -58,7 +62,6 @@ enum DistanceCommand {
         let precision = options.precision.value
         let solver = Solver(method: options.method)
         if !options.arguments.isEmpty {
-            guard options.input == nil else { throw .usage("give either a pair as arguments or --input, not both") }
             let pair: (Coordinate, Coordinate)
             do {
                 pair = try parsePair(options.arguments, context: "arguments")

@@ -22,6 +22,12 @@ enum ReplayCommand {
         var split = SplitOptions()
         /// The traces.
         var arguments: [String] = []
+
+        func validate() throws(CLIError) {
+            if split.split && (svg != nil || html != nil || geojson != nil) {
+                throw .usage("--svg, --html and --geojson draw one trip: cut the recording with 'tracekit split' and draw a trip's file")
+            }
+        }
     }
 
     enum Format: String, ArgumentChoice { case table, json, csv, markdown }
@@ -138,9 +144,6 @@ enum ReplayCommand {
 
     /// `--split`: each trip of the recording replayed as its own request (``TripsReport``).
     static func runTrips(_ options: Options, _ job: Job, _ output: Output) throws(CLIError) {
-        guard options.svg == nil, options.html == nil, options.geojson == nil else {
-            throw .usage("--svg, --html and --geojson draw one trip: cut the recording with 'tracekit split' and draw a trip's file")
-        }
         let trips: TripReplays
         do {
             trips = try Replay.runTrips(
@@ -240,7 +243,8 @@ enum ReplayCommand {
         /// Every file the job reads: the traces given, those the scenario names, the sidecar and
         /// the energy profile.
         var files: [CommandFile] {
-            inputs.flatMap { CommandFile.input("input", $0.path) } + Role.allCases.flatMap { CommandFile.input("input", spec.traces[$0]?.value) }
+            inputs.flatMap { CommandFile.input("input", $0.path) }
+                + Role.allCases.flatMap { CommandFile.input("input", spec.traces[$0]?.value) }
                 + others
         }
 

@@ -13,6 +13,10 @@ enum SplitCommand {
         var format = Format.table
         /// IN and OUTDIR.
         var arguments: [String] = []
+
+        func validate() throws(CLIError) {
+            if arguments.first == "-" { throw .usage("'split' reads IN twice: give a file, not standard input") }
+        }
     }
 
     enum Format: String, ArgumentChoice { case table, json }
@@ -53,7 +57,6 @@ enum SplitCommand {
 
     static func run(_ options: Options, _ output: Output) throws(CLIError) {
         let input = options.arguments[0], folder = options.arguments[1]
-        guard input != "-" else { throw .usage("'split' reads IN twice: give a file, not standard input") }
         if isFolder(input) { throw .usage("\(input) is a folder: 'split' reads one recording") }
         // The format IN is read as (content, then extension); an error comes with the reading.
         let readFormat = options.reading.format ?? (try? TraceFormat(file: input))

@@ -1,18 +1,18 @@
 import TraceBatch
-import TraceTune
 import TraceDomain
 import TraceJSON
 import TracePlatform
 import TraceReplay
 import TraceSharing
+import TraceTune
 
 /// `tracekit tune INPUT… --require EXPR…`: the cheapest policy that keeps every requirement on a
 /// corpus (``TraceBatch/Tuner``).
 enum TuneCommand {
     struct Options: CommandOptions {
-        var requirements: [String] = []
+        var requirements: [RequirementArgument] = []
         var requirementFile: String?
-        var minimize = "energy"
+        var minimize = Objective(.energy)
         var judge = Judge.every
         var policy: String?
         var space: String?
@@ -29,9 +29,36 @@ enum TuneCommand {
         var inputs = ReplayInputs()
         var split = SplitOptions()
         var arguments: [String] = []
+
+        func validate() throws(CLIError) {
+            if requirements.isEmpty && requirementFile == nil {
+                throw .usage("give at least one requirement (--require or --require-file)")
+            }
+        }
     }
 
     enum Format: String, ArgumentChoice { case table, json, markdown }
+
+    /// What `--minimize` names: `energy`, `energy-worst`, `energy.ROLE`, `sent` or `forwarded`.
+    struct Objective: ArgumentRepresentable {
+        var value: TuneObjective
+        init(_ value: TuneObjective) { self.value = value }
+        init(argument: String) throws(InvalidArgument) {
+            guard let v = TuneObjective(parsing: argument) else {
+                throw .expected("energy, energy-worst, energy.ROLE (hirer, helper, delegate), sent or forwarded", got: argument)
+            }
+            value = v
+        }
+        var argument: String { value.description }
+    }
+
+    /// One `--require` expression, e.g. `enRoute.hirer.displayErrorP95<=25m`.
+    struct RequirementArgument: ExpressibleByArgument {
+        var value: Requirement
+        init(argument: String) throws(InvalidArgument) {
+            do { value = try Requirement(parsing: argument) } catch { throw .reasonAboutValue(error.description) }
+        }
+    }
     enum Judge: String, ArgumentChoice {
         case every, pooled
         var judgement: CorpusJudgement { self == .every ? .everyTrip : .pooled }
@@ -173,7 +200,8 @@ enum TuneCommand {
                 "minimize", \.minimize, valueName: "OBJECTIVE",
                 help:
                     "What to minimise over the corpus: energy (every phone, J, under --energy-profile), energy-worst (every "
-                    + "phone, J, on the shipped device profile that needs the most energy on each trip), energy.ROLE, sent (updates), forwarded."),
+                    + "phone, J, on the shipped device profile that needs the most energy on each trip), energy.ROLE, sent (updates), forwarded."
+            ),
             .value(
                 "judge", \.judge, valueName: "HOW",
                 help: "How a requirement is judged across the corpus: every (each trip must meet it) or pooled (the corpus's figure)."),
@@ -223,17 +251,12 @@ enum TuneCommand {
         ])
 
     static func run(_ o: Options, _ output: Output) throws(CLIError) {
-        var requirements: [Requirement] = []
-        for text in o.requirements {
-            do { requirements.append(try Requirement(parsing: text)) } catch { throw .usage(error.description) }
-        }
+        var requirements = o.requirements.map(\.value)
         if let file = o.requirementFile { requirements += try readRequirements(file) }
-        guard !requirements.isEmpty else { throw .usage("give at least one requirement (--require or --require-file)") }
-        guard let objective = TuneObjective(parsing: o.minimize) else {
-            throw .usage(
-                "unknown objective '\(o.minimize)' for --minimize: expected energy, energy-worst, energy.ROLE (hirer, helper, delegate), sent or forwarded"
-            )
+        guard !requirements.isEmpty else {
+            throw .usage("give at least one requirement (--require or --require-file): \(o.requirementFile ?? "") holds none")
         }
+        let objective = o.minimize.value
         var options = try o.inputs.replayOptions()
         options.policy = try o.policy.map { (p) throws(CLIError) in try PolicyCommands.load(p) } ?? .seed
         options.rules.recordingGapSeconds = o.split.gap.seconds

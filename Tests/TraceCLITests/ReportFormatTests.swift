@@ -243,7 +243,7 @@ struct ReportFormatTests {
         #expect(md.status == 0, "\(md.stderr)")
         let mdLines = md.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(mdLines.filter { $0 == "| State | Metric | A: seed | B: quiet | B − A | % | Rank |" }.count == 2)
-        #expect(mdLines.contains("- **A:** `seed` (seed) · **B:** `quiet` (\(policy))"))
+        #expect(mdLines.contains("- **A:** `seed` (`seed`) · **B:** `quiet` (`\(policy)`)"))
         // The figures: a few rows written out (the En Route filter's effect, the maxima, energy in
         // J with the charge in mAh, ranks, the totals)…
         for line in [

@@ -130,7 +130,11 @@ extension TuneCommandTests {
         arguments: [
             (["--require", "enRoute.hirer.displayErrorP95<=25"], 64, "requirement 'enRoute.hirer.displayErrorP95<=25'"),
             ([String](), 64, "give at least one requirement"),
-            (["--require", "enRoute.hirer.displayErrorP95<=25m", "--minimize", "money"], 64, "unknown objective 'money'"),
+            (
+                ["--require", "enRoute.hirer.displayErrorP95<=25m", "--minimize", "money"], 64,
+                "tracekit: '--minimize' takes energy, energy-worst, energy.ROLE (hirer, helper, delegate), sent or forwarded, not 'money'"
+            ),
+            (["--minimize", "sent"], 64, "tracekit: give at least one requirement (--require or --require-file)"),
             (["--require", "enRoute.hirer.displayErrorP95<=25m", "--space", "Traces/baseline.json"], 65, "Traces/baseline.json:"),
             (["--require", "enRoute.hirer.displayErrorP95<=25m", "--policy", "/nonexistent/p.json"], 66, "/nonexistent/p.json"),
             (["--require", "enRoute.hirer.displayErrorP95<=25m", "--keep-tolerance", "10"], 64, "'--keep-tolerance 10': '10': unit ''"),
@@ -144,6 +148,16 @@ extension TuneCommandTests {
         #expect(r.status == status, "\(r.stderr)")
         #expect(r.stderr.contains(message), "\(r.stderr)")
         #expect(r.stdout.isEmpty)
+    }
+
+    @Test("options that need each other are checked when read (validate), before any input is opened")
+    func validatesFirst() throws {
+        // A corpus that does not exist would be 66; the missing requirement is found first.
+        let r = try Run(["tune", "/nonexistent/corpus", "--minimize", "sent"])
+        #expect(
+            r.status == 64 && r.stderr.hasPrefix("tracekit: give at least one requirement (--require or --require-file)\n"), "\(r.stderr)")
+        let objective = try Run(["tune", "/nonexistent/corpus", "--require", "enRoute.hirer.displayErrorP95<=25m", "--minimize", "money"])
+        #expect(objective.status == 64 && objective.stderr.contains("'--minimize' takes"), "\(objective.stderr)")
     }
 
     @Test("--check-start: a shipped policy off the frontier or missing a requirement fails; the tuned one, re-tuned, passes")
