@@ -3,7 +3,8 @@
 // The module graph is drawn once, in docs/architecture.md ("Module graph"); PackageProductsTests
 // fails when that drawing and the targets below differ. C libraries: PROJ only through TraceProj,
 // GEOS only through TraceGeometry, libxml2 only in tests, benchmarks and fuzzing, zlib only in tests
-// (PNGPixels, the browser checks' screenshots); CTracePlatform is our own C shim (a prefetch hint).
+// (PNGPixels, the browser checks' screenshots); CTracePlatform is our own C shim (TraceService's prefetch
+// hint).
 // Outside the product: tracekit-bench (Benchmarks/), trip-generator (Tools/TripGenerator), the
 // fuzz-* targets (Fuzz/, make fuzz) and the test support targets (docs/architecture.md, "Outside the
 // product").
@@ -60,7 +61,7 @@ let package = Package(
         .target(name: "TraceDomain", swiftSettings: strict),
         // The one seam to the C library's system interface (a Linux and a Darwin branch in each function).
         .target(name: "CTracePlatform"),
-        .target(name: "TracePlatform", dependencies: ["CTracePlatform"], swiftSettings: strict),
+        .target(name: "TracePlatform", swiftSettings: strict),
         .target(name: "TraceIO", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON", "TracePlatform"], swiftSettings: strict),
         .target(name: "TraceSharing", dependencies: ["TraceDomain", "TraceGeodesy", "TraceJSON"], swiftSettings: strict),
         .target(name: "TraceEnergy", dependencies: ["TraceDomain", "TraceJSON"], swiftSettings: strict),
@@ -72,7 +73,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "TraceService", dependencies: ["TraceDomain", "TraceGeodesy", "TraceSharing", "TraceDevice", "TracePlatform"],
+            name: "TraceService", dependencies: ["TraceDomain", "TraceGeodesy", "TraceSharing", "TraceDevice", "CTracePlatform"],
             swiftSettings: strict),
         .target(
             name: "TraceReplay",

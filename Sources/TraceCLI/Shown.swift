@@ -92,23 +92,29 @@ enum Shown {
     }
 
     /// Where ``markdown(_:)`` puts a zero-width space so that GitHub links no commit or issue:
-    /// after the first character of each word (a maximal run of ASCII letters and digits) of 7 to
-    /// 40 hexadecimal digits, and after the `GH` of a word `GH` followed by `-` and a digit.
+    /// after the first character of each word (a maximal run of characters whose first scalar is
+    /// an ASCII letter or digit: a digit with a combining mark or a joiner after it still counts,
+    /// as GitHub's linker reads the digit) of 7 to 40 hexadecimal digits, and after the `GH` of a
+    /// word `GH` followed by `-` and a digit. Breaking a word GitHub would not link is harmless.
     static func githubReferenceBreaks(_ t: [Character]) -> Set<Int> {
+        /// The character's first scalar, when it is an ASCII letter or digit.
+        func ascii(_ c: Character) -> Character? {
+            guard let u = c.unicodeScalars.first, u.isASCII else { return nil }
+            let first = Character(u)
+            return first.isLetter || first.isNumber ? first : nil
+        }
         var breaks: Set<Int> = []
         var i = 0
         while i < t.count {
-            guard t[i].isASCII, t[i].isLetter || t[i].isNumber else {
+            guard ascii(t[i]) != nil else {
                 i += 1
                 continue
             }
             var end = i
-            while end < t.count, t[end].isASCII, t[end].isLetter || t[end].isNumber { end += 1 }
-            let word = t[i..<end]
+            while end < t.count, ascii(t[end]) != nil { end += 1 }
+            let word = t[i..<end].compactMap(ascii)
             if (7...40).contains(word.count), word.allSatisfy(\.isHexDigit) { breaks.insert(i + 1) }
-            if word.count == 2, String(word).lowercased() == "gh", end + 1 < t.count, t[end] == "-", t[end + 1].isASCII,
-                t[end + 1].isNumber
-            {
+            if word.count == 2, String(word).lowercased() == "gh", end + 1 < t.count, t[end] == "-", ascii(t[end + 1])?.isNumber == true {
                 breaks.insert(end)
             }
             i = end

@@ -1,12 +1,13 @@
 /// Numbers for people: a fixed number of decimals, deterministic (no locale, no `printf`), shared
 /// by the replay's and the batch's reports.
 public enum DecimalText {
-    /// `x` with exactly `decimals` digits after the point (none when `decimals` is 0 or less),
+    /// `x` with exactly `decimals` digits after the point (none when `decimals` is 0 or less, 18
+    /// when it is more: a 64-bit integer holds 10^18),
     /// `x` times 10^decimals rounded half away from zero; "0.00", never "-0.00"; a non-finite
     /// value, or one whose digits pass 9e15, in Swift's own form ("nan", "1e+20").
     public static func fixed(_ x: Double, _ decimals: Int) -> String {
         guard x.isFinite else { return "\(x)" }
-        let decimals = max(decimals, 0)
+        let decimals = min(max(decimals, 0), 18)
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(x) * scale).rounded()

@@ -1,10 +1,10 @@
+import CTracePlatform
 public import TraceDomain
 public import TraceGeodesy
-import TracePlatform
 
 /// A fix as a service's receive loop hands it on: which of its requests it is for (an index in the
 /// service's array of ``LiveRequest``), the phone that sent it, where and when it was taken, and
-/// its reported speed when the phone gives one. 48 bytes.
+/// its reported speed when the phone gives one. 56 bytes in an array.
 public struct IncomingFix: Hashable, Sendable {
     /// The request's index in the array the batch is decided against.
     public var request: Int
@@ -37,26 +37,32 @@ extension Array where Element == LiveRequest {
     /// The answers are exactly those of the fixes received one by one; what changes is the time. A
     /// fix for one request among a million costs one read of main memory (a request is 104 bytes
     /// in an array, beyond the caches), which the decision then waits for. While deciding a fix,
-    /// the batch asks the processor for the requests of the fixes 12 places ahead, so those reads
-    /// overlap and each fix finds its request in the cache: Benchmarks/README.md ("Live
-    /// requests") gives both figures. No allocation per fix (give `decisions` its capacity once,
-    /// and empty it keeping its capacity between batches).
+    /// the batch asks the processor for the requests of the fixes 12 places ahead (a prefetch
+    /// hint, `__builtin_prefetch` through CTracePlatform, inlined here), so those reads overlap
+    /// and each fix finds its request in the cache: Benchmarks/README.md ("Live requests") gives
+    /// both figures. No allocation per fix: `decisions` grows only when it lacks room for the
+    /// batch, then at least doubling (empty it keeping its capacity between batches).
     ///
     /// - Precondition: every fix's ``IncomingFix/request`` is an index of this array.
     public mutating func receive(_ batch: [IncomingFix], into decisions: inout [RelayDecision]) {
-        decisions.reserveCapacity(decisions.count + batch.count)
-        let ahead = Self.prefetchDistance
+        if decisions.capacity - decisions.count < batch.count {
+            decisions.reserveCapacity(Swift.max(decisions.count + batch.count, 2 * decisions.capacity))
+        }
+        let ahead = Self.prefetchDistance, last = LiveRequest.bytesReadPerFix - 1
         withUnsafeMutableBufferPointer { requests in
             batch.withUnsafeBufferPointer { fixes in
-                /// Asks for the request of the fix at `j`, if there is one: its first and last
-                /// bytes, as a request may straddle two cache lines.
+                /// Asks for the request of the fix at `j`, if there is one: every cache line of the
+                /// bytes a fix reads (``LiveRequest/bytesReadPerFix``, 80 of the 97: the policy, the
+                /// state and flags, both senders' memories), which at 104 bytes apart may span three
+                /// lines (the second is the one at `start + 64`).
                 func fetch(_ j: Int) {
                     guard j < fixes.count, let base = requests.baseAddress else { return }
                     let r = fixes[j].request
                     guard r >= 0, r < requests.count else { return }
                     let start = UnsafeRawPointer(base + r)
-                    Platform.prefetch(forWriting: start)
-                    Platform.prefetch(forWriting: start + (MemoryLayout<LiveRequest>.size - 1))
+                    tracekit_prefetch_for_writing(start)
+                    tracekit_prefetch_for_writing(start + 64)
+                    tracekit_prefetch_for_writing(start + last)
                 }
                 for j in 0..<Swift.min(ahead, fixes.count) { fetch(j) }
                 for i in fixes.indices {

@@ -55,6 +55,12 @@ public struct LiveRequest: Sendable {
     /// The request's category, fixed at creation.
     public let category: RequestCategory
 
+    /// How many bytes from its start a fix may read of a request: through the last sender's
+    /// memory (80 on 64-bit Linux); the category after it is read by no fix.
+    static let bytesReadPerFix =
+        (MemoryLayout<LiveRequest>.offset(of: \LiveRequest.hirerSideMemory) ?? MemoryLayout<LiveRequest>.size)
+        + MemoryLayout<DeliveryMemory>.size
+
     /// A new request in Finding Villager, following `prepared`.
     public init(category: RequestCategory, policy prepared: PreparedPolicy) {
         self.prepared = prepared

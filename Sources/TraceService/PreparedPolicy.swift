@@ -4,9 +4,9 @@ public import TraceGeodesy
 public import TraceSharing
 
 /// A sharing policy prepared once for every live request that follows it: the policy, its relay
-/// answers (``TraceSharing/RelayTable``: 84 of them, so each decision is one read), the exact
-/// solver the requests' update gates measure long steps with, and whether a request re-applies
-/// the state's delivery rule to the fixes it receives.
+/// answers (``TraceSharing/RelayTable``: 84 of them, so each decision is one read), each state's
+/// delivery rule, the exact solver the requests' throttle measures long steps with, and whether a
+/// request re-applies the state's delivery rule to the fixes it receives.
 ///
 /// A class, shared by reference: a million requests on one policy hold one copy of it (8 bytes
 /// each). Immutable, hence `Sendable`: requests on different threads may share it.
@@ -38,8 +38,8 @@ public final class PreparedPolicy: Sendable {
     /// keeps only what each sender's rule remembers.
     let rules: [DeliveryRule]
 
-    /// Prepares `policy` (84 relay answers, once). `exact` measures the update gates' rare long
-    /// steps: a pure-Swift solver keeps a service free of C libraries; TraceProj's `Geodesic` (PROJ)
+    /// Prepares `policy` (84 relay answers and 7 delivery rules, once). `exact` measures the
+    /// throttle's rare long steps: a pure-Swift solver keeps a service free of C libraries; TraceProj's `Geodesic` (PROJ)
     /// gives the same decisions.
     public init(_ policy: SharingPolicy = .seed, exact: some GeodesicSolver & Sendable, throttles: Bool = true) {
         self.policy = policy

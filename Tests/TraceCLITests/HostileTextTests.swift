@@ -304,6 +304,9 @@ struct HostileTextTests {
         #expect(
             Shown.markdown("a5c3785 a5c3785ed8d6a35868bc169f07e40e889087fd2e gh-7 ride-20261207")
                 == "a&#8203;5c3785 a&#8203;5c3785ed8d6a35868bc169f07e40e889087fd2e gh&#8203;-7 ride-2&#8203;0261207")
+        // A digit with a joiner or a combining mark after it is still the digit to GitHub's linker.
+        #expect(
+            Shown.markdown("a5c3785\u{200D} x") == "a&#8203;5c3785\u{200D} x" && Shown.markdown("GH\u{301}-12") == "GH\u{301}&#8203;-12")
         #expect(
             Shown.markdown("a5c378 deadbeefs GH-x abcdef0123456789abcdef0123456789abcdef0123")
                 == "a5c378 deadbeefs GH-x abcdef0123456789abcdef0123456789abcdef0123")

@@ -93,8 +93,9 @@ struct DecimalTextTests {
         #expect(DecimalText.fixed(1.5, 15) == "1.500000000000000")
         // What no fixed form holds: Swift's own text.
         #expect(DecimalText.fixed(.nan, 2) == "nan" && DecimalText.fixed(-.infinity, 1) == "-inf" && DecimalText.fixed(1e20, 0) == "1e+20")
-        // A negative count of decimals is none.
+        // A negative count of decimals is none; more than 18 is 18 (no trap, no long loop).
         #expect(DecimalText.fixed(12.6, -1) == "13")
+        #expect(DecimalText.fixed(1e-5, 19) == "0.000010000000000000" && DecimalText.fixed(0, Int.max) == "0.000000000000000000")
     }
 
     @Test("fixed agrees with C's %.*f on 20,000 seeded values (ties aside: %.*f rounds the binary value, so do we)")

@@ -34,7 +34,8 @@ struct PackageGraph {
             // Each dependency is {"byName": [name, …]}, {"target": [name, …]} or {"product": [name, …]}.
             let uses = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { ($0.values.first as? [Any])?.first as? String }
             targets[name] = (type, uses)
-            if target["path"] == nil || target["path"] is NSNull, type != "test" { sourceTargets.insert(name) }
+            let path = target["path"] as? String
+            if path == nil || path!.hasPrefix("Sources/"), type != "test" { sourceTargets.insert(name) }
         }
         for product in json["products"] as? [[String: Any]] ?? [] {
             if let name = product["name"] as? String { products[name] = product["targets"] as? [String] ?? [] }
@@ -61,30 +62,46 @@ enum PackageGraphError: Error { case dumpFailed(Int32) }
 /// The module graph as docs/architecture.md draws it ("Module graph"): in its first code block,
 /// a line `NAME ─► A, B,` (any run of `─`, a space or not, then `►`) gives NAME's dependencies,
 /// continued on the lines after it up to a blank line; the names on a line with no arrow that
-/// continues nothing have none. Words that are not a target's name (layers, notes in brackets)
-/// are ignored.
+/// continues nothing have none. Text in brackets is a note, never read; words that are not a
+/// target's name (layers) are ignored. A module drawn twice is an error, not a merge.
 enum DrawnGraph {
-    static func parse(_ markdown: String, names: Set<String>) -> [String: Set<String>] {
+    struct Twice: Error, CustomStringConvertible {
+        var module: String
+        var description: String { "\(module) is drawn twice" }
+    }
+
+    static func parse(_ markdown: String, names: Set<String>) throws -> [String: Set<String>] {
         var graph: [String: Set<String>] = [:]
         guard let heading = markdown.range(of: "## Module graph"),
             let open = markdown.range(of: "```\n", range: heading.upperBound..<markdown.endIndex),
             let close = markdown.range(of: "\n```", range: open.upperBound..<markdown.endIndex)
         else { return [:] }
+        /// The target names in `text`, outside brackets.
+        func words(_ text: Substring) -> [String] {
+            var plain = "", depth = 0
+            for ch in text {
+                if ch == "(" { depth += 1 } else if ch == ")" { depth = max(depth - 1, 0) } else if depth == 0 { plain.append(ch) }
+            }
+            return plain.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init).filter(names.contains)
+        }
+        func start(_ name: String) throws {
+            guard graph[name] == nil else { throw Twice(module: name) }
+            graph[name] = []
+        }
         var current: String?
         for line in markdown[open.upperBound..<close.lowerBound].split(separator: "\n", omittingEmptySubsequences: false) {
-            func words(_ text: Substring) -> [String] {
-                text.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init).filter(names.contains)
-            }
             if line.allSatisfy(\.isWhitespace) {
                 current = nil
             } else if let arrow = line.firstIndex(of: "►") {
-                let left = words(line[..<arrow])
-                current = left.last
-                if let c = current { graph[c, default: []].formUnion(words(line[line.index(after: arrow)...])) }
+                current = words(line[..<arrow]).last
+                if let c = current {
+                    try start(c)
+                    graph[c]!.formUnion(words(line[line.index(after: arrow)...]))
+                }
             } else if let c = current {
-                graph[c, default: []].formUnion(words(line))
+                graph[c]!.formUnion(words(line))
             } else {
-                for name in words(line) { graph[name] = graph[name] ?? [] }
+                for name in words(line) { try start(name) }
             }
         }
         return graph
@@ -97,7 +114,7 @@ struct PackageProductsTests {
     func drawnGraphIsThePackage() throws {
         let graph = try PackageGraph()
         let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
-        let drawn = DrawnGraph.parse(doc, names: graph.sourceTargets)
+        let drawn = try DrawnGraph.parse(doc, names: graph.sourceTargets)
         #expect(graph.sourceTargets.count >= 20)  // the dump was read
         #expect(Set(drawn.keys) == graph.sourceTargets, "drawn but not in the package, or the reverse")
         for name in graph.sourceTargets.sorted() {
@@ -106,11 +123,13 @@ struct PackageProductsTests {
         }
     }
 
-    @Test("the graph's reader: arrows, continued lines, leaves; notes ignored")
-    func drawnGraphReader() {
-        let doc = "x\n## Module graph\n\n```\nlayer  A ─► B, C,\n          D (a note about E)\n\nmore   B ──── ► D\n\nC   D   E\n```\n"
-        let g = DrawnGraph.parse(doc, names: ["A", "B", "C", "D", "E"])
-        #expect(g == ["A": ["B", "C", "D", "E"], "B": ["D"], "C": [], "D": [], "E": []])
+    @Test("the graph's reader: arrows, continued lines, leaves; notes in brackets ignored; a module drawn twice refused")
+    func drawnGraphReader() throws {
+        let doc = "x\n## Module graph\n\n```\nlayer  A ─► B, C,\n          D (a note: never E)\n\nmore   B ──── ► D\n\nC   D   E (F)\n```\n"
+        let g = try DrawnGraph.parse(doc, names: ["A", "B", "C", "D", "E", "F"])
+        #expect(g == ["A": ["B", "C", "D"], "B": ["D"], "C": [], "D": [], "E": []])
+        let twice = "## Module graph\n```\nA ─► B\n\nA ─► C\n```\n"
+        #expect(throws: DrawnGraph.Twice.self) { try DrawnGraph.parse(twice, names: ["A", "B", "C"]) }
     }
 
     @Test("TraceKitCore's closure reaches no system library; the wrappers' products reach only their own")

@@ -1,4 +1,5 @@
-// TraceKit's C shim for what Swift cannot spell: a prefetch hint. Used only by TracePlatform.
+// TraceKit's C shim for what Swift cannot spell: a prefetch hint. Used by TraceService, where the
+// static inline function is inlined into the batch loop.
 #ifndef CTRACEPLATFORM_H
 #define CTRACEPLATFORM_H
 

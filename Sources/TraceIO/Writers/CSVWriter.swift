@@ -70,9 +70,10 @@ struct CSVWriter: TraceWriter {
     /// A text field (a point's name, role, state) under the rule for text from files: what
     /// ``TraceJSON/ShownText/escaped(_:)`` escapes (control characters, a line break and ESC
     /// included, and the bidirectional formatting characters) is written as its escape
-    /// (`\u{1b}`), so that a file's text reaches no terminal or spreadsheet raw and the cell is one
-    /// line; then the field is quoted when it holds a comma or a quote. ``CSVReader`` reads such a
-    /// field back as the escape's text.
+    /// (`\u{1b}`), so that a file's text reaches no terminal raw and the cell is one line; then the
+    /// field is quoted when it holds a comma or a quote. ``CSVReader`` reads such a field back as
+    /// the escape's text. A text that starts with `=`, `+`, `-` or `@` is written as it is (data:
+    /// the reports' CSV guards against spreadsheet formulas, this file does not).
     static func field(_ text: String) -> String {
         let s = ShownText.escaped(text)
         guard s.contains(where: { $0 == "," || $0 == "\"" }) else { return s }
