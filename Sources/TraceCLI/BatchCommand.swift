@@ -210,7 +210,8 @@ enum BatchCommand {
         // Every sidecar's trace paths checked, and no output over an input, before any replay.
         let corpusFiles = try OutputCheck.corpusFiles(trips)
         try OutputCheck.check(outputs: o.gate.files) {
-            o.arguments.flatMap { CommandFile.input("input", $0) } + corpusFiles + CommandFile.input("policy file", o.policy.flatMap(PolicyCommands.file))
+            o.arguments.flatMap { CommandFile.input("input", $0) } + corpusFiles
+                + CommandFile.input("policy file", o.policy.flatMap(PolicyCommands.file))
                 + CommandFile.input("compared policy file", o.compare.flatMap(PolicyCommands.file))
                 + CommandFile.input("energy profile", o.inputs.energyProfileFile) + o.gate.inputFiles
         }
@@ -329,9 +330,10 @@ enum BatchCommand {
     }
 
     /// What `batch` and `merge` do once every trip's outcome is in `report`: gate it against the
-    /// baseline (every trip attempted; `sharded`: baseline trips not attempted are not missing),
-    /// write the baseline and the reports (atomically), print the table (or, without `table`, the
-    /// gate's lines on standard error), and fail with the verdict when the batch fails.
+    /// baseline (every trip attempted; `sharded`: baseline trips not attempted are not missing)
+    /// and fold its trips (``BatchReport/Folded``), write the baseline and the reports
+    /// (atomically), print the table (or, without `table`, the gate's lines on standard error),
+    /// and fail with the verdict when the batch fails.
     static func conclude(
         _ report: inout BatchReport, gate: GateSetup, sharded: Bool, writeBaseline: String?,
         outputs: (junit: String?, markdown: String?, html: String?), table: Bool, output: Output
@@ -350,6 +352,7 @@ enum BatchCommand {
             report.baselinePath = path
             report.baseline = baseline
         }
+        report.folded = BatchReport.Folded(report.trips, gate: report.gate, baseline: report.baseline)
         if let writeBaseline {
             let b = Baseline(
                 header: report.header, tolerances: gate.tolerances,
