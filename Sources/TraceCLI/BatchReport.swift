@@ -37,6 +37,10 @@ struct BatchReport {
     /// gives. ``BatchCommand/conclude(_:gate:sharded:writeBaseline:outputs:table:output:)`` folds
     /// ``trips``; `merge --summary` folds each line as it is read.
     var folded = Folded()
+    /// `merge --summary`: the trips that did not pass, the first of them listed; nil for a full
+    /// report. A summary keeps no trip (``trips`` is empty): its reports are
+    /// `BatchReport+Summary.swift`'s.
+    var notPassing: NotPassing?
 
     /// The trips with an outcome: replayed or failed.
     var tripsRun: Int { folded.replayed + folded.failed }
