@@ -165,18 +165,30 @@ public struct GateGroup: Hashable, Sendable {
 /// shard of the corpus; a trip run that the baseline does not list is **new** (passes; fails
 /// under `--strict`). A trip that failed to replay is neither: the batch reports it as a failure
 /// of its own.
+///
+/// The trips are compared one by one (``add(trip:now:before:)``) and tallied in ``counts``, which
+/// the verdict is made of; a gate that does not keep them (`keepsTrips` false: `merge --summary`)
+/// has only the counts, and neither ``trips`` nor the names in ``new``.
 public struct GateComparison: Hashable, Sendable {
     public var baseline: BaselineHeader
     public var current: BaselineHeader
     public var tolerances: Tolerances
-    public var trips: [TripComparison]
+    /// Every trip compared, in the order added; empty unless ``keepsTrips``.
+    public private(set) var trips: [TripComparison] = []
     /// Baseline trips not attempted in this run.
-    public var missing: [String]
-    /// Trips replayed that the baseline does not list.
-    public var new: [String]
+    public var missing: [String] = []
+    /// Trips replayed that the baseline does not list (their count: ``GateCounts/new``); empty
+    /// unless ``keepsTrips``.
+    public private(set) var new: [String] = []
     /// Differences in what was measured that do not stop the comparison (another policy, another
     /// TraceKit version, another profile).
     public var notes: [String]
+    /// The trips compared and their figures by verdict, and the new trips: tallied as each trip
+    /// is added, whether or not it is kept.
+    public private(set) var counts = GateCounts()
+    /// Whether ``trips`` and ``new`` keep each trip (false: the counts only, memory that does not
+    /// grow with the trips).
+    public let keepsTrips: Bool
 
     /// What the gate's messages advise when a baseline no longer fits (a removed trip, another
     /// schema or energy model). The library says what to do, not how: a command line that records
@@ -194,24 +206,21 @@ public struct GateComparison: Hashable, Sendable {
         return nil
     }
 
-    /// Compares `results` (trip name → figures, for the trips replayed) of the trips `attempted`
-    /// (in the batch's order) with `baseline`.
-    /// - Parameters:
-    ///   - tolerances: the tolerances to use (the baseline's, with any overrides applied).
-    ///   - sharded: the run is one shard: baseline trips not attempted are not missing.
+    /// A gate of `baseline` for a run measured by `current`, with no trip yet: add them with
+    /// ``add(trip:now:before:)``, and set ``missing`` once every trip is in.
     /// - Throws: ``GateFileError`` when the baseline is refused (``refusal(_:current:)``).
-    public init(
-        baseline: Baseline, file: String, current: BaselineHeader, tolerances: Tolerances,
-        attempted: [String], results: [String: TripMetrics], sharded: Bool
-    ) throws(GateFileError) {
-        if let reason = GateComparison.refusal(baseline.header, current: current) {
+    public init(baseline: BaselineHeader, file: String, current: BaselineHeader, tolerances: Tolerances, keepsTrips: Bool = true)
+        throws(GateFileError)
+    {
+        if let reason = GateComparison.refusal(baseline, current: current) {
             throw GateFileError(file: file, line: 0, column: 0, field: "", message: reason)
         }
-        self.baseline = baseline.header
+        self.baseline = baseline
         self.current = current
         self.tolerances = tolerances
+        self.keepsTrips = keepsTrips
         var notes: [String] = []
-        let b = baseline.header
+        let b = baseline
         if b.policyName != current.policyName || b.policyFileVersion != current.policyFileVersion {
             notes.append(
                 "the baseline was measured with policy \(b.policyName) (file version \(b.policyFileVersion)), this run with \(current.policyName) (file version \(current.policyFileVersion))"
@@ -232,23 +241,43 @@ public struct GateComparison: Hashable, Sendable {
             notes.append("the baseline was written by TraceKit \(b.tracekitVersion), this is \(current.tracekitVersion)")
         }
         self.notes = notes
+    }
 
+    /// Compares `results` (trip name → figures, for the trips replayed) of the trips `attempted`
+    /// (in the batch's order) with `baseline`.
+    /// - Parameters:
+    ///   - tolerances: the tolerances to use (the baseline's, with any overrides applied).
+    ///   - sharded: the run is one shard: baseline trips not attempted are not missing.
+    /// - Throws: ``GateFileError`` when the baseline is refused (``refusal(_:current:)``).
+    public init(
+        baseline: Baseline, file: String, current: BaselineHeader, tolerances: Tolerances,
+        attempted: [String], results: [String: TripMetrics], sharded: Bool
+    ) throws(GateFileError) {
+        try self.init(baseline: baseline.header, file: file, current: current, tolerances: tolerances)
         var byID: [String: TripMetrics] = [:]
         for t in baseline.trips { byID[t.id] = t.metrics }
-        var trips: [TripComparison] = []
-        var new: [String] = []
         for id in attempted {
             guard let now = results[id] else { continue }
-            guard let before = byID[id] else {
-                new.append(id)
-                continue
-            }
-            trips.append(TripComparison(trip: id, figures: GateComparison.figures(old: before, new: now, tolerances: tolerances)))
+            add(trip: id, now: now, before: byID[id])
         }
-        self.trips = trips
-        self.new = new
         let tried = Set(attempted)
         missing = sharded ? [] : baseline.trips.map(\.id).filter { !tried.contains($0) }
+    }
+
+    /// Compares one trip replayed, `now`, with its figures in the baseline, `before` (nil: a new
+    /// trip), and tallies it in ``counts`` (keeping it when ``keepsTrips``).
+    /// - Returns: the trip's comparison; nil for a new trip.
+    @discardableResult
+    public mutating func add(trip id: String, now: TripMetrics, before: TripMetrics?) -> TripComparison? {
+        guard let before else {
+            counts.new += 1
+            if keepsTrips { new.append(id) }
+            return nil
+        }
+        let c = TripComparison(trip: id, figures: GateComparison.figures(old: before, new: now, tolerances: tolerances))
+        counts.add(c)
+        if keepsTrips { trips.append(c) }
+        return c
     }
 
     /// Every figure of the rows in `new` (in its order), then of the rows only `old` has.
@@ -275,34 +304,32 @@ public struct GateComparison: Hashable, Sendable {
     }
 
     /// Figures worse beyond tolerance (``GateVerdict/regression``), over every trip.
-    public var regressions: Int { trips.reduce(0) { $0 + $1.regressions.count } }
+    public var regressions: Int { counts.regressions }
     /// Figures better beyond tolerance (``GateVerdict/improvement``), over every trip.
-    public var improvements: Int { trips.reduce(0) { $0 + $1.improvements.count } }
+    public var improvements: Int { counts.improvements }
     /// Figures measured in only one of the baseline and the run, over every trip.
-    public var appearedOrDisappeared: Int {
-        trips.reduce(0) { $0 + $1.figures.filter { $0.verdict == .appeared || $0.verdict == .disappeared }.count }
-    }
+    public var appearedOrDisappeared: Int { counts.appearedOrDisappeared }
 
     /// The gate's count: the figures that fail it (``ComparedFigure/fails(strict:)``), over every
     /// trip. The unit is the **figure**, one metric of one trip, state and role, as the
     /// tolerances are per metric: the regressions; under `strict` also the improvements beyond
     /// tolerance and the figures that appeared or disappeared. Every report counts this, not the
     /// lines (a trip, state and role) that show the figures. A missing or new trip is no figure:
-    /// counted apart (``missing``, ``new``).
-    public func failingFigures(strict: Bool) -> Int { trips.reduce(0) { $0 + $1.failures(strict: strict).count } }
+    /// counted apart (``missing``, ``GateCounts/new``).
+    public func failingFigures(strict: Bool) -> Int { counts.failingFigures(strict: strict) }
 
     /// Whether the gate passes: no figure fails it (``failingFigures(strict:)``: no regression;
     /// under `strict` also no improvement and no figure that appeared or disappeared), no missing
     /// trip, and under `strict` no new trip.
     public func passes(strict: Bool) -> Bool {
-        missing.isEmpty && !(strict && !new.isEmpty) && !trips.contains { !$0.failures(strict: strict).isEmpty }
+        missing.isEmpty && !(strict && counts.new > 0) && failingFigures(strict: strict) == 0
     }
 
     /// Every trip's groups (``TripComparison/groups``), in the trips' order.
     public var groups: [GateGroup] { trips.flatMap(\.groups) }
 
     /// Figures that moved by no more than their tolerance: counted, not listed.
-    public var withinTolerance: Int { trips.reduce(0) { $0 + $1.figures.filter { $0.verdict == .withinTolerance }.count } }
+    public var withinTolerance: Int { counts.withinTolerance }
 
     /// One line on the improvements beyond tolerance, which pass unless strict: refresh the
     /// baseline to lock them in, but only once no figure regresses (a refresh now would lock
@@ -316,16 +343,60 @@ public struct GateComparison: Hashable, Sendable {
 
     /// The lines a person reads: the notes; one line per trip, state and role with a figure
     /// beyond tolerance (or one that appeared or disappeared), tagged by whether it fails; the
-    /// missing and the new trips; and, when improvements pass, one line of advice.
+    /// missing and the new trips; and, when improvements pass, one line of advice. Without
+    /// `trips`, the notes and the advice only (a summary lists the trips its own way).
     /// "REGRESSION ride: En Route, helper: ▲ updates sent 412 → 655 (+59 %), ▲ energy …".
-    public func lines(strict: Bool) -> [String] {
+    public func lines(strict: Bool, trips: Bool = true) -> [String] {
         var out: [String] = notes.map { "note: \($0)" }
-        for g in groups { out.append("\(g.tag(strict: strict)) \(g.trip): \(g.place): \(g.changes)") }
+        if trips {
+            for g in groups { out.append("\(g.tag(strict: strict)) \(g.trip): \(g.place): \(g.changes)") }
+        }
         if improvements > 0 && !strict { out.append(improvementAdvice) }
+        guard trips else { return out }
         for id in missing {
             out.append("MISSING \(id): in the baseline but not run (removed or renamed? \(GateComparison.refreshAdvice))")
         }
         for id in new { out.append("\(strict ? "FAIL (strict)" : "passes") \(id): new, not in the baseline") }
         return out
     }
+}
+
+/// The gate's counts, tallied trip by trip (``GateComparison/add(trip:now:before:)``): the trips
+/// compared, their figures by verdict (the figure is the gate's unit), and the new trips.
+public struct GateCounts: Hashable, Sendable {
+    /// Trips compared: replayed and in the baseline.
+    public var trips = 0
+    /// Figures worse beyond tolerance.
+    public var regressions = 0
+    /// Figures better beyond tolerance.
+    public var improvements = 0
+    /// Figures measured in only one of the baseline and the run.
+    public var appearedOrDisappeared = 0
+    /// Figures that moved by no more than their tolerance.
+    public var withinTolerance = 0
+    /// Trips replayed that the baseline does not list.
+    public var new = 0
+
+    public init() {}
+
+    /// Tallies one trip compared.
+    public mutating func add(_ t: TripComparison) {
+        trips += 1
+        for f in t.figures {
+            switch f.verdict {
+            case .regression: regressions += 1
+            case .improvement: improvements += 1
+            case .appeared, .disappeared: appearedOrDisappeared += 1
+            case .withinTolerance: withinTolerance += 1
+            case .unchanged: break
+            }
+        }
+    }
+
+    /// The figures failing the gate (``GateComparison/failingFigures(strict:)``).
+    public func failingFigures(strict: Bool) -> Int { regressions + (strict ? improvements + appearedOrDisappeared : 0) }
+
+    /// The figures a reader is shown (beyond tolerance, appeared or disappeared): those of the
+    /// gate's groups (``GateComparison/groups``).
+    public var shown: Int { regressions + improvements + appearedOrDisappeared }
 }

@@ -5,8 +5,8 @@ import TraceSharing
 /// policy: how many trips had the row, the sums of the counts and of the energy, the largest of
 /// the trips' p95s, and the p95 of the pooled samples (``views``, fed by ``pool(_:)``): the
 /// corpus's display error and staleness p95 are those of every sample of its trips, not a mean
-/// of the trips' p95s. Streaming: memory does not grow with the number of trips (a few rows and
-/// their histograms).
+/// of the trips' p95s. Streaming and order-free: memory does not grow with the number of trips (a
+/// few rows and their histograms), and the trips may be added in any order.
 public struct CorpusAggregate: Hashable, Sendable {
     /// One (state, role) of the corpus.
     public struct Row: Hashable, Sendable {
@@ -15,7 +15,9 @@ public struct CorpusAggregate: Hashable, Sendable {
         /// Trips with this row.
         public var trips = 0
         /// Sums over the trips: delivered, sent, forwarded and the energy metrics.
-        public var sums: [GateMetric: Double] = [:]
+        public var sums: [GateMetric: Double] { exactSums.mapValues(\.value) }
+        /// The sums kept exact (``ExactSum``), so that they do not depend on the trips' order.
+        var exactSums: [GateMetric: ExactSum] = [:]
         /// The largest of the trips' values of each p95.
         public var p95Max: [GateMetric: Double] = [:]
         /// The samples of every trip pooled (``CorpusAggregate/pool(_:)``); nil when none were.
@@ -26,7 +28,21 @@ public struct CorpusAggregate: Hashable, Sendable {
             switch m {
             case .displayErrorP95: views?.displayError.quantile(0.95)
             case .stalenessP95: views?.staleness.quantile(0.95)
-            case .delivered, .sent, .forwarded, .energyTotal, .energyLocation, .energyFixes, .energyRadio: sums[m] ?? 0
+            case .delivered, .sent, .forwarded, .energyTotal, .energyLocation, .energyFixes, .energyRadio: exactSums[m]?.value ?? 0
+            }
+        }
+
+        /// Adds one trip's figures at this state and role.
+        mutating func add(_ values: [GateMetric: Double]) {
+            trips += 1
+            for m in GateMetric.allCases {
+                guard let v = values[m] else { continue }
+                switch m {
+                case .displayErrorP95, .stalenessP95:
+                    p95Max[m] = max(p95Max[m] ?? v, v)
+                case .delivered, .sent, .forwarded, .energyTotal, .energyLocation, .energyFixes, .energyRadio:
+                    exactSums[m, default: ExactSum()].add(v)
+                }
             }
         }
     }
@@ -53,23 +69,12 @@ public struct CorpusAggregate: Hashable, Sendable {
         }
     }
 
-    /// Adds one trip's figures (in the trips' order: the energy sums are floating point).
+    /// Adds one trip's figures, in any order: the sums are exact (``ExactSum``) and rounded once
+    /// when read, so a corpus's figures do not depend on the order its trips were added in.
     public mutating func add(_ t: TripMetrics) {
         trips += 1
         for r in t.rows {
-            let key = PooledViews.Key(state: r.state, role: r.role)
-            var row = storage[key] ?? Row(state: r.state, role: r.role)
-            row.trips += 1
-            for m in GateMetric.allCases {
-                guard let v = r.values[m] else { continue }
-                switch m {
-                case .displayErrorP95, .stalenessP95:
-                    row.p95Max[m] = max(row.p95Max[m] ?? v, v)
-                case .delivered, .sent, .forwarded, .energyTotal, .energyLocation, .energyFixes, .energyRadio:
-                    row.sums[m, default: 0] += v
-                }
-            }
-            storage[key] = row
+            storage[PooledViews.Key(state: r.state, role: r.role), default: Row(state: r.state, role: r.role)].add(r.values)
         }
     }
 

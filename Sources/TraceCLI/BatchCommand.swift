@@ -210,7 +210,8 @@ enum BatchCommand {
         // Every sidecar's trace paths checked, and no output over an input, before any replay.
         let corpusFiles = try OutputCheck.corpusFiles(trips)
         try OutputCheck.check(outputs: o.gate.files) {
-            o.arguments.flatMap { CommandFile.input("input", $0) } + corpusFiles + CommandFile.input("policy file", o.policy.flatMap(PolicyCommands.file))
+            o.arguments.flatMap { CommandFile.input("input", $0) } + corpusFiles
+                + CommandFile.input("policy file", o.policy.flatMap(PolicyCommands.file))
                 + CommandFile.input("compared policy file", o.compare.flatMap(PolicyCommands.file))
                 + CommandFile.input("energy profile", o.inputs.energyProfileFile) + o.gate.inputFiles
         }
@@ -329,14 +330,17 @@ enum BatchCommand {
     }
 
     /// What `batch` and `merge` do once every trip's outcome is in `report`: gate it against the
-    /// baseline (every trip attempted; `sharded`: baseline trips not attempted are not missing),
-    /// write the baseline and the reports (atomically), print the table (or, without `table`, the
-    /// gate's lines on standard error), and fail with the verdict when the batch fails.
+    /// baseline (every trip attempted; `sharded`: baseline trips not attempted are not missing)
+    /// and fold its trips (``BatchReport/Folded``), write the baseline and the reports
+    /// (atomically), print the table (or, without `table`, the gate's lines on standard error),
+    /// and fail with the verdict when the batch fails. A summary (`merge --summary`,
+    /// ``BatchReport/notPassing``) comes gated and folded already, and writes its own reports.
     static func conclude(
         _ report: inout BatchReport, gate: GateSetup, sharded: Bool, writeBaseline: String?,
         outputs: (junit: String?, markdown: String?, html: String?), table: Bool, output: Output
     ) throws(CLIError) {
-        if let baseline = gate.baseline, let path = gate.path {
+        let summary = report.notPassing != nil
+        if !summary, let baseline = gate.baseline, let path = gate.path {
             if let reason = GateComparison.refusal(baseline.header, current: report.header) {
                 throw .data(namingTheFlag("\(path): \(reason)"))
             }
@@ -350,18 +354,19 @@ enum BatchCommand {
             report.baselinePath = path
             report.baseline = baseline
         }
+        if !summary { report.folded = BatchReport.Folded(report.trips, gate: report.gate, baseline: report.baseline) }
         if let writeBaseline {
             let b = Baseline(
                 header: report.header, tolerances: gate.tolerances,
                 trips: report.replayed.map { (id: $0.trip.id, metrics: $0.report.metrics) }, views: report.pools.a)
             try writeAtomically(writeBaseline, JSONWriter.string(b.json) + "\n")
         }
-        if let path = outputs.junit { try writeAtomically(path, report.junit) }
-        if let path = outputs.markdown { try writeAtomically(path, report.markdown) }
+        if let path = outputs.junit { try writeAtomically(path, summary ? report.summaryJUnit : report.junit) }
+        if let path = outputs.markdown { try writeAtomically(path, summary ? report.summaryMarkdown : report.markdown) }
         if let path = outputs.html { try writeAtomically(path, report.html) }
 
         if table {
-            output.write(report.table)
+            output.write(summary ? report.summaryTable : report.table)
         } else {
             for line in report.gateLines { printToStandardError("tracekit: \(line)") }
         }

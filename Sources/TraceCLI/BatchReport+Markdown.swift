@@ -20,12 +20,7 @@ extension BatchReport {
 
     var markdown: String {
         let md = Shown.markdown, code = Shown.markdownCode
-        var out = "### TraceKit batch: \(Self.plural(trips.count, "trip")), policy \(code(header.policyName))"
-        out += policyB.map { " vs \(code($0))" } ?? ""
-        out += "\n\n"
-        out += passed ? "**✅ \(verdict(md))**\n\n" : "**❌ \(verdict(md))**\n\n"
-        out +=
-            "- **Energy:** \(md(header.energyLabel)) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(md(header.tracekitVersion)) · **View:** \(md(header.view))\n"
+        var out = markdownHead
 
         let top = topChanges
         if !top.isEmpty {
@@ -36,11 +31,7 @@ extension BatchReport {
                 out += "- \(g.marker) \(code(g.trip)) · \(md(g.place)): \(shown)\(more)\n"
             }
         }
-        let compared = compareTop
-        if let policyB, !compared.isEmpty {
-            out += "\n**Top changes, \(code(header.policyName)) → \(code(policyB))** (the corpus per state; all below):\n\n"
-            for line in compared.prefix(Self.markdownTop) { out += "- \(line)\n" }
-        }
+        out += markdownCompareTop
 
         let rows = tripRows
         if !rows.isEmpty {
@@ -80,6 +71,36 @@ extension BatchReport {
             for f in failedRows { out += "- \(code(f[0])): \(md(f[1]))\n" }
             out += "\n</details>\n"
         }
+        return out + markdownAggregates
+    }
+
+    /// The comment's title, the verdict, the energy model and the view.
+    var markdownHead: String {
+        let md = Shown.markdown, code = Shown.markdownCode
+        var out = "### TraceKit batch: \(Self.plural(tripsRun, "trip")), policy \(code(header.policyName))"
+        out += policyB.map { " vs \(code($0))" } ?? ""
+        out += "\n\n"
+        out += passed ? "**✅ \(verdict(md))**\n\n" : "**❌ \(verdict(md))**\n\n"
+        out +=
+            "- **Energy:** \(md(header.energyLabel)) (an estimate) · receiver radio \(header.receiverRadio ? "on" : "off") · tracekit \(md(header.tracekitVersion)) · **View:** \(md(header.view))\n"
+        return out
+    }
+
+    /// With `--compare`, the largest changes A → B of the corpus per state.
+    var markdownCompareTop: String {
+        let code = Shown.markdownCode
+        let compared = compareTop
+        guard let policyB, !compared.isEmpty else { return "" }
+        var out = "\n**Top changes, \(code(header.policyName)) → \(code(policyB))** (the corpus per state; all below):\n\n"
+        for line in compared.prefix(Self.markdownTop) { out += "- \(line)\n" }
+        return out
+    }
+
+    /// The folds of the corpus: per state and role before → after, the corpus per role and state;
+    /// then the energy.
+    var markdownAggregates: String {
+        let md = Shown.markdown
+        var out = ""
         for t in stateTables {
             out += "\n<details><summary>\(Shown.html(t.title))</summary>\n\n"
             out += t.rows.isEmpty ? "No figure changed.\n" : TextTable.markdown(header: t.header.map(md), rows: t.rows)

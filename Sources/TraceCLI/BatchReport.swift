@@ -33,9 +33,20 @@ struct BatchReport {
     var pools = Pools()
     /// `merge`: the indices of the batch's trips that no shard's lines had (not run).
     var notRun: [Int] = []
+    /// The corpus folded trip by trip (``Folded``): the counts, tables and energy every report
+    /// gives. ``BatchCommand/conclude(_:gate:sharded:writeBaseline:outputs:table:output:)`` folds
+    /// ``trips``; `merge --summary` folds each line as it is read.
+    var folded = Folded()
+    /// `merge --summary`: the trips that did not pass, the first of them listed; nil for a full
+    /// report. A summary keeps no trip (``trips`` is empty): its reports are
+    /// `BatchReport+Summary.swift`'s.
+    var notPassing: NotPassing?
+
+    /// The trips with an outcome: replayed or failed.
+    var tripsRun: Int { folded.replayed + folded.failed }
 
     /// The trips of the batch: those with an outcome and those not run.
-    var corpusSize: Int { trips.count + notRun.count }
+    var corpusSize: Int { tripsRun + notRun.count }
 
     /// "3, 7, 12" (the first ten, then "and N more").
     var notRunText: String {
@@ -68,6 +79,118 @@ struct BatchReport {
         }
     }
 
+    /// The corpus's figures folded trip by trip, one trip at a time and in any order (its sums are
+    /// exact, ``TraceBatch/ExactSum``): the trips replayed and failed, the aggregates under each
+    /// policy, the worst samples, the energy, and the gate's corpus before and after with its
+    /// verdicts per figure. A full report folds its trips once the gate is made
+    /// (``init(_:gate:baseline:)``); `merge --summary` folds each line as it is read and keeps no
+    /// trip; the same per-trip steps, so both write the same tables.
+    struct Folded {
+        var replayed = 0, failed = 0
+        /// The trips' figures under the policy and under `--compare`'s (the pools are added when
+        /// read: ``aggregate(b:)``).
+        var a = CorpusAggregate(), b = CorpusAggregate()
+        /// The worst samples under each policy (kept with `--compare`).
+        var maxima = ViewMaxima(), maximaB = ViewMaxima()
+        /// Every phone's energy, J.
+        var joules = ExactSum()
+        /// The device profiles' energy.
+        var spread = SpreadSum()
+        /// The trips compared with the baseline: their figures there and now, and per figure the
+        /// trips by verdict.
+        var before = CorpusAggregate(), after = CorpusAggregate()
+        var verdicts: [VerdictKey: VerdictCount] = [:]
+        /// Trips with data problems, with inferred items, answered as each state (the full
+        /// report's lists; a summary counts them).
+        var withDataProblems = 0, withInferred = 0, asEachState = 0
+
+        init() {}
+
+        /// A full report's: its trips, and the trips its gate compared.
+        init(_ trips: [TripRun], gate: GateComparison?, baseline: Baseline?) {
+            var now: [String: TripMetrics] = [:]
+            for t in trips {
+                add(t)
+                if case .success(let r) = t.outcome { now[t.trip.id] = r.metrics }
+            }
+            guard let gate, let baseline else { return }
+            var before: [String: TripMetrics] = [:]
+            for t in baseline.trips { before[t.id] = t.metrics }
+            for c in gate.trips {
+                if let b = before[c.trip], let n = now[c.trip] { add(c, before: b, now: n) }
+            }
+        }
+
+        /// Folds one trip's outcome.
+        mutating func add(_ run: TripRun) {
+            guard case .success(let r) = run.outcome else {
+                failed += 1
+                return
+            }
+            replayed += 1
+            a.add(r.metrics)
+            if let m = r.metricsB { b.add(m) }
+            if let m = r.maxima { maxima.merge(m) }
+            if let m = r.maximaB { maximaB.merge(m) }
+            for p in r.perPhone { joules.add(p.joules) }
+            spread.add(r.spread)
+            if !r.dataProblems.isEmpty { withDataProblems += 1 }
+            if !r.inferred.isEmpty { withInferred += 1 }
+            if !r.asEachState.isEmpty { asEachState += 1 }
+        }
+
+        /// Folds one trip the gate compared: its figures in the baseline and now, and how many
+        /// trips moved beyond tolerance, per state, role and metric.
+        mutating func add(_ c: TripComparison, before b: TripMetrics, now: TripMetrics) {
+            before.add(b)
+            after.add(now)
+            for f in c.figures where f.verdict != .unchanged && f.verdict != .withinTolerance {
+                let k = VerdictKey(state: f.state, role: f.role, metric: f.metric)
+                switch f.verdict {
+                case .regression: verdicts[k, default: VerdictCount()].worse += 1
+                case .improvement: verdicts[k, default: VerdictCount()].better += 1
+                default: verdicts[k, default: VerdictCount()].appearedOrGone += 1
+                }
+            }
+        }
+    }
+
+    /// The trips' energy under every device profile, summed profile by profile (exactly): a
+    /// corpus's range, when every trip was priced on the same profiles.
+    struct SpreadSum {
+        /// Trips with a spread.
+        var count = 0
+        var profiles: [String] = []
+        /// The trips' spreads were not all of the same profiles.
+        var differ = false
+        var joules: [ExactSum] = [], milliampHours: [ExactSum] = []
+
+        mutating func add(_ s: EnergySpread?) {
+            guard let s else { return }
+            count += 1
+            if count == 1 {
+                profiles = s.profiles
+                joules = s.joules.map { _ in ExactSum() }
+                milliampHours = joules
+            }
+            guard !differ, s.profiles == profiles else {
+                differ = true
+                return
+            }
+            for i in s.profiles.indices {
+                joules[i].add(s.joules[i])
+                milliampHours[i].add(s.milliampHours[i])
+            }
+        }
+
+        /// The corpus's spread over `trips` trips; nil unless every one was priced on the same
+        /// profiles.
+        func total(trips: Int) -> EnergySpread? {
+            guard count == trips, count > 0, !differ else { return nil }
+            return EnergySpread(profiles: profiles, joules: joules.map(\.value), milliampHours: milliampHours.map(\.value))
+        }
+    }
+
     /// The trips that replayed, with their reports.
     var replayed: [(trip: BatchTrip, report: TripReport)] {
         trips.compactMap { t in
@@ -90,13 +213,10 @@ struct BatchReport {
         return m
     }
 
-    /// The corpus under the policy (or, `b`, under the compared one): the trips' sums in their
-    /// order, the p95s of the pooled samples.
+    /// The corpus under the policy (or, `b`, under the compared one): the trips' sums (exact:
+    /// any order gives the same), the p95s of the pooled samples.
     func aggregate(b: Bool = false) -> CorpusAggregate {
-        var a = CorpusAggregate()
-        for t in replayed {
-            if let m = b ? t.report.metricsB : t.report.metrics { a.add(m) }
-        }
+        var a = b ? folded.b : folded.a
         a.pool(b ? pools.b : pools.a)
         return a
     }
@@ -108,7 +228,7 @@ struct BatchReport {
     /// ``Shown`` function); nil when it passes.
     func failureSummary(_ shown: (String) -> String) -> String? {
         var parts: [String] = []
-        if !failed.isEmpty { parts.append("\(failed.count) of \(Self.plural(corpusSize, "trip")) failed to replay") }
+        if folded.failed > 0 { parts.append("\(folded.failed) of \(Self.plural(corpusSize, "trip")) failed to replay") }
         if !notRun.isEmpty {
             parts.append("\(notRun.count) of \(Self.plural(corpusSize, "trip")) not run (in no shard's lines: index \(notRunText))")
         }
@@ -119,7 +239,7 @@ struct BatchReport {
             if strict && gate.improvements + gate.appearedOrDisappeared > 0 {
                 what.append(gate.regressions > 0 ? "--strict: once none is worse, refresh the baseline" : "--strict: refresh the baseline")
             }
-            if strict && !gate.new.isEmpty { what.append("\(Self.plural(gate.new.count, "new trip")) (--strict)") }
+            if strict && gate.counts.new > 0 { what.append("\(Self.plural(gate.counts.new, "new trip")) (--strict)") }
             if !gate.missing.isEmpty { what.append("\(gate.missing.count) baseline trip\(gate.missing.count == 1 ? "" : "s") not run") }
             parts.append("gate failed against \(baselinePath.map(shown) ?? "the baseline"): " + what.joined(separator: ", "))
         }
@@ -159,7 +279,7 @@ struct BatchReport {
     /// listed)"; under `--strict` the figures better pass no more ("(strict)" at the end).
     var gateCounts: String? {
         guard let gate else { return nil }
-        var s = "\(Self.plural(gate.trips.count, "trip")) compared"
+        var s = "\(Self.plural(gate.counts.trips, "trip")) compared"
         if !strict {
             if gate.improvements > 0 { s += ", \(Self.plural(gate.improvements, "figure")) better beyond tolerance (pass)" }
             let a = gate.appearedOrDisappeared
@@ -168,7 +288,7 @@ struct BatchReport {
         s += ", \(Self.plural(gate.withinTolerance, "figure")) within tolerance (not listed)"
         // Missing trips (and, under --strict, new ones) fail the gate, so the reason before the
         // counts names them already.
-        if !gate.new.isEmpty && !strict { s += ", \(Self.plural(gate.new.count, "new trip"))" }
+        if gate.counts.new > 0 && !strict { s += ", \(Self.plural(gate.counts.new, "new trip"))" }
         return s + (strict ? " (strict)" : "")
     }
 
@@ -182,7 +302,7 @@ struct BatchReport {
         let counts = gateCounts.map { " · " + $0 } ?? ""
         if let why = failureSummary(shown) { return "FAILED: \(why)\(counts)" }
         guard let path = baselinePath, let failing = gateFailing else {
-            return "passed: all \(Self.plural(trips.count, "trip")) replayed (no baseline given: nothing gated)"
+            return "passed: all \(Self.plural(tripsRun, "trip")) replayed (no baseline given: nothing gated)"
         }
         return "passed: gate against \(shown(path)): \(failing)\(counts)"
     }
@@ -190,7 +310,8 @@ struct BatchReport {
     // MARK: The trips
 
     static let tripHeader = [
-        "Trip", "Status", "Data", "Time", "Updates sent", "Energy mAh", "Worst display error p95", "Worst staleness p95", "Device profiles mAh",
+        "Trip", "Status", "Data", "Time", "Updates sent", "Energy mAh", "Worst display error p95", "Worst staleness p95",
+        "Device profiles mAh",
         "Category", "Inferred",
     ]
     /// The trips table's columns right-aligned as figures (HTML).
@@ -203,14 +324,22 @@ struct BatchReport {
     /// baseline. `compared`: the gate's trips by name (``comparedByTrip``), `new` its new trips.
     func status(_ id: String, compared: [String: TripComparison], new: Set<String>) -> (text: String, rowClass: String?) {
         guard gate != nil else { return ("replayed", nil) }
-        if new.contains(id) { return strict ? ("✗ new (strict)", "regression") : ("new", nil) }
+        if new.contains(id) { return newStanding }
         guard let t = compared[id] else { return ("replayed", nil) }
+        return Self.standing(t, strict: strict)
+    }
+
+    /// A trip's standing in the gate's comparison (``status(_:compared:new:)``).
+    static func standing(_ t: TripComparison, strict: Bool) -> (text: String, rowClass: String?) {
         let r = t.regressions.count, i = t.improvements.count, failing = t.failures(strict: strict).count
         if r > 0 { return ("▲ \(Self.plural(failing, "figure")) failing", "regression") }
         if failing > 0 { return ("✗ \(Self.plural(failing, "figure")) failing (strict)", "regression") }
         if i > 0 { return ("▼ \(Self.plural(i, "figure")) better", "improvement") }
         return ("passed", nil)
     }
+
+    /// A new trip's standing (``status(_:compared:new:)``).
+    var newStanding: (text: String, rowClass: String?) { strict ? ("✗ new (strict)", "regression") : ("new", nil) }
 
     /// The gate's trips by name (a batch may have millions: looked up, not searched).
     var comparedByTrip: [String: TripComparison] {
@@ -283,7 +412,7 @@ struct BatchReport {
     var gateTitle: String? {
         guard let gate, let failing = gateFailing else { return nil }
         return failing
-            + (gate.groups.isEmpty ? "; nothing beyond tolerance" : "; the figures beyond tolerance, one line per trip, state and role")
+            + (gate.counts.shown == 0 ? "; nothing beyond tolerance" : "; the figures beyond tolerance, one line per trip, state and role")
     }
 
     /// The gate's lines and each failed trip's reason (standard error, with `--jsonl`).
@@ -408,23 +537,8 @@ struct BatchReport {
     }
 
     /// How many trips regressed, improved beyond tolerance, or had the figure appear or
-    /// disappear, per state, role and metric (one pass over the gate's figures).
-    var verdictCounts: [VerdictKey: VerdictCount] {
-        var counts: [VerdictKey: VerdictCount] = [:]
-        for t in gate?.trips ?? [] {
-            for f in t.figures where f.verdict != .unchanged && f.verdict != .withinTolerance {
-                let k = VerdictKey(state: f.state, role: f.role, metric: f.metric)
-                var c = counts[k] ?? VerdictCount()
-                switch f.verdict {
-                case .regression: c.worse += 1
-                case .improvement: c.better += 1
-                default: c.appearedOrGone += 1
-                }
-                counts[k] = c
-            }
-        }
-        return counts
-    }
+    /// disappear, per state, role and metric (tallied as the trips are folded).
+    var verdictCounts: [VerdictKey: VerdictCount] { folded.verdicts }
 
     struct VerdictKey: Hashable {
         var state: FulfilmentStateKey
@@ -456,22 +570,13 @@ struct BatchReport {
     }
 
     /// The worst samples of the corpus under the policy (or, `b`, under the compared one).
-    func viewMaxima(b: Bool = false) -> ViewMaxima {
-        var m = ViewMaxima()
-        for t in replayed {
-            if let x = b ? t.report.maximaB : t.report.maxima { m.merge(x) }
-        }
-        return m
-    }
+    func viewMaxima(b: Bool = false) -> ViewMaxima { b ? folded.maximaB : folded.maxima }
 
     /// The corpus before and after, over the trips compared with the baseline (the p95s before:
     /// of the samples of all the baseline's trips, which it keeps pooled).
     var gatedAggregates: (before: CorpusAggregate, after: CorpusAggregate)? {
-        guard let gate, let baseline else { return nil }
-        let compared = Set(gate.trips.map(\.trip))
-        var before = CorpusAggregate(), after = CorpusAggregate()
-        for t in baseline.trips where compared.contains(t.id) { before.add(t.metrics) }
-        for t in replayed where compared.contains(t.trip.id) { after.add(t.report.metrics) }
+        guard gate != nil, let baseline else { return nil }
+        var before = folded.before, after = folded.after
         before.pool(baseline.views)
         after.pool(pools.compared)
         return (before, after)
@@ -541,15 +646,13 @@ struct BatchReport {
     /// "Energy of every phone over the 3 trips: 258.1 mAh under profile lte; the same replays
     /// 120.3–210.2 mAh across 6 device profiles (galaxy-s5 … nexus-5)"; nil when no trip replayed.
     var energyLine: String? {
-        guard !replayed.isEmpty else { return nil }
-        let joules = replayed.reduce(0) { $0 + $1.report.joules }
+        guard folded.replayed > 0 else { return nil }
         var line =
-            "Energy of every phone over the \(Self.plural(replayed.count, "trip")): \(ReplayReport.fixed(joules / joulesPerMilliampHour, 1)) mAh under \(header.energyLabel)"
-        // Summed in the trips' order, so a merge of shards writes the same digits.
-        let spreads = replayed.compactMap(\.report.spread)
-        if spreads.count == replayed.count, let s = EnergySpread.sum(spreads) {
+            "Energy of every phone over the \(Self.plural(folded.replayed, "trip")): \(ReplayReport.fixed(folded.joules.value / joulesPerMilliampHour, 1)) mAh under \(header.energyLabel)"
+        // Summed exactly, so a merge of shards, in any order, and its summary write the same digits.
+        if let s = folded.spread.total(trips: folded.replayed) {
             line += "; the same replays \(s.text())"
-        } else if !spreads.isEmpty {
+        } else if folded.spread.count > 0 {
             line += "; not every trip was priced on the same device profiles, so no range is given"
         }
         return line
@@ -561,12 +664,7 @@ struct BatchReport {
     /// shown as ``Shown/terminal(_:)`` shows it: each line stays one line.
     var table: String {
         let t = Shown.terminal
-        var out = "Batch: \(Self.plural(corpusSize, "trip")) from \(t(inputs.joined(separator: ", ")))"
-        if let shard { out += " (shard \(shard.index)/\(shard.count))" }
-        out +=
-            " · policy \(t(header.policyName))\(policyB.map { " vs \(t($0))" } ?? "") · energy \(t(header.energyLabel)) (an estimate) · \(Self.plural(jobs, "job")) · tracekit \(t(header.tracekitVersion))\n"
-        out += "view \(t(header.view))\n\n"
-        out += "Verdict: \(verdict)\n"
+        var out = tableHead
         if !replayed.isEmpty {
             out += "\nTrips replayed (\(replayed.count))\n"
             out += TextTable.aligned(header: Self.tripHeader, rows: tripRows.map(\.cells))
@@ -585,16 +683,7 @@ struct BatchReport {
             if let legend = gateLegend, !lines.isEmpty { out += legend + "\n" }
             for l in lines { out += "  \(t(l))\n" }
         }
-        for s in stateTables {
-            out += "\n\(t(s.title))\n"
-            out += s.rows.isEmpty ? "No figure changed.\n" : TextTable.aligned(header: s.header, rows: s.rows)
-            if let l = s.leftOut { out += l + "\n" }
-        }
-        for c in corpusTables {
-            out += "\n\(t(c.title))\n"
-            out += TextTable.aligned(header: Self.aggregateHeader, rows: aggregateRows(c.aggregate))
-        }
-        if let e = energyLine { out += "\n" + t(e) + "\n" }
+        out += tableAggregates
         if !asEachStateRows.isEmpty {
             out += "\n\(Self.asEachStateTitle)\n"
             for r in asEachStateRows { out += "  \(t(r[0])):\n" + r.dropFirst().map { "    \(t($0))\n" }.joined() }
@@ -607,6 +696,35 @@ struct BatchReport {
             out += "\nInferred items\n"
             for r in inferredRows { out += "  \(t(r[0])): \(t(r[1]))\n" }
         }
+        return out
+    }
+
+    /// The table's first lines: the batch, the view, the verdict.
+    var tableHead: String {
+        let t = Shown.terminal
+        var out = "Batch: \(Self.plural(corpusSize, "trip")) from \(t(inputs.joined(separator: ", ")))"
+        if let shard { out += " (shard \(shard.index)/\(shard.count))" }
+        out +=
+            " · policy \(t(header.policyName))\(policyB.map { " vs \(t($0))" } ?? "") · energy \(t(header.energyLabel)) (an estimate) · \(Self.plural(jobs, "job")) · tracekit \(t(header.tracekitVersion))\n"
+        out += "view \(t(header.view))\n\n"
+        return out + "Verdict: \(verdict)\n"
+    }
+
+    /// The table's corpus parts: per state and role before → after, the corpus per role and
+    /// state, the energy.
+    var tableAggregates: String {
+        let t = Shown.terminal
+        var out = ""
+        for s in stateTables {
+            out += "\n\(t(s.title))\n"
+            out += s.rows.isEmpty ? "No figure changed.\n" : TextTable.aligned(header: s.header, rows: s.rows)
+            if let l = s.leftOut { out += l + "\n" }
+        }
+        for c in corpusTables {
+            out += "\n\(t(c.title))\n"
+            out += TextTable.aligned(header: Self.aggregateHeader, rows: aggregateRows(c.aggregate))
+        }
+        if let e = energyLine { out += "\n" + t(e) + "\n" }
         return out
     }
 

@@ -488,6 +488,24 @@ struct HostileTextTests {
             #expect(m.status == 0, "\(m.stderr)")
             // A merge writes what the batch wrote.
             #expect(try BatchCommandTests.read(merged[0]).count > 0)
+            // A summary of the chattier policy's lines lists every trip, each failing the gate, by its name.
+            let chatty = try Run(["batch", corpus, "--jobs", "2", "--policy", try BatchCommandTests.chattyPolicy(dir), "--jsonl"])
+            try Data(chatty.stdout.utf8).write(to: URL(fileURLWithPath: "\(dir)/chatty.jsonl"))
+            let summary = ["md", "xml"].map { "\(dir)/s.\($0)" }
+            let s = try HostileText.check(
+                "merge --summary",
+                [
+                    "merge", "--summary", "\(dir)/chatty.jsonl", "--baseline", "\(dir)/base.json", "--markdown", summary[0], "--junit",
+                    summary[1],
+                ],
+                files: summary)
+            #expect(s.status == 1, "\(s.stderr)")
+            #expect(JUnitSchema.validates(try BatchCommandTests.read(summary[1])))
+            for (i, t) in HostileText.strings.enumerated() {
+                #expect(
+                    s.stdout.contains("\n  " + Shown.terminal("t\(i)-\(HostileText.fileSafe(t.text))/trip.scenario.json") + ": "),
+                    "\(t.name)")
+            }
         }
     }
 

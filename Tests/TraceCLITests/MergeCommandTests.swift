@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
-import TraceCLI
+
+@testable import TraceCLI
 
 /// `tracekit merge`, end to end: the bundled corpus in shards, merged, against one batch.
 @Suite("tracekit merge, end to end", .serialized)
@@ -211,6 +212,189 @@ struct MergeCommandTests {
         #expect(none.status == 65 && none.stderr == "tracekit: no tracekit-batch-trip/3 line in -\n")
         #expect(try Run(["merge", "-", "-"]).status == 64)
         #expect(try Run(["merge", "no-such-file.jsonl"]).status == 66)
+    }
+
+    // MARK: --summary
+
+    /// A corpus of the bundled trips and one that fails to replay (`broken.gpx`, index 0), in
+    /// `dir/corpus`.
+    static func corpusWithAFailure(_ dir: String) throws -> String {
+        let fm = FileManager.default
+        let corpus = "\(dir)/corpus"
+        try fm.createDirectory(atPath: corpus, withIntermediateDirectories: true)
+        for item in ["real", "trips", "georust-garmin-activity.gpx", "georust-garmin-activity.scenario.json"] {
+            try fm.copyItem(atPath: packageRoot.appendingPathComponent("Traces/\(item)").path, toPath: "\(corpus)/\(item)")
+        }
+        try "not a trace".write(toFile: "\(corpus)/broken.gpx", atomically: true, encoding: .utf8)
+        return corpus
+    }
+
+    /// That corpus in 4 shards under a chattier policy (regressions against the bundled baseline)
+    /// compared with the seed's, without shard 2 (trips not run, and baseline trips missing), and
+    /// with shard 0's first line retried at the end of shard 1.
+    static func failingShards(_ dir: String) throws -> [String] {
+        let corpus = try corpusWithAFailure(dir)
+        let policy = try BatchCommandTests.chattyPolicy(dir)
+        var files: [String] = []
+        for i in [3, 1, 0] {
+            let r = try Run(["batch", corpus, "--policy", policy, "--compare", "seed", "--shard", "\(i)/4", "--jsonl"])
+            #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
+            files.append("\(dir)/shard-\(i).jsonl")
+            try r.stdout.write(toFile: files.last!, atomically: true, encoding: .utf8)
+        }
+        let retried = try Self.read(files[2]).split(separator: "\n")[0]
+        try (Self.read(files[1]) + retried + "\n").write(toFile: files[1], atomically: true, encoding: .utf8)
+        return files
+    }
+
+    /// The table's corpus parts: from the first per-state table to the energy line.
+    static func aggregates(_ table: String) -> String {
+        guard let start = table.range(of: "\nPer state and role") ?? table.range(of: "\nCorpus, policy"),
+            let energy = table.range(of: "\nEnergy of every phone", range: start.lowerBound..<table.endIndex),
+            let end = table.range(of: "\n", range: energy.upperBound..<table.endIndex)
+        else { return "" }
+        return String(table[start.lowerBound..<end.upperBound])
+    }
+
+    /// The Markdown's corpus folds: from the first per-state or corpus fold to the energy line.
+    static func markdownAggregates(_ md: String) -> String {
+        let folds = ["\n<details><summary>Per state and role", "\n<details><summary>Corpus, policy"].compactMap { md.range(of: $0) }
+        guard let start = folds.map(\.lowerBound).min(),
+            let energy = md.range(of: "\nEnergy of every phone", range: start..<md.endIndex),
+            let end = md.range(of: "\n", range: energy.upperBound..<md.endIndex)
+        else { return "" }
+        return String(md[start..<end.upperBound])
+    }
+
+    /// The names of a JUnit document's suites with a failure or an error, but the summary's corpus.
+    static func failingSuites(_ xml: String) -> [String] {
+        xml.matches(of: /<testsuite name="([^"]*)" tests="[0-9]+" failures="([0-9]+)" errors="([0-9]+)"/).compactMap { m in
+            m.1 != "corpus" && (m.2 != "0" || m.3 != "0") ? String(m.1) : nil
+        }
+    }
+
+    /// The names a summary's table lists as not passing, in its order.
+    static func listed(_ table: String) -> [String] {
+        let lines = table.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let title = lines.firstIndex(where: { $0.hasPrefix("Trips that did not pass") }) else { return [] }
+        return lines[(title + 1)...].prefix { $0.hasPrefix("  ") && !$0.hasPrefix("  and ") }.map {
+            String($0.dropFirst(2).prefix { $0 != ":" })
+        }
+    }
+
+    @Test(
+        "--summary over shards with a regression, a failed trip, a missing shard and a retried line: the full merge's status, verdict, tables and trips that did not pass",
+        arguments: [[], ["--baseline", "Traces/baseline.json"], ["--baseline", "Traces/baseline.json", "--strict"]])
+    func summaryAsFull(args: [String]) throws {
+        try Self.scratch { dir in
+            let files = try Self.failingShards(dir)
+            let full = try Run(["merge"] + files + args + ["--junit", "\(dir)/full.xml", "--markdown", "\(dir)/full.md"])
+            let summary = try Run(["merge", "--summary"] + files + args + ["--junit", "\(dir)/sum.xml", "--markdown", "\(dir)/sum.md"])
+            #expect(full.status == 1, "\(full.stderr)")
+            #expect(summary.status == full.status)
+            #expect(summary.stderr == full.stderr && full.stderr.contains("1 of 13 trips failed to replay; 3 of 13 trips not run"))
+            let head = { (t: String) in t.split(separator: "\n").prefix(3).joined(separator: "\n") }  // the batch, the view, the verdict
+            #expect(head(summary.stdout) == head(full.stdout) && head(full.stdout).contains("\nVerdict: FAILED: "), "\(summary.stdout)")
+            // The same tables, digit for digit (the sums are exact, so the order of the lines does not matter).
+            let tables = Self.aggregates(full.stdout)
+            #expect(Self.aggregates(summary.stdout) == tables)
+            #expect(tables.contains("\nCorpus, policy chatty: 9 trips replayed") && tables.contains("policy chatty (A) → seed (B)"))
+            #expect(tables.contains("Per state and role, Traces/baseline.json → this run") == !args.isEmpty)
+            #expect(tables.contains("\nEnergy of every phone over the 9 trips: "))
+            // Exactly the trips that did not pass: those of the full JUnit's failing suites, in the batch's order.
+            let fullXML = try Self.read("\(dir)/full.xml"), sumXML = try Self.read("\(dir)/sum.xml")
+            let failing = Self.failingSuites(fullXML), listed = Self.listed(summary.stdout)
+            #expect(Set(listed) == Set(failing) && listed.count == failing.count, "\(listed) \(failing)")
+            #expect(listed.prefix(2) == ["broken.gpx", "index 2"])
+            #expect(listed.contains("trips/ride/ride.scenario.json") == !args.isEmpty)
+            #expect(listed.contains("trips/dog-walk/dog-walk.scenario.json") == !args.isEmpty)  // in the missing shard
+            #expect(summary.stdout.contains("\nTrips that did not pass (\(failing.count)), in the batch's order\n"))
+            #expect(Self.failingSuites(sumXML) == listed)
+            #expect(JUnitSchema.validates(sumXML))
+            #expect(sumXML.contains(#"<testsuite name="corpus" tests="1" failures="1" errors="0" skipped="0">"#))
+            // Markdown: the same verdict and corpus folds.
+            let fullMD = try Self.read("\(dir)/full.md"), sumMD = try Self.read("\(dir)/sum.md")
+            let verdict = { (md: String) in md.split(separator: "\n").first { $0.hasPrefix("**❌") } }
+            #expect(verdict(sumMD) != nil && verdict(sumMD) == verdict(fullMD))
+            #expect(Self.markdownAggregates(sumMD) == Self.markdownAggregates(fullMD) && !Self.markdownAggregates(fullMD).isEmpty)
+            #expect(sumMD.contains("- `broken.gpx`: failed to replay: "))
+        }
+    }
+
+    @Test("--summary lists the first 100 trips that did not pass in the batch's order, whatever the lines' order, then how many more")
+    func summaryCap() throws {
+        try Self.scratch { dir in
+            // The corpus's 13 lines, last first, of a batch of 150: 137 not run, and the trip that failed.
+            let corpus = try Self.corpusWithAFailure(dir)
+            let lines = try Run(["batch", corpus, "--jsonl"]).stdout.split(separator: "\n").reversed()
+            #expect(lines.count == 13)
+            let grown = lines.map { $0.replacingOccurrences(of: #""trips":13,"#, with: #""trips":150,"#) }.joined(separator: "\n")
+            try (grown + "\n").write(toFile: "\(dir)/lines.jsonl", atomically: true, encoding: .utf8)
+            let full = try Run(["merge", "\(dir)/lines.jsonl"])
+            let summary = try Run(["merge", "--summary", "\(dir)/lines.jsonl", "--junit", "\(dir)/sum.xml"])
+            #expect(full.status == 1 && summary.status == 1 && summary.stderr == full.stderr, "\(summary.stderr)")
+            #expect(Self.listed(summary.stdout) == ["broken.gpx"] + (13..<112).map { "index \($0)" })
+            #expect(summary.stdout.contains("\nTrips that did not pass (138), the first 100 in the batch's order\n"))
+            #expect(
+                summary.stdout.contains(
+                    "\n  index 111: not run: in no shard's lines\n  and 38 more (merge without --summary lists every trip)\n"))
+            let xml = try Self.read("\(dir)/sum.xml")
+            #expect(
+                JUnitSchema.validates(xml) && xml.contains(#"<testsuites name="tracekit batch" tests="101" failures="1" errors="100">"#))
+            #expect(
+                xml.contains(
+                    "<system-out>150 trips: 12 replayed, 1 failed, 137 not run; 138 did not pass, 100 listed as a suite each</system-out>"))
+        }
+    }
+
+    @Test(
+        "--summary with --html or --write-baseline: a usage error saying why, nothing written", arguments: ["--html", "--write-baseline"])
+    func summaryRefuses(flag: String) throws {
+        try Self.scratch { dir in
+            try Run(["batch", "Traces/trips", "--jsonl"]).stdout.write(toFile: "\(dir)/lines.jsonl", atomically: true, encoding: .utf8)
+            let r = try Run(["merge", "--summary", "\(dir)/lines.jsonl", flag, "\(dir)/out", "--junit", "\(dir)/j.xml"])
+            #expect(r.status == 64 && r.stdout.isEmpty)
+            #expect(
+                r.stderr.split(separator: "\n").first
+                    == "tracekit: \(flag) needs every trip, which --summary does not keep: run 'tracekit merge' without --summary to write it"
+            )
+            #expect(!FileManager.default.fileExists(atPath: "\(dir)/out") && !FileManager.default.fileExists(atPath: "\(dir)/j.xml"))
+        }
+    }
+
+    @Test("--summary refuses the lines the full merge refuses, with the same error", arguments: ["differing", "two trips", "two indices"])
+    func summaryRefusesAlike(kind: String) throws {
+        try Self.scratch { dir in
+            let lines = try Run(["batch", "Traces/trips", "--jsonl"]).stdout.split(separator: "\n").map(String.init)
+            let name = try #require(lines[0].firstMatch(of: /"trip":"([^"]*)"/)?.1)
+            let bad: String =
+                switch kind {
+                case "differing": lines[0].replacingOccurrences(of: #""fixes":"#, with: #""fixes":1"#)
+                case "two trips": lines[0].replacingOccurrences(of: #""trip":"\#(name)""#, with: #""trip":"another""#)
+                default: lines[1].replacing(/"trip":"[^"]*"/, with: #""trip":"\#(name)""#, maxReplacements: 1)
+                }
+            #expect(!lines.contains(bad))
+            try (lines.joined(separator: "\n") + "\n" + bad + "\n").write(toFile: "\(dir)/bad.jsonl", atomically: true, encoding: .utf8)
+            let full = try Run(["merge", "\(dir)/bad.jsonl"]), summary = try Run(["merge", "--summary", "\(dir)/bad.jsonl"])
+            #expect(full.status == 65 && summary.status == 65 && summary.stdout.isEmpty)
+            #expect(summary.stderr == full.stderr && full.stderr.hasPrefix("tracekit: \(dir)/bad.jsonl:4: "), "\(full.stderr)")
+        }
+    }
+
+    @Test("--summary keeps no trip's report: what grows with the lines is the index alone")
+    func summaryKeepsNoTrip() throws {
+        let lines = try Run(["batch", "Traces/", "--jsonl"]).stdout.split(separator: "\n").map(String.init)
+        for summary in [false, true] {
+            var merged = MergeCommand.Merged(inBaseline: [])
+            if summary { merged.summary = MergeCommand.Summary(try BatchCommand.GateSetup(GateOptions()), strict: false) }
+            for (i, text) in lines.enumerated() {
+                try merged.add(BatchLine.parse(text, file: "-", number: i + 1), hash: MergeCommand.hash(text), place: "-:\(i + 1)")
+            }
+            #expect(merged.hashes.count == 12 && merged.names.count == 12)
+            #expect(merged.runs.count == (summary ? 0 : 12))
+            #expect(merged.summary?.folded.replayed == (summary ? 12 : nil))
+            #expect(merged.summary?.notPassing.listed.isEmpty != false)
+        }
     }
 }
 
