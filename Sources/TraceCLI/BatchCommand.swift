@@ -89,7 +89,8 @@ enum BatchCommand {
 
             --write-baseline records, per trip, state and role, updates delivered, sent and \
             forwarded, display error p95, staleness p95 and energy (total and parts), with the \
-            policy, the energy model and the TraceKit version (written atomically). --baseline \
+            policy, the energy model and the TraceKit version (written atomically; a baseline is \
+            read back up to 256 MiB, about 48,000 trips, and a larger one is not written: 65). --baseline \
             compares figure by figure (a figure: one metric of one trip, state and role): a \
             figure worse than the baseline by more than both its relative and its absolute \
             tolerance is a regression and fails the gate; better by more than both is an \
@@ -359,7 +360,13 @@ enum BatchCommand {
             let b = Baseline(
                 header: report.header, tolerances: gate.tolerances,
                 trips: report.replayed.map { (id: $0.trip.id, metrics: $0.report.metrics) }, views: report.pools.a)
-            try writeAtomically(writeBaseline, JSONWriter.string(b.json) + "\n")
+            let text = JSONWriter.string(b.json) + "\n"
+            guard text.utf8.count <= Baseline.maximumFileSize else {
+                throw .data(
+                    "--write-baseline: the baseline of \(b.trips.count) trips would be \(text.utf8.count) bytes, over the \(Baseline.maximumFileSize) a baseline is read at; gate a corpus this large in parts (one baseline per shard or folder)"
+                )
+            }
+            try writeAtomically(writeBaseline, text)
         }
         if let path = outputs.junit { try writeAtomically(path, summary ? report.summaryJUnit : report.junit) }
         if let path = outputs.markdown { try writeAtomically(path, summary ? report.summaryMarkdown : report.markdown) }

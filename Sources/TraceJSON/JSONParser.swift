@@ -1,7 +1,8 @@
 /// A strict JSON (RFC 8259) parser that records each value's line and column.
 ///
 /// Limits, so hostile input cannot exhaust memory or the stack: nesting depth ≤ 64, input ≤ 16 MiB
-/// (policy and scenario files are kilobytes). Numbers must be finite doubles: any number of
+/// (policy and scenario files are kilobytes; a caller that reads larger documents, a batch's
+/// baseline, gives its own limit). Numbers must be finite doubles: any number of
 /// digits is read to the nearest double (`1e-400` is 0); a magnitude beyond ±1.8e308 is an error.
 /// Duplicate keys are an error. A UTF-8 byte order mark is skipped. O(n).
 public enum JSONParser {
@@ -10,11 +11,11 @@ public enum JSONParser {
     /// Largest input accepted, in bytes.
     public static let maximumSize = 16 << 20
 
-    /// Parses one JSON document.
+    /// Parses one JSON document of at most `limit` bytes (``maximumSize`` unless given).
     /// - Throws: ``JSONError`` with the line, column and what was expected.
-    public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
-        guard bytes.count <= maximumSize else {
-            throw JSONError(line: 1, column: 1, message: "file is larger than \(maximumSize) bytes")
+    public static func parse(_ bytes: [UInt8], limit: Int = maximumSize) throws(JSONError) -> JSONValue {
+        guard bytes.count <= limit else {
+            throw JSONError(line: 1, column: 1, message: "file is larger than \(limit) bytes")
         }
         var p = Parser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { p.index = 3 }

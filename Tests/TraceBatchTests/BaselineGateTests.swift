@@ -29,6 +29,24 @@ struct BaselineGateTests {
     }
 
     @Test(
+        "a baseline larger than JSON's 16 MiB default reads back (up to Baseline.maximumFileSize); one past the limit is refused, naming it"
+    )
+    func largeBaseline() throws {
+        // About 760 bytes a trip here: 24,000 trips pass 16 MiB.
+        let trips = (0..<24_000).map { i in ("trips/t\(i)/t.scenario.json", Self.metrics(sent: Double(i % 500), p95: 20, energy: 100)) }
+        let text = JSONWriter.string(Self.baseline(trips).json)
+        #expect(text.utf8.count > JSONParser.maximumSize)
+        let back = try Baseline(fileBytes: Array(text.utf8), file: "big.json")
+        #expect(back.trips.count == 24_000)
+        let over = [UInt8](repeating: UInt8(ascii: " "), count: Baseline.maximumFileSize + 1)
+        #expect {
+            try Baseline(fileBytes: over, file: "huge.json")
+        } throws: { error in
+            "\(error)".contains("larger than \(Baseline.maximumFileSize) bytes")
+        }
+    }
+
+    @Test(
         "tolerance verdicts: both allowances must be exceeded",
         arguments: [
             (100.0, 104.0, GateVerdict.withinTolerance),  // +4 %
