@@ -56,8 +56,9 @@ enum Shown {
     ///   a URL, an e-mail address (`mailto:` included) nor GitHub's `@mention` and `#123` reference
     ///   links (a `javascript:` link needs `[…](…)` or `<…>`, whose brackets are escaped above);
     /// - GitHub's other references are broken the same way: a zero-width space after the first
-    ///   character of a word of 7 to 40 hexadecimal digits (a commit SHA) and after the `GH` of
-    ///   `GH-123` (any case);
+    ///   character of a word of 7 to 40 hexadecimal digits with a letter among them (a commit SHA;
+    ///   a number of digits alone, a seed or a date, is left whole: it can be copied, and names a
+    ///   commit of the same repository at most) and after the `GH` of `GH-123` (any case);
     /// - at the start, a `-` or `+`, and the `.` or `)` after leading digits before a space
     ///   (`1. `), are escaped, so that the text cannot start a list or a rule where it begins a
     ///   line or a list item (a `#` cannot start a heading: a zero-width space follows it).
@@ -94,7 +95,8 @@ enum Shown {
     /// Where ``markdown(_:)`` puts a zero-width space so that GitHub links no commit or issue:
     /// after the first character of each word (a maximal run of characters whose first scalar is
     /// an ASCII letter or digit: a digit with a combining mark or a joiner after it still counts,
-    /// as GitHub's linker reads the digit) of 7 to 40 hexadecimal digits, and after the `GH` of a
+    /// as GitHub's linker reads the digit) of 7 to 40 hexadecimal digits, not all of them decimal
+    /// digits, and after the `GH` of a
     /// word `GH` followed by `-` and a digit. Breaking a word GitHub would not link is harmless.
     static func githubReferenceBreaks(_ t: [Character]) -> Set<Int> {
         /// The character's first scalar, when it is an ASCII letter or digit.
@@ -113,7 +115,7 @@ enum Shown {
             var end = i
             while end < t.count, ascii(t[end]) != nil { end += 1 }
             let word = t[i..<end].compactMap(ascii)
-            if (7...40).contains(word.count), word.allSatisfy(\.isHexDigit) { breaks.insert(i + 1) }
+            if (7...40).contains(word.count), word.allSatisfy(\.isHexDigit), word.contains(where: \.isLetter) { breaks.insert(i + 1) }
             if word.count == 2, String(word).lowercased() == "gh", end + 1 < t.count, t[end] == "-", ascii(t[end + 1])?.isNumber == true {
                 breaks.insert(end)
             }

@@ -8,7 +8,9 @@ import TraceJSON
 struct BatchCommandTests {
     /// A scratch folder removed at the end.
     static func scratch(_ body: (String) throws -> Void) throws {
-        let dir = scratchFolder.appendingPathComponent("tracekit-batch-\(UUID().uuidString)").path
+        // Digits only: a UUID's hex groups would be broken by Markdown's commit-SHA rule in the
+        // reports that quote the path (Shown.markdown).
+        let dir = scratchFolder.appendingPathComponent("tracekit-batch-\(UInt64.random(in: 1...UInt64.max))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try body(dir)
@@ -268,7 +270,10 @@ struct BatchCommandTests {
             let e = try Self.read("\(dir)/e.xml")
             #expect(JUnitSchema.validates(e))
             #expect(e.contains("<testsuites name=\"tracekit batch\" tests=\"1\" failures=\"0\" errors=\"1\">"))
-            #expect(e.contains("<error message=\"\(dir)/corpus/untimed.gpx: no timed track points to replay: 1 point has no usable time (first: line 1: no time)\" type=\"replay\">"))
+            #expect(
+                e.contains(
+                    "<error message=\"\(dir)/corpus/untimed.gpx: no timed track points to replay: 1 point has no usable time (first: line 1: no time)\" type=\"replay\">"
+                ))
         }
     }
 
@@ -445,7 +450,10 @@ struct BatchCommandTests {
                 // per-point times (only per-trip TimeSpans, never spread over the points).
                 #expect(
                     m.hasPrefix(folder + "/malformed/")
-                        || m.hasPrefix(folder + "/kml/gpsbabel-a810_dashcam_linestrings.kml: no timed track points to replay: 7138 points have no usable time"),
+                        || m.hasPrefix(
+                            folder
+                                + "/kml/gpsbabel-a810_dashcam_linestrings.kml: no timed track points to replay: 7138 points have no usable time"
+                        ),
                     "\(m)")
             } else {
                 #expect(v["status"] == .string("replayed"))
