@@ -238,8 +238,8 @@ enum BatchCommand {
             trips: trips, indices: indices, options: options, policyB: policyB, jsonl: jsonl ? batch : nil,
             asEachState: o.inputs.asEachState)
         var runs = [TripRun?](repeating: nil, count: trips.count)
-        var progress = Progress(total: trips.count)
-        var failed = 0
+        var progress = ProgressBar(counting: "trips")
+        var failed = 0, done = 0
         var pools = BatchReport.Pools()
         let inBaseline = Set(baseline?.trips.map(\.id) ?? [])
         BatchRunner(jobs: jobs).run(count: trips.count, work: work.run) { i, run in
@@ -248,7 +248,8 @@ enum BatchCommand {
                 try? output.flush()
             }
             if case .failure = run.outcome { failed += 1 }
-            progress.step(failed: failed)
+            done += 1
+            progress.draw(done, of: trips.count, note: failed > 0 ? "\(failed) failed" : nil)
             var kept = run
             kept.jsonLine = nil
             runs[i] = pools.take(kept, inBaseline: inBaseline.contains(run.trip.id))
@@ -450,30 +451,6 @@ enum BatchCommand {
             }
         }
     }
-
-    /// A progress bar on standard error, drawn only when it is a terminal.
-    struct Progress {
-        let total: Int
-        let enabled = Platform.isTerminal(Platform.standardError)
-        var done = 0
-
-        init(total: Int) { self.total = total }
-
-        mutating func step(failed: Int) {
-            done += 1
-            guard enabled else { return }
-            let width = 30
-            let filled = total == 0 ? width : done * width / total
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let text = "\r[\(bar)] \(done)/\(total) trips" + (failed > 0 ? ", \(failed) failed" : "")
-            writeToStandardError(text)
-        }
-
-        func finish() {
-            guard enabled, total > 0 else { return }
-            writeToStandardError("\r\u{1B}[K")
-        }
-    }
 }
 
 /// The options of `batch` and `merge` that gate, record and report a batch's results.
@@ -531,18 +508,6 @@ struct GateOptions: OptionGroup {
             "html", \.html, valueName: "FILE",
             help: "Write a self-contained HTML report: the parts of the table output, and each trip's picture (as replay --svg)."),
     ]
-}
-
-extension CLIError {
-    /// The status for a batch input that could not be read or a trip that failed.
-    init(_ e: BatchTripError) {
-        switch e.category {
-        case .cannotOpen: self = .noInput(e.message)
-        case .usage: self = .usage(e.message)
-        case .data: self = .data(e.message)
-        case .io: self = .io(e.message)
-        }
-    }
 }
 
 extension Shard: ExpressibleByArgument {

@@ -1,3 +1,4 @@
+import TraceBatch
 import TraceIO
 
 /// A failure that ends a command with a message on stderr and an exit status.
@@ -30,6 +31,20 @@ extension CLIError {
         case .io: self = .io(error.description)
         }
     }
+
+    /// The status for a batch input that could not be read or a trip that failed (the batch's and
+    /// the tuner's errors): 66 cannot open, 64 usage, 65 data, 74 I/O; `message` as given.
+    init(_ category: BatchTripError.Category, _ message: String) {
+        switch category {
+        case .cannotOpen: self = .noInput(message)
+        case .usage: self = .usage(message)
+        case .data: self = .data(message)
+        case .io: self = .io(message)
+        }
+    }
+
+    /// ``init(_:_:)`` with the error's own message.
+    init(_ e: BatchTripError) { self.init(e.category, e.message) }
 
     /// The status for a file that could not be written (74), naming it.
     init(writing error: TraceWriteError) {

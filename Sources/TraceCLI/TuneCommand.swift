@@ -305,18 +305,13 @@ enum TuneCommand {
         request.keep = o.keepTolerance.value
         request.released = o.releases.map(\.value)
         request.skipsInfeasibleTrips = o.skipInfeasible
-        var bar = ProgressBar()
+        var bar = ProgressBar(counting: "candidates")
         let outcome: TuneOutcome
         do {
-            outcome = try Tuner.run(request) { done, total in bar.draw(done, total) }
+            outcome = try Tuner.run(request) { done, total in bar.draw(done, of: total) }
         } catch {
             bar.finish()
-            switch error.error.category {
-            case .cannotOpen: throw .noInput("tune: \(error.description)")
-            case .usage: throw .usage("tune: \(error.description)")
-            case .data: throw .data("tune: \(error.description)")
-            case .io: throw .io("tune: \(error.description)")
-            }
+            throw CLIError(error.error.category, "tune: \(error.description)")
         }
         bar.finish()
 
@@ -392,27 +387,6 @@ enum TuneCommand {
             do { list.append(try Requirement(parsing: String(line))) } catch { throw .data("\(file):\(i + 1): \(error.description)") }
         }
         return list
-    }
-
-    /// A progress bar on standard error, drawn only when it is a terminal: the current sweep's
-    /// candidates.
-    struct ProgressBar {
-        let enabled = Platform.isTerminal(Platform.standardError)
-        var drawn = false
-
-        mutating func draw(_ done: Int, _ total: Int) {
-            guard enabled, total > 0 else { return }
-            let width = 30, filled = done * width / total
-            let text =
-                "\r[\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(total) candidates"
-            writeToStandardError(text)
-            drawn = true
-        }
-
-        func finish() {
-            guard drawn else { return }
-            writeToStandardError("\r\u{1B}[K")
-        }
     }
 }
 
