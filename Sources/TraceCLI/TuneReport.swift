@@ -1,10 +1,10 @@
 import TraceBatch
-import TraceTune
 import TraceDomain
 import TraceEnergy
 import TraceJSON
 import TraceReplay
 import TraceSharing
+import TraceTune
 
 /// `tracekit tune`'s report, in each format: the verdict, the requirements (start, tuned, the best
 /// any candidate reached, which bind), the fields changed, every figure per state and role start
@@ -141,7 +141,8 @@ struct TuneReport {
     /// 40.4–86.4 mAh (tuned: galaxy-s5 … nexus-5)"; nil without ``deviceSpreads``.
     var devicesLine: String? {
         guard let (a, b) = deviceSpreads else { return nil }
-        return "Devices: every phone over the corpus on \(b.profiles.count) device profiles: start \(a.range()) mAh, tuned \(b.range()) mAh (tuned: \(b.profiles[b.lowest]) … \(b.profiles[b.highest]))"
+        return
+            "Devices: every phone over the corpus on \(b.profiles.count) device profiles: start \(a.range()) mAh, tuned \(b.range()) mAh (tuned: \(b.profiles[b.lowest]) … \(b.profiles[b.highest]))"
     }
 
     var verdict: String {
@@ -681,41 +682,94 @@ struct TuneReport {
     }
 
     var json: JSONValue {
-        func value(_ v: CorpusEvaluation.CorpusValue?) -> JSONValue {
-            guard let v else { return .null }
-            return .object([
-                ("value", v.value.isFinite ? .number(v.value) : .string("never")),
-                ("trip", v.trip.map { .string(request.trips[$0].id) } ?? .null),
-            ])
+        .object([
+            ("schema", .string(Self.schema)), ("tracekitVersion", .string(TraceKitCommand.version)),
+            ("inputs", .array(inputs.map { .string($0) })), ("trips", .array(request.trips.map { .string($0.id) })),
+            ("objective", .string(request.objective.description)), ("judged", .string(request.judgement.rawValue)),
+            ("view", .string(outcome.startResults.first?.view.summary ?? "")), ("met", .bool(outcome.feasible)),
+            ("start", .object([("policy", outcome.start.fileJSON), ("figures", evaluationJSON(outcome.startEvaluation))])),
+            ("tuned", .object([("policy", outcome.chosen.fileJSON), ("figures", evaluationJSON(outcome.chosenEvaluation))])),
+            ("energyAcrossDevices", deviceSpreads.map { .object([("start", $0.start.json), ("tuned", $0.tuned.json)]) } ?? .null),
+            ("requirements", .array(requirementsJSON)),
+            (
+                "keep",
+                .object([
+                    ("tolerance", request.keep.map { .string($0.description) } ?? .null),
+                    ("released", .array(request.released.map { .string($0.text) })),
+                ])
+            ),
+            ("kept", .array(keptJSON)), ("infeasibleTrips", .array(infeasibleJSON)),
+            ("leftOut", .array(outcome.leftOut.map { .string($0) })),
+            (
+                "changes",
+                .array(
+                    changes.map {
+                        .object([
+                            ("state", .string($0.state.key)), ("field", .string($0.field)), ("start", .string($0.start)),
+                            ("tuned", .string($0.tuned)),
+                        ])
+                    })
+            ),
+            ("states", .array(statesJSON)), ("limits", .array(limitsJSON)), ("frontiers", .array(frontiersJSON)),
+            ("search", searchJSON),
+        ])
+    }
+
+    /// A corpus value: the figure ("never" for an infinite one) and the trip it comes from.
+    private func valueJSON(_ v: CorpusEvaluation.CorpusValue?) -> JSONValue {
+        guard let v else { return .null }
+        return .object([
+            ("value", v.value.isFinite ? .number(v.value) : .string("never")),
+            ("trip", v.trip.map { .string(request.trips[$0].id) } ?? .null),
+        ])
+    }
+
+    /// A figure, "never" for an infinite one, or null.
+    private func numberJSON(_ x: Double?) -> JSONValue { x.map { $0.isFinite ? .number($0) : .string("never") } ?? .null }
+
+    /// A policy's figures over the corpus: the objective, updates sent, whether it meets every requirement.
+    private func evaluationJSON(_ e: CorpusEvaluation) -> JSONValue {
+        .object([("objective", .number(e.objective)), ("sent", .number(Double(e.sent))), ("feasible", .bool(e.feasible))])
+    }
+
+    /// Whether a requirement or kept figure binds, and the cheaper policy without it.
+    private func bindingJSON(_ b: Binding) -> [(String, JSONValue)] {
+        [
+            ("binds", .bool(b.binds)), ("bindsJointly", .bool(b.bindsJointly)),
+            ("cheaperState", b.cheaperState.map { .string($0.key) } ?? .null),
+            ("cheaperObjective", b.cheaperObjective.map { .number($0) } ?? .null),
+        ]
+    }
+
+    /// Each requirement: its value at the start and tuned, the best any candidate reached.
+    private var requirementsJSON: [JSONValue] {
+        requirements.indices.map { i in
+            .object(
+                [
+                    ("requirement", .string(requirements[i].text)), ("start", valueJSON(outcome.startEvaluation.values[i])),
+                    ("tuned", valueJSON(outcome.chosenEvaluation.values[i])), ("met", .bool(outcome.chosenEvaluation.excess[i] == 0)),
+                    ("bestReached", outcome.bestReached[i].map { $0.isFinite ? .number($0) : .string("never") } ?? .null),
+                ] + bindingJSON(outcome.bindings[i]))
         }
-        func evaluation(_ e: CorpusEvaluation) -> JSONValue {
-            .object([("objective", .number(e.objective)), ("sent", .number(Double(e.sent))), ("feasible", .bool(e.feasible))])
+    }
+
+    /// Each kept figure (what no requirement names): tuned, start and allowed.
+    private var keptJSON: [JSONValue] {
+        outcome.kept.indices.map { k in
+            let i = requirements.count + k, r = judged[i], tuned = outcome.chosenEvaluation.values[i]
+            return .object(
+                [
+                    ("figure", .string(Self.head(r))), ("tuned", valueJSON(tuned)), ("start", numberJSON(startValue(i, trip: tuned?.trip))),
+                    ("allowed", numberJSON(r.bound(trip: tuned?.trip))), ("met", .bool(outcome.chosenEvaluation.excess[i] == 0)),
+                ] + bindingJSON(outcome.bindings[i]))
         }
-        let reqs: [JSONValue] = requirements.indices.map { i in
-            let b = outcome.bindings[i]
-            return .object([
-                ("requirement", .string(requirements[i].text)), ("start", value(outcome.startEvaluation.values[i])),
-                ("tuned", value(outcome.chosenEvaluation.values[i])), ("met", .bool(outcome.chosenEvaluation.excess[i] == 0)),
-                ("bestReached", outcome.bestReached[i].map { $0.isFinite ? .number($0) : .string("never") } ?? .null),
-                ("binds", .bool(b.binds)), ("bindsJointly", .bool(b.bindsJointly)),
-                ("cheaperState", b.cheaperState.map { .string($0.key) } ?? .null),
-                ("cheaperObjective", b.cheaperObjective.map { .number($0) } ?? .null),
-            ])
-        }
-        func number(_ x: Double?) -> JSONValue { x.map { $0.isFinite ? .number($0) : .string("never") } ?? .null }
-        let kept: [JSONValue] = outcome.kept.indices.map { k in
-            let i = requirements.count + k, b = outcome.bindings[i], r = judged[i], tuned = outcome.chosenEvaluation.values[i]
-            return .object([
-                ("figure", .string(Self.head(r))), ("tuned", value(tuned)), ("start", number(startValue(i, trip: tuned?.trip))),
-                ("allowed", number(r.bound(trip: tuned?.trip))), ("met", .bool(outcome.chosenEvaluation.excess[i] == 0)),
-                ("binds", .bool(b.binds)), ("bindsJointly", .bool(b.bindsJointly)),
-                ("cheaperState", b.cheaperState.map { .string($0.key) } ?? .null),
-                ("cheaperObjective", b.cheaperObjective.map { .number($0) } ?? .null),
-            ])
-        }
-        let infeasible: [JSONValue] = outcome.infeasibleTrips.map { t in
+    }
+
+    /// The trips on which no candidate meets a requirement, with the gaps between their fixes.
+    private var infeasibleJSON: [JSONValue] {
+        outcome.infeasibleTrips.map { t in
             .object([
-                ("trip", .string(t.trip)), ("requirement", .string(requirements[t.requirement].text)), ("best", number(t.best)),
+                ("trip", .string(t.trip)), ("requirement", .string(requirements[t.requirement].text)), ("best", numberJSON(t.best)),
                 (
                     "fixGaps",
                     t.fixGaps.map {
@@ -729,32 +783,45 @@ struct TuneReport {
                 ("leftOut", .bool(t.leftOut)),
             ])
         }
+    }
+
+    /// Each state and role with figures: the start policy's and the tuned one's.
+    private var statesJSON: [JSONValue] {
+        func figures(_ f: Figures?) -> JSONValue {
+            guard let f else { return .null }
+            func n(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+            return .object([
+                ("sent", .number(Double(f.sent))), ("joules", .number(f.joules)), ("displayErrorP95", n(f.error.quantile(0.95))),
+                ("displayErrorMax", n(f.error.max)), ("stalenessP95", n(f.staleness.quantile(0.95))),
+                ("stalenessMax", n(f.staleness.max)),
+            ])
+        }
         var states: [JSONValue] = []
         for state in FulfilmentState.allCases {
             for role in Role.allCases {
                 let a = Self.figures(outcome.startResults, state, role), b = Self.figures(outcome.chosenResults, state, role)
                 guard a != nil || b != nil else { continue }
-                func figures(_ f: Figures?) -> JSONValue {
-                    guard let f else { return .null }
-                    func n(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
-                    return .object([
-                        ("sent", .number(Double(f.sent))), ("joules", .number(f.joules)), ("displayErrorP95", n(f.error.quantile(0.95))),
-                        ("displayErrorMax", n(f.error.max)), ("stalenessP95", n(f.staleness.quantile(0.95))),
-                        ("stalenessMax", n(f.staleness.max)),
-                    ])
-                }
                 states.append(
                     .object([("state", .string(state.key)), ("role", .string(role.key)), ("start", figures(a)), ("tuned", figures(b))]))
             }
         }
-        let limits: [JSONValue] = outcome.limits.map {
+        return states
+    }
+
+    /// The limit: the fewest updates each requirement allows in each state.
+    private var limitsJSON: [JSONValue] {
+        outcome.limits.map {
             .object([
                 ("requirement", .string(requirements[$0.requirement].text)), ("state", .string($0.state.key)),
                 ("sent", .number(Double($0.sent))), ("minimum", .number(Double($0.minimum))),
                 ("ratio", $0.ratio.map { .number($0) } ?? .null), ("tripsLeftOut", .number(Double($0.tripsLeftOut))),
             ])
         }
-        let fronts: [JSONValue] = frontiers.map { f in
+    }
+
+    /// Each state's frontier: every point searched, which are on the front, the start and the tuned policy.
+    private var frontiersJSON: [JSONValue] {
+        frontiers.map { f in
             .object([
                 ("state", .string(f.state.key)), ("requirement", .string(judged[f.requirement].text)),
                 ("round", .number(Double(f.round))),
@@ -763,56 +830,26 @@ struct TuneReport {
                     .array(
                         f.points.indices.map { i in
                             let p = f.points[i]
-                            var row = p.row.fileRowJSON
-                            row = .object([
+                            return .object([
                                 ("objective", .number(p.objective)), ("value", .number(p.value)), ("frontier", .bool(f.front.contains(i))),
-                                ("start", .bool(p.isStart)), ("tuned", .bool(p.isTuned)), ("row", row),
+                                ("start", .bool(p.isStart)), ("tuned", .bool(p.isTuned)), ("row", p.row.fileRowJSON),
                             ])
-                            return row
                         })
                 ),
             ])
         }
-        return .object([
-            ("schema", .string(Self.schema)), ("tracekitVersion", .string(TraceKitCommand.version)),
-            ("inputs", .array(inputs.map { .string($0) })), ("trips", .array(request.trips.map { .string($0.id) })),
-            ("objective", .string(request.objective.description)), ("judged", .string(request.judgement.rawValue)),
-            ("view", .string(outcome.startResults.first?.view.summary ?? "")), ("met", .bool(outcome.feasible)),
-            ("start", .object([("policy", outcome.start.fileJSON), ("figures", evaluation(outcome.startEvaluation))])),
-            ("tuned", .object([("policy", outcome.chosen.fileJSON), ("figures", evaluation(outcome.chosenEvaluation))])),
-            ("energyAcrossDevices", deviceSpreads.map { .object([("start", $0.start.json), ("tuned", $0.tuned.json)]) } ?? .null),
-            ("requirements", .array(reqs)),
-            (
-                "keep",
-                .object([
-                    ("tolerance", request.keep.map { .string($0.description) } ?? .null),
-                    ("released", .array(request.released.map { .string($0.text) })),
-                ])
-            ),
-            ("kept", .array(kept)), ("infeasibleTrips", .array(infeasible)), ("leftOut", .array(outcome.leftOut.map { .string($0) })),
-            (
-                "changes",
-                .array(
-                    changes.map {
-                        .object([
-                            ("state", .string($0.state.key)), ("field", .string($0.field)), ("start", .string($0.start)),
-                            ("tuned", .string($0.tuned)),
-                        ])
-                    })
-            ),
-            ("states", .array(states)), ("limits", .array(limits)), ("frontiers", .array(fronts)),
-            (
-                "search",
-                .object([
-                    ("statesTuned", .array(request.space.states.map { .string($0.state.key) })),
-                    ("candidates", .number(Double(outcome.candidates))),
-                    ("rounds", .number(Double(outcome.rounds))), ("replays", .number(Double(outcome.replays))),
-                    ("evaluations", .number(Double(outcome.evaluations))),
-                    ("sharedEvaluations", .number(Double(outcome.sharedEvaluations))),
-                    ("fixEvaluations", .number(Double(outcome.fixEvaluations))), ("tripsInMemory", .number(Double(outcome.tripsInMemory))),
-                    ("bytesInMemory", .number(Double(outcome.bytesInMemory))),
-                ])
-            ),
+    }
+
+    /// What the search did: the states tuned, candidates, rounds, replays and evaluations, memory.
+    private var searchJSON: JSONValue {
+        .object([
+            ("statesTuned", .array(request.space.states.map { .string($0.state.key) })),
+            ("candidates", .number(Double(outcome.candidates))),
+            ("rounds", .number(Double(outcome.rounds))), ("replays", .number(Double(outcome.replays))),
+            ("evaluations", .number(Double(outcome.evaluations))),
+            ("sharedEvaluations", .number(Double(outcome.sharedEvaluations))),
+            ("fixEvaluations", .number(Double(outcome.fixEvaluations))), ("tripsInMemory", .number(Double(outcome.tripsInMemory))),
+            ("bytesInMemory", .number(Double(outcome.bytesInMemory))),
         ])
     }
 }
