@@ -256,10 +256,25 @@ enum TuneCommand {
         guard !requirements.isEmpty else {
             throw .usage("give at least one requirement (--require or --require-file): \(o.requirementFile ?? "") holds none")
         }
-        let objective = o.minimize.value
         var options = try o.inputs.replayOptions()
         options.policy = try o.policy.map { (p) throws(CLIError) in try PolicyCommands.load(p) } ?? .seed
         options.rules.recordingGapSeconds = o.split.gap.seconds
+        let space = try searchSpace(o, options)
+        let trips = try corpus(o, options)
+        var request = TuneRequest(
+            trips: trips, options: options, requirements: requirements, judgement: o.judge.judgement, objective: o.minimize.value,
+            space: space, jobs: o.jobs?.value ?? BatchRunner.activeProcessors)
+        request.maximumRounds = o.rounds.value
+        request.keep = o.keepTolerance.value
+        request.released = o.releases.map(\.value)
+        request.skipsInfeasibleTrips = o.skipInfeasible
+        try conclude(o, try search(request), start: options.policy.name, output: output)
+    }
+
+    /// The search space: `--space`'s file, or the defaults for the start policy.
+    /// - Throws: 65 for a bad file or one that leaves nothing to tune; 64 when the start policy
+    ///   has no state to tune.
+    static func searchSpace(_ o: Options, _ options: ReplayOptions) throws(CLIError) -> TuneSpace {
         let emulation: Bool
         if case .off = options.phone.accuracyEmulation { emulation = false } else { emulation = true }
         let space: TuneSpace
@@ -278,7 +293,12 @@ enum TuneCommand {
                 ? .usage("nothing to tune: every state's tier is off in the start policy")
                 : .data("\(o.space!): nothing to tune: the space leaves every state whose tier is on at the start's row")
         }
+        return space
+    }
 
+    /// The trips of the inputs (each split into trips with `--split`), every sidecar's traces
+    /// checked and no output over an input, before the search.
+    static func corpus(_ o: Options, _ options: ReplayOptions) throws(CLIError) -> [BatchTrip] {
         var trips: [BatchTrip]
         do {
             trips = try TripDiscovery.trips(inputs: o.arguments, confined: !o.inputs.allowOutsidePaths)
@@ -297,14 +317,11 @@ enum TuneCommand {
         }
         if o.split.split { trips = trips.flatMap { $0.split(rules: o.split.rules, options: options) } }
         guard !trips.isEmpty else { throw .data("no trip found in \(o.arguments.joined(separator: ", "))") }
+        return trips
+    }
 
-        var request = TuneRequest(
-            trips: trips, options: options, requirements: requirements, judgement: o.judge.judgement, objective: objective, space: space,
-            jobs: o.jobs?.value ?? BatchRunner.activeProcessors)
-        request.maximumRounds = o.rounds.value
-        request.keep = o.keepTolerance.value
-        request.released = o.releases.map(\.value)
-        request.skipsInfeasibleTrips = o.skipInfeasible
+    /// The search, with its progress bar on a terminal.
+    static func search(_ request: TuneRequest) throws(CLIError) -> TuneOutcome {
         var bar = ProgressBar(counting: "candidates")
         let outcome: TuneOutcome
         do {
@@ -314,7 +331,13 @@ enum TuneCommand {
             throw CLIError(error.error.category, "tune: \(error.description)")
         }
         bar.finish()
+        return outcome
+    }
 
+    /// The warnings, the report in its format and pictures, and the tuned policy (`--out`),
+    /// unless no policy meets every requirement or `--check-start` fails (1).
+    static func conclude(_ o: Options, _ outcome: TuneOutcome, start policyName: String, output: Output) throws(CLIError) {
+        let requirements = outcome.request.requirements, objective = o.minimize.value
         for (i, r) in requirements.enumerated() where outcome.bestReached[i] == nil {
             printToStandardError(
                 "tracekit: warning: tune: no trip has a figure for \(r.text) under any candidate (a state no trip enters, a viewer never shown that position, an arrival not judged): it was not judged"
@@ -350,14 +373,14 @@ enum TuneCommand {
             if !problems.isEmpty {
                 try writePolicy(
                     o, outcome, requirements: requirements, objective: objective, trips: outcome.request.trips.count,
-                    start: options.policy.name)
+                    start: policyName)
                 try output.flush()
                 for line in problems.dropLast() { printToStandardError("tracekit: \(line)") }
                 throw CLIError(code: .regression, message: problems.last!)
             }
         }
         try writePolicy(
-            o, outcome, requirements: requirements, objective: objective, trips: outcome.request.trips.count, start: options.policy.name)
+            o, outcome, requirements: requirements, objective: objective, trips: outcome.request.trips.count, start: policyName)
     }
 
     /// `--out`: the tuned policy as a policy file naming where it came from.
