@@ -9,9 +9,36 @@ extension CSVReader {
 
     mutating func readHeader() throws(TraceReadError) {
         headerRead = true
-        // The header is the first line naming the latitude and longitude columns (or, with a
-        // columns option, the first line that is not a comment); `#` lines and up to
-        // ``preambleLimit`` other lines before it are comments and preamble.
+        let (names, line) = try findHeaderLine()
+        let normalised = mapColumns(names)
+        try applyColumnOptions(names: names, line: line)
+        localColumns.removeAll { $0 != columns[.time] && $0 != columns[.date] }
+        if !localColumns.isEmpty {
+            let named = localColumns.map { "'\(names[$0])'" }.joined(separator: " and ")
+            let localTimes: String
+            if let offset = columns[.utcOffset] {
+                localTimes = "local times (\(named)) were read with the UTC offset of each row's '\(names[offset])'"
+            } else if let seconds = options.zonelessUTCOffset {
+                localTimes = "local times (\(named)) were read as \(CSVReader.offsetText(seconds)) (the UTC offset option)"
+            } else {
+                localTimes =
+                    "local times (\(named)) without a UTC offset were read as UTC: give the offset (--utc-offset HOURS) or map an offset column"
+            }
+            checker.diagnostics.assume(localTimes)
+            zonelessAssumed = true
+        }
+
+        if columns[.latitude] == nil || columns[.longitude] == nil {
+            try unmappable(names, line: line, sample: sampleRow())
+        }
+        try settleForms(names: names, normalised: normalised)
+    }
+
+    /// Finds the header: the first line naming the latitude and longitude columns (or, with a
+    /// columns option, the first line that is not a comment); `#` lines and up to
+    /// ``preambleLimit`` other lines before it are comments and preamble. Sets the delimiter's
+    /// decimal comma; returns the header's names and line.
+    private mutating func findHeaderLine() throws(TraceReadError) -> (names: [String], line: Int) {
         var names: [String] = []
         var delimiter = UInt8(ascii: ",")
         var line = 0
@@ -52,7 +79,13 @@ extension CSVReader {
             checker.diagnostics.assume("skipped \(skipped) line\(skipped == 1 ? "" : "s") before the header (comments or preamble)")
         }
         decimalComma = delimiter != UInt8(ascii: ",")
+        return (names, line)
+    }
 
+    /// Maps each header name to a field and unit (the first column of a field is read, but a UTC
+    /// date or time is preferred to a local one; `trk` beside `trkseg` is GPX's track number);
+    /// returns the names normalised (lower case, no spaces, `_`, `-` or `.`).
+    private mutating func mapColumns(_ names: [String]) -> [String] {
         var normalised: [String] = []
         for (i, n) in names.enumerated() {
             normalised.append(n.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" && $0 != "." })
@@ -61,7 +94,8 @@ extension CSVReader {
             if let first = columns[field], localColumns.contains(first), !local {
                 // A UTC (or unmarked) date or time beside a local one: the UTC one is read.
                 checker.diagnostics.assume(
-                    "columns \(first + 1) and \(i + 1) both hold \(field.key); column \(i + 1) ('\(n)') is read, not the local one ('\(names[first])')")
+                    "columns \(first + 1) and \(i + 1) both hold \(field.key); column \(i + 1) ('\(n)') is read, not the local one ('\(names[first])')"
+                )
                 localColumns.removeAll { $0 == first }
                 columns[field] = i
                 if let unit { units[field] = unit } else { units[field] = nil }
@@ -83,25 +117,13 @@ extension CSVReader {
             columns[.course] = nil
             checker.diagnostics.assume("column '\(names[c])' read as track numbers (beside '\(names[s])', GPX's names), not as the course")
         }
-        try applyColumnOptions(names: names, line: line)
-        localColumns.removeAll { $0 != columns[.time] && $0 != columns[.date] }
-        if !localColumns.isEmpty {
-            let named = localColumns.map { "'\(names[$0])'" }.joined(separator: " and ")
-            let localTimes: String
-            if let offset = columns[.utcOffset] {
-                localTimes = "local times (\(named)) were read with the UTC offset of each row's '\(names[offset])'"
-            } else if let seconds = options.zonelessUTCOffset {
-                localTimes = "local times (\(named)) were read as \(CSVReader.offsetText(seconds)) (the UTC offset option)"
-            } else {
-                localTimes = "local times (\(named)) without a UTC offset were read as UTC: give the offset (--utc-offset HOURS) or map an offset column"
-            }
-            checker.diagnostics.assume(localTimes)
-            zonelessAssumed = true
-        }
+        return normalised
+    }
 
-        if columns[.latitude] == nil || columns[.longitude] == nil {
-            try unmappable(names, line: line, sample: sampleRow())
-        }
+    /// Settles what the header and the first rows tell: the coordinate forms, the epoch's origin,
+    /// six-digit dates, a units row, whether `track` is a course, UTC in a time column's name, a
+    /// BT747 logger's km/h, and the track and segment the first point starts.
+    private mutating func settleForms(names: [String], normalised: [String]) throws(TraceReadError) {
         latitudeForm = CoordinateForm(unit: units[.latitude]) ?? .undecided
         longitudeForm = CoordinateForm(unit: units[.longitude]) ?? .undecided
         epochOrigin = EpochOrigin(unit: units[.time])
@@ -111,14 +133,19 @@ extension CSVReader {
         // as an angle with a fraction (a ground track, e.g. 247.5): then it is the course.
         // Mapped by hand (--column track=… or course=…), it is left as mapped.
         let mapped = options.columns.keys.contains { CSVField.option($0) == .track || CSVField.option($0) == .course }
-        if !mapped, let t = columns[.track], normalised[t] == "track", columns[.course] == nil, let sample = try firstDataRow(), t < sample.count {
+        if !mapped, let t = columns[.track], normalised[t] == "track", columns[.course] == nil, let sample = try firstDataRow(),
+            t < sample.count
+        {
             let v = TextValue.trimmed(sample[t])
             if v.contains("."), let x = Double(v), x >= 0, x <= 360 {
                 columns[.course] = t
                 columns[.track] = nil
-                checker.diagnostics.assume("column '\(names[t])' read as the course (its first value, \(v), is an angle), not as track numbers")
+                checker.diagnostics.assume(
+                    "column '\(names[t])' read as the course (its first value, \(v), is an angle), not as track numbers")
             } else if !v.isEmpty {
-                checker.diagnostics.assume("column '\(names[t])' read as track numbers or names (its first value is '\(v.count > 24 ? String(v.prefix(24)) + "…" : v)'); map it with the columns option course=\(names[t]) if it is a ground track")
+                checker.diagnostics.assume(
+                    "column '\(names[t])' read as track numbers or names (its first value is '\(v.count > 24 ? String(v.prefix(24)) + "…" : v)'); map it with the columns option course=\(names[t]) if it is a ground track"
+                )
             }
         }
         // Semicircles are FIT's: a FIT export counts its epoch numbers from FIT's origin too (a
