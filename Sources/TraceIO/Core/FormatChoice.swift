@@ -15,107 +15,89 @@ enum SniffedContent: Equatable {
     /// Reads `head`, the first bytes of a file (``TraceFormat/sniffLength`` at most): a UTF-8
     /// byte order mark and white space are skipped.
     init(_ head: UnsafeBufferPointer<UInt8>) {
-        let n = head.count
-        var i = 0
-        if n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF { i = 3 }
-        var line = 1
-        func skipSpaces() {
-            while i < n && XMLScanner.isSpace(head[i]) {
-                if head[i] == 0x0A { line += 1 }
-                i += 1
-            }
-        }
-        /// Moves `i` past the next `terminator` (counting lines); false when the bytes end first.
-        func skip(past terminator: [UInt8]) -> Bool {
-            while i + terminator.count <= n {
-                if head[i] == 0x0A { line += 1 }
-                if head[i] == terminator[0] && head[i..<(i + terminator.count)].elementsEqual(terminator) {
-                    i += terminator.count
-                    return true
-                }
-                i += 1
-            }
-            return false
-        }
-        skipSpaces()
-        guard i < n else {
+        var c = HeadCursor(head)
+        if c.n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF { c.i = 3 }
+        c.skipSpaces()
+        guard c.i < c.n else {
             self = .other
             return
         }
-        switch head[i] {
-        case UInt8(ascii: "<"):
-            guard i + 1 < n else {
-                self = .xml(root: nil, line: line)
-                return
-            }
-            let next = head[i + 1]
-            guard next == UInt8(ascii: "?") || next == UInt8(ascii: "!") || XMLScanner.isASCIINameStart(next) || next >= 0x80 else {
-                self = .other
-                return
-            }
-            // The prolog: the declaration, processing instructions, comments, a DOCTYPE.
-            while i + 1 < n && head[i] == UInt8(ascii: "<") {
-                let after = head[i + 1]
-                if after == UInt8(ascii: "?") {
-                    guard skip(past: Array("?>".utf8)) else { break }
-                } else if head[i..<min(n, i + 4)].elementsEqual("<!--".utf8) {
-                    guard skip(past: Array("-->".utf8)) else { break }
-                } else if after == UInt8(ascii: "!") {
-                    // A DOCTYPE: to its '>', past an internal subset's brackets.
-                    var brackets = 0
-                    while i < n && (head[i] != UInt8(ascii: ">") || brackets > 0) {
-                        if head[i] == UInt8(ascii: "[") { brackets += 1 }
-                        if head[i] == UInt8(ascii: "]") { brackets -= 1 }
-                        if head[i] == 0x0A { line += 1 }
-                        i += 1
-                    }
-                    guard i < n else { break }
-                    i += 1
-                } else {
-                    var end = i + 1
-                    while end < n && XMLScanner.isNameByte(head[end]) { end += 1 }
-                    guard end < n, end > i + 1 else { break }
-                    var start = end
-                    while start > i + 1 && head[start - 1] != UInt8(ascii: ":") { start -= 1 }
-                    self = .xml(root: String(decoding: head[start..<end], as: UTF8.self), line: line)
-                    return
-                }
-                skipSpaces()
-            }
-            self = .xml(root: nil, line: line)
-        case UInt8(ascii: "$"), UInt8(ascii: "#"):
-            // Comment lines first (a logger's banner), then the first sentence.
-            while i < n && head[i] == UInt8(ascii: "#") {
-                while i < n && head[i] != 0x0A { i += 1 }
-                skipSpaces()
-            }
-            let address = i + 6 <= n ? head[i..<(i + 6)] : head[i..<i]
-            guard address.count == 6, address.first == UInt8(ascii: "$"),
-                address.dropFirst().allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
-            else {
-                self = .other
-                return
-            }
-            self = .nmea(String(decoding: address, as: UTF8.self))
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            let open = head[i]
-            i += 1
-            skipSpaces()
-            guard i < n else {
-                self = .json
-                return
-            }
-            let b = head[i]
-            let value =
-                open == UInt8(ascii: "{")
-                ? b == UInt8(ascii: "\"") || b == UInt8(ascii: "}")
-                : b == UInt8(ascii: "{") || b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == UInt8(ascii: "\"")
-                    || b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "t")
-                    || b == UInt8(ascii: "f") || b == UInt8(ascii: "n")
-            self = value ? .json : .other
-        default:
-            self = .other
+        switch head[c.i] {
+        case UInt8(ascii: "<"): self = Self.xml(&c)
+        case UInt8(ascii: "$"), UInt8(ascii: "#"): self = Self.nmea(&c)
+        case UInt8(ascii: "{"), UInt8(ascii: "["): self = Self.json(&c)
+        default: self = .other
         }
+    }
+
+    /// XML from a `<`: the prolog (the declaration, processing instructions, comments, a
+    /// DOCTYPE) skipped to the root's start tag, whose local name is the root.
+    private static func xml(_ c: inout HeadCursor) -> SniffedContent {
+        let head = c.head, n = c.n
+        guard c.i + 1 < n else { return .xml(root: nil, line: c.line) }
+        let next = head[c.i + 1]
+        guard next == UInt8(ascii: "?") || next == UInt8(ascii: "!") || XMLScanner.isASCIINameStart(next) || next >= 0x80 else {
+            return .other
+        }
+        while c.i + 1 < n && head[c.i] == UInt8(ascii: "<") {
+            let after = head[c.i + 1]
+            if after == UInt8(ascii: "?") {
+                guard c.skip(past: Array("?>".utf8)) else { break }
+            } else if head[c.i..<min(n, c.i + 4)].elementsEqual("<!--".utf8) {
+                guard c.skip(past: Array("-->".utf8)) else { break }
+            } else if after == UInt8(ascii: "!") {
+                // A DOCTYPE: to its '>', past an internal subset's brackets.
+                var brackets = 0
+                while c.i < n && (head[c.i] != UInt8(ascii: ">") || brackets > 0) {
+                    if head[c.i] == UInt8(ascii: "[") { brackets += 1 }
+                    if head[c.i] == UInt8(ascii: "]") { brackets -= 1 }
+                    if head[c.i] == 0x0A { c.line += 1 }
+                    c.i += 1
+                }
+                guard c.i < n else { break }
+                c.i += 1
+            } else {
+                var end = c.i + 1
+                while end < n && XMLScanner.isNameByte(head[end]) { end += 1 }
+                guard end < n, end > c.i + 1 else { break }
+                var start = end
+                while start > c.i + 1 && head[start - 1] != UInt8(ascii: ":") { start -= 1 }
+                return .xml(root: String(decoding: head[start..<end], as: UTF8.self), line: c.line)
+            }
+            c.skipSpaces()
+        }
+        return .xml(root: nil, line: c.line)
+    }
+
+    /// NMEA from a `$` or `#`: comment lines first (a logger's banner), then the first
+    /// sentence's address, `$` and five capitals.
+    private static func nmea(_ c: inout HeadCursor) -> SniffedContent {
+        let head = c.head, n = c.n
+        while c.i < n && head[c.i] == UInt8(ascii: "#") {
+            while c.i < n && head[c.i] != 0x0A { c.i += 1 }
+            c.skipSpaces()
+        }
+        let address = c.i + 6 <= n ? head[c.i..<(c.i + 6)] : head[c.i..<c.i]
+        guard address.count == 6, address.first == UInt8(ascii: "$"),
+            address.dropFirst().allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+        else { return .other }
+        return .nmea(String(decoding: address, as: UTF8.self))
+    }
+
+    /// JSON from a `{` or `[`: what follows must be able to start a key or a value.
+    private static func json(_ c: inout HeadCursor) -> SniffedContent {
+        let open = c.head[c.i]
+        c.i += 1
+        c.skipSpaces()
+        guard c.i < c.n else { return .json }
+        let b = c.head[c.i]
+        let value =
+            open == UInt8(ascii: "{")
+            ? b == UInt8(ascii: "\"") || b == UInt8(ascii: "}")
+            : b == UInt8(ascii: "{") || b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == UInt8(ascii: "\"")
+                || b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "t")
+                || b == UInt8(ascii: "f") || b == UInt8(ascii: "n")
+        return value ? .json : .other
     }
 
     /// The format this content is read as, given the format `named` by the file's name: GPX or
@@ -201,5 +183,36 @@ extension TraceFormat {
         let source = try ByteSource(path: path)
         self = try TraceFormat.choose(name: path == "-" ? nil : path, head: try source.head(TraceFormat.sniffLength), file: source.name)
             .format
+    }
+}
+
+/// A position in a file's first bytes, with the line it is on: what ``SniffedContent`` reads with.
+private struct HeadCursor {
+    let head: UnsafeBufferPointer<UInt8>
+    var n: Int { head.count }
+    var i = 0
+    var line = 1
+
+    init(_ head: UnsafeBufferPointer<UInt8>) { self.head = head }
+
+    /// Moves past white space, counting lines.
+    mutating func skipSpaces() {
+        while i < n && XMLScanner.isSpace(head[i]) {
+            if head[i] == 0x0A { line += 1 }
+            i += 1
+        }
+    }
+
+    /// Moves past the next `terminator` (counting lines); false when the bytes end first.
+    mutating func skip(past terminator: [UInt8]) -> Bool {
+        while i + terminator.count <= n {
+            if head[i] == 0x0A { line += 1 }
+            if head[i] == terminator[0] && head[i..<(i + terminator.count)].elementsEqual(terminator) {
+                i += terminator.count
+                return true
+            }
+            i += 1
+        }
+        return false
     }
 }
