@@ -6,7 +6,9 @@
 /// is the exact sum of every term added, and ``value`` rounds it once, to the nearest double (ties
 /// to even). The partials are few (one or two for figures of like size; never more than about 40,
 /// the doubles' exponent range over their precision), so a sum is a few dozen bytes whatever the
-/// number of terms. Terms that are not finite are summed apart (an infinity or NaN is the value).
+/// number of terms. Terms that are not finite are summed apart (an infinity or NaN is the value);
+/// a sum of finite terms that passes ±1.8e308 is that infinity from then on (Python's `fsum`
+/// raises an error there), so only then can the order of the terms matter.
 public struct ExactSum: Hashable, Sendable {
     /// Non-zero, non-overlapping, increasing in magnitude; their exact sum is the sum.
     private var partials: [Double] = []
@@ -35,6 +37,13 @@ public struct ExactSum: Hashable, Sendable {
             x = hi
         }
         partials.removeSubrange(kept...)
+        guard x.isFinite else {
+            // Finite terms whose sum passes ±1.8e308: the sum is that infinity (Python's fsum
+            // raises an error instead), not the NaN the partials would give.
+            special += x
+            partials.removeAll()
+            return
+        }
         partials.append(x)
     }
 

@@ -183,7 +183,7 @@ package enum BatchLine {
         let place = "\(file):\(number)"
         let root: JSONValue
         do {
-            root = try JSONParser.parse(Array(text.utf8))
+            root = try JSONParser.parse(Array(text.utf8), limit: MergeCommand.lineLimit)
         } catch {
             throw .data("\(place): not a \(schema) line (invalid JSON at column \(error.column): \(error.message); a truncated line?)")
         }

@@ -107,10 +107,19 @@ extension BatchReport {
         return "and \(p.more) more (merge without --summary lists every trip)"
     }
 
-    /// The gate section's title in a summary: the gate's count, and where its trips are.
+    /// The gate section's title in a summary: the gate's count, and where its trips are (those
+    /// failing it are among the trips that did not pass; figures beyond tolerance that pass are
+    /// counted, not listed).
     var summaryGateTitle: String? {
         guard let gate, let failing = gateFailing else { return nil }
-        return failing + (gate.counts.shown == 0 ? "; nothing beyond tolerance" : "; its trips are among those that did not pass")
+        let beyond = gate.counts.shown, failingFigures = gate.failingFigures(strict: strict), passing = beyond - failingFigures
+        guard beyond > 0 else { return failing + "; nothing beyond tolerance" }
+        var title = failing
+        if failingFigures > 0 { title += "; its trips are among those that did not pass" }
+        if passing > 0 {
+            title += "; \(Self.plural(passing, "figure")) beyond tolerance \(passing == 1 ? "passes" : "pass") (counted, not listed)"
+        }
+        return title
     }
 
     /// The gate's notes and advice (no line per trip).
@@ -137,7 +146,7 @@ extension BatchReport {
         if let more = notPassingMore { out += "  \(more)\n" }
         if let path = baselinePath {
             out += "\nGate against \(t(path)): \(summaryGateTitle ?? "")\n"
-            if let legend = gateLegend, gate?.counts.shown ?? 0 > 0 { out += legend + "\n" }
+            if let legend = gateLegend, gate?.failingFigures(strict: strict) ?? 0 > 0 { out += legend + "\n" }
             for l in summaryGateListing { out += "  \(t(l))\n" }
         }
         out += tableAggregates
@@ -165,7 +174,7 @@ extension BatchReport {
         }
         if let path = baselinePath {
             out += "\n<details><summary>Gate against \(Shown.html(path)): \(summaryGateTitle ?? "")</summary>\n\n"
-            if let legend = gateLegend { out += legend + "\n\n" }
+            if let legend = gateLegend, gate?.failingFigures(strict: strict) ?? 0 > 0 { out += legend + "\n\n" }
             for l in summaryGateListing { out += "- \(md(l))\n" }
             out += "\n</details>\n"
         }

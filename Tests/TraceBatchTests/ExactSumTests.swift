@@ -25,4 +25,9 @@ func exactSum() {
     merged.add(cancelled)
     merged.add(tenths)
     #expect(merged.value == 2 && merged != tenths && ExactSum().value == 0)
+    // Finite terms whose sum passes ±1.8e308: that infinity, not NaN.
+    var huge = ExactSum(), down = ExactSum()
+    for t in [1e308, 1e308] { huge.add(t) }
+    for t in [-1e308, -1e308, 5.0] { down.add(t) }
+    #expect(huge.value == .infinity && down.value == -.infinity)
 }

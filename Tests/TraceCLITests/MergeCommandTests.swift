@@ -108,6 +108,21 @@ struct MergeCommandTests {
         }
     }
 
+    @Test("a line past JSON's 16 MiB default (up to the 256 MiB a merge reads) merges as the same line unpadded")
+    func longLine() throws {
+        try Self.scratch { dir in
+            let files = try Self.shards(dir, 2, ["Traces/"])
+            let plain = try Run(["merge"] + files)
+            let lines = try Self.read(files[0]).split(separator: "\n")
+            // White space after the opening brace: the same JSON value, 17 MiB longer.
+            let padded = "{" + String(repeating: " ", count: 17 << 20) + lines[0].dropFirst()
+            try ([padded] + lines.dropFirst().map(String.init)).joined(separator: "\n").appending("\n").write(
+                toFile: "\(dir)/padded.jsonl", atomically: true, encoding: .utf8)
+            let merge = try Run(["merge", "\(dir)/padded.jsonl", files[1]])
+            #expect(merge.status == 0 && merge.stdout == plain.stdout, "\(merge.stderr)")
+        }
+    }
+
     @Test("a retried task with another --jobs gives the same trip: counted once; a damaged trip count is refused at once")
     func retriedAndDamaged() throws {
         try Self.scratch { dir in
